@@ -1,0 +1,5 @@
+import sys
+
+from claimbook.cli import main
+
+sys.exit(main())

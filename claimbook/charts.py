@@ -1,0 +1,159 @@
+"""The book's one chart style, its offline renderer, and the charts the chapters share.
+
+Charts render in the browser with vega-embed from a bundle the book ships (see
+``claimbook.assets``), never from a CDN. The renderer's HTML depends only on the chart's
+spec, so an executed notebook is byte-identical from run to run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+
+import altair as alt
+import pandas as pd
+
+RENDERER = "claimbook"
+THEME = "claimbook"
+
+# Colour-blind-safe (Okabe-Ito); series also differ by shape, so colour is never the only cue.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "stroke"]
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+
+_chart_numbers = itertools.count(1)
+
+
+def _theme() -> dict:
+    return {
+        "config": {
+            "font": FONT,
+            "view": {"stroke": None, "continuousWidth": 520, "continuousHeight": 300},
+            "range": {"category": PALETTE, "shape": SHAPES},
+            "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridColor": "#e5e5e5"},
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom"},
+            "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#444"},
+            "header": {"labelFontSize": 12, "titleFontSize": 13},
+        }
+    }
+
+
+def embed_html(spec: dict) -> str:
+    """A div and a script that draws ``spec`` with the book's local vega-embed.
+
+    The element id comes from the spec's digest and a per-kernel counter, never from a random
+    id. Every ``<`` in the JSON is escaped so text from the data cannot close the script.
+    """
+    payload = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+    element = f"claimbook-chart-{digest}-{next(_chart_numbers)}"
+    return (
+        f'<div class="claimbook-chart" id="{element}"></div>\n'
+        '<script type="text/javascript">\n'
+        "(function () {\n"
+        f"  var spec = {payload};\n"
+        "  function draw() {\n"
+        f'    var target = document.getElementById("{element}");\n'
+        "    if (!window.vegaEmbed) {\n"
+        '      target.textContent = "This chart is drawn by the book\'s own scripts; open it in the built book.";\n'
+        "      return;\n"
+        "    }\n"
+        '    window.vegaEmbed(target, spec, {renderer: "svg", actions: {export: true, source: false, '
+        "compiled: false, editor: false}});\n"
+        "  }\n"
+        '  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); }'
+        " else { draw(); }\n"
+        "})();\n"
+        "</script>"
+    )
+
+
+def _render(spec: dict, **_metadata) -> dict:
+    title = spec.get("title")
+    if isinstance(title, dict):
+        title = title.get("text")
+    return {"text/html": embed_html(spec), "text/plain": f"<chart: {title or 'untitled'}>"}
+
+
+def use_book_style() -> None:
+    """Register and enable the book's theme and renderer (call once at the top of a chapter)."""
+    if RENDERER not in alt.renderers.names():
+        alt.renderers.register(RENDERER, _render)
+    alt.renderers.enable(RENDERER)
+    if THEME not in alt.theme.names():
+        alt.theme.register(THEME, enable=False)(_theme)
+    alt.theme.enable(THEME)
+    # Inline data keeps the chart self-contained; the book never fetches data at view time.
+    alt.data_transformers.disable_max_rows()
+
+
+def speedup_chart(spread: pd.DataFrame, title: str, description: str) -> alt.FacetChart:
+    """Speedup per scenario for each claim: bars against the submitter's own baseline, a
+    tick against the best baseline by any submitter, and a dashed rule at the claimed figure."""
+    data = spread.assign(
+        claim_label=spread["model"] + " (claimed up to " + spread["claimed"].map("{:g}x".format) + ")"
+    )
+    base = alt.Chart()
+    bars = base.mark_bar(color=PALETTE[0]).encode(
+        x=alt.X("scenario:N", title="Scenario", sort=None),
+        y=alt.Y("ratio:Q", title="Throughput ratio (new / baseline)"),
+        tooltip=[
+            alt.Tooltip("scenario:N"),
+            alt.Tooltip("ratio:Q", format=".2f", title="ratio vs own baseline"),
+            alt.Tooltip("ratio_vs_best_any:Q", format=".2f", title="ratio vs best by anyone"),
+            alt.Tooltip("best_any_submitter:N", title="best baseline by"),
+        ],
+    )
+    labels = base.mark_text(dy=-6, fontSize=12).encode(
+        x=alt.X("scenario:N", sort=None), y="ratio:Q", text=alt.Text("ratio:Q", format=".2f")
+    )
+    best_any = base.mark_tick(color="#000000", thickness=2, size=30).encode(
+        x=alt.X("scenario:N", sort=None), y="ratio_vs_best_any:Q"
+    )
+    claimed = base.mark_rule(color=PALETTE[5], strokeDash=[6, 4], size=2).encode(y="claimed:Q")
+    return (
+        alt.layer(bars, labels, best_any, claimed, data=data)
+        .properties(width=220, height=260)
+        .facet(column=alt.Column("claim_label:N", title=None, sort=None))
+        .properties(title=title, description=description)
+    )
+
+
+def per_gpu_chart(rows: pd.DataFrame, title: str, description: str, highlight: list[str]) -> alt.FacetChart:
+    """Throughput per GPU of every result in ``rows``, one panel per scenario; the systems in
+    ``highlight`` are drawn large. Shape and colour both encode the accelerator."""
+    data = rows.loc[rows["per_accelerator"].notna()].assign(
+        submission=rows["organization"] + " · " + rows["system"] + " (" + rows["total_accelerators"].astype(str) + " GPUs)",
+        checked=rows["system"].isin(highlight).map({True: "system in the claim", False: "other submission"}),
+    )
+    return (
+        alt.Chart(data)
+        .mark_point(filled=True, opacity=0.85)
+        .encode(
+            x=alt.X("per_accelerator:Q", title="Throughput per GPU (result / GPUs)"),
+            y=alt.Y("submission:N", title=None, sort="-x"),
+            shape=alt.Shape("accelerator:N", title="Accelerator"),
+            color=alt.Color("accelerator:N", title="Accelerator"),
+            size=alt.Size(
+                "checked:N",
+                title=None,
+                scale=alt.Scale(domain=["system in the claim", "other submission"], range=[220, 60]),
+            ),
+            tooltip=[
+                "organization:N",
+                "system:N",
+                "scenario:N",
+                "total_accelerators:Q",
+                alt.Tooltip("result:Q", format=",.1f"),
+                "units:N",
+                alt.Tooltip("per_accelerator:Q", format=",.2f"),
+                "availability:N",
+            ],
+        )
+        .properties(width=420)
+        .facet(row=alt.Row("scenario:N", title=None, sort=None))
+        .resolve_scale(y="independent", x="independent")
+        .properties(title=title, description=description)
+    )

@@ -1,0 +1,94 @@
+"""What a chapter shows readers: tables and verdict blocks as escaped HTML with a text twin.
+
+Text from a results file (system names, organizations) reaches these pages; every value is
+escaped here so that markup in the data shows as text and never runs.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import pandas as pd
+
+from claimbook.verdict import Verdict
+
+# Readable column headings for the tidy and derived columns chapters show.
+HEADINGS = {
+    "claim": "Claim",
+    "model": "Benchmark",
+    "claimed": "Claimed",
+    "scenario": "Scenario",
+    "ratio": "Ratio (own baseline)",
+    "ratio_vs_best_any": "Ratio (best baseline by anyone)",
+    "best_any_submitter": "Best baseline by",
+    "per_gpu_ratio": "Ratio per GPU",
+    "per_watt_ratio": "Ratio per watt",
+    "organization": "Submitter",
+    "system": "System (results folder)",
+    "system_name": "System name",
+    "accelerator": "Accelerator",
+    "total_accelerators": "GPUs",
+    "result": "Result",
+    "units": "Units",
+    "per_accelerator": "Per GPU",
+    "availability": "Availability",
+    "gpu_watts": "GPU power (W)",
+    "location": "Provenance (results repository folder)",
+    "statement": "The claim, paraphrased",
+    "figure": "Figure",
+    "result_ids": "Result IDs cited",
+}
+EVIDENCE_COLUMNS = (
+    "organization", "system", "accelerator", "total_accelerators", "scenario", "result", "units",
+    "per_accelerator", "gpu_watts", "availability", "location",
+)
+
+
+def _format(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:,.2f}" if abs(value) >= 0.1 else f"{value:.4g}"
+    return str(value)
+
+
+def table(frame: pd.DataFrame, caption: str):
+    """Display a frame as an HTML table with header cells, a caption and every value escaped."""
+    from IPython.display import display
+
+    shown = frame.rename(columns=HEADINGS)
+    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in shown.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in row) + "</tr>"
+        for row in shown.itertuples(index=False, name=None)
+    )
+    markup = (
+        f'<table class="claimbook-table"><caption>{html.escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+    text = caption + "\n" + shown.map(_format).to_string(index=False)
+    display({"text/html": markup, "text/plain": text}, raw=True)
+
+
+def evidence(rows: pd.DataFrame, caption: str):
+    """The exact tidy rows a chapter uses, with their provenance."""
+    table(rows[list(EVIDENCE_COLUMNS)], caption)
+
+
+def verdict(claim_id: str, statement: str, outcome: Verdict):
+    """A verdict block: the claim, the verdict in words, and why."""
+    from IPython.display import display
+
+    reason = html.escape(outcome.text())
+    markup = (
+        f'<div class="claimbook-verdict" data-verdict="{html.escape(outcome.verdict)}">'
+        f"<p><strong>{html.escape(claim_id)}</strong>: {html.escape(statement)}</p>"
+        f"<p>Verdict: <strong>{html.escape(outcome.verdict)}</strong>. {reason}</p></div>"
+    )
+    text = f"{claim_id}: {outcome.verdict}. {outcome.text()}"
+    display({"text/html": markup, "text/plain": text}, raw=True)
