@@ -14,6 +14,8 @@ import json
 import altair as alt
 import pandas as pd
 
+from claimbook.schema import SCENARIOS
+
 RENDERER = "claimbook"
 THEME = "claimbook"
 
@@ -116,26 +118,30 @@ def speedup_chart(spread: pd.DataFrame, title: str, description: str) -> alt.Fac
     return (
         alt.layer(bars, labels, best_any, claimed, data=data)
         .properties(width=220, height=260)
-        .facet(column=alt.Column("claim_label:N", title=None, sort=None))
+        .facet(column=alt.Column("claim_label:N", title=None, sort=list(dict.fromkeys(data["claim_label"]))))
         .properties(title=title, description=description)
     )
 
 
-def per_gpu_chart(rows: pd.DataFrame, title: str, description: str, highlight: list[str]) -> alt.FacetChart:
-    """Throughput per GPU of every result in ``rows``, one panel per scenario; the systems in
-    ``highlight`` are drawn large. Shape and colour both encode the accelerator."""
-    data = rows.loc[rows["per_accelerator"].notna()].assign(
+def per_gpu_chart(
+    rows: pd.DataFrame, title: str, description: str, highlight: list[tuple[str, str]]
+) -> alt.FacetChart:
+    """Throughput per GPU of every result in ``rows``, one panel per scenario; the
+    (organization, system) pairs in ``highlight`` are drawn large. Shape and colour both
+    encode the accelerator."""
+    pairs = pd.Series(list(zip(rows["organization"], rows["system"])), index=rows.index)
+    data = rows.assign(
         submission=rows["organization"] + " · " + rows["system"] + " (" + rows["total_accelerators"].astype(str) + " GPUs)",
-        checked=rows["system"].isin(highlight).map({True: "system in the claim", False: "other submission"}),
-    )
+        checked=pairs.isin([tuple(pair) for pair in highlight]).map({True: "system in the claim", False: "other submission"}),
+    ).loc[rows["per_accelerator"].notna()]
     return (
         alt.Chart(data)
         .mark_point(filled=True, opacity=0.85)
         .encode(
             x=alt.X("per_accelerator:Q", title="Throughput per GPU (result / GPUs)"),
-            y=alt.Y("submission:N", title=None, sort="-x"),
-            shape=alt.Shape("accelerator:N", title="Accelerator"),
-            color=alt.Color("accelerator:N", title="Accelerator"),
+            y=alt.Y("submission:N", title=None, sort="-x", axis=alt.Axis(labelLimit=280)),
+            shape=alt.Shape("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
+            color=alt.Color("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
             size=alt.Size(
                 "checked:N",
                 title=None,
@@ -152,8 +158,8 @@ def per_gpu_chart(rows: pd.DataFrame, title: str, description: str, highlight: l
                 "availability:N",
             ],
         )
-        .properties(width=420)
-        .facet(row=alt.Row("scenario:N", title=None, sort=None))
+        .properties(width=300)
+        .facet(row=alt.Row("scenario:N", title=None, sort=[name for name in SCENARIOS if name in set(data["scenario"])]))
         .resolve_scale(y="independent", x="independent")
         .properties(title=title, description=description)
     )

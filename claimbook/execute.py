@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import nbformat
 import papermill
+from jupyter_client import AsyncKernelManager
 from papermill.exceptions import PapermillExecutionError
 
 KERNEL = "python3"
@@ -17,6 +19,20 @@ _VOLATILE_CELL_KEYS = ("papermill", "execution")
 
 class ChapterError(RuntimeError):
     """A chapter that failed to execute; the message names the chapter and the cell."""
+
+
+class _KernelWithCapturedStderr(AsyncKernelManager):
+    """A kernel whose stderr goes to a file: its start-up chatter stays out of the build's
+    output, and its last words are at hand if it dies."""
+
+    stderr_file = None
+
+    async def _async_start_kernel(self, **kw):
+        if self.stderr_file is not None:
+            kw.setdefault("stderr", self.stderr_file)
+        return await super()._async_start_kernel(**kw)
+
+    start_kernel = _async_start_kernel
 
 
 def _first_line(text: str) -> str:
@@ -46,22 +62,30 @@ def execute_chapter(
 ) -> Path:
     """Run ``template`` with ``parameters`` into ``output``; raises ChapterError on failure."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        papermill.execute_notebook(
-            str(template),
-            str(output),
-            parameters=parameters,
-            kernel_name=KERNEL,
-            progress_bar=False,
-            cwd=str(cwd),
-        )
-    except PapermillExecutionError as exc:
-        raise ChapterError(
-            f"chapter {name}: cell {exc.cell_index} (In [{exc.exec_count}], "
-            f"`{_first_line(exc.source)}`) failed: {exc.ename}: {_first_line(str(exc.evalue))}"
-        ) from None
-    except Exception as exc:  # kernel start-up, unreadable template, ...
-        raise ChapterError(f"chapter {name}: could not execute {template}: {type(exc).__name__}: {exc}") from exc
+    with tempfile.TemporaryFile(mode="w+") as kernel_stderr:
+        kernel_class = type("ChapterKernel", (_KernelWithCapturedStderr,), {"stderr_file": kernel_stderr})
+        try:
+            papermill.execute_notebook(
+                str(template),
+                str(output),
+                parameters=parameters,
+                kernel_name=KERNEL,
+                progress_bar=False,
+                cwd=str(cwd),
+                kernel_manager_class=kernel_class,
+            )
+        except PapermillExecutionError as exc:
+            raise ChapterError(
+                f"chapter {name}: cell {exc.cell_index} (In [{exc.exec_count}], "
+                f"`{_first_line(exc.source)}`) failed: {exc.ename}: {_first_line(str(exc.evalue))}"
+            ) from None
+        except Exception as exc:  # kernel start-up or death, unreadable template, ...
+            kernel_stderr.seek(0)
+            said = [line for line in kernel_stderr.read().splitlines() if line.strip()]
+            last_words = f" (kernel said: {said[-1].strip()})" if said else ""
+            raise ChapterError(
+                f"chapter {name}: could not execute {template}: {type(exc).__name__}: {exc}{last_words}"
+            ) from exc
     notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
     temporary = output.with_suffix(".ipynb.tmp")
     nbformat.write(notebook, temporary)

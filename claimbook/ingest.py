@@ -71,7 +71,7 @@ def _read_records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]
         except StopIteration:
             raise IngestError(f"{path}: the file is empty; expected an MLCommons summary.csv") from None
         except (csv.Error, UnicodeDecodeError) as exc:
-            raise IngestError(f"{path}:1: not a readable CSV header ({exc})") from exc
+            raise IngestError(f"{path}, line 1: not a readable CSV header ({exc})") from exc
         header = [name.strip() for name in header]
         records = []
         line = reader.line_num
@@ -83,11 +83,11 @@ def _read_records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]
                     continue
                 if len(values) != len(header):
                     raise IngestError(
-                        f"{path}:{first_line}: {len(values)} fields where the header has {len(header)}"
+                        f"{path}, line {first_line}: {len(values)} fields where the header has {len(header)}"
                     )
                 records.append((first_line, dict(zip(header, values))))
         except (csv.Error, UnicodeDecodeError) as exc:
-            raise IngestError(f"{path}:{line + 1}: not readable as CSV ({exc})") from exc
+            raise IngestError(f"{path}, line {line + 1}: not readable as CSV ({exc})") from exc
     return header, records
 
 
@@ -206,11 +206,11 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     rows = []
     seen: dict[tuple, int] = {}
     for line, record in records:
-        row = _tidy_row(f"{path}:{line}", record, round_name)
+        row = _tidy_row(f"{path}, line {line}", record, round_name)
         key = tuple(row[name] for name in RESULT_KEY)
         if key in seen:
             raise IngestError(
-                f"{path}:{line}: duplicate result for {', '.join(map(str, key))} (first at line {seen[key]})"
+                f"{path}, line {line}: duplicate result for {', '.join(map(str, key))} (first at line {seen[key]})"
             )
         seen[key] = line
         rows.append(row)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import math
+from urllib.parse import quote
 
 import pandas as pd
 
@@ -34,7 +35,7 @@ HEADINGS = {
     "per_accelerator": "Per GPU",
     "availability": "Availability",
     "gpu_watts": "GPU power (W)",
-    "location": "Provenance (results repository folder)",
+    "location": "Provenance",
     "statement": "The claim, paraphrased",
     "figure": "Figure",
     "result_ids": "Result IDs cited",
@@ -43,6 +44,19 @@ EVIDENCE_COLUMNS = (
     "organization", "system", "accelerator", "total_accelerators", "scenario", "result", "units",
     "per_accelerator", "gpu_watts", "availability", "location",
 )
+RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
+
+
+def provenance_url(round_name: str, location: str) -> str:
+    """The public folder of a result: MLCommons publishes each round in its own repository."""
+    path = quote(location.removeprefix("./"), safe="/")
+    return RESULTS_REPOSITORY.format(round=quote(round_name, safe=""), path=path)
+
+
+def _cell(value) -> str:
+    """An escaped table cell in which long paths and system names may wrap at / and _."""
+    text = html.escape(_format(value))
+    return text.replace("/", "/<wbr>").replace("_", "_<wbr>")
 
 
 def _format(value) -> str:
@@ -57,16 +71,27 @@ def _format(value) -> str:
     return str(value)
 
 
-def table(frame: pd.DataFrame, caption: str):
-    """Display a frame as an HTML table with header cells, a caption and every value escaped."""
+def table(frame: pd.DataFrame, caption: str, links: pd.Series | None = None):
+    """Display a frame as an HTML table with header cells, a caption and every value escaped.
+
+    With ``links`` (URLs aligned with the rows), the last column's cells become links to them,
+    labelled "published logs" with the cell's text as the link's title (the text twin keeps it).
+    """
     from IPython.display import display
 
     shown = frame.rename(columns=HEADINGS)
     head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in shown.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in row) + "</tr>"
-        for row in shown.itertuples(index=False, name=None)
-    )
+    urls = list(links) if links is not None else [None] * len(shown)
+    rows = []
+    for values, url in zip(shown.itertuples(index=False, name=None), urls):
+        cells = [f"<td>{_cell(value)}</td>" for value in values]
+        if url is not None:
+            cells[-1] = (
+                f'<td><a href="{html.escape(url)}" title="{html.escape(_format(values[-1]))}">'
+                "published logs</a></td>"
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    body = "".join(rows)
     markup = (
         f'<table class="claimbook-table"><caption>{html.escape(caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -76,8 +101,9 @@ def table(frame: pd.DataFrame, caption: str):
 
 
 def evidence(rows: pd.DataFrame, caption: str):
-    """The exact tidy rows a chapter uses, with their provenance."""
-    table(rows[list(EVIDENCE_COLUMNS)], caption)
+    """The exact tidy rows a chapter uses, each linked to its folder of published logs."""
+    urls = [provenance_url(round_name, location) for round_name, location in zip(rows["round"], rows["location"])]
+    table(rows[list(EVIDENCE_COLUMNS)], caption, links=pd.Series(urls, index=rows.index))
 
 
 def verdict(claim_id: str, statement: str, outcome: Verdict):

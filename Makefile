@@ -1,0 +1,24 @@
+# The two commands of the README: `make book` and `make test`. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: book test clean
+
+# The virtual environment, rebuilt whenever the pins or the package metadata change.
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(PY) -m claimbook build
+
+# Unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
+test: $(STAMP)
+	$(PY) -m pytest --nbval tests book/claims
+
+clean:
+	rm -rf _build $(VENV) book/_static/claimbook-vega.js

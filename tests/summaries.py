@@ -1,0 +1,100 @@
+"""Small MLCommons-style summary files for tests, in the current or the older column layout."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pandas as pd
+
+CURRENT_LAYOUT = [
+    "Organization", "Availability", "Division", "SystemType", "SystemName", "Platform", "Model",
+    "MlperfModel", "Scenario", "Result", "Accuracy", "number_of_nodes", "host_processor_model_name",
+    "host_processors_per_node", "host_processor_core_count", "accelerator_model_name",
+    "accelerators_per_node", "total_accelerators", "Location", "framework", "operating_system", "notes",
+    "compliance", "errors", "version", "inferred", "has_power", "Units", "weight_data_types",
+    "design_power_watts", "PrivateID",
+]
+OLDER_LAYOUT = [name for name in CURRENT_LAYOUT if name not in ("total_accelerators", "design_power_watts", "PrivateID")]
+
+
+def summary_row(**values) -> dict:
+    """One raw result; keyword arguments override the defaults (a GB300 NVL72 DeepSeek-R1 run)."""
+    organization = values.pop("Organization", "Acme")
+    system = values.pop("system", "GB300-NVL72_GB300-288GB_aarch64x72_TRT")
+    model = values.pop("Model", "deepseek-r1")
+    scenario = values.pop("Scenario", "Offline")
+    row = {
+        "Organization": organization,
+        "Availability": "available",
+        "Division": "closed",
+        "SystemType": "datacenter",
+        "SystemName": f"{organization} {system}",
+        "Platform": system,
+        "Model": model,
+        "MlperfModel": model,
+        "Scenario": scenario,
+        "Result": "1000.0",
+        "Accuracy": "",
+        "number_of_nodes": "18",
+        "host_processor_model_name": "Grace",
+        "host_processors_per_node": "2",
+        "host_processor_core_count": "72",
+        "accelerator_model_name": "NVIDIA GB300",
+        "accelerators_per_node": "4",
+        "total_accelerators": "72",
+        "Location": f"./closed/{organization}/results/{system}/{model}/{scenario}/performance/run_1",
+        "framework": "TensorRT",
+        "operating_system": "Linux",
+        "notes": "1400W TGP Per GPU",
+        "compliance": "closed",
+        "errors": "0",
+        "version": "v6.1",
+        "inferred": "0",
+        "has_power": "False",
+        "Units": "Tokens/s",
+        "weight_data_types": "fp4",
+        "design_power_watts": "None",
+        "PrivateID": "",
+    }
+    row.update(values)
+    return row
+
+
+def write_summary(path: Path, rows: list[dict], layout: list[str] = CURRENT_LAYOUT) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, fieldnames=layout, extrasaction="ignore", quoting=csv.QUOTE_MINIMAL)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURRENT_LAYOUT) -> Path:
+    """Turn tidy rows back into a raw summary (for builds from modified data)."""
+    rows = []
+    for item in tidy.itertuples(index=False):
+        rows.append(
+            summary_row(
+                Organization=item.organization,
+                Availability=item.availability,
+                Division=item.division,
+                SystemType=item.system_type,
+                SystemName=item.system_name,
+                Model=item.model,
+                MlperfModel=item.mlperf_model,
+                Scenario=item.scenario,
+                Result=repr(float(item.result)),
+                number_of_nodes=str(item.nodes),
+                accelerator_model_name=item.accelerator,
+                accelerators_per_node=str(item.accelerators_per_node),
+                total_accelerators=str(item.total_accelerators),
+                Location=item.location,
+                framework=item.framework,
+                notes="" if pd.isna(item.gpu_watts) else f"{item.gpu_watts:.0f}W TGP Per GPU",
+                version=item.round,
+                Units=item.units,
+                inferred="1" if item.inferred else "0",
+                PrivateID=item.result_id,
+            )
+        )
+    return write_summary(path, rows, layout)
