@@ -163,3 +163,70 @@ def per_gpu_chart(
         .resolve_scale(y="independent", x="independent")
         .properties(title=title, description=description)
     )
+
+
+def efficiency_chart(pairs: pd.DataFrame, title: str, description: str, highlight_large: list[str]) -> alt.FacetChart:
+    """Scaling efficiency of every scaling pair against the larger configuration's GPU count,
+    one panel per scenario; pairs ending at a configuration in ``highlight_large`` (result
+    locations) are drawn large. A rule marks perfectly linear scaling (100%)."""
+    data = pairs.assign(
+        efficiency_percent=100 * pairs["efficiency"],
+        pair=pairs["organization"] + " · " + pairs["model"] + " · " + pairs["small_gpus"].astype(str) + "→" + pairs["large_gpus"].astype(str),
+        checked=pairs["large_location"].isin(highlight_large).map({True: "the claim's racks", False: "other pair"}),
+    )
+    points = alt.Chart().mark_point(filled=True, opacity=0.85).encode(
+        x=alt.X("large_gpus:Q", title="GPUs in the larger configuration (log scale)", scale=alt.Scale(type="log")),
+        y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)"),
+        shape=alt.Shape("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
+        color=alt.Color("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
+        size=alt.Size("checked:N", title=None, scale=alt.Scale(domain=["the claim's racks", "other pair"], range=[260, 60])),
+        tooltip=["pair:N", "scenario:N", alt.Tooltip("efficiency_percent:Q", format=".1f"), "small_system:N", "large_system:N"],
+    )
+    linear = alt.Chart().mark_rule(color="#555", strokeDash=[4, 4]).encode(y=alt.datum(100))
+    scenarios = [name for name in SCENARIOS if name in set(data["scenario"])]
+    return (
+        alt.layer(points, linear, data=data)
+        .properties(width=250, height=220)
+        .facet(facet=alt.Facet("scenario:N", title=None, sort=scenarios), columns=2)
+        .properties(title=title, description=description)
+    )
+
+
+def rounds_chart(rows: pd.DataFrame, title: str, description: str, round_sort: list[str]) -> alt.Chart:
+    """One system's result in each scenario over rounds; point shape says how strong the
+    source of each figure is."""
+    data = rows.assign(source_type=rows["source_type"].astype(str))
+    base = alt.Chart(data).encode(
+        x=alt.X("round:O", title="MLPerf Inference round", sort=round_sort),
+        y=alt.Y("result:Q", title=f"Result ({', '.join(sorted(set(rows['units'])))})"),
+        color=alt.Color("scenario:N", title="Scenario"),
+    )
+    lines = base.mark_line(strokeWidth=2).encode(detail="scenario:N", strokeDash=alt.StrokeDash("scenario:N", title="Scenario"))
+    points = base.mark_point(filled=True, size=120).encode(
+        shape=alt.Shape("source_type:N", title="Source of the figure"),
+        tooltip=["round:N", "scenario:N", alt.Tooltip("result:Q", format=",.1f"), "units:N", "source_type:N"],
+    )
+    return (lines + points).properties(width=520, height=300, title=title, description=description)
+
+
+def candidate_ratio_chart(candidates: pd.DataFrame, claims: dict[str, float], title: str, description: str) -> alt.VConcatChart:
+    """For each candidate baseline, the ratio the claimed system achieves against it: one
+    panel per ratio column in ``claims`` (column -> claimed figure, drawn as a dashed rule)."""
+    data = candidates.assign(
+        candidate=candidates["organization"] + " · " + candidates["system"] + " (" + candidates["total_accelerators"].astype(str) + "x " + candidates["accelerator"] + ")"
+    )
+    panels = []
+    for column, claimed in claims.items():
+        heading = column.replace("_", " ").capitalize()
+        subset = data[data[column].notna()].assign(claimed=claimed)
+        bars = alt.Chart().mark_bar(color=PALETTE[0]).encode(
+            x=alt.X(f"{column}:Q", title=f"{heading} (x)"),
+            y=alt.Y("candidate:N", title=None, sort="x", axis=alt.Axis(labelLimit=320)),
+            tooltip=["candidate:N", alt.Tooltip(f"{column}:Q", format=".2f")],
+        )
+        labels = alt.Chart().mark_text(align="left", dx=3, fontSize=11).encode(
+            x=f"{column}:Q", y=alt.Y("candidate:N", sort="x"), text=alt.Text(f"{column}:Q", format=".2f")
+        )
+        rule = alt.Chart().mark_rule(color=PALETTE[5], strokeDash=[6, 4], size=2).encode(x="claimed:Q")
+        panels.append(alt.layer(bars, labels, rule, data=subset).properties(width=260, title=f"{heading}, claimed {claimed:g}x"))
+    return alt.vconcat(*panels).properties(title=title, description=description)

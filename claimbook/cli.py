@@ -15,6 +15,7 @@ from claimbook.claims import ClaimsError
 from claimbook.execute import ChapterError
 from claimbook.ingest import IngestError, ingest, write_tidy
 from claimbook.results import PROJECT_ROOT
+from claimbook.rounds import ingest_earlier
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -28,6 +29,12 @@ def _parser() -> argparse.ArgumentParser:
     ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
     ingest_cmd.add_argument("--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)")
     ingest_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/ROUND.csv)")
+
+    earlier_cmd = commands.add_parser(
+        "ingest-earlier", help="validate a partial table of earlier-round figures (with source_type)"
+    )
+    earlier_cmd.add_argument("path", type=Path, help="CSV with version, organization, platform, ..., source_type, source")
+    earlier_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)")
 
     build_cmd = commands.add_parser("build", help="execute the chapters, write the scorecard and compile the HTML")
     build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data")
@@ -46,6 +53,14 @@ def _run_ingest(args) -> int:
     return 0
 
 
+def _run_ingest_earlier(args) -> int:
+    table = ingest_earlier(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+    write_tidy(table, out)
+    print(f"wrote {len(table)} earlier-round figures to {out}", file=sys.stderr)
+    return 0
+
+
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise SystemExit("error: --round goes with --results")
@@ -56,7 +71,8 @@ def _run_build(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run_ingest(args) if args.command == "ingest" else _run_build(args)
+        run = {"ingest": _run_ingest, "ingest-earlier": _run_ingest_earlier, "build": _run_build}[args.command]
+        return run(args)
     except (IngestError, ClaimsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

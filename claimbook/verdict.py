@@ -102,3 +102,63 @@ def availability_caveat(availability: dict[str, str]) -> str | None:
         return None
     listed = ", ".join(f"{system} is a {status} submission" for system, status in sorted(notable.items()))
     return f"{listed}: not yet generally available, so the figures may change before it ships"
+
+
+def judge_figure(
+    claimed: float,
+    measured: float | None,
+    unit: str,
+    tolerance: float = 0.0,
+    caveats: tuple[str, ...] = (),
+    what: str = "the published figure",
+    notes: tuple[str, ...] = (),
+) -> Verdict:
+    """Judge a plain figure ("0.65 videos per second"): is the measurement that number?
+
+    ``caveats`` qualify a supported verdict; ``notes`` only add to the reason.
+    """
+    if measured is None or not math.isfinite(measured):
+        return Verdict(CANNOT_BE_CHECKED, f"No published result gives {what}.")
+    subject = what[:1].upper() + what[1:]
+    extra = "".join(f" {note}." for note in notes)
+    if matches_claim(measured, claimed, tolerance):
+        reason = f"{subject} is {with_unit(measured, unit)}, which is the claimed {with_unit(claimed, unit, '{:g}')}.{extra}"
+        return Verdict(SUPPORTED_WITH_CAVEATS if caveats else SUPPORTED, reason, tuple(caveats))
+    reason = f"{subject} is {with_unit(measured, unit)}, not the claimed {with_unit(claimed, unit, '{:g}')}.{extra}"
+    return Verdict(NOT_SUPPORTED, reason, tuple(caveats))
+
+
+def with_unit(value: float, unit: str, form: str = "{:.3g}") -> str:
+    """A figure with its unit: "99.5%", "2.57x", "5.81 s"."""
+    return form.format(value) + ("" if unit in ("%", "x", "") else " ") + unit
+
+
+def judge_leading(subject: str, measured: float, rivals: dict[str, tuple[str, float] | None], unit: str = "%") -> Verdict:
+    """Judge a claim of leading (highest) value under one or more definitions of the field.
+
+    ``rivals`` maps each definition to the best other entrant (label, value), or None when the
+    definition leaves no other entrant: a lead without rivals is a caveat, not a win.
+    """
+    if not rivals:
+        return Verdict(CANNOT_BE_CHECKED, "There is no field to compare against.")
+    leads, trails, alone = [], [], []
+    for definition, rival in rivals.items():
+        if rival is None:
+            alone.append(definition)
+        elif measured >= rival[1]:
+            leads.append(f"{definition}: next best {rival[0]} at {rival[1]:.1f}{unit}")
+        else:
+            trails.append(f"{definition}: {rival[0]} leads with {rival[1]:.1f}{unit}")
+    caveats = tuple(f"No other entrant {definition}" for definition in alone)
+    shown = f"{subject} at {measured:.1f}{unit}"
+    if not trails and leads:
+        return Verdict(SUPPORTED_WITH_CAVEATS if caveats else SUPPORTED, f"{shown} leads ({'; '.join(leads)}).", caveats)
+    if leads:
+        return Verdict(
+            SUPPORTED_WITH_CAVEATS,
+            f"{shown} leads under one definition only ({'; '.join(leads)}).",
+            (f"It does not lead {'; '.join(trails)}", *caveats),
+        )
+    if trails:
+        return Verdict(NOT_SUPPORTED, f"{shown} does not lead ({'; '.join(trails)}).", caveats)
+    return Verdict(CANNOT_BE_CHECKED, f"{shown} has no rival under any definition.", caveats)

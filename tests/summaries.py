@@ -98,3 +98,22 @@ def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURREN
             )
         )
     return write_summary(path, rows, layout)
+
+
+def tidy_from_rows(tmp_path: Path, rows: list[dict], round_name: str = "v6.1") -> pd.DataFrame:
+    """A tidy results table, through the real ingest, from raw rows made with ``summary_row``."""
+    from claimbook.ingest import ingest, write_tidy
+    from claimbook.results import load_results
+
+    summary = write_summary(tmp_path / f"summary-{round_name}.csv", rows)
+    return load_results(write_tidy(ingest(summary, round_name), tmp_path / f"{round_name}.csv"))
+
+
+def rack(organization: str, gpus: int, scenario: str, result: float, **extra) -> dict:
+    """A GB300 result at ``gpus`` GPUs (4 per node), for scaling tests."""
+    system = extra.pop("system", f"GB300_x{gpus}")
+    return summary_row(
+        Organization=organization, system=system, Scenario=scenario, Result=str(result),
+        number_of_nodes=str(max(1, gpus // 4)), accelerators_per_node=str(min(4, gpus)), total_accelerators=str(gpus),
+        **extra,
+    )

@@ -41,27 +41,47 @@ def test_rebuild_reproduces_the_committed_book(tmp_path, committed_book):
     done = claimbook("build", "--no-html", "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     built = tmp_path / "out" / "book"
-    for name in ("claims/rubin_speedup.ipynb", "scorecard.json", "scorecard.csv"):
+    chapters = sorted(path.name for path in (ROOT / "book" / "claims").glob("*.ipynb"))
+    assert chapters == ["rubin_speedup.ipynb", "scaling.ipynb", "software_gains.ipynb", "wan_video.ipynb"]
+    for name in [f"claims/{chapter}" for chapter in chapters] + ["scorecard.json", "scorecard.csv"]:
         assert (built / name).read_bytes() == (ROOT / "book" / name).read_bytes(), name
-    assert "[1/2] executing chapter rubin_speedup" in done.stderr
+    assert "executing chapter rubin_speedup" in done.stderr
 
 
-def test_a_changed_result_changes_the_scorecard(tmp_path, committed_results, committed_book):
+def test_changed_results_change_every_chapter_s_verdicts(tmp_path, committed_results, committed_book):
     changed = committed_results.copy()
-    target = (changed.system == RUBIN_NEW) & (changed.model == "qwen3-vl-235b-a22b") & (changed.scenario == "Interactive")
-    changed.loc[target, "result"] = changed.loc[target, "result"] * 0.5
+
+    def scale(system, model, scenario, factor, organization="NVIDIA"):
+        target = (changed.organization == organization) & (changed.system == system) & (changed.model == model) & (changed.scenario == scenario)
+        assert target.sum() == 1
+        changed.loc[target, "result"] = changed.loc[target, "result"] * factor
+
+    rack = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
+    scale(RUBIN_NEW, "qwen3-vl-235b-a22b", "Interactive", 0.5)  # 3.74x -> 1.87x
+    scale("GB300-NVL72_GB300-288GB_aarch64x288_TRT", "deepseek-r1", "Offline", 0.9)  # 99.5% -> 89.5%
+    scale(rack, "wan-2.2-t2v-a14b", "SingleStream", 5.7 / 5.807651162902777)  # now exactly 5.7 s
     summary = summary_from_tidy(changed, tmp_path / "summary.csv")
     done = claimbook("build", "--no-html", "--results", summary, "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
 
-    def interactive_row(path):
+    def row(path, claim, scenario):
         rows = json.loads(path.read_text())
-        return next(r for r in rows if r["claim"] == "rubin-qwen3vl-3.7x" and r["scenario"] == "Interactive")
+        return next(r for r in rows if r["claim"] == claim and r["scenario"] == scenario)
 
-    before = interactive_row(ROOT / "book" / "scorecard.json")
-    after = interactive_row(tmp_path / "out" / "book" / "scorecard.json")
-    assert after["measured"] == pytest.approx(before["measured"] * 0.5)
-    assert (before["verdict"], after["verdict"]) == ("supported with caveats", "not supported")
+    committed, rebuilt = ROOT / "book" / "scorecard.json", tmp_path / "out" / "book" / "scorecard.json"
+    for claim, scenario, before_verdict, after_verdict in [
+        ("rubin-qwen3vl-3.7x", "Interactive", "supported with caveats", "not supported"),
+        ("scaling-288gpu-99pct", "Offline", "supported with caveats", "not supported"),
+        ("wan-latency-5.7s", "SingleStream", "not supported", "supported"),
+    ]:
+        before, after = row(committed, claim, scenario), row(rebuilt, claim, scenario)
+        assert (before["verdict"], after["verdict"]) == (before_verdict, after_verdict), claim
+    assert row(rebuilt, "rubin-qwen3vl-3.7x", "Interactive")["measured"] == pytest.approx(
+        row(committed, "rubin-qwen3vl-3.7x", "Interactive")["measured"] * 0.5
+    )
+    assert row(rebuilt, "scaling-288gpu-99pct", "Offline")["measured"] == pytest.approx(
+        row(committed, "scaling-288gpu-99pct", "Offline")["measured"] * 0.9
+    )
 
 
 def test_older_layout_builds_the_whole_book(tmp_path, committed_results, committed_book):
@@ -70,6 +90,8 @@ def test_older_layout_builds_the_whole_book(tmp_path, committed_results, committ
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "_build" / "html" / "book" / "claims" / "rubin_speedup.html").read_text()
     assert page.count('class="claimbook-chart"') == 3
+    for chapter in ("scaling", "software_gains", "wan_video"):
+        assert (tmp_path / "out" / "_build" / "html" / "book" / "claims" / f"{chapter}.html").is_file()
     bundle = tmp_path / "out" / "_build" / "html" / "_static" / "claimbook-vega.js"
     assert bundle.read_text().splitlines()[1] == "(function () {"
     scorecard = json.loads((tmp_path / "out" / "book" / "scorecard.json").read_text())
