@@ -58,12 +58,12 @@ def system_from_location(location: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _read_records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and (line number, record) pairs of a CSV file."""
+def read_records(path: Path, what: str = "results file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and (first line number, record) pairs of a CSV file; blank lines skipped."""
     try:
         handle = open(path, newline="", encoding="utf-8-sig")
     except OSError as exc:
-        raise IngestError(f"{path}: cannot read the results file ({exc.strerror})") from exc
+        raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
     with handle:
         reader = csv.reader(handle)
         try:
@@ -113,13 +113,14 @@ def _whole_number(where: str, column: str, text: str) -> int:
     return value
 
 
-def _positive_result(where: str, text: str) -> float:
+def positive_result(where: str, text: str, column: str = "Result") -> float:
+    """A result: a finite number above zero (NaN, infinities, zero and negatives are errors)."""
     try:
         value = float(text.strip())
     except ValueError:
-        raise IngestError(f"{where}: Result is {text!r}, not a number") from None
+        raise IngestError(f"{where}: {column} is {text!r}, not a number") from None
     if not math.isfinite(value) or value <= 0:
-        raise IngestError(f"{where}: Result is {text.strip()!r}; a result must be a finite number above zero")
+        raise IngestError(f"{where}: {column} is {text.strip()!r}; a result must be a finite number above zero")
     return value
 
 
@@ -134,7 +135,7 @@ def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, 
     if units not in UNITS:
         raise IngestError(f"{where}: unknown Units {units!r}; the book understands {', '.join(UNITS)}")
     metric, higher_is_better = UNITS[units]
-    result = _positive_result(where, text["Result"])
+    result = positive_result(where, text["Result"])
 
     nodes = _whole_number(where, "number_of_nodes", text["number_of_nodes"])
     per_node = _whole_number(where, "accelerators_per_node", text["accelerators_per_node"])
@@ -197,7 +198,7 @@ def _round_from_versions(path: Path, records: list[tuple[int, dict[str, str]]]) 
 def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
     """Read, validate and tidy an MLCommons summary.csv; raises IngestError naming the row."""
     path = Path(path)
-    header, records = _read_records(path)
+    header, records = read_records(path)
     _check_columns(path, header)
     if not records:
         raise IngestError(f"{path}: the file has a header but no results")

@@ -8,7 +8,6 @@ primary, system-identified evidence) or as a partial table of figures, each with
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import re
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError
+from claimbook.ingest import IngestError, positive_result, read_records
 from claimbook.results import load_results, resolve_path
 from claimbook.schema import SCENARIO_BY_LOWER, SCENARIOS, TIDY_COLUMNS, UNITS
 from claimbook.verdict import (
@@ -55,22 +54,16 @@ def round_order(round_name: str) -> tuple:
 def ingest_earlier(path: str | os.PathLike) -> pd.DataFrame:
     """Validate a partial table of earlier-round figures; raises IngestError naming the line."""
     path = Path(path)
-    try:
-        handle = open(path, newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise IngestError(f"{path}: cannot read the earlier-round table ({exc.strerror})") from exc
-    with handle:
-        reader = csv.DictReader(handle)
-        missing = [name for name in EARLIER_COLUMNS if name not in (reader.fieldnames or [])]
-        if missing:
-            raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
-        rows = []
-        for record in reader:
-            where = f"{path}, line {reader.line_num}"
-            text = {key: (value or "").strip() for key, value in record.items() if key is not None}
-            rows.append(_earlier_row(where, text))
-    if not rows:
+    header, records = read_records(path, "earlier-round table")
+    missing = [name for name in EARLIER_COLUMNS if name not in header]
+    if missing:
+        raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
+    if not records:
         raise IngestError(f"{path}: the file has a header but no figures")
+    rows = [
+        _earlier_row(f"{path}, line {line}", {key: (value or "").strip() for key, value in record.items()})
+        for line, record in records
+    ]
     frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
     frame["total_accelerators"] = frame["total_accelerators"].astype("Int64")
     return frame
@@ -87,12 +80,7 @@ def _earlier_row(where: str, text: dict) -> dict:
         raise IngestError(f"{where}: unknown units {text['units']!r}; the book understands {', '.join(UNITS)}")
     if text["source_type"] not in SOURCE_TYPES:
         raise IngestError(f"{where}: unknown source_type {text['source_type']!r}; known: {', '.join(SOURCE_TYPES)}")
-    try:
-        result = float(text["result"])
-    except ValueError:
-        raise IngestError(f"{where}: result is {text['result']!r}, not a number") from None
-    if not math.isfinite(result) or result <= 0:
-        raise IngestError(f"{where}: result is {text['result']!r}; a result must be a finite number above zero")
+    result = positive_result(where, text["result"], "result")
     gpus = None
     if text["total_accelerators"]:
         if not text["total_accelerators"].isdigit() or int(text["total_accelerators"]) == 0:
