@@ -16,17 +16,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from claimbook import scorecard
+import pandas as pd
+
+from claimbook import records, scorecard
 from claimbook.assets import write_vega_bundle
 from claimbook.claims import DEFAULT_CLAIMS_PATH, load_registry
 from claimbook.execute import execute_chapter
+from claimbook.economics import COST_COLUMNS
 from claimbook.ingest import ingest, write_tidy
+from claimbook.ledger import write_ledger
 from claimbook.results import PROJECT_ROOT
 
 BOOK_SOURCES = ("_config.yml", "_toc.yml", "book")
 EXECUTED_DIR = Path("book") / "claims"
 STATIC_DIR = Path("book") / "_static"
 HTML_DIR = Path("_build") / "html"
+# Files under book/ that the build writes besides the executed chapters.
+GENERATED_PAGES = ("scorecard.json", "scorecard.csv", "ledger.md", "costs.csv")
 
 
 class BuildError(RuntimeError):
@@ -65,6 +71,12 @@ def compile_html(source: Path, report: Callable[[str], None]) -> Path:
     return source / HTML_DIR
 
 
+def write_costs(rows: list[dict], path: Path) -> Path:
+    """The cost table the chapters recorded, as one CSV (header only if none did)."""
+    pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")
+    return path
+
+
 def _replace_tree(new: Path, target: Path) -> None:
     """Put ``new`` where ``target`` is with renames; the old tree goes only once the new is in."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -82,7 +94,7 @@ def _publish_into_project(root: Path, staging: Path, chapters: list[Path], html:
         destination = root / executed.relative_to(staging)
         destination.parent.mkdir(parents=True, exist_ok=True)
         os.replace(executed, destination)
-    for name in ("scorecard.json", "scorecard.csv"):
+    for name in GENERATED_PAGES:
         os.replace(staging / "book" / name, root / "book" / name)
     if html is not None:
         _replace_tree(html, root / HTML_DIR)
@@ -109,6 +121,7 @@ def build(
     try:
         _copy_sources(root, staging)
         results_override = None
+        round_label = None
         if results is not None:
             report(f"ingesting {results}")
             table = ingest(results, round_name)
@@ -127,9 +140,11 @@ def build(
                 execute_chapter(chapter.name, root / chapter.template, output, parameters, root, chapter.template)
             )
 
-        report(f"[{len(chapters) + 1}/{steps}] writing the scorecard")
+        report(f"[{len(chapters) + 1}/{steps}] writing the scorecard, the ledger and the cost table")
         rows = [row for path in executed for row in scorecard.collect(path)] + scorecard.uncheckable_rows(registry)
         scorecard.write(rows, staging / "book")
+        write_ledger(rows, registry, round_label or str(registry.source.get("round", "")), staging / "book" / "ledger.md")
+        write_costs([row for path in executed for row in records.collect(path, "costs")], staging / "book" / "costs.csv")
 
         html_dir = None
         if html:

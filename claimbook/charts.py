@@ -230,3 +230,39 @@ def candidate_ratio_chart(candidates: pd.DataFrame, claims: dict[str, float], ti
         rule = alt.Chart().mark_rule(color=PALETTE[5], strokeDash=[6, 4], size=2).encode(x="claimed:Q")
         panels.append(alt.layer(bars, labels, rule, data=subset).properties(width=260, title=f"{heading}, claimed {claimed:g}x"))
     return alt.vconcat(*panels).properties(title=title, description=description)
+
+
+def bar_chart(data: pd.DataFrame, category: str, value: str, group: str, title: str, description: str,
+              value_title: str) -> alt.Chart:
+    """Horizontal bars of ``value`` per ``category``; ``group`` sets colour and pattern-free
+    shape cues through the legend and a text label on each bar."""
+    bars = alt.Chart(data).mark_bar().encode(
+        x=alt.X(f"{value}:Q", title=value_title),
+        y=alt.Y(f"{category}:N", title=None, sort="-x", axis=alt.Axis(labelLimit=260)),
+        color=alt.Color(f"{group}:N", title=None),
+        tooltip=[f"{category}:N", f"{value}:Q", f"{group}:N"],
+    )
+    labels = alt.Chart(data).mark_text(align="left", dx=3, fontSize=11).encode(
+        x=f"{value}:Q", y=alt.Y(f"{category}:N", sort="-x"), text=f"{group}:N"
+    )
+    return (bars + labels).properties(width=380, title=title, description=description)
+
+
+def sensitivity_chart(curves: pd.DataFrame, title: str, description: str) -> alt.FacetChart:
+    """Cost per million tokens against the assumed GPU-hour price, one line per system, one
+    panel per benchmark and scenario; line dash and colour both tell the systems apart."""
+    data = curves.assign(panel=curves["model"] + " · " + curves["scenario"])
+    lines = alt.Chart().mark_line(strokeWidth=2).encode(
+        x=alt.X("usd_per_gpu_hour:Q", title="Assumed price (USD per GPU-hour)"),
+        y=alt.Y("usd_per_million_tokens:Q", title="USD per million output tokens"),
+        color=alt.Color("system:N", title="System", legend=alt.Legend(labelLimit=320)),
+        strokeDash=alt.StrokeDash("system:N", title="System"),
+        tooltip=["system:N", alt.Tooltip("usd_per_gpu_hour:Q", format=".2f"), alt.Tooltip("usd_per_million_tokens:Q", format=".3f")],
+    )
+    panels = list(dict.fromkeys(data["panel"]))
+    return (
+        alt.layer(lines, data=data)
+        .properties(width=250, height=200)
+        .facet(facet=alt.Facet("panel:N", title=None, sort=panels), columns=2)
+        .properties(title=title, description=description)
+    )

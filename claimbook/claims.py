@@ -28,6 +28,7 @@ class Claim:
     systems: tuple[str, ...] = ()
     scenarios: tuple[str, ...] = ()
     result_ids: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # organizations a claim names (e.g. its partners)
     chapter: str | None = None
     uncheckable_reason: str | None = None
 
@@ -64,6 +65,7 @@ class Registry:
         parameters = dict(self.chapters[chapter].parameters)
         parameters["claims"] = {
             claim.id: {"benchmark": claim.benchmark, "claimed": claim.figure, "unit": claim.unit}
+            | ({"names": list(claim.names)} if claim.names else {})
             for claim in self.claims_of(chapter)
         }
         return parameters
@@ -87,7 +89,7 @@ def _claim(where: str, entry: dict) -> Claim:
     if figure is not None and not isinstance(figure, (int, float)):
         raise ClaimsError(f"{where} ({entry['id']}): figure must be a number, got {figure!r}")
     values = dict(entry)
-    for name in ("systems", "scenarios", "result_ids"):
+    for name in ("systems", "scenarios", "result_ids", "names"):
         values[name] = tuple(str(item) for item in entry.get(name) or ())
     if figure is not None:
         values["figure"] = float(figure)

@@ -15,6 +15,7 @@ from claimbook.claims import ClaimsError
 from claimbook.execute import ChapterError
 from claimbook.ingest import IngestError, ingest, write_tidy
 from claimbook.results import PROJECT_ROOT
+from claimbook.prices import ingest_prices
 from claimbook.rounds import ingest_earlier
 
 EXIT_FAILED = 1
@@ -35,6 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     earlier_cmd.add_argument("path", type=Path, help="CSV with version, organization, platform, ..., source_type, source")
     earlier_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)")
+
+    prices_cmd = commands.add_parser("ingest-prices", help="validate a table of GPU-hour prices")
+    prices_cmd.add_argument("path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note")
+    prices_cmd.add_argument("--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)")
 
     build_cmd = commands.add_parser("build", help="execute the chapters, write the scorecard and compile the HTML")
     build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data")
@@ -61,6 +66,14 @@ def _run_ingest_earlier(args) -> int:
     return 0
 
 
+def _run_ingest_prices(args) -> int:
+    table = ingest_prices(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
+    write_tidy(table, out)
+    print(f"wrote {len(table)} prices to {out}", file=sys.stderr)
+    return 0
+
+
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise SystemExit("error: --round goes with --results")
@@ -71,7 +84,12 @@ def _run_build(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        run = {"ingest": _run_ingest, "ingest-earlier": _run_ingest_earlier, "build": _run_build}[args.command]
+        run = {
+            "ingest": _run_ingest,
+            "ingest-earlier": _run_ingest_earlier,
+            "ingest-prices": _run_ingest_prices,
+            "build": _run_build,
+        }[args.command]
         return run(args)
     except (IngestError, ClaimsError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,23 +1,22 @@
-"""The scorecard: each chapter records its verdicts in its executed notebook, the build collects them.
+"""The scorecard: every verdict of the book, one row per claim and scenario.
 
-A chapter calls ``publish(rows)``: the rows appear as a table for readers and, under a mime
-type of our own, as JSON the build reads back from the executed notebook. The notebook is the
-single record of what it measured; nothing is written to disk from inside a kernel.
+Chapters record their rows with ``publish`` (see ``claimbook.records``); the build collects
+them from the executed notebooks and writes ``scorecard.json`` and ``scorecard.csv``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 
-import nbformat
 import pandas as pd
 
+from claimbook import records
 from claimbook.verdict import VERDICTS
 
-MIME_TYPE = "application/vnd.claimbook.scorecard+json"
+KIND = "scorecard"
+MIME_TYPE = records.mime_type(KIND)
 COLUMNS = (
     "claim",
     "chapter",
@@ -40,17 +39,6 @@ class ScorecardError(ValueError):
     """Scorecard rows that are incomplete or use a verdict outside the fixed vocabulary."""
 
 
-def _clean(value):
-    """JSON-safe values: NaN and infinities become null, numpy scalars plain Python."""
-    if value is None:
-        return None
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def normalise(rows: list[dict]) -> list[dict]:
     """Rows with every scorecard column, checked; raises ScorecardError naming the row."""
     cleaned = []
@@ -60,33 +48,19 @@ def normalise(rows: list[dict]) -> list[dict]:
             raise ScorecardError(f"scorecard row {index} ({row.get('claim')}): missing {', '.join(missing)}")
         if row["verdict"] not in VERDICTS:
             raise ScorecardError(f"scorecard row {index} ({row['claim']}): unknown verdict {row['verdict']!r}")
-        cleaned.append({name: _clean(row.get(name)) for name in COLUMNS})
+        cleaned.append({name: records.clean(row.get(name)) for name in COLUMNS})
     return cleaned
 
 
 def publish(rows: list[dict]):
-    """Record the rows for the build, with a plain-text summary (call once per chapter).
-
-    The chapter cell that calls this is tagged ``remove-cell``: readers see the verdicts in the
-    chapter's own tables, and the book's renderer never meets our mime type.
-    """
-    from IPython.display import display
-
-    cleaned = normalise(rows)
-    table = pd.DataFrame(cleaned, columns=list(COLUMNS))[["claim", "scenario", "claimed", "measured", "unit", "verdict"]]
-    display({MIME_TYPE: cleaned, "text/plain": table.to_string(index=False)}, raw=True)
+    """Record a chapter's verdict rows for the build (call once per chapter, in a cell tagged
+    ``remove-cell``: readers see the verdicts in the chapter's own blocks)."""
+    records.publish(KIND, normalise(rows), COLUMNS, ("claim", "scenario", "claimed", "measured", "unit", "verdict"))
 
 
 def collect(notebook_path: str | os.PathLike) -> list[dict]:
     """The scorecard rows an executed chapter recorded."""
-    notebook = nbformat.read(notebook_path, as_version=4)
-    rows = []
-    for cell in notebook.cells:
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if MIME_TYPE in data:
-                rows.extend(data[MIME_TYPE])
-    return normalise(rows)
+    return normalise(records.collect(notebook_path, KIND))
 
 
 def uncheckable_rows(registry) -> list[dict]:
