@@ -8,6 +8,7 @@ spec, so an executed notebook is byte-identical from run to run.
 from __future__ import annotations
 
 import hashlib
+import html
 import itertools
 import json
 
@@ -51,8 +52,9 @@ def embed_html(spec: dict) -> str:
     payload = payload.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
     element = f"claimbook-chart-{digest}-{next(_chart_numbers)}"
+    label = html.escape(" ".join(part for part in (_title_text(spec), spec.get("description") or "") if part))
     return (
-        f'<div class="claimbook-chart" id="{element}"></div>\n'
+        f'<div class="claimbook-chart" id="{element}" role="figure" aria-label="{label}"></div>\n'
         '<script type="text/javascript">\n'
         "(function () {\n"
         f"  var spec = {payload};\n"
@@ -72,11 +74,46 @@ def embed_html(spec: dict) -> str:
     )
 
 
-def _render(spec: dict, **_metadata) -> dict:
+def data_table_html(spec: dict, limit: int = 500) -> str:
+    """The data behind a chart as an escaped table in a collapsed <details>, for readers who
+    cannot see the chart or want the numbers."""
+    datasets = spec.get("datasets") or {}
+    if not datasets:
+        return ""
+    records = next(iter(datasets.values()))
+    if not records:
+        return ""
+    columns = list(dict.fromkeys(key for record in records for key in record))
+    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_cell_text(record.get(name)))}</td>" for name in columns) + "</tr>"
+        for record in records[:limit]
+    )
+    more = f"<p>First {limit} of {len(records)} rows.</p>" if len(records) > limit else ""
+    return (
+        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({len(records)} rows)</summary>'
+        f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}</details>'
+    )
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _title_text(spec: dict) -> str:
     title = spec.get("title")
     if isinstance(title, dict):
         title = title.get("text")
-    return {"text/html": embed_html(spec), "text/plain": f"<chart: {title or 'untitled'}>"}
+    return str(title or "")
+
+
+def _render(spec: dict, **_metadata) -> dict:
+    title = _title_text(spec)
+    return {"text/html": embed_html(spec) + "\n" + data_table_html(spec), "text/plain": f"<chart: {title or 'untitled'}>"}
 
 
 def use_book_style() -> None:

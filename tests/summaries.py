@@ -117,3 +117,39 @@ def rack(organization: str, gpus: int, scenario: str, result: float, **extra) ->
         number_of_nodes=str(max(1, gpus // 4)), accelerators_per_node=str(min(4, gpus)), total_accelerators=str(gpus),
         **extra,
     )
+
+
+# Text a hostile results file might carry. Each payload, if it ever ran, would set window.__pwned.
+SCRIPT = "<script>window.__pwned=1</script>"
+IMAGE = '<img src=x onerror="window.__pwned=2">'
+JAVASCRIPT_LINK = "javascript:window.__pwned=3"
+SVG = "<svg onload=window.__pwned=4>"
+RIGHT_TO_LEFT = "\u202eevil\u200b\u200dname"
+LONG = "L" * 3000
+
+
+def hostile_rows() -> list[dict]:
+    """Rows whose text fields carry markup, script, links, bidi and zero-width characters and a
+    very long name; they form a scaling pair, a WAN 2.2 single node and priced token results,
+    so they reach the tables and charts of every chapter."""
+    organization = f"{IMAGE}{RIGHT_TO_LEFT}"
+    common = dict(
+        Organization=organization,
+        accelerator_model_name="NVIDIA B200-SXM-180GB",
+        SystemName=f"{SCRIPT}{LONG}",
+        framework=f"{JAVASCRIPT_LINK} {SCRIPT}",
+        notes=f"{SCRIPT} 1000W TGP per GPU",
+    )
+    rows = []
+    for gpus, nodes in ((8, 1), (16, 2)):
+        system = f"{SVG}x{gpus}"
+        for scenario, result in (("Offline", 60000.0 * gpus / 8), ("Server", 50000.0 * gpus / 8)):
+            rows.append(summary_row(system=system, Model="deepseek-r1", Scenario=scenario, Result=str(result),
+                                    number_of_nodes=str(nodes), accelerators_per_node="8", total_accelerators=str(gpus),
+                                    **common))
+    for scenario, result, units in (("Offline", 0.05, "Samples/s"), ("SingleStream", 20.0, "Latency (s)")):
+        rows.append(summary_row(system=f"{SVG}x8", Model="wan-2.2-t2v-a14b", Scenario=scenario, Result=str(result),
+                                Units=units, number_of_nodes="1", accelerators_per_node="8", total_accelerators="8", **common))
+    for row in rows:
+        row["Location"] = row["Location"].replace(f"./closed/{organization}/", f"./closed/{JAVASCRIPT_LINK}/")
+    return rows
