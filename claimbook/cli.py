@@ -1,20 +1,24 @@
-"""``python -m claimbook``: ingest results and build the book.
+"""``python -m claimbook``: fetch and ingest results, build the book, compare and list.
 
-Exit codes: 0 success, 1 a build or chapter failed, 2 bad input (a results file, the claims
-registry or the command line). Errors are one line on stderr saying what and where.
+Exit codes: 0 success, 1 a build, chapter or download failed, 2 bad input (a results file,
+the claims registry or the command line). Errors are one line on stderr saying what and where.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from claimbook.build import BuildError, build
-from claimbook.claims import ClaimsError
+from claimbook.build import BuildError, UsageError, build
+from claimbook.claims import ClaimsError, load_registry
+from claimbook.diff import claimed_systems, diff_results, format_diff
+from claimbook.fetch import FetchError, fetch_summary
+from claimbook.ledger import claim_ledger
 from claimbook.execute import ChapterError
 from claimbook.ingest import IngestError, ingest, write_tidy
-from claimbook.results import PROJECT_ROOT
+from claimbook.results import PROJECT_ROOT, ResultsError, SelectionError, load_results
 from claimbook.prices import ingest_prices
 from claimbook.rounds import ingest_earlier
 
@@ -23,7 +27,9 @@ EXIT_BAD_INPUT = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m claimbook", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m claimbook", description="Fetch and ingest MLPerf results, build the claims book, compare and list."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     ingest_cmd = commands.add_parser("ingest", help="turn an MLCommons summary.csv into the tidy results table")
@@ -41,11 +47,33 @@ def _parser() -> argparse.ArgumentParser:
     prices_cmd.add_argument("path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note")
     prices_cmd.add_argument("--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)")
 
+    fetch_cmd = commands.add_parser("fetch", help="download a round's summary.csv from the MLCommons results repository")
+    fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, e.g. v6.1")
+    fetch_cmd.add_argument("--from", dest="url", help="download from this URL instead of the MLCommons repository")
+    fetch_cmd.add_argument("--dir", type=Path, help="where rounds are kept (default: data/raw)")
+    fetch_cmd.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
+
+    diff_cmd = commands.add_parser("diff", help="what changed between two tidy result tables")
+    diff_cmd.add_argument("old", type=Path, help="the earlier tidy table (from ingest)")
+    diff_cmd.add_argument("new", type=Path, help="the later tidy table")
+    diff_cmd.add_argument("--all", action="store_true", help="every system, not only those the claims use")
+
+    commands.add_parser("list", help="the claims, their chapters and their current verdicts")
+
     build_cmd = commands.add_parser("build", help="execute the chapters, write the scorecard and compile the HTML")
     build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data")
     build_cmd.add_argument("--round", dest="round_name", help="round label for --results (default: its version column)")
     build_cmd.add_argument("--out", type=Path, help="build into this folder and leave the committed book untouched")
     build_cmd.add_argument("--no-html", action="store_true", help="execute chapters and write the scorecard only")
+    build_cmd.add_argument(
+        "--only", action="append", metavar="CLAIM", help="re-execute only this chapter (a chapter name or a claim id); repeatable"
+    )
+    build_cmd.add_argument(
+        "--param", action="append", default=[], metavar="CLAIM.NAME=VALUE",
+        help="override one parameter (VALUE is read as YAML), e.g. economics.pricing_kind=spot; repeatable",
+    )
+    build_cmd.add_argument("--jobs", type=int, help="chapters executed at once (default: the number of cores)")
+    build_cmd.add_argument("--force", action="store_true", help="execute every chapter, whatever the cache says")
     return parser
 
 
@@ -74,10 +102,45 @@ def _run_ingest_prices(args) -> int:
     return 0
 
 
+def _run_fetch(args) -> int:
+    fetched = fetch_summary(args.round_name, args.dir or PROJECT_ROOT / "data" / "raw", args.url, args.timeout,
+                            progress=sys.stderr.isatty())
+    print(f"fetched {fetched.results} results ({fetched.size} bytes, sha256 {fetched.sha256}) to {fetched.path}",
+          file=sys.stderr)
+    return 0
+
+
+def _run_diff(args) -> int:
+    old, new = load_results(args.old), load_results(args.new)
+    systems = None if args.all else claimed_systems(load_registry())
+    print(format_diff(diff_results(old, new, systems)))
+    return 0
+
+
+def _run_list(args) -> int:
+    registry = load_registry()
+    scorecard_path = PROJECT_ROOT / "book" / "scorecard.json"
+    if not scorecard_path.is_file():
+        raise UsageError(f"{scorecard_path}: no scorecard yet; run `python -m claimbook build` first")
+    ledger = claim_ledger(json.loads(scorecard_path.read_text()), registry)
+    ledger = ledger.assign(
+        chapter=ledger["chapter"].replace("", "-"),
+        claimed=ledger["claimed"].map(lambda value: "-" if value is None or value != value else f"{value:g}"),
+        measured=ledger["measured"].map(lambda value: "-" if value is None or value != value else f"{value:.3g}"),
+    )
+    print(ledger[["claim", "chapter", "claimed", "measured", "unit", "verdict"]].to_string(index=False))
+    return 0
+
+
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise SystemExit("error: --round goes with --results")
-    build(results=args.results, round_name=args.round_name, out=args.out, html=not args.no_html)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    build(
+        results=args.results, round_name=args.round_name, out=args.out, html=not args.no_html,
+        only=args.only, overrides=args.param, jobs=args.jobs, force=args.force,
+    )
     return 0
 
 
@@ -88,12 +151,18 @@ def main(argv: list[str] | None = None) -> int:
             "ingest": _run_ingest,
             "ingest-earlier": _run_ingest_earlier,
             "ingest-prices": _run_ingest_prices,
+            "fetch": _run_fetch,
+            "diff": _run_diff,
+            "list": _run_list,
             "build": _run_build,
         }[args.command]
         return run(args)
-    except (IngestError, ClaimsError) as exc:
+    except (IngestError, ClaimsError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ChapterError, BuildError) as exc:
+    except (ResultsError, SelectionError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ChapterError, BuildError, FetchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED

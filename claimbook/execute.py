@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
 import nbformat
-import papermill
-from jupyter_client import AsyncKernelManager
-from papermill.exceptions import PapermillExecutionError
 
 KERNEL = "python3"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
@@ -21,24 +19,39 @@ class ChapterError(RuntimeError):
     """A chapter that failed to execute; the message names the chapter and the cell."""
 
 
-class _KernelWithCapturedStderr(AsyncKernelManager):
-    """A kernel whose stderr goes to a file: its start-up chatter stays out of the build's
-    output, and its last words are at hand if it dies."""
+def _kernel_manager(stderr_file):
+    """A kernel manager whose kernel's stderr goes to a file: its start-up chatter stays out of
+    the build's output, and its last words are at hand if it dies."""
+    from jupyter_client import AsyncKernelManager
 
-    stderr_file = None
+    class ChapterKernel(AsyncKernelManager):
+        async def _async_start_kernel(self, **kw):
+            kw.setdefault("stderr", stderr_file)
+            return await super()._async_start_kernel(**kw)
 
-    async def _async_start_kernel(self, **kw):
-        if self.stderr_file is not None:
-            kw.setdefault("stderr", self.stderr_file)
-        return await super()._async_start_kernel(**kw)
+        start_kernel = _async_start_kernel
 
-    start_kernel = _async_start_kernel
+    return ChapterKernel
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_ARROW = re.compile(r"^-*>\s*(\d+)\s?(.*)$")
 
 
 def _first_line(text: str) -> str:
     for line in text.splitlines():
         if line.strip():
             return line.strip()
+    return ""
+
+
+def _failing_line(traceback: list[str]) -> str:
+    """The line of the cell the error came from (IPython marks it with an arrow)."""
+    for block in traceback:
+        for line in _ANSI.sub("", block).splitlines():
+            match = _ARROW.match(line.strip())
+            if match:
+                return f"line {match.group(1)}: `{match.group(2).strip()}`"
     return ""
 
 
@@ -61,9 +74,12 @@ def execute_chapter(
     name: str, template: Path, output: Path, parameters: dict, cwd: Path, template_label: str
 ) -> Path:
     """Run ``template`` with ``parameters`` into ``output``; raises ChapterError on failure."""
+    import papermill  # imported here: a build that executes nothing should not pay for it
+    from papermill.exceptions import PapermillExecutionError
+
     output.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile(mode="w+") as kernel_stderr:
-        kernel_class = type("ChapterKernel", (_KernelWithCapturedStderr,), {"stderr_file": kernel_stderr})
+        kernel_class = _kernel_manager(kernel_stderr)
         try:
             papermill.execute_notebook(
                 str(template),
@@ -71,13 +87,16 @@ def execute_chapter(
                 parameters=parameters,
                 kernel_name=KERNEL,
                 progress_bar=False,
+                # the notebook is written once at the end; saving after every cell only costs time
+                request_save_on_cell_execute=False,
                 cwd=str(cwd),
                 kernel_manager_class=kernel_class,
             )
         except PapermillExecutionError as exc:
+            where = _failing_line(exc.traceback or [])
             raise ChapterError(
-                f"chapter {name}: cell {exc.cell_index} (In [{exc.exec_count}], "
-                f"`{_first_line(exc.source)}`) failed: {exc.ename}: {_first_line(str(exc.evalue))}"
+                f"chapter {name}: cell {exc.cell_index} (In [{exc.exec_count}]{', ' + where if where else ''}) "
+                f"failed: {exc.ename}: {_first_line(str(exc.evalue))}"
             ) from None
         except Exception as exc:  # kernel start-up or death, unreadable template, ...
             kernel_stderr.seek(0)

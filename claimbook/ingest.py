@@ -9,6 +9,7 @@ stated in the free-text notes. The notes themselves are not copied.
 from __future__ import annotations
 
 import csv
+import functools
 import math
 import os
 import re
@@ -40,6 +41,7 @@ _POWER_CONTEXT_CHARS = 40
 _LOCATION = re.compile(r"(?:^|/)results/([^/]+)/")
 
 
+@functools.lru_cache(maxsize=4096)  # a submitter repeats one note on every result of a system
 def gpu_watts_from_notes(notes: str) -> float | None:
     """The per-GPU power a submitter states in its notes, or None if absent or ambiguous."""
     found = set()
@@ -58,8 +60,12 @@ def system_from_location(location: str) -> str | None:
     return match.group(1) if match else None
 
 
-def read_records(path: Path, what: str = "results file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and (first line number, record) pairs of a CSV file; blank lines skipped."""
+def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[list[str]], list[int]]:
+    """The header, the records as lists of fields, and the first line of each record.
+
+    Blank records are skipped; a record with a different number of fields than the header,
+    or bytes that are not UTF-8, is an error naming the line.
+    """
     try:
         handle = open(path, newline="", encoding="utf-8-sig")
     except OSError as exc:
@@ -73,22 +79,30 @@ def read_records(path: Path, what: str = "results file") -> tuple[list[str], lis
         except (csv.Error, UnicodeDecodeError) as exc:
             raise IngestError(f"{path}, line 1: not a readable CSV header ({exc})") from exc
         header = [name.strip() for name in header]
-        records = []
+        width = len(header)
+        rows, lines = [], []
         line = reader.line_num
         try:
             for values in reader:
                 first_line = line + 1
                 line = reader.line_num
-                if not any(value.strip() for value in values):
+                if len(values) != width:
+                    if not any(value.strip() for value in values):
+                        continue
+                    raise IngestError(f"{path}, line {first_line}: {len(values)} fields where the header has {width}")
+                if not any(values) and not any(value.strip() for value in values):
                     continue
-                if len(values) != len(header):
-                    raise IngestError(
-                        f"{path}, line {first_line}: {len(values)} fields where the header has {len(header)}"
-                    )
-                records.append((first_line, dict(zip(header, values))))
+                rows.append(values)
+                lines.append(first_line)
         except (csv.Error, UnicodeDecodeError) as exc:
             raise IngestError(f"{path}, line {line + 1}: not readable as CSV ({exc})") from exc
-    return header, records
+    return header, rows, lines
+
+
+def read_records(path: Path, what: str = "results file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and (first line number, record as a dict) pairs of a CSV file."""
+    header, rows, lines = read_rows(path, what)
+    return header, [(line, dict(zip(header, values))) for line, values in zip(lines, rows)]
 
 
 def _check_columns(path: Path, header: list[str]) -> None:
@@ -103,29 +117,40 @@ def _check_columns(path: Path, header: list[str]) -> None:
         raise IngestError(f"{path}: column(s) {', '.join(duplicated)} appear more than once")
 
 
+# One definition of a whole number and of a number, shared by the row-by-row rules (which
+# word the errors) and the column-wise pass (which makes large files fast).
+WHOLE_NUMBER = r"\d{1,9}"
+NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:nan|inf|infinity)"
+_WHOLE = re.compile(WHOLE_NUMBER)
+_NEGATIVE = re.compile(r"-\d+")
+_NUMBER = re.compile(NUMBER, re.IGNORECASE)
+
+
 def _whole_number(where: str, column: str, text: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise IngestError(f"{where}: {column} is {text!r}, not a whole number") from None
-    if value < 0:
-        raise IngestError(f"{where}: {column} is {value}, which is negative")
-    return value
+    text = text.strip()
+    if _NEGATIVE.fullmatch(text):
+        raise IngestError(f"{where}: {column} is {text}, which is negative")
+    if not _WHOLE.fullmatch(text):
+        raise IngestError(f"{where}: {column} is {text!r}, not a whole number")
+    return int(text)
 
 
 def positive_result(where: str, text: str, column: str = "Result") -> float:
     """A result: a finite number above zero (NaN, infinities, zero and negatives are errors)."""
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise IngestError(f"{where}: {column} is {text!r}, not a number") from None
+    if not _NUMBER.fullmatch(text.strip()):
+        raise IngestError(f"{where}: {column} is {text!r}, not a number")
+    value = float(text.strip())
     if not math.isfinite(value) or value <= 0:
         raise IngestError(f"{where}: {column} is {text.strip()!r}; a result must be a finite number above zero")
     return value
 
 
+# The raw columns a tidy row is made from (the notes are read only for the GPU power).
+_USED_COLUMNS = (*REQUIRED_COLUMNS, "MlperfModel", "framework", "inferred", "total_accelerators", "PrivateID")
+
+
 def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, object]:
-    text = {key: (value or "").strip() for key, value in record.items()}
+    text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
     scenario = SCENARIO_BY_LOWER.get(text["Scenario"].lower())
     if scenario is None:
         raise IngestError(
@@ -179,7 +204,7 @@ def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, 
         "metric": metric,
         "higher_is_better": higher_is_better,
         "per_accelerator": throughput_per_accelerator,
-        "gpu_watts": gpu_watts_from_notes(record.get("notes", "")),
+        "gpu_watts": gpu_watts_from_notes(record.get("notes") or ""),
         "framework": text.get("framework", ""),
         "inferred": text.get("inferred", "") in ("1", "True", "true"),
         "result_id": text.get("PrivateID", ""),
@@ -187,43 +212,111 @@ def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, 
     }
 
 
-def _round_from_versions(path: Path, records: list[tuple[int, dict[str, str]]]) -> str:
-    versions = sorted({record.get("version", "").strip() for _, record in records} - {""})
-    if len(versions) != 1:
-        found = ", ".join(versions) if versions else "none"
-        raise IngestError(f"{path}: cannot tell the round from the version column (found: {found}); pass --round")
-    return versions[0]
+def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], dict[str, list]]:
+    """Which records pass every rule of ``_tidy_row``, column by column, and the parsed values."""
+    scenario = [SCENARIO_BY_LOWER.get(value.lower()) for value in columns["Scenario"]]
+    result = [float(value) if _NUMBER.fullmatch(value) else math.nan for value in columns["Result"]]
+    nodes = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["number_of_nodes"]]
+    per_node = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["accelerators_per_node"]]
+    total = [a * b for a, b in zip(nodes, per_node)]
+    stated = [int(value) if _WHOLE.fullmatch(value) else (None if value == "" else -1)
+              for value in columns["total_accelerators"]]
+    system = [system_from_location(value) for value in columns["Location"]]
+    required = list(zip(*(columns[name] for name in ("Organization", "Division", "Availability", "Model"))))
+    valid = [
+        scenario[i] is not None
+        and columns["Units"][i] in UNITS
+        and math.isfinite(result[i]) and result[i] > 0
+        and nodes[i] >= 0 and per_node[i] >= 0
+        and (stated[i] is None or stated[i] == total[i])
+        and system[i] is not None
+        and all(required[i])
+        for i in range(count)
+    ]
+    return valid, {"scenario": scenario, "result": result, "nodes": nodes, "per_node": per_node, "total": total,
+                   "system": system}
 
 
 def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
-    """Read, validate and tidy an MLCommons summary.csv; raises IngestError naming the row."""
+    """Read, validate and tidy an MLCommons summary.csv; raises IngestError naming the row.
+
+    The rules are those of ``_tidy_row``. They are applied column by column for speed; the
+    first record that breaks one goes through ``_tidy_row``, which words the error.
+    """
     path = Path(path)
-    header, records = read_records(path)
+    header, rows, lines = read_rows(path)
     _check_columns(path, header)
-    if not records:
+    if not rows:
         raise IngestError(f"{path}: the file has a header but no results")
+    position_of = {name: index for index, name in enumerate(header)}
+
+    def column(name: str, strip: bool = True) -> list[str]:
+        if name not in position_of:
+            return [""] * len(rows)
+        index = position_of[name]
+        return [row[index].strip() for row in rows] if strip else [row[index] for row in rows]
+
+    columns = {name: column(name) for name in _USED_COLUMNS}
     if round_name is None:
-        round_name = _round_from_versions(path, records)
-    rows = []
+        versions = sorted(set(column("version")) - {""})
+        if len(versions) != 1:
+            found = ", ".join(versions) if versions else "none"
+            raise IngestError(f"{path}: cannot tell the round from the version column (found: {found}); pass --round")
+        round_name = versions[0]
+    valid, values = _validity(columns, len(rows))
+    if not all(valid):
+        position = valid.index(False)
+        where = f"{path}, line {lines[position]}"
+        _tidy_row(where, dict(zip(header, rows[position])), round_name)
+        raise IngestError(f"{where}: the record breaks a rule of the results format")  # the two passes disagree
+
+    units = columns["Units"]
+    metric = [UNITS[unit][0] for unit in units]
+    total, result = values["total"], values["result"]
+    model, mlperf_model = columns["Model"], columns["MlperfModel"]
+    notes = column("notes", strip=False)
+    watts_by_note = {note: gpu_watts_from_notes(note) for note in set(notes)}
+    tidy = pd.DataFrame(
+        {
+            "round": [round_name] * len(rows),
+            "organization": columns["Organization"],
+            "division": [value.lower() for value in columns["Division"]],
+            "availability": [value.lower() for value in columns["Availability"]],
+            "system_type": columns["SystemType"],
+            "system": values["system"],
+            "system_name": columns["SystemName"],
+            "accelerator": columns["accelerator_model_name"],
+            "nodes": values["nodes"],
+            "accelerators_per_node": values["per_node"],
+            "total_accelerators": total,
+            "model": model,
+            "mlperf_model": [mlperf or plain for mlperf, plain in zip(mlperf_model, model)],
+            "scenario": values["scenario"],
+            "result": result,
+            "units": units,
+            "metric": metric,
+            "higher_is_better": [UNITS[unit][1] for unit in units],
+            "per_accelerator": [
+                value / gpus if kind == "throughput" and gpus > 0 else math.nan
+                for value, gpus, kind in zip(result, total, metric)
+            ],
+            "gpu_watts": [watts_by_note[note] if watts_by_note[note] is not None else math.nan for note in notes],
+            "framework": columns["framework"],
+            "inferred": [value in ("1", "True", "true") for value in columns["inferred"]],
+            "result_id": columns["PrivateID"],
+            "location": columns["Location"],
+        },
+        columns=list(TIDY_COLUMNS),
+    )
     seen: dict[tuple, int] = {}
-    for line, record in records:
-        row = _tidy_row(f"{path}, line {line}", record, round_name)
-        key = tuple(row[name] for name in RESULT_KEY)
+    for position, key in enumerate(zip(*(tidy[name].tolist() for name in RESULT_KEY))):
         if key in seen:
             raise IngestError(
-                f"{path}, line {line}: duplicate result for {', '.join(map(str, key))} (first at line {seen[key]})"
+                f"{path}, line {lines[position]}: duplicate result for {', '.join(map(str, key))} "
+                f"(first at line {lines[seen[key]]})"
             )
-        seen[key] = line
-        rows.append(row)
-    return to_tidy_frame(rows)
-
-
-def to_tidy_frame(rows: list[dict[str, object]]) -> pd.DataFrame:
-    """A DataFrame with the tidy columns, in order, with stable dtypes."""
-    frame = pd.DataFrame(rows, columns=list(TIDY_COLUMNS))
-    frame["per_accelerator"] = frame["per_accelerator"].astype("float64")
-    frame["gpu_watts"] = frame["gpu_watts"].astype("float64")
-    return frame.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
+        seen[key] = position
+    return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
 
 
 def write_tidy(frame: pd.DataFrame, out_path: str | os.PathLike) -> Path:

@@ -40,14 +40,14 @@ def committed_book():
 
 
 def test_rebuild_reproduces_the_committed_book(tmp_path, committed_book):
-    done = claimbook("build", "--no-html", "--out", tmp_path / "out")
+    done = claimbook("build", "--no-html", "--force", "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     built = tmp_path / "out" / "book"
     chapters = sorted(path.name for path in (ROOT / "book" / "claims").glob("*.ipynb"))
     assert chapters == sorted(f"{chapter.name}.ipynb" for chapter in load_registry().written_chapters())
     for name in [f"claims/{chapter}" for chapter in chapters] + list(GENERATED_PAGES):
         assert (built / name).read_bytes() == (ROOT / "book" / name).read_bytes(), name
-    assert "executing chapter rubin_speedup" in done.stderr
+    assert "executed rubin_speedup" in done.stderr  # progress is shown
 
 
 def test_changed_results_change_every_chapter_s_verdicts(tmp_path, committed_results, committed_book):

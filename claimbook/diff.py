@@ -1,0 +1,67 @@
+"""What changed between two tidy result tables, for the systems the claims use."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from claimbook.schema import RESULT_KEY
+
+SYSTEM_PARAMETERS = ("new_system", "baseline_system", "system", "small_system", "large_system")
+DIFF_COLUMNS = (*RESULT_KEY, "status", "old_result", "new_result", "units", "change_percent")
+
+
+def claimed_systems(registry) -> set[tuple[str, str]]:
+    """(organization, system) of every system a chapter's parameters name."""
+    systems = set()
+    for chapter in registry.written_chapters():
+        parameters = chapter.parameters
+        organization = parameters.get("organization")
+        for name in SYSTEM_PARAMETERS:
+            if organization and parameters.get(name):
+                systems.add((organization, parameters[name]))
+    return systems
+
+
+def diff_results(old: pd.DataFrame, new: pd.DataFrame, systems: set[tuple[str, str]] | None = None) -> pd.DataFrame:
+    """New, removed and changed results (by result key); ``systems`` limits the comparison."""
+    key = list(RESULT_KEY)
+    if systems is not None:
+        def keep(frame):
+            pairs = pd.Series(list(zip(frame["organization"], frame["system"])), index=frame.index)
+            return frame[pairs.isin(systems)]
+        old, new = keep(old), keep(new)
+    merged = old[key + ["result", "units"]].merge(
+        new[key + ["result", "units"]], on=key, how="outer", suffixes=("_old", "_new"), indicator=True
+    )
+    status = merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
+    changed = (merged["_merge"] == "both") & (
+        (merged["result_old"] != merged["result_new"]) | (merged["units_old"] != merged["units_new"])
+    )
+    status[changed] = "changed"
+    table = pd.DataFrame(
+        {
+            **{name: merged[name] for name in key},
+            "status": status,
+            "old_result": merged["result_old"],
+            "new_result": merged["result_new"],
+            "units": merged["units_new"].fillna(merged["units_old"]),
+        }
+    )
+    table["change_percent"] = 100 * (table["new_result"] / table["old_result"] - 1)
+    table = table[table["status"] != "unchanged"]
+    order = {"changed": 0, "new": 1, "removed": 2}
+    table = table.sort_values(["status", *key], key=lambda column: column.map(order) if column.name == "status" else column)
+    return table.reset_index(drop=True)[list(DIFF_COLUMNS)]
+
+
+def format_diff(table: pd.DataFrame) -> str:
+    if table.empty:
+        return "no differences"
+    counts = table["status"].value_counts()
+    summary = ", ".join(f"{counts.get(status, 0)} {status}" for status in ("changed", "new", "removed"))
+    shown = table.assign(
+        old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
+        new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
+        change_percent=table["change_percent"].map(lambda value: "" if pd.isna(value) else f"{value:+.1f}%"),
+    )
+    return summary + "\n" + shown.to_string(index=False)

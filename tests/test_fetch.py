@@ -1,0 +1,114 @@
+"""fetch against local HTTP servers on 127.0.0.1: one that works, and ones that fail, stall or
+truncate. No test touches the internet."""
+
+import http.server
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from summaries import summary_row, write_summary
+
+from conftest import ROOT
+
+
+class Server:
+    def __init__(self, handler):
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/summary.csv"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def handler_for(behaviour, body=b""):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if behaviour == "fail":
+                self.send_error(500, "Internal Server Error")
+                return
+            if behaviour == "stall":
+                time.sleep(3)
+            self.send_response(200)
+            declared = len(body) * 2 if behaviour == "truncate" else len(body)
+            self.send_header("Content-Length", str(declared))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+
+    return Handler
+
+
+@pytest.fixture
+def summary_bytes(tmp_path):
+    rows = [summary_row(Scenario="Offline", Result="1000"), summary_row(Scenario="Server", Result="900")]
+    return write_summary(tmp_path / "fixture.csv", rows).read_bytes()
+
+
+def fetch(url, folder, timeout=2):
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", "fetch", "v9.9", "--from", url, "--dir", str(folder), "--timeout", str(timeout)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+
+
+def test_fetch_installs_the_file_and_a_checksum(tmp_path, summary_bytes):
+    import hashlib
+    import json
+
+    server = Server(handler_for("ok", summary_bytes))
+    try:
+        done = fetch(server.url, tmp_path)
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    installed = tmp_path / "v9.9" / "summary.csv"
+    assert installed.read_bytes() == summary_bytes
+    record = json.loads((tmp_path / "v9.9" / "summary.csv.sha256.json").read_text())
+    assert record == {"round": "v9.9", "url": server.url, "sha256": hashlib.sha256(summary_bytes).hexdigest(),
+                      "bytes": len(summary_bytes), "results": 2}
+
+
+@pytest.mark.parametrize(
+    "behaviour, body, message",
+    [
+        ("fail", b"", "the server answered 500"),
+        ("stall", b"x", "download failed"),
+        ("truncate", None, "truncated download"),
+        ("ok", b"<html>not found</html>", "not a valid results summary"),
+    ],
+)
+def test_a_failed_fetch_keeps_the_previous_data(tmp_path, summary_bytes, behaviour, body, message):
+    previous = tmp_path / "v9.9"
+    previous.mkdir()
+    (previous / "summary.csv").write_bytes(b"previous data")
+    (previous / "summary.csv.sha256.json").write_text("previous record")
+    server = Server(handler_for(behaviour, summary_bytes if body is None else body))
+    try:
+        done = fetch(server.url, tmp_path, timeout=1)
+    finally:
+        server.close()
+    assert done.returncode == 1
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and message in errors[0], done.stderr
+    assert (previous / "summary.csv").read_bytes() == b"previous data"
+    assert (previous / "summary.csv.sha256.json").read_text() == "previous record"
+    assert sorted(path.name for path in previous.iterdir()) == ["summary.csv", "summary.csv.sha256.json"]
+
+
+def test_nothing_listens(tmp_path):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = fetch(f"http://127.0.0.1:{port}/summary.csv", tmp_path)
+    assert done.returncode == 1 and "download failed" in done.stderr
+    assert not (tmp_path / "v9.9" / "summary.csv").exists()
