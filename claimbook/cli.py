@@ -77,29 +77,29 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _write_table(table, out: Path | None, default: Path, what: str) -> int:
+    """Write an ingested table (to ``out`` or the project's default place) and say so."""
+    out = out or default
+    write_tidy(table, out)
+    print(f"wrote {len(table)} {what} to {out}", file=sys.stderr)
+    return 0
+
+
 def _run_ingest(args) -> int:
     table = ingest(args.path, args.round_name)
     round_name = str(table["round"].iloc[0])
-    out = args.out or PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
-    write_tidy(table, out)
-    print(f"wrote {len(table)} results of round {round_name} to {out}", file=sys.stderr)
-    return 0
+    default = PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
+    return _write_table(table, args.out, default, f"results of round {round_name}")
 
 
 def _run_ingest_earlier(args) -> int:
-    table = ingest_earlier(args.path)
-    out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
-    write_tidy(table, out)
-    print(f"wrote {len(table)} earlier-round figures to {out}", file=sys.stderr)
-    return 0
+    default = PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+    return _write_table(ingest_earlier(args.path), args.out, default, "earlier-round figures")
 
 
 def _run_ingest_prices(args) -> int:
-    table = ingest_prices(args.path)
-    out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
-    write_tidy(table, out)
-    print(f"wrote {len(table)} prices to {out}", file=sys.stderr)
-    return 0
+    default = PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
+    return _write_table(ingest_prices(args.path), args.out, default, "prices")
 
 
 def _run_fetch(args) -> int:

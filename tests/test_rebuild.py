@@ -185,3 +185,16 @@ def test_changed_data_reexecutes_the_chapters_that_read_it(first_build, tmp_path
     rows = json.loads((out / "book" / "scorecard.json").read_text())
     partners = next(row for row in rows if row["claim"] == "partners-19")
     assert partners["verdict"] == "not supported" and "Wiwynn" in partners["reason"]
+
+
+def test_committed_cache_matches_the_committed_inputs():
+    """The committed book was built from the committed code and data: a fresh clone's first
+    build starts no kernel."""
+    from claimbook.build import chapter_digest, package_digest
+
+    registry = load_registry()
+    cache = json.loads((ROOT / CACHE_FILE).read_text())
+    code = package_digest()
+    for chapter in registry.written_chapters():
+        expected = chapter_digest(ROOT / chapter.template, registry.chapter_parameters(chapter.name), ROOT / "data" / "claims.yaml", code)
+        assert cache[chapter.name] == expected, f"{chapter.name}: rebuild the book (python -m claimbook build) and commit it"
