@@ -146,7 +146,7 @@ def positive_result(where: str, text: str, column: str = "Result") -> float:
 
 
 # The raw columns a tidy row is made from (the notes are read only for the GPU power).
-_USED_COLUMNS = (*REQUIRED_COLUMNS, "MlperfModel", "framework", "inferred", "total_accelerators", "PrivateID")
+_USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
 
 
 def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, object]:

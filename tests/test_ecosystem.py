@@ -1,4 +1,3 @@
-import pandas as pd
 import pytest
 from summaries import summary_row, tidy_from_rows
 

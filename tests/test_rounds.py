@@ -16,7 +16,7 @@ from claimbook.rounds import (
     round_order,
     same_system,
 )
-from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED_WITH_CAVEATS
 from conftest import ROOT, SHARED_SUMMARY
 
 SYSTEM = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"

@@ -1,6 +1,5 @@
 import json
 
-import nbformat
 import pytest
 
 from claimbook import scorecard
