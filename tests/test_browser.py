@@ -170,6 +170,9 @@ def test_every_chart_has_a_title_a_description_and_its_data(browser, book_site):
                 assert len(label) > 40 and charts.nth(index).get_attribute("role") == "figure", f"chart {index} of {page}"
                 assert charts.nth(index).locator("svg.marks title, svg.marks text").count() > 0  # a drawn title
             assert visit.page.locator("details.claimbook-chart-data").count() == charts.count()
+            # each chart's menu offers its picture as SVG (vega-embed's export action)
+            for index in range(charts.count()):
+                assert charts.nth(index).locator(".vega-actions a", has_text="SVG").count() == 1
             assert visit.page.locator("table.claimbook-table thead th").count() > 0
         finally:
             visit.close()
