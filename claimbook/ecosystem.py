@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, read_records
+from claimbook.ingest import IngestError, read_table
 from claimbook.results import resolve_path
 from claimbook.verdict import (
     NOT_SUPPORTED,
@@ -42,10 +42,7 @@ def submitters(results: pd.DataFrame, vendor: str, vendor_accelerators: str) -> 
 def load_partner_names(path: str | os.PathLike) -> pd.DataFrame:
     """The reviewed mapping from announcement names to results-file organizations."""
     path = resolve_path(path)
-    header, records = read_records(Path(path), "partner name mapping")
-    missing = [name for name in MAPPING_COLUMNS if name not in header]
-    if missing:
-        raise IngestError(f"{path}: missing column(s) {', '.join(missing)}")
+    records = read_table(Path(path), "partner name mapping", MAPPING_COLUMNS, "names")
     rows = []
     for line, record in records:
         values = {name: (record[name] or "").strip() for name in MAPPING_COLUMNS}

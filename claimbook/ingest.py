@@ -105,6 +105,18 @@ def read_records(path: Path, what: str = "results file") -> tuple[list[str], lis
     return header, [(line, dict(zip(header, values))) for line, values in zip(lines, rows)]
 
 
+def read_table(path: Path, what: str, required, items: str) -> list[tuple[int, dict[str, str]]]:
+    """The records of a small CSV table that must have the ``required`` columns and at least
+    one row of ``items``; each record with its first line, for error messages."""
+    header, records = read_records(path, what)
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
+    if not records:
+        raise IngestError(f"{path}: the file has a header but no {items}")
+    return records
+
+
 def _check_columns(path: Path, header: list[str]) -> None:
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
     if missing:

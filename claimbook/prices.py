@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, read_records
+from claimbook.ingest import IngestError, read_table
 from claimbook.results import resolve_path
 
 PRICE_COLUMNS = ("provider", "accelerator", "usd_per_gpu_hour", "pricing", "as_of", "note")
@@ -21,12 +21,7 @@ def ingest_prices(path: str | os.PathLike) -> pd.DataFrame:
     """Read and validate a price table; a missing, non-numeric, zero or negative price is
     rejected with the file and line."""
     path = Path(resolve_path(path))
-    header, records = read_records(path, "price table")
-    missing = [name for name in PRICE_COLUMNS if name not in header]
-    if missing:
-        raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
-    if not records:
-        raise IngestError(f"{path}: the file has a header but no prices")
+    records = read_table(path, "price table", PRICE_COLUMNS, "prices")
     rows = []
     for line, record in records:
         where = f"{path}, line {line}"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, positive_result, read_records
+from claimbook.ingest import IngestError, positive_result, read_table
 from claimbook.results import load_results, resolve_path
 from claimbook.schema import SCENARIO_BY_LOWER, SCENARIOS, TIDY_COLUMNS, UNITS
 from claimbook.verdict import (
@@ -54,12 +54,7 @@ def round_order(round_name: str) -> tuple:
 def ingest_earlier(path: str | os.PathLike) -> pd.DataFrame:
     """Validate a partial table of earlier-round figures; raises IngestError naming the line."""
     path = Path(path)
-    header, records = read_records(path, "earlier-round table")
-    missing = [name for name in EARLIER_COLUMNS if name not in header]
-    if missing:
-        raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
-    if not records:
-        raise IngestError(f"{path}: the file has a header but no figures")
+    records = read_table(path, "earlier-round table", EARLIER_COLUMNS, "figures")
     rows = [
         _earlier_row(f"{path}, line {line}", {key: (value or "").strip() for key, value in record.items()})
         for line, record in records
