@@ -73,3 +73,13 @@ def choose_prices(prices: pd.DataFrame, accelerators: list[str], pricing: str, a
         chosen.append({"accelerator": accelerator, "usd_per_gpu_hour": best["usd_per_gpu_hour"], "provider": best["provider"],
                        "pricing": best["pricing"], "as_of": best["as_of"]})
     return pd.DataFrame(chosen, columns=["accelerator", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
+
+
+def price_of(chosen: pd.DataFrame, accelerator: str) -> float:
+    """The chosen price per GPU-hour of one accelerator; an error says how to supply one."""
+    rows = chosen[chosen["accelerator"] == accelerator]
+    if rows.empty:
+        raise LookupError(
+            f"no price for {accelerator}: the price table has none; set one in the chapter's assumed_prices"
+        )
+    return float(rows["usd_per_gpu_hour"].iloc[0])

@@ -115,3 +115,13 @@ def test_committed_prices_are_what_ingest_makes(tmp_path):
 
     fresh = write_tidy(ingest_prices(shared), tmp_path / "p.csv")
     assert fresh.read_bytes() == (ROOT / "data" / "prices" / "gpu_hour_prices.csv").read_bytes()
+
+
+def test_a_missing_price_says_how_to_supply_one(tmp_path):
+    from claimbook.prices import price_of
+
+    prices = ingest_prices(write_prices(tmp_path, ["A,NVIDIA B200,8,on-demand,d,"]))
+    chosen = choose_prices(prices, ["NVIDIA B200-SXM-180GB", "NVIDIA GB300"], "on-demand", {})
+    assert price_of(chosen, "NVIDIA B200-SXM-180GB") == 8.0
+    with pytest.raises(LookupError, match="no price for NVIDIA GB300.*assumed_prices"):
+        price_of(chosen, "NVIDIA GB300")
