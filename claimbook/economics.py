@@ -122,3 +122,15 @@ def publish_costs(table: pd.DataFrame) -> None:
         "costs", table.to_dict("records"), COST_COLUMNS,
         ("organization", "system", "model", "scenario", "usd_per_million_tokens"),
     )
+
+
+def cost_claim_rows(claim_id: str, chapter: str, break_even: pd.DataFrame, verdict: Verdict, evidence: str) -> list[dict]:
+    """Scorecard rows of the cost claim: the break-even price in each benchmark and scenario."""
+    return [
+        {
+            "claim": claim_id, "chapter": chapter, "scenario": f"{item.model} {item.scenario}", "claimed": None,
+            "measured": item.break_even_usd_per_gpu_hour, "unit": "USD per GPU-hour (break-even)",
+            "verdict": verdict.verdict, "reason": verdict.text(), "evidence": evidence,
+        }
+        for item in break_even.itertuples()
+    ]

@@ -206,3 +206,24 @@ def presence_row(claim_id: str, chapter: str, rows: pd.DataFrame, verdict: Verdi
         "reason": verdict.text(), "evidence": "; ".join(rows["location"]) if not rows.empty else "",
     }
 
+
+
+def results_per_organization(results: pd.DataFrame, vendor: str, vendor_accelerators: str,
+                             named_organizations: list[str]) -> pd.DataFrame:
+    """How many results each organization other than the vendor published on its accelerators,
+    and whether the announcement names it."""
+    rows = on_accelerators(results, vendor_accelerators)
+    counts = rows[rows["organization"] != vendor].groupby("organization").size().rename("results").reset_index()
+    counts["named"] = counts["organization"].isin(named_organizations).map({True: "named partner", False: "not named"})
+    return counts
+
+
+def definitions_table(definitions: dict[str, list[str]]) -> pd.DataFrame:
+    """Each definition of the multi-node claim, its count and its organizations."""
+    return pd.DataFrame(
+        {
+            "definition": list(definitions),
+            "count": [len(organizations) for organizations in definitions.values()],
+            "organizations": [", ".join(organizations) for organizations in definitions.values()],
+        }
+    )

@@ -125,3 +125,17 @@ def test_a_missing_price_says_how_to_supply_one(tmp_path):
     assert price_of(chosen, "NVIDIA B200-SXM-180GB") == 8.0
     with pytest.raises(LookupError, match="no price for NVIDIA GB300.*assumed_prices"):
         price_of(chosen, "NVIDIA GB300")
+
+
+def test_cost_claim_rows_give_one_row_per_scenario(committed_results):
+    from claimbook.economics import cost_claim_rows
+    from claimbook.scorecard import normalise
+
+    rubin = committed_results[committed_results.system == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
+    gb300 = committed_results[(committed_results.system == "GB300-NVL72_GB300-288GB_aarch64x72_TRT") & (committed_results.organization == "NVIDIA")]
+    table = break_even_table(rubin[rubin.units == "Tokens/s"], gb300, 10.0, 15.0)
+    verdict = judge_cost_claim(table, "NVIDIA Vera Rubin", "NVIDIA GB300")
+    rows = normalise(cost_claim_rows("c", "economics", table, verdict, "prices.csv"))
+    assert [row["scenario"] for row in rows] == [f"{m} {s}" for m, s in zip(table.model, table.scenario)]
+    assert [row["measured"] for row in rows] == list(table.break_even_usd_per_gpu_hour)
+    assert {row["verdict"] for row in rows} == {"cannot be checked"}

@@ -124,3 +124,17 @@ def test_committed_counts_independent(committed_results):
     multi = nvidia[(nvidia.nodes > 1) & nvidia.accelerator.isin(["NVIDIA GB200", "NVIDIA GB300"])]
     named_orgs = set(mapping.organization)
     assert sorted(set(multi.organization) & named_orgs) == ["Azure", "CoreWeave", "Crusoe", "Dell", "HPE", "Nebius", "Oracle"]
+
+
+def test_results_per_organization_and_definitions_table(data):
+    from claimbook.ecosystem import definitions_table, results_per_organization
+
+    counts = results_per_organization(data, "Vendor", "nvidia", ["ASUSTeK", "Oracle"]).set_index("organization")
+    assert counts.loc["ASUSTeK", "results"] == 1 and counts.loc["ASUSTeK", "named"] == "named partner"
+    assert counts.loc["Stranger", "named"] == "not named"
+    assert "Vendor" not in counts.index and "Other" not in counts.index  # the vendor; AMD accelerators
+    table = definitions_table({"first": ["A", "B"], "second": []})
+    assert table.to_dict("records") == [
+        {"definition": "first", "count": 2, "organizations": "A, B"},
+        {"definition": "second", "count": 0, "organizations": ""},
+    ]
