@@ -11,16 +11,18 @@ import hashlib
 import html
 import itertools
 import json
+import re
 
 import altair as alt
 import pandas as pd
 
-from claimbook.schema import SCENARIOS
+from claimbook.reference import UNLISTED_COLOUR, UNLISTED_SHAPE
 
 RENDERER = "claimbook"
 THEME = "claimbook"
 
-# Colour-blind-safe (Okabe-Ito); series also differ by shape, so colour is never the only cue.
+# Colour-blind-safe (Okabe-Ito) for series that are not accelerators; accelerator families take
+# their colour and shape from the reviewed table (data/reference/accelerators.csv).
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "stroke"]
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
@@ -33,9 +35,10 @@ def _theme() -> dict:
         "config": {
             "font": FONT,
             "view": {"stroke": None, "continuousWidth": 520, "continuousHeight": 300},
+            "autosize": {"type": "fit-x", "contains": "padding"},
             "range": {"category": PALETTE, "shape": SHAPES},
             "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridColor": "#e5e5e5"},
-            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom"},
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "labelLimit": 0},
             "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#444"},
             "header": {"labelFontSize": 12, "titleFontSize": 13},
         }
@@ -128,178 +131,300 @@ def use_book_style() -> None:
     alt.data_transformers.disable_max_rows()
 
 
-def speedup_chart(spread: pd.DataFrame, title: str, description: str) -> alt.FacetChart:
-    """Speedup per scenario for each claim: bars against the submitter's own baseline, a
-    tick against the best baseline by any submitter, and a dashed rule at the claimed figure."""
-    data = spread.assign(
-        claim_label=spread["model"] + " (claimed up to " + spread["claimed"].map("{:g}x".format) + ")"
-    )
-    base = alt.Chart()
-    bars = base.mark_bar(color=PALETTE[0]).encode(
-        x=alt.X("scenario:N", title="Scenario", sort=None),
-        y=alt.Y("ratio:Q", title="Throughput ratio (new / baseline)"),
-        tooltip=[
-            alt.Tooltip("scenario:N"),
-            alt.Tooltip("ratio:Q", format=".2f", title="ratio vs own baseline"),
-            alt.Tooltip("ratio_vs_best_any:Q", format=".2f", title="ratio vs best by anyone"),
-            alt.Tooltip("best_any_submitter:N", title="best baseline by"),
-        ],
-    )
-    labels = base.mark_text(dy=-6, fontSize=12).encode(
-        x=alt.X("scenario:N", sort=None), y="ratio:Q", text=alt.Text("ratio:Q", format=".2f")
-    )
-    best_any = base.mark_tick(color="#000000", thickness=2, size=30).encode(
-        x=alt.X("scenario:N", sort=None), y="ratio_vs_best_any:Q"
-    )
-    claimed = base.mark_rule(color=PALETTE[5], strokeDash=[6, 4], size=2).encode(y="claimed:Q")
-    return (
-        alt.layer(bars, labels, best_any, claimed, data=data)
-        .properties(width=220, height=260)
-        .facet(column=alt.Column("claim_label:N", title=None, sort=list(dict.fromkeys(data["claim_label"]))))
-        .properties(title=title, description=description)
-    )
+CONTENT_WIDTH = "container"  # charts take the width of the book's content column
+ROW_STEP = 26  # pixels per row of a horizontal chart
+WRAP = 30  # characters per line of an axis label
 
 
-def per_gpu_chart(
-    rows: pd.DataFrame, title: str, description: str, highlight: list[tuple[str, str]]
-) -> alt.FacetChart:
-    """Throughput per GPU of every result in ``rows``, one panel per scenario; the
-    (organization, system) pairs in ``highlight`` are drawn large. Shape and colour both
-    encode the accelerator."""
-    pairs = pd.Series(list(zip(rows["organization"], rows["system"])), index=rows.index)
-    data = rows.assign(
-        submission=rows["organization"] + " · " + rows["system"] + " (" + rows["total_accelerators"].astype(str) + " GPUs)",
-        checked=pairs.isin([tuple(pair) for pair in highlight]).map({True: "system in the claim", False: "other submission"}),
-    ).loc[rows["per_accelerator"].notna()]
-    return (
-        alt.Chart(data)
-        .mark_point(filled=True, opacity=0.85)
-        .encode(
-            x=alt.X("per_accelerator:Q", title="Throughput per GPU (result / GPUs)"),
-            y=alt.Y("submission:N", title=None, sort="-x", axis=alt.Axis(labelLimit=280)),
-            shape=alt.Shape("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
-            color=alt.Color("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
-            size=alt.Size(
-                "checked:N",
-                title=None,
-                scale=alt.Scale(domain=["system in the claim", "other submission"], range=[220, 60]),
-            ),
-            tooltip=[
-                "organization:N",
-                "system:N",
-                "scenario:N",
-                "total_accelerators:Q",
-                alt.Tooltip("result:Q", format=",.1f"),
-                "units:N",
-                alt.Tooltip("per_accelerator:Q", format=",.2f"),
-                "availability:N",
-            ],
-        )
-        .properties(width=300)
-        .facet(row=alt.Row("scenario:N", title=None, sort=[name for name in SCENARIOS if name in set(data["scenario"])]))
-        .resolve_scale(y="independent", x="independent")
-        .properties(title=title, description=description)
-    )
+def wrap(text: str, width: int = WRAP) -> str:
+    """``text`` broken into lines of at most ``width`` characters at spaces, "_", "-" or "/",
+    never inside a word; the axis draws each line (see ``LINES``)."""
+    pieces = re.split(r"(?<=[ _/-])", str(text))
+    lines, line = [], ""
+    for piece in pieces:
+        while len(piece) > width:  # a single unbroken run longer than a line: cut it at the width
+            if line:
+                lines.append(line.rstrip())
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if len(line) + len(piece) > width and line:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    if line:
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
-def efficiency_chart(pairs: pd.DataFrame, title: str, description: str, highlight_large: list[str]) -> alt.FacetChart:
-    """Scaling efficiency of every scaling pair against the larger configuration's GPU count,
-    one panel per scenario; pairs ending at a configuration in ``highlight_large`` (result
-    locations) are drawn large. A rule marks perfectly linear scaling (100%)."""
-    data = pairs.assign(
-        efficiency_percent=100 * pairs["efficiency"],
-        pair=pairs["organization"] + " · " + pairs["model"] + " · " + pairs["small_gpus"].astype(str) + "→" + pairs["large_gpus"].astype(str),
-        checked=pairs["large_location"].isin(highlight_large).map({True: "the claim's racks", False: "other pair"}),
+# A vega expression that draws a label's lines one under the other.
+LINES = "split(datum.label, '\\n')"
+
+
+def titled(text: str, subtitle: str | None = None, width: int = 56) -> alt.TitleParams:
+    """A chart title (and subtitle) wrapped to lines, so a phone never cuts it."""
+    kwargs = {"text": wrap(text, width).split("\n")}
+    if subtitle:
+        kwargs["subtitle"] = wrap(subtitle, width + 14).split("\n")
+    return alt.TitleParams(**kwargs)
+
+
+def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
+    """The reviewed colour and shape of each accelerator family present, in the reviewed order:
+    one family looks the same on every page of the book (a family no reviewed line covers is
+    grey, with a shape no reviewed family uses)."""
+    present = set(families)
+    table = reference.families().set_index("family")
+    ordered = [name for name in table.index if name in present] + sorted(present - set(table.index))
+    colours = [table.loc[name, "colour"] if name in table.index else UNLISTED_COLOUR for name in ordered]
+    shapes = [table.loc[name, "shape"] if name in table.index else UNLISTED_SHAPE for name in ordered]
+    return alt.Scale(domain=ordered, range=colours), alt.Scale(domain=ordered, range=shapes)
+
+
+def family_legend() -> alt.Legend:
+    # One column, no label limit: every name is shown whole, at any width.
+    return alt.Legend(orient="bottom", columns=1, labelLimit=0, title="Accelerator")
+
+
+def result_marks(rows: pd.DataFrame, highlight=()) -> pd.DataFrame:
+    """Published results as chart data: a wrapped label per system, and the tooltip fields."""
+    highlight = set(highlight)
+    data = pd.DataFrame({
+        "label": [wrap(f"{org} · {system} ({gpus} GPU{'s' if gpus != 1 else ''})")
+                  for org, system, gpus in zip(rows["organization"], rows["system"], rows["total_accelerators"])],
+        "submitter": rows["organization"].astype(str).values,
+        "system": rows["system"].astype(str).values,
+        "gpus": rows["total_accelerators"].astype(int).values,
+        "family": rows["family"].astype(str).values,
+        "accelerator": rows["accelerator"].astype(str).values,
+        "benchmark": rows["benchmark"].astype(str).values,
+        "scenario": rows["scenario"].astype(str).values,
+        "result": rows["result"].astype(float).values,
+        "units": rows["units"].astype(str).values,
+        "per_gpu": rows["per_accelerator"].astype(float).values,
+        "availability": rows["availability"].astype(str).values,
+        "division": rows["division"].astype(str).values,
+        "role": ["in the claim" if location in highlight else "other result" for location in rows["location"]],
+    })
+    data["result_text"] = [f"{value:,.6g} {unit}" for value, unit in zip(data["result"], data["units"])]
+    return data
+
+
+RESULT_TOOLTIP = [
+    alt.Tooltip("submitter:N", title="Submitter"), alt.Tooltip("system:N", title="System"),
+    alt.Tooltip("gpus:Q", title="GPUs"), alt.Tooltip("accelerator:N", title="Accelerator (as published)"),
+    alt.Tooltip("scenario:N", title="Scenario"), alt.Tooltip("result_text:N", title="Result"),
+    alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.4~g"), alt.Tooltip("availability:N", title="Availability"),
+    alt.Tooltip("division:N", title="Division"),
+]
+
+
+def results_chart(rows: pd.DataFrame, reference, value: str, title: str, description: str, highlight=(),
+                  value_title: str | None = None, claimed: float | None = None) -> alt.LayerChart:
+    """One benchmark and scenario: every result as a dot (``value`` is ``result`` or
+    ``per_gpu``), coloured and shaped by accelerator family; the claim's own results are large."""
+    data = result_marks(rows, highlight)
+    data = data[data[value].notna()]
+    colour, shape = family_scales(reference, data["family"])
+    order = list(data.sort_values(value, ascending=False)["label"])
+    units = sorted(set(data["units"]))
+    axis_title = value_title or (f"Result ({', '.join(units)})" if value == "result" else f"Per GPU ({', '.join(units)} per GPU)")
+    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
+    points = base.mark_point(filled=True, opacity=0.9).encode(
+        x=alt.X(f"{value}:Q", title=axis_title, axis=alt.Axis(format="~s")),
+        color=alt.Color("family:N", scale=colour, legend=family_legend()),
+        shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
+        size=alt.Size("role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]),
+                      legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        tooltip=RESULT_TOOLTIP,
     )
-    points = alt.Chart().mark_point(filled=True, opacity=0.85).encode(
+    layers = [points]
+    if claimed is not None:
+        layers.append(alt.Chart(pd.DataFrame({"claimed": [claimed]})).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+                      .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed", format=",.4~g")]))
+    return (alt.layer(*layers).properties(width=CONTENT_WIDTH, height=max(80, ROW_STEP * len(order)),
+                                          title=titled(title), description=description))
+
+
+def case_chart(cases: pd.DataFrame, title: str, description: str, unit: str, reference_line: float | None = None,
+               reference_label: str = "claimed") -> alt.LayerChart:
+    """The measured figure of each case as a bar, its value written at the end, whether it holds
+    written beside it (so colour is never the only cue), and the claimed figure as a dashed line.
+
+    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / shown for context)
+    and ``detail`` (tooltip text)."""
+    data = cases.assign(label=cases["case"].map(wrap),
+                        value_text=[_figure_text(value, unit) + f"  {mark}" for value, mark in
+                                    zip(cases["measured"], cases["outcome"].map(OUTCOME_MARKS))])
+    order = list(data["label"])
+    outcome_scale = alt.Scale(domain=list(OUTCOME_MARKS), range=["#1B7837", "#B2182B", "#777777"])
+    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("measured:Q", title=_axis_title(unit)),
+        color=alt.Color("outcome:N", scale=outcome_scale, legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        tooltip=[alt.Tooltip("case:N", title="Case"), alt.Tooltip("value_text:N", title="Measured"),
+                 alt.Tooltip("detail:N", title="Results compared")],
+    )
+    labels = base.mark_text(align="left", dx=4, fontSize=12).encode(x="measured:Q", text="value_text:N")
+    layers = [bars, labels]
+    if reference_line is not None:
+        rule = pd.DataFrame({"value": [reference_line], "what": [reference_label]})
+        layers.append(alt.Chart(rule).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
+            x="value:Q", tooltip=[alt.Tooltip("what:N", title=""), alt.Tooltip("value:Q", format=",.4~g", title="Value")]))
+    return alt.layer(*layers).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+                                         title=titled(title), description=description)
+
+
+OUTCOME_MARKS = {"holds": "✔", "does not hold": "✘", "for context": "·"}
+
+
+def _figure_text(value, unit: str) -> str:
+    if value is None or pd.isna(value):
+        return "—"
+    if unit == "%":
+        return f"{value:+.1f}%" if abs(value) < 1000 else f"{value:+,.0f}%"
+    if unit == "x":
+        return f"{value:.2f}x"
+    return f"{value:,.4g} {unit}".strip()
+
+
+def _axis_title(unit: str) -> str:
+    return {"x": "Ratio (x)", "%": "Percent"}.get(unit, unit or "Value")
+
+
+def efficiency_chart(pairs: pd.DataFrame, reference, scenario: str, title: str, description: str,
+                     highlight_large=()) -> alt.LayerChart:
+    """Scaling efficiency of every scaling pair of one scenario against the larger configuration's
+    GPU count; the claim's pair is large; a dashed line marks linear scaling (100%)."""
+    data = pairs[pairs["scenario"] == scenario].assign(
+        efficiency_percent=lambda frame: 100 * frame["efficiency"],
+        pair=lambda frame: frame["organization"] + " · " + frame["benchmark"] + " · " + frame["small_gpus"].astype(str)
+        + "→" + frame["large_gpus"].astype(str) + " GPUs",
+        role=lambda frame: frame["large_location"].isin(set(highlight_large)).map({True: "the claim's pair", False: "other pair"}),
+    )
+    colour, shape = family_scales(reference, data["family"])
+    points = alt.Chart(data).mark_point(filled=True, opacity=0.85).encode(
         x=alt.X("large_gpus:Q", title="GPUs in the larger configuration (log scale)", scale=alt.Scale(type="log")),
         y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)"),
-        shape=alt.Shape("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
-        color=alt.Color("accelerator:N", title="Accelerator", legend=alt.Legend(columns=2, labelLimit=240)),
-        size=alt.Size("checked:N", title=None, scale=alt.Scale(domain=["the claim's racks", "other pair"], range=[260, 60])),
-        tooltip=["pair:N", "scenario:N", alt.Tooltip("efficiency_percent:Q", format=".1f"), "small_system:N", "large_system:N"],
+        color=alt.Color("family:N", scale=colour, legend=family_legend()),
+        shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
+        size=alt.Size("role:N", scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]),
+                      legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        tooltip=[alt.Tooltip("pair:N", title="Pair"), alt.Tooltip("scenario:N", title="Scenario"),
+                 alt.Tooltip("efficiency_percent:Q", title="Efficiency (%)", format=".1f"),
+                 alt.Tooltip("small_system:N", title="Smaller system"), alt.Tooltip("large_system:N", title="Larger system"),
+                 alt.Tooltip("division:N", title="Division"), alt.Tooltip("large_availability:N", title="Availability")],
     )
-    linear = alt.Chart().mark_rule(color="#555", strokeDash=[4, 4]).encode(y=alt.datum(100))
-    scenarios = [name for name in SCENARIOS if name in set(data["scenario"])]
-    return (
-        alt.layer(points, linear, data=data)
-        .properties(width=250, height=220)
-        .facet(facet=alt.Facet("scenario:N", title=None, sort=scenarios), columns=2)
-        .properties(title=title, description=description)
-    )
+    linear = alt.Chart(pd.DataFrame({"linear": [100.0]})).mark_rule(color="#555", strokeDash=[4, 4]).encode(
+        y="linear:Q", tooltip=[alt.Tooltip("linear:Q", title="Linear scaling (%)")])
+    return alt.layer(points, linear).properties(width=CONTENT_WIDTH, height=280, title=titled(title),
+                                                description=description)
 
 
-def rounds_chart(rows: pd.DataFrame, title: str, description: str, round_sort: list[str]) -> alt.Chart:
-    """One system's result in each scenario over rounds; point shape says how strong the
-    source of each figure is."""
-    data = rows.assign(source_type=rows["source_type"].astype(str))
+def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
+    """One system's result before and after, per scenario: a line from the earlier round to the
+    current one; the point's shape says the earlier figure's source."""
+    long = pd.concat([
+        gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["evidence"]),
+        gains.assign(round=gains["to_round"], result=gains["to_result"], source="mlperf-summary"),
+    ], ignore_index=True)
+    long = long.assign(label=long["scenario"] + " (" + long["units"] + ")")
+    base = alt.Chart(long).encode(
+        x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("result:Q", title="Result", axis=alt.Axis(format="~s")),
+        color=alt.Color("label:N", title="Scenario", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+    )
+    lines = base.mark_line(strokeWidth=2).encode(detail="label:N", strokeDash=alt.StrokeDash("label:N", legend=None))
+    points = base.mark_point(filled=True, size=140).encode(
+        shape=alt.Shape("source:N", title="Source of the figure", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        tooltip=[alt.Tooltip("round:N", title="Round"), alt.Tooltip("scenario:N", title="Scenario"),
+                 alt.Tooltip("result:Q", title="Result", format=",.6~g"), alt.Tooltip("units:N", title="Units"),
+                 alt.Tooltip("source:N", title="Source")],
+    )
+    return alt.layer(lines, points).properties(width=CONTENT_WIDTH, height=260, title=titled(title), description=description)
+
+
+def candidates_chart(table: pd.DataFrame, scenario: str, claimed: float, direction: str, title: str,
+                     description: str) -> alt.LayerChart:
+    """The claimed system against each candidate baseline in one scenario: a bar per candidate,
+    labelled with its class, and the claimed ratio as a dashed line."""
+    column = f"{scenario} ratio"
+    data = table[table[column].notna()].assign(
+        label=lambda frame: [wrap(f"{org} · {system} ({gpus} GPUs)") for org, system, gpus in
+                             zip(frame["organization"], frame["system"], frame["gpus"])],
+        ratio=lambda frame: frame[column],
+        ratio_text=lambda frame: [f"{value:.2f}x · {klass}" for value, klass in zip(frame[column], frame["class"])],
+    )
+    order = list(data.sort_values("ratio", ascending=False)["label"])
+    classes = ["claimant's own", "on the claimant's accelerators", "rival"]
+    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("ratio:Q", title=f"Times {direction} than the candidate (x)"),
+        color=alt.Color("class:N", scale=alt.Scale(domain=classes, range=["#1B7837", "#2166AC", "#B2182B"]),
+                        legend=alt.Legend(orient="bottom", columns=1, title="Candidate", labelLimit=0)),
+        tooltip=[alt.Tooltip("organization:N", title="Submitter"), alt.Tooltip("system:N", title="System"),
+                 alt.Tooltip("gpus:Q", title="GPUs"), alt.Tooltip("family:N", title="Accelerator"),
+                 alt.Tooltip("ratio:Q", title="Ratio", format=".2f"), alt.Tooltip("class:N", title="Class")],
+    )
+    labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="ratio:Q", text="ratio_text:N")
+    rule = alt.Chart(pd.DataFrame({"claimed": [claimed]})).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
+        x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed (x)")])
+    return alt.layer(bars, labels, rule).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+                                                    title=titled(title), description=description)
+
+
+def count_chart(found: pd.DataFrame, category: str, title: str, description: str) -> alt.LayerChart:
+    """How many results each counted item has; the text beside each bar says whether the claim
+    names it."""
+    data = found.assign(label=found[category].astype(str).map(wrap),
+                        text=[f"{count:,} · {named}" for count, named in zip(found["results"], found["named"])])
+    order = list(data.sort_values(["results", category], ascending=[False, True])["label"])
+    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("results:Q", title="Published results"),
+        color=alt.Color("named:N", scale=alt.Scale(domain=["named by the claim", "not named"], range=["#2166AC", "#BBBBBB"]),
+                        legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        tooltip=[alt.Tooltip(f"{category}:N", title=category.capitalize()), alt.Tooltip("results:Q", title="Results"),
+                 alt.Tooltip("divisions:N", title="Divisions"), alt.Tooltip("named:N", title="In the claim")],
+    )
+    labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="results:Q", text="text:N")
+    return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+                                              title=titled(title), description=description)
+
+
+def sensitivity_chart(curves: pd.DataFrame, title: str, description: str, assumed: float | None = None) -> alt.LayerChart:
+    """Cost per million tokens of each system against the price assumed for the new one, with
+    the break-even points where the lines cross."""
+    data = curves.assign(system_label=curves["system"].map(wrap))
+    lines = alt.Chart(data).mark_line(strokeWidth=2).encode(
+        x=alt.X("usd_per_gpu_hour:Q", title="Assumed price of a Vera Rubin GPU (USD per GPU-hour)"),
+        y=alt.Y("usd_per_million_tokens:Q", title="USD per million tokens"),
+        color=alt.Color("system:N", title="System", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        strokeDash=alt.StrokeDash("scenario:N", title="Scenario", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        detail="line:N",
+        tooltip=[alt.Tooltip("system:N", title="System"), alt.Tooltip("scenario:N", title="Scenario"),
+                 alt.Tooltip("usd_per_gpu_hour:Q", title="USD per GPU-hour", format=".2f"),
+                 alt.Tooltip("usd_per_million_tokens:Q", title="USD per million tokens", format=".3f")],
+    )
+    layers = [lines]
+    if assumed is not None:
+        layers.append(alt.Chart(pd.DataFrame({"assumed": [assumed]})).mark_rule(color="#555", strokeDash=[4, 4]).encode(
+            x="assumed:Q", tooltip=[alt.Tooltip("assumed:Q", title="Assumed price (USD per GPU-hour)")]))
+    return alt.layer(*layers).properties(width=CONTENT_WIDTH, height=280, title=titled(title), description=description)
+
+
+def verdict_counts_chart(counts: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
+    """How many claims have each verdict, per announcement: bars with the count written on them."""
+    data = counts.assign(label=counts["verdict_label"])
     base = alt.Chart(data).encode(
-        x=alt.X("round:O", title="MLPerf Inference round", sort=round_sort),
-        y=alt.Y("result:Q", title=f"Result ({', '.join(sorted(set(rows['units'])))})"),
-        color=alt.Color("scenario:N", title="Scenario"),
+        y=alt.Y("label:N", sort=list(dict.fromkeys(data["label"])), title=None, axis=alt.Axis(labelLimit=0)),
+        yOffset=alt.YOffset("announcement:N"),
     )
-    lines = base.mark_line(strokeWidth=2).encode(detail="scenario:N", strokeDash=alt.StrokeDash("scenario:N", title="Scenario"))
-    points = base.mark_point(filled=True, size=120).encode(
-        shape=alt.Shape("source_type:N", title="Source of the figure"),
-        tooltip=["round:N", "scenario:N", alt.Tooltip("result:Q", format=",.1f"), "units:N", "source_type:N"],
+    bars = base.mark_bar().encode(
+        x=alt.X("claims:Q", title="Claims", axis=alt.Axis(tickMinStep=1, format="d")),
+        color=alt.Color("announcement:N", title="Announcement", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        tooltip=[alt.Tooltip("announcement:N", title="Announcement"), alt.Tooltip("verdict:N", title="Verdict"),
+                 alt.Tooltip("claims:Q", title="Claims")],
     )
-    return (lines + points).properties(width=520, height=300, title=title, description=description)
-
-
-def candidate_ratio_chart(candidates: pd.DataFrame, claims: dict[str, float], title: str, description: str) -> alt.VConcatChart:
-    """For each candidate baseline, the ratio the claimed system achieves against it: one
-    panel per ratio column in ``claims`` (column -> claimed figure, drawn as a dashed rule)."""
-    data = candidates.assign(
-        candidate=candidates["organization"] + " · " + candidates["system"] + " (" + candidates["total_accelerators"].astype(str) + "x " + candidates["accelerator"] + ")"
-    )
-    panels = []
-    for column, claimed in claims.items():
-        heading = column.replace("_", " ").capitalize()
-        subset = data[data[column].notna()].assign(claimed=claimed)
-        bars = alt.Chart().mark_bar(color=PALETTE[0]).encode(
-            x=alt.X(f"{column}:Q", title=f"{heading} (x)"),
-            y=alt.Y("candidate:N", title=None, sort="x", axis=alt.Axis(labelLimit=320)),
-            tooltip=["candidate:N", alt.Tooltip(f"{column}:Q", format=".2f")],
-        )
-        labels = alt.Chart().mark_text(align="left", dx=3, fontSize=11).encode(
-            x=f"{column}:Q", y=alt.Y("candidate:N", sort="x"), text=alt.Text(f"{column}:Q", format=".2f")
-        )
-        rule = alt.Chart().mark_rule(color=PALETTE[5], strokeDash=[6, 4], size=2).encode(x="claimed:Q")
-        panels.append(alt.layer(bars, labels, rule, data=subset).properties(width=260, title=f"{heading}, claimed {claimed:g}x"))
-    return alt.vconcat(*panels).properties(title=title, description=description)
-
-
-def bar_chart(data: pd.DataFrame, category: str, value: str, group: str, title: str, description: str,
-              value_title: str) -> alt.Chart:
-    """Horizontal bars of ``value`` per ``category``; ``group`` sets colour and pattern-free
-    shape cues through the legend and a text label on each bar."""
-    bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X(f"{value}:Q", title=value_title),
-        y=alt.Y(f"{category}:N", title=None, sort="-x", axis=alt.Axis(labelLimit=260)),
-        color=alt.Color(f"{group}:N", title=None),
-        tooltip=[f"{category}:N", f"{value}:Q", f"{group}:N"],
-    )
-    labels = alt.Chart(data).mark_text(align="left", dx=3, fontSize=11).encode(
-        x=f"{value}:Q", y=alt.Y(f"{category}:N", sort="-x"), text=f"{group}:N"
-    )
-    return (bars + labels).properties(width=380, title=title, description=description)
-
-
-def sensitivity_chart(curves: pd.DataFrame, title: str, description: str) -> alt.FacetChart:
-    """Cost per million tokens against the assumed GPU-hour price, one line per system, one
-    panel per benchmark and scenario; line dash and colour both tell the systems apart."""
-    data = curves.assign(panel=curves["model"] + " · " + curves["scenario"])
-    lines = alt.Chart().mark_line(strokeWidth=2).encode(
-        x=alt.X("usd_per_gpu_hour:Q", title="Assumed price (USD per GPU-hour)"),
-        y=alt.Y("usd_per_million_tokens:Q", title="USD per million output tokens"),
-        color=alt.Color("system:N", title="System", legend=alt.Legend(labelLimit=320)),
-        strokeDash=alt.StrokeDash("system:N", title="System"),
-        tooltip=["system:N", alt.Tooltip("usd_per_gpu_hour:Q", format=".2f"), alt.Tooltip("usd_per_million_tokens:Q", format=".3f")],
-    )
-    panels = list(dict.fromkeys(data["panel"]))
-    return (
-        alt.layer(lines, data=data)
-        .properties(width=250, height=200)
-        .facet(facet=alt.Facet("panel:N", title=None, sort=panels), columns=2)
-        .properties(title=title, description=description)
-    )
+    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(x="claims:Q", text="claims:Q")
+    return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, title=titled(title), description=description)

@@ -19,14 +19,20 @@ class ChapterError(RuntimeError):
     """A chapter that failed to execute; the message names the chapter and the cell."""
 
 
-def _kernel_manager(stderr_file):
-    """A kernel manager whose kernel's stderr goes to a file: its start-up chatter stays out of
-    the build's output, and its last words are at hand if it dies."""
+def _kernel_manager(stderr_file, book_root: Path):
+    """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
+    the build's output, and its last words are at hand if it dies) and whose kernel reads data
+    relative to the book being built."""
     from jupyter_client import AsyncKernelManager
+
+    from claimbook.paths import BOOK_ROOT_VARIABLE
 
     class ChapterKernel(AsyncKernelManager):
         async def _async_start_kernel(self, **kw):
             kw.setdefault("stderr", stderr_file)
+            environment = dict(kw.get("env") or os.environ)
+            environment[BOOK_ROOT_VARIABLE] = str(book_root)
+            kw["env"] = environment
             return await super()._async_start_kernel(**kw)
 
         start_kernel = _async_start_kernel
@@ -64,25 +70,44 @@ def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbform
     for index, cell in enumerate(notebook.cells):
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
-        # papermill gives the cell it injects a random id; derive it from its place instead.
+        # papermill gives the cell it injects a random id; derive it from its place instead. The
+        # page shows its parameters folded at the end, so the injected cell is not rendered.
         if "injected-parameters" in cell.metadata.get("tags", []):
             cell["id"] = f"injected-parameters-{index}"
+            if "remove-cell" not in cell.metadata["tags"]:
+                cell.metadata["tags"].append("remove-cell")
     return notebook
 
 
+def with_title(template: Path, title: str | None, folder: Path) -> Path:
+    """The template with a first markdown cell holding the page's title (papermill parameters
+    reach code cells only, and a page's title must be in its source)."""
+    if not title:
+        return template
+    notebook = nbformat.read(template, as_version=4)
+    heading = nbformat.v4.new_markdown_cell("# " + title.replace("\n", " "))
+    heading["id"] = "page-title"
+    notebook.cells.insert(0, heading)
+    staged = folder / f".{template.stem}-titled-{os.getpid()}-{abs(hash(title)) % 10**8}.ipynb"
+    nbformat.write(notebook, staged)
+    return staged
+
+
 def execute_chapter(
-    name: str, template: Path, output: Path, parameters: dict, cwd: Path, template_label: str
+    name: str, template: Path, output: Path, parameters: dict, cwd: Path, template_label: str, title: str | None = None
 ) -> Path:
-    """Run ``template`` with ``parameters`` into ``output``; raises ChapterError on failure."""
+    """Run ``template`` with ``parameters`` into ``output``, the kernel reading data from the book
+    root ``cwd``; raises ChapterError on failure."""
     import papermill  # imported here: a build that executes nothing should not pay for it
     from papermill.exceptions import PapermillExecutionError
 
     output.parent.mkdir(parents=True, exist_ok=True)
+    source = with_title(template, title, output.parent)
     with tempfile.TemporaryFile(mode="w+") as kernel_stderr:
-        kernel_class = _kernel_manager(kernel_stderr)
+        kernel_class = _kernel_manager(kernel_stderr, cwd)
         try:
             papermill.execute_notebook(
-                str(template),
+                str(source),
                 str(output),
                 parameters=parameters,
                 kernel_name=KERNEL,
@@ -105,6 +130,9 @@ def execute_chapter(
             raise ChapterError(
                 f"chapter {name}: could not execute {template}: {type(exc).__name__}: {exc}{last_words}"
             ) from exc
+        finally:
+            if source != template:
+                source.unlink(missing_ok=True)
     notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
     temporary = output.with_suffix(".ipynb.tmp")
     nbformat.write(notebook, temporary)

@@ -1,7 +1,10 @@
-"""What a chapter shows readers: tables and verdict blocks as escaped HTML with a text twin.
+"""What a page shows readers: verdict cards, caveat badges, tables and citations, as escaped
+HTML with a plain-text twin.
 
-Text from a results file (system names, organizations) reaches these pages; every value is
-escaped here so that markup in the data shows as text and never runs.
+Text from a results file (system names, organizations) reaches these pages; every value passes
+through ``html.escape`` here, so markup in the data shows as text and never runs. Tables scroll
+inside their own box, numbers are right-aligned with thousands separators, and each badge says
+its verdict in an icon and a word, never by colour alone.
 """
 
 from __future__ import annotations
@@ -12,155 +15,269 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from claimbook.verdict import Verdict
+from claimbook import caveats
+from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 
-# Readable column headings for the tidy and derived columns chapters show.
-HEADINGS = {
-    "claim": "Claim",
-    "model": "Benchmark",
-    "claimed": "Claimed",
-    "scenario": "Scenario",
-    "ratio": "Ratio (own baseline)",
-    "ratio_vs_best_any": "Ratio (best baseline by anyone)",
-    "best_any_submitter": "Best baseline by",
-    "per_gpu_ratio": "Ratio per GPU",
-    "per_watt_ratio": "Ratio per watt",
-    "organization": "Submitter",
-    "system": "System (results folder)",
-    "system_name": "System name",
-    "accelerator": "Accelerator",
-    "total_accelerators": "GPUs",
-    "result": "Result",
-    "units": "Units",
-    "per_accelerator": "Per GPU",
-    "availability": "Availability",
-    "gpu_watts": "GPU power (W)",
-    "location": "Provenance",
-    "statement": "The claim, paraphrased",
-    "figure": "Figure",
-    "result_ids": "Result IDs cited",
-    "small_gpus": "GPUs (smaller)",
-    "large_gpus": "GPUs (larger)",
-    "small_result": "Result (smaller)",
-    "large_result": "Result (larger)",
-    "small_per_gpu": "Per GPU (smaller)",
-    "large_per_gpu": "Per GPU (larger)",
-    "efficiency_percent": "Scaling efficiency (%)",
-    "definition": "Field compared against",
-    "leader": "Best other pair",
-    "round": "Round",
-    "source_type": "Source of the figure",
-    "source": "Source",
-    "meaning": "What it means",
-    "from_round": "From",
-    "to_round": "To",
-    "from_result": "Result before",
-    "to_result": "Result after",
-    "gain": "Gain (x)",
-    "evidence": "Weakest source used",
-    "verdict": "Verdict",
-    "matching_results": "Published results that are the claimed figure",
-    "throughput": "Throughput",
-    "latency": "Latency",
-    "throughput_ratio": "Rack throughput / node (x)",
-    "latency_ratio": "Node latency / rack (x)",
-    "usd_per_gpu_hour": "USD per GPU-hour",
-    "provider": "Provider",
-    "pricing": "Pricing kind",
-    "price_kind": "Pricing kind",
-    "as_of": "Price as of",
-    "tokens_per_second": "Tokens/s",
-    "usd_per_million_tokens": "USD per million tokens",
-    "joules_per_token": "Joules per token (GPU board)",
-    "speedup": "Speedup",
-    "baseline_usd_per_gpu_hour": "Baseline USD per GPU-hour (assumed)",
-    "break_even_usd_per_gpu_hour": "Break-even USD per GPU-hour",
-    "assumed_usd_per_gpu_hour": "Assumed USD per GPU-hour",
-    "lowers_cost_at_assumed_price": "Cheaper per token at the assumed price",
-    "partner": "Named partner",
-    "organizations": "Organizations in the data",
-    "announcement_name": "Name in the announcement",
-    "count": "Count",
-    "organization_reference": "Reference submitter",
-    "system_reference": "Reference system",
-    "total_accelerators_reference": "Reference GPUs",
-    "per_accelerator_reference": "Reference per GPU",
-}
-EVIDENCE_COLUMNS = (
-    "organization", "system", "accelerator", "total_accelerators", "scenario", "result", "units",
-    "per_accelerator", "gpu_watts", "availability", "location",
-)
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
+TRADEMARK = ("The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in the "
+             "United States and other countries. All rights reserved. Unauthorized use strictly prohibited. See "
+             "www.mlcommons.org for more information.")
+NOT_VERIFIED = "Result not verified by MLCommons Association."
+# Icon, word and CSS class of each verdict: the icon and the word say it; colour only repeats it.
+BADGES = {
+    SUPPORTED: ("✔", "supported", "supported"),
+    SUPPORTED_WITH_CAVEATS: ("◐", "supported with caveats", "caveats"),
+    NOT_SUPPORTED: ("✘", "not supported", "not-supported"),
+    CANNOT_BE_CHECKED: ("?", "cannot be checked", "unchecked"),
+}
+
+
+def escape(text) -> str:
+    """HTML-escaped text, safe in an element or an attribute; no newline starts a Markdown line."""
+    return html.escape(str(text)).replace("`", "&#96;").replace("\r", " ").replace("\n", " ")
 
 
 def provenance_url(round_name: str, location: str) -> str:
     """The public folder of a result: MLCommons publishes each round in its own repository."""
-    path = quote(location.removeprefix("./"), safe="/")
-    return RESULTS_REPOSITORY.format(round=quote(round_name, safe=""), path=path)
+    path = quote(str(location).removeprefix("./"), safe="/")
+    return RESULTS_REPOSITORY.format(round=quote(str(round_name), safe=""), path=path)
 
 
-def _cell(value) -> str:
-    """An escaped table cell in which long paths and system names may wrap at / and _."""
-    text = html.escape(_format(value))
-    return text.replace("/", "/<wbr>").replace("_", "_<wbr>")
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """ "1 result", "3 results", "1 GPU", "2 GPUs"."""
+    return f"{count:,} {singular if count == 1 else (plural_form or singular + 's')}"
 
 
-def _format(value) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+def number(value, decimals: int | None = None) -> str:
+    """A number as the book prints it: thousands separated, 3 significant digits below 100."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)) or value is pd.NA:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) >= 1000:
-            return f"{value:,.0f}"
-        return f"{value:,.2f}" if abs(value) >= 0.1 else f"{value:.4g}"
-    return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    value = float(value)
+    if decimals is not None:
+        return f"{value:,.{decimals}f}"
+    if value.is_integer() and abs(value) >= 1:
+        return f"{value:,.0f}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 100:
+        return f"{value:,.1f}"
+    return f"{value:.3g}"
 
 
-def table(frame: pd.DataFrame, caption: str, links: pd.Series | None = None):
-    """Display a frame as an HTML table with header cells, a caption and every value escaped.
+def badge(verdict: str) -> str:
+    icon, word, css = BADGES[verdict]
+    return (f'<span class="claimbook-badge claimbook-badge-{css}"><span aria-hidden="true">{icon}</span> '
+            f"{escape(word)}</span>")
 
-    With ``links`` (URLs aligned with the rows), the last column's cells become links to them,
-    labelled "published logs" with the cell's text as the link's title (the text twin keeps it).
-    """
+
+def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
+    """One small labelled badge per caveat code, linked to its explanation on the method page."""
+    parts = []
+    for code in codes:
+        caveat = caveats.BY_CODE[code]
+        css = "claimbook-caveat" + ("" if caveat.qualifies else " claimbook-caveat-label")
+        stated = code in set(acknowledged)
+        label = caveat.label + (" (stated by the claim)" if stated else "")
+        parts.append(f'<a class="{css}" href="{escape(book_root)}method.html#caveat-{escape(code)}" '
+                     f'title="{escape(caveat.explanation)}">{escape(label)}</a>')
+    return " ".join(parts)
+
+
+def display_html(markup: str, text: str):
     from IPython.display import display
 
-    shown = frame.rename(columns=HEADINGS)
-    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in shown.columns)
-    urls = list(links) if links is not None else [None] * len(shown)
-    rows = []
-    for values, url in zip(shown.itertuples(index=False, name=None), urls):
-        cells = [f"<td>{_cell(value)}</td>" for value in values]
-        if url is not None:
-            cells[-1] = (
-                f'<td><a href="{html.escape(url)}" title="{html.escape(_format(values[-1]))}">'
-                "published logs</a></td>"
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    body = "".join(rows)
-    markup = (
-        f'<table class="claimbook-table"><caption>{html.escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    )
-    text = caption + "\n" + shown.map(_format).to_string(index=False)
     display({"text/html": markup, "text/plain": text}, raw=True)
 
 
-def evidence(rows: pd.DataFrame, caption: str):
-    """The exact tidy rows a chapter uses, each linked to its folder of published logs."""
-    urls = [provenance_url(round_name, location) for round_name, location in zip(rows["round"], rows["location"])]
-    table(rows[list(EVIDENCE_COLUMNS)], caption, links=pd.Series(urls, index=rows.index))
-
-
-def verdict(claim_id: str, statement: str, outcome: Verdict):
-    """A verdict block: the claim, the verdict in words, and why."""
-    from IPython.display import display
-
-    reason = html.escape(outcome.text())
-    markup = (
-        f'<div class="claimbook-verdict" data-verdict="{html.escape(outcome.verdict)}">'
-        f"<p><strong>{html.escape(claim_id)}</strong>: {html.escape(statement)}</p>"
-        f"<p>Verdict: <strong>{html.escape(outcome.verdict)}</strong>. {reason}</p></div>"
+def card(check, book_root: str = "", title: str | None = None, link: str | None = None) -> str:
+    """A verdict card: the claim in a sentence, the badge, the finding with its range, the caveats."""
+    claim = check.claim
+    heading = escape(title or claim.get("title") or claim.id)
+    if link:
+        heading = f'<a href="{escape(link)}">{heading}</a>'
+    measured = check.measured_range()
+    parts_html = ""
+    if check.parts:
+        items = "".join(
+            f"<li>{badge(part.verdict)} {escape(part.claim.statement)} <span class=\"claimbook-finding\">"
+            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>" for part in check.parts)
+        parts_html = f'<ul class="claimbook-parts">{items}</ul>'
+    figures = ""
+    if measured:
+        figures = f'<p class="claimbook-range"><strong>Measured:</strong> {escape(measured)}</p>'
+    notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
+    notes_html = f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>' if notes else ""
+    return (
+        f'<div class="claimbook-card" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
+        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
+        f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
+        f'<p class="claimbook-finding"><em>What the results show:</em> {escape(check.reason)}</p>'
+        f"{figures}{_caveat_line(check, book_root)}{parts_html}{notes_html}</div>"
     )
-    text = f"{claim_id}: {outcome.verdict}. {outcome.text()}"
-    display({"text/html": markup, "text/plain": text}, raw=True)
+
+
+def _caveat_line(check, book_root: str) -> str:
+    if not check.caveats:
+        return ""
+    return f'<p class="claimbook-caveats">{caveat_badges(check.caveats, book_root, check.acknowledged)}</p>'
+
+
+def card_text(check) -> str:
+    lines = [f"{check.claim.id}: {check.verdict}. {check.reason}"]
+    if check.measured_range():
+        lines.append(f"Measured: {check.measured_range()}")
+    if check.caveats:
+        lines.append("Caveats: " + ", ".join(check.caveats))
+    lines += [f"- {part.claim.id}: {part.verdict}. {part.reason}" for part in check.parts]
+    return "\n".join(lines)
+
+
+def show_card(check, book_root: str = "", title: str | None = None, link: str | None = None):
+    display_html(card(check, book_root, title, link), card_text(check))
+
+
+def _cell(value, numeric: bool) -> str:
+    text = escape(number(value) if numeric else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value))
+    if numeric:
+        return f'<td class="num">{text}</td>'
+    return "<td>" + text.replace("/", "/<wbr>").replace("_", "_<wbr>") + "</td>"
+
+
+def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None) -> str:
+    """An escaped HTML table in its own scroll box. ``links`` maps a column to a column of URLs
+    (its cells become links); ``titles`` maps a column to a column of tooltips."""
+    links, titles = links or {}, titles or {}
+    hidden = set(links.values()) | set(titles.values())
+    shown = [column for column in frame.columns if column not in hidden]
+    numeric = {column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
+               for column in shown}
+    head = "".join(f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(column)}</th>' for column in shown)
+    body = []
+    for _, row in frame.iterrows():
+        cells = []
+        for column in shown:
+            cell = _cell(row[column], numeric[column])
+            if column in links and isinstance(row[links[column]], str) and row[links[column]]:
+                cell = f'<td><a href="{escape(row[links[column]])}">{escape(row[column])}</a></td>'
+            if column in titles and isinstance(row[titles[column]], str):
+                cell = cell.replace("<td", f'<td title="{escape(row[titles[column]])}"', 1)
+            cells.append(cell)
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
+        f'<table class="claimbook-table"><caption>{escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def table_text(frame: pd.DataFrame, caption: str) -> str:
+    return caption + "\n" + frame.map(lambda value: number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)).to_string(index=False)
+
+
+def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None):
+    hidden = set((links or {}).values()) | set((titles or {}).values())
+    display_html(table_html(frame, caption, links, titles), table_text(frame.drop(columns=list(hidden)), caption))
+
+
+def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The published results used, as readers see them: one unit per table where it can be."""
+    if rows is None or rows.empty:
+        return pd.DataFrame()
+    rows = rows.sort_values(["organization", "system", "benchmark", "scenario"], kind="stable")
+    units = sorted(set(rows["units"]))
+    one_unit = len(units) == 1
+    result_column = f"Result ({units[0]})" if one_unit else "Result"
+    frame = pd.DataFrame({
+        "Submitter": rows["organization"].astype(str).values,
+        "System": rows["system"].astype(str).values,
+        "Accelerator": rows["family"].astype(str).values,
+        "_published_accelerator": rows["accelerator"].astype(str).values,
+        "GPUs": rows["total_accelerators"].astype(int).values,
+        "Benchmark": rows["benchmark"].astype(str).values,
+        "Scenario": rows["scenario"].astype(str).values,
+        result_column: rows["result"].astype(float).values,
+    })
+    if not one_unit:
+        frame["Units"] = rows["units"].astype(str).values
+    per_gpu = rows["per_accelerator"].astype(float).values
+    if pd.notna(per_gpu).any():
+        frame["Per GPU"] = per_gpu
+    frame["Division"] = rows["division"].astype(str).values
+    frame["Availability"] = rows["availability"].astype(str).values
+    frame["Inferred"] = ["yes" if flag else "no" for flag in rows["inferred"].astype(bool)]
+    if result_ids is not None and not result_ids.empty:
+        known = {(row.organization, row.system): f"{row.id} ({row.stated_by})" for row in result_ids.itertuples()}
+        frame["Result ID"] = [known.get((org, system), "—") for org, system in zip(rows["organization"], rows["system"])]
+    frame["Published logs"] = "results folder"
+    frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
+    return frame
+
+
+def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None = None):
+    """The exact results a check used, each linked to its folder of published logs."""
+    frame = evidence_frame(rows, result_ids)
+    if frame.empty:
+        display_html(f"<p>{escape(caption)}: no published result.</p>", f"{caption}: no published result.")
+        return
+    table(frame, caption, links={"Published logs": "_url"}, titles={"Accelerator": "_published_accelerator"})
+
+
+def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = True, result_ids: pd.DataFrame | None = None) -> str:
+    """The footnote MLCommons' rules ask for: suite and version, division, benchmarks and
+    scenarios, source and date, result IDs where known, the derived-metric statement and the
+    trademark legend."""
+    parts = []
+    if rows is not None and not rows.empty:
+        round_name = str(rows["round"].iloc[0])
+        divisions = " and ".join(f"{name.capitalize()} division" for name in sorted(set(rows["division"])))
+        scenarios = ", ".join(sorted(set(rows["scenario"])))
+        benchmarks = ", ".join(sorted(set(rows["benchmark"])))
+        source = sources.get(round_name, {})
+        parts.append(f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
+                     f"({escape(scenarios)}).")
+        if source:
+            parts.append(f"Results from MLCommons' {escape(source.get('repository', ''))} "
+                         f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
+                         f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
+                         f"{escape(source.get('published', ''))}; each result above links to its folder of logs.")
+        if result_ids is not None and not result_ids.empty:
+            known = result_ids[result_ids.apply(lambda row: ((rows["organization"] == row["organization"])
+                                                             & (rows["system"] == row["system"])).any(), axis=1)]
+            if not known.empty:
+                listed = "; ".join(f"{row.id} ({row.organization} {row.system}, as stated by {row.stated_by})"
+                                   for row in known.itertuples())
+                parts.append(f"Result IDs: {escape(listed)}. The results summary itself carries no ID.")
+    if announcement is not None:
+        parts.append(f"Claims paraphrased from {escape(announcement.title)} ({escape(announcement.date)}).")
+    if derived:
+        parts.append("Ratios, per-GPU and per-watt figures, efficiencies, costs and verdicts are derived by this "
+                     f"book from the published results. {NOT_VERIFIED}")
+    parts.append(escape(TRADEMARK))
+    return '<p class="claimbook-citation">' + " ".join(parts) + "</p>"
+
+
+def show_citation(rows, announcement, sources: dict, derived: bool = True, result_ids=None):
+    markup = citation(rows, announcement, sources, derived, result_ids)
+    import re
+
+    display_html(markup, re.sub(r"<[^>]+>", "", html.unescape(markup)))
+
+
+def details(summary: str, markup: str, text: str):
+    """Folded content for readers who want it (a chapter's parameters, for instance)."""
+    display_html(f'<details class="claimbook-details"><summary>{escape(summary)}</summary>{markup}</details>',
+                 f"{summary}\n{text}")
+
+
+def parameters(values: dict, template: str):
+    """The parameters a page ran with, folded away, and how to rerun it."""
+    import json
+
+    shown = json.dumps(values, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+    details("Parameters this page ran with",
+            f"<p>Template <code>{escape(template)}</code>, executed by <code>python -m claimbook build</code>.</p>"
+            f'<pre class="claimbook-parameters">{html.escape(shown)}</pre>', shown)

@@ -38,6 +38,7 @@ _DTYPES = {
     "per_accelerator": "float64",
     "gpu_watts": "float64",
     "framework": "string",
+    "weight_data_types": "string",
     "inferred": "bool",
     "result_id": "string",
     "location": "string",

@@ -23,7 +23,9 @@ REQUIRED_COLUMNS = (
     "Location",
     "Units",
 )
-OPTIONAL_COLUMNS = ("MlperfModel", "framework", "inferred", "notes", "total_accelerators", "PrivateID")
+OPTIONAL_COLUMNS = (
+    "MlperfModel", "framework", "inferred", "notes", "total_accelerators", "PrivateID", "weight_data_types",
+)
 
 # Canonical spelling of each scenario; summaries sometimes write them in lower case.
 SCENARIOS = ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")
@@ -63,6 +65,7 @@ TIDY_COLUMNS = (
     "per_accelerator",
     "gpu_watts",
     "framework",
+    "weight_data_types",
     "inferred",
     "result_id",
     "location",

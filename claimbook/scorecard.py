@@ -1,46 +1,80 @@
-"""The scorecard: every verdict of the book, one row per claim and scenario.
+"""The scorecard: every verdict of the book, one row per claim and case, one row type.
 
-Chapters record their rows with ``publish`` (see ``claimbook.records``); the build collects
-them from the executed notebooks and writes ``scorecard.json`` and ``scorecard.csv``.
+A check (``claimbook.engine``) becomes scorecard rows here and nowhere else. Chapters record
+their rows in their executed notebooks (``publish``); the build collects them, adds the claims
+that need no page, and writes ``scorecard.json`` and ``scorecard.csv``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
 import pandas as pd
 
 from claimbook import records
-from claimbook.verdict import VERDICTS
+from claimbook.caveats import CODES
+from claimbook.verdict import SUPPORTED_WITH_CAVEATS, VERDICTS
 
 KIND = "scorecard"
-MIME_TYPE = records.mime_type(KIND)
 COLUMNS = (
-    "claim",
-    "chapter",
-    "scenario",
-    "claimed",
-    "measured",
-    "unit",
-    "verdict",
-    "reaches_claim",
-    "measured_vs_best_any",
-    "per_gpu_ratio",
-    "per_watt_ratio",
-    "reason",
-    "evidence",
+    "announcement", "claim", "part_of", "chapter", "kind", "scenario", "claimed", "measured", "unit", "verdict",
+    "reaches_claim", "deciding", "range", "caveats", "acknowledged", "division", "availability", "reason", "evidence",
+    "result_ids", "measured_vs_best_any", "per_gpu_ratio", "per_watt_ratio", "missing",
 )
-REQUIRED = ("claim", "chapter", "scenario", "claimed", "measured", "unit", "verdict", "evidence")
+REQUIRED = ("announcement", "claim", "kind", "verdict", "reason", "caveats", "division", "availability")
+LIST_COLUMNS = ("caveats", "acknowledged", "division", "availability", "result_ids", "missing")
 
 
 class ScorecardError(ValueError):
-    """Scorecard rows that are incomplete or use a verdict outside the fixed vocabulary."""
+    """Scorecard rows that are incomplete or use a verdict or caveat outside the vocabulary."""
+
+
+def _number(value):
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def rows_for(check, chapter: str) -> list[dict]:
+    """The scorecard rows of one check: one per case (one row if it has none), then its parts'."""
+    claim = check.claim
+    used = check.rows if check.rows is not None else pd.DataFrame()
+    shared = {
+        "announcement": claim.announcement, "claim": claim.id, "part_of": claim.parent or "", "chapter": chapter,
+        "kind": claim.kind, "verdict": check.verdict, "range": check.measured_range(), "caveats": list(check.caveats),
+        "acknowledged": list(check.acknowledged),
+        "division": sorted(set(used["division"])) if not used.empty else [],
+        "availability": sorted(set(used["availability"])) if not used.empty else [],
+        "reason": " ".join([check.reason, *check.notes]).strip(), "result_ids": list(claim.result_ids),
+        "unit": claim.unit, "missing": list(check.missing),
+    }
+    cases = check.cases or ()
+    rows = []
+    for case in cases:
+        rows.append({
+            **shared, "scenario": case.label, "claimed": _number(case.claimed), "measured": _number(case.measured),
+            "unit": case.unit or claim.unit, "reaches_claim": case.reaches, "deciding": case.label == check.deciding,
+            "evidence": "; ".join(case.evidence),
+            "measured_vs_best_any": _number(case.extra.get("measured_vs_best_any")),
+            "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
+            "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
+        })
+    if not rows:
+        claimed = claim.claimed if isinstance(claim.claimed, (int, float)) else None
+        rows.append({**shared, "scenario": "", "claimed": _number(claimed), "measured": None, "reaches_claim": None,
+                     "deciding": True, "evidence": "; ".join(sorted(set(used["location"]))) if not used.empty else "",
+                     "measured_vs_best_any": None, "per_gpu_ratio": None, "per_watt_ratio": None})
+    for part in check.parts:
+        rows.extend(rows_for(part, chapter))
+    return rows
 
 
 def normalise(rows: list[dict]) -> list[dict]:
-    """Rows with every scorecard column, checked; raises ScorecardError naming the row."""
+    """Rows with every column, checked; raises ScorecardError naming the row."""
     cleaned = []
     for index, row in enumerate(rows):
         missing = [name for name in REQUIRED if name not in row]
@@ -48,14 +82,20 @@ def normalise(rows: list[dict]) -> list[dict]:
             raise ScorecardError(f"scorecard row {index} ({row.get('claim')}): missing {', '.join(missing)}")
         if row["verdict"] not in VERDICTS:
             raise ScorecardError(f"scorecard row {index} ({row['claim']}): unknown verdict {row['verdict']!r}")
-        cleaned.append({name: records.clean(row.get(name)) for name in COLUMNS})
+        unknown = [code for code in row["caveats"] if code not in CODES]
+        if unknown:
+            raise ScorecardError(f"scorecard row {index} ({row['claim']}): unknown caveat(s) {', '.join(unknown)}")
+        if row["verdict"] == SUPPORTED_WITH_CAVEATS and not row["caveats"]:
+            raise ScorecardError(f"scorecard row {index} ({row['claim']}): 'supported with caveats' without a caveat")
+        cleaned.append({name: (list(row.get(name) or []) if name in LIST_COLUMNS else records.clean(row.get(name)))
+                        for name in COLUMNS})
     return cleaned
 
 
-def publish(rows: list[dict]):
-    """Record a chapter's verdict rows for the build (call once per chapter, in a cell tagged
-    ``remove-cell``: readers see the verdicts in the chapter's own blocks)."""
-    records.publish(KIND, normalise(rows), COLUMNS, ("claim", "scenario", "claimed", "measured", "unit", "verdict"))
+def publish(checks, chapter: str):
+    """Record a chapter's checks for the build (in a cell tagged ``remove-cell``)."""
+    rows = normalise([row for check in checks for row in rows_for(check, chapter)])
+    records.publish(KIND, rows, COLUMNS, ("claim", "scenario", "claimed", "measured", "unit", "verdict"))
 
 
 def collect(notebook_path: str | os.PathLike) -> list[dict]:
@@ -63,23 +103,12 @@ def collect(notebook_path: str | os.PathLike) -> list[dict]:
     return normalise(records.collect(notebook_path, KIND))
 
 
-def uncheckable_rows(registry) -> list[dict]:
-    """Rows for the claims that no public MLPerf data can check, with the reason."""
-    return [
-        {
-            "claim": claim.id,
-            "chapter": "",
-            "scenario": "",
-            "claimed": claim.figure,
-            "measured": None,
-            "unit": claim.unit,
-            "verdict": "cannot be checked",
-            "reason": claim.uncheckable_reason.strip(),
-            "evidence": "",
-        }
-        for claim in registry.claims
-        if claim.uncheckable_reason
-    ]
+def frame(rows: list[dict]) -> pd.DataFrame:
+    """The rows as a table, list columns joined with ';' (the CSV form)."""
+    table = pd.DataFrame(normalise(rows), columns=list(COLUMNS))
+    for column in LIST_COLUMNS:
+        table[column] = table[column].map(lambda values: ";".join(values))
+    return table
 
 
 def write(rows: list[dict], directory: str | os.PathLike) -> tuple[Path, Path]:
@@ -89,5 +118,5 @@ def write(rows: list[dict], directory: str | os.PathLike) -> tuple[Path, Path]:
     json_path = directory / "scorecard.json"
     csv_path = directory / "scorecard.csv"
     json_path.write_text(json.dumps(cleaned, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    pd.DataFrame(cleaned, columns=list(COLUMNS)).to_csv(csv_path, index=False, lineterminator="\n")
+    frame(cleaned).to_csv(csv_path, index=False, lineterminator="\n")
     return json_path, csv_path

@@ -1,0 +1,96 @@
+"""Scaling efficiency: how much of the added hardware shows up as added throughput, and every
+scaling pair of a round (the same submitter, benchmark, scenario, accelerator and division at
+two GPU counts)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+# A scaling pair: the same submitter running the same benchmark and scenario on the same
+# accelerator, in the same division, at two different GPU counts.
+PAIR_KEY = ("organization", "division", "family", "benchmark", "scenario")
+PAIR_COLUMNS = (
+    *PAIR_KEY,
+    "model",
+    "units",
+    "small_system",
+    "small_gpus",
+    "small_nodes",
+    "small_result",
+    "large_system",
+    "large_gpus",
+    "large_nodes",
+    "large_result",
+    "gpu_ratio",
+    "throughput_ratio",
+    "efficiency",
+    "small_per_gpu",
+    "large_per_gpu",
+    "small_location",
+    "large_location",
+    "small_inferred",
+    "large_inferred",
+    "small_availability",
+    "large_availability",
+)
+
+
+def scaling_efficiency(large_result: float, large_gpus: int, small_result: float, small_gpus: int) -> float:
+    """(throughput at N GPUs / throughput at N0 GPUs) / (N / N0); 1.0 is perfectly linear."""
+    if min(large_result, small_result) <= 0 or min(large_gpus, small_gpus) <= 0:
+        raise ValueError("scaling efficiency needs positive results and GPU counts")
+    return (large_result / small_result) / (large_gpus / small_gpus)
+
+
+def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
+    """Every scaling pair in an annotated results table (with ``family`` and ``benchmark``),
+    smaller configuration first.
+
+    Only throughput results on at least one accelerator count; an empty frame (with the
+    columns) when the table has no pair.
+    """
+    eligible = results[(results["metric"] == "throughput") & (results["total_accelerators"] > 0)]
+    pairs = []
+    for key, group in eligible.groupby(list(PAIR_KEY), sort=True):
+        if group["total_accelerators"].nunique() < 2:
+            continue
+        ordered = group.sort_values(["total_accelerators", "location"])
+        for _, small in ordered.iterrows():
+            for _, large in ordered.iterrows():
+                if large["total_accelerators"] <= small["total_accelerators"]:
+                    continue
+                pairs.append(
+                    {
+                        **dict(zip(PAIR_KEY, key)),
+                        "model": large["model"],
+                        "units": large["units"],
+                        "small_system": small["system"],
+                        "small_gpus": int(small["total_accelerators"]),
+                        "small_nodes": int(small["nodes"]),
+                        "small_result": small["result"],
+                        "large_system": large["system"],
+                        "large_gpus": int(large["total_accelerators"]),
+                        "large_nodes": int(large["nodes"]),
+                        "large_result": large["result"],
+                        "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
+                        "throughput_ratio": large["result"] / small["result"],
+                        "efficiency": scaling_efficiency(
+                            large["result"], large["total_accelerators"], small["result"], small["total_accelerators"]
+                        ),
+                        "small_per_gpu": small["per_accelerator"],
+                        "large_per_gpu": large["per_accelerator"],
+                        "small_location": small["location"],
+                        "large_location": large["location"],
+                        "small_inferred": bool(small["inferred"]),
+                        "large_inferred": bool(large["inferred"]),
+                        "small_availability": small["availability"],
+                        "large_availability": large["availability"],
+                    }
+                )
+    return pd.DataFrame(pairs, columns=list(PAIR_COLUMNS))
+
+
+def pair_label(pair) -> str:
+    """ "Azure deepseek-r1, 72->288 NVIDIA GB200" """
+    return f"{pair['organization']} {pair['benchmark']}, {pair['small_gpus']}->{pair['large_gpus']} {pair['family']}"

@@ -1,0 +1,80 @@
+"""The claim engine: one check function per kind of claim, one result type, one scorecard.
+
+``check(claim, data)`` dispatches on the claim's kind; a claim made of parts is checked part by
+part and is as strong as its weakest part. ``validate_claim`` checks a claim's fields against its
+kind when the registry is read, so every mistake names the file, the claim and the field.
+"""
+
+from __future__ import annotations
+
+from claimbook.caveats import CODES, ordered
+from claimbook.engine import figure, leading, not_checkable, presence, ratio, round_gain, scaling, unnamed_baseline
+from claimbook.engine.core import Check, ClaimSpecError, Data
+from claimbook.selectors import SelectorError
+from claimbook.selectors import validate as validate_selector
+from claimbook.verdict import weakest
+
+KINDS = {module.KIND: module for module in (ratio, figure, scaling, round_gain, presence, leading, unnamed_baseline,
+                                            not_checkable)}
+KIND_DESCRIPTIONS = {
+    "ratio": "a ratio between two systems (or sets of results), scenario by scenario",
+    "figure": "a figure stated for one system",
+    "scaling": "the scaling efficiency of one submitter's two configurations",
+    "round-gain": "one system's gain from an earlier round to the current one",
+    "presence": "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
+    "leading": "a leadership or record claim (per system, per GPU, size, scaling efficiency)",
+    "unnamed-baseline": "a comparison against a baseline the claim does not name",
+    "not-checkable": "a statement no published MLPerf result can settle",
+}
+COMMON = ("id", "statement", "kind", "chapter", "parts", "result_ids", "note", "sentence", "acknowledges")
+PARENT_KIND = "compound"  # a claim made only of parts
+
+
+def validate_claim(claim) -> None:
+    """Raise ClaimSpecError naming the file, claim and field of the first mistake."""
+
+    def fail(field: str, message: str):
+        raise ClaimSpecError(f"{claim.where}: field {field}: {message}")
+
+    if claim.kind == PARENT_KIND:
+        return
+    module = KINDS.get(claim.kind)
+    if module is None:
+        fail("kind", f"unknown kind {claim.kind!r}; the engine knows {', '.join(KINDS)} (and {PARENT_KIND} for a claim "
+             "made of parts)")
+    for name in module.REQUIRED:
+        if claim.fields.get(name) is None:
+            fail(name, f"required for a {claim.kind} claim")
+    allowed = set(module.REQUIRED) | set(module.OPTIONAL) | set(COMMON)
+    for name in claim.fields:
+        if name not in allowed:
+            fail(name, f"not a field of a {claim.kind} claim; it has {', '.join(module.REQUIRED + module.OPTIONAL)}")
+    for name in module.SELECTORS:
+        if claim.fields.get(name) is not None:
+            try:
+                validate_selector(claim.fields[name], f"{claim.where}: field {name}")
+            except SelectorError as exc:
+                raise ClaimSpecError(str(exc)) from None
+    acknowledged = claim.fields.get("acknowledges") or []
+    unknown = [code for code in acknowledged if code not in CODES]
+    if not isinstance(acknowledged, list) or unknown:
+        fail("acknowledges", f"a list of caveat codes the claim itself states; unknown: {', '.join(map(str, unknown))}")
+    tolerance = claim.fields.get("tolerance")
+    if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
+        fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")
+    try:
+        module.validate(claim, fail)
+    except SelectorError as exc:
+        raise ClaimSpecError(str(exc)) from None
+
+
+def check(claim, data: Data, **context) -> Check:
+    """The claim's check: its kind's, or for a compound claim its parts' with the weakest verdict."""
+    if claim.parts:
+        parts = tuple(check(part, data) for part in claim.parts)
+        verdict = weakest(part.verdict for part in parts)
+        reason = " ".join(f"{part.claim.id.rsplit('.', 1)[-1]}: {part.verdict}." for part in parts)
+        codes = ordered(code for part in parts for code in part.caveats)
+        return Check(claim=claim, verdict=verdict, reason=f"Made of {len(parts)} parts. {reason}", parts=parts,
+                     caveats=codes, missing=tuple(text for part in parts for text in part.missing))
+    return KINDS[claim.kind].check(claim, data, **context)

@@ -1,0 +1,208 @@
+"""What every kind of check returns, and the few steps they share.
+
+A kind's check function finds the rows a claim is about, measures each *case* (a scenario, a
+baseline, a definition), and decides a base verdict: supported, not supported or cannot be
+checked. ``finish`` then adds the caveats that follow from the rows used, and only there does a
+supported claim with a qualifying caveat become "supported with caveats".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from claimbook import caveats as caveat_codes
+from claimbook.registry import Announcement, Claim, Registry
+from claimbook.reference import Reference
+from claimbook.selectors import Missing, describe, missing, select, with_defaults
+from claimbook.verdict import (
+    CANNOT_BE_CHECKED,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    SUPPORTED_WITH_CAVEATS,
+    figure,
+)
+
+
+class ClaimSpecError(ValueError):
+    """A claim whose fields do not fit its kind; the message names the file, claim and field."""
+
+
+@dataclass(frozen=True)
+class Data:
+    """Everything a check may read: the round's results, earlier rounds, the reviewed tables."""
+
+    results: pd.DataFrame  # the current round, annotated (family, vendor, benchmark ...)
+    earlier: pd.DataFrame  # earlier-round figures in the cross-round layout (may be empty)
+    reference: Reference
+    registry: Registry
+    result_ids: pd.DataFrame | None = None  # IDs announcements cite (data/result_ids.csv)
+    sources: dict | None = None  # where each round's results come from (data/mlperf/sources.csv)
+
+    def announcement(self, claim: Claim) -> Announcement:
+        return self.registry.announcements[claim.announcement]
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str  # how a reader sees the case: "Interactive", "B300 · Server", "per GPU · deepseek-r1 · Offline"
+    scenario: str
+    measured: float | None
+    claimed: float | None
+    unit: str
+    reaches: bool | None  # None when there is nothing to measure or no figure to reach
+    evidence: tuple[str, ...] = ()  # provenance (Location) of the results used
+    extra: dict = field(default_factory=dict)  # per_gpu_ratio, per_watt_ratio, measured_vs_best_any, note
+
+    def __post_init__(self):
+        # numpy scalars in, plain Python out: ``reaches is False`` must mean what it says.
+        if self.reaches is not None:
+            object.__setattr__(self, "reaches", bool(self.reaches))
+        for name in ("measured", "claimed"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, float(value))
+
+
+@dataclass(frozen=True)
+class Check:
+    claim: Claim
+    verdict: str
+    reason: str
+    cases: tuple[Case, ...] = ()
+    deciding: str | None = None  # label of the case that decides the verdict
+    rows: pd.DataFrame | None = None  # the published results used
+    caveats: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # sentences behind the caveats, computed from the rows
+    tables: dict = field(default_factory=dict)  # context a page shows: candidates, field, pairs ...
+    parts: tuple["Check", ...] = ()
+    missing: tuple[str, ...] = ()  # what a selector looked for and did not find
+    summary: str = ""  # the finding in a few words, where a range of figures says it badly
+    acknowledged: tuple[str, ...] = ()  # caveats the claim itself states (shown, not held against it)
+
+    def measured_range(self) -> str:
+        """The spread of the measured figures and the deciding case: "1.83-3.74x, deciding: Interactive"."""
+        if self.summary:
+            return self.summary
+        measured = [case for case in self.cases if case.measured is not None and math.isfinite(case.measured)]
+        if not measured:
+            return ""
+        unit = measured[0].unit
+        low = min(case.measured for case in measured)
+        high = max(case.measured for case in measured)
+        if len(measured) == 1 or math.isclose(low, high):
+            text = figure(measured[0].measured, unit)
+        else:
+            text = f"{figure(low, '')}–{figure(high, unit)}"
+        if self.deciding and len(measured) > 1:
+            text += f", deciding: {self.deciding}"
+        return text
+
+    def deciding_case(self) -> Case | None:
+        for case in self.cases:
+            if case.label == self.deciding:
+                return case
+        return None
+
+
+def rows_of(frames) -> pd.DataFrame:
+    """Several selections as one frame of distinct results, in provenance order."""
+    frames = [frame for frame in frames if frame is not None and not frame.empty]
+    if not frames:
+        return pd.DataFrame()
+    rows = pd.concat(frames)
+    rows = rows[~rows.index.duplicated()] if rows.index.is_unique is False else rows
+    return rows.drop_duplicates("location").sort_values("location", kind="stable")
+
+
+ROW_CODES = ("preview", "rdi", "open-division", "inferred")
+
+
+def finish(claim: Claim, verdict: str, reason: str, *, cases=(), deciding=None, rows=None, codes=(), notes=(),
+           tables=None, parts=(), missing_texts=(), row_codes=ROW_CODES, summary: str = "") -> Check:
+    """Add the caveats the rows imply (those in ``row_codes``) and turn "supported" with a
+    qualifying caveat the claim does not itself state into "supported with caveats"."""
+    if verdict not in (SUPPORTED, NOT_SUPPORTED, CANNOT_BE_CHECKED):
+        raise ValueError(f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}")
+    from_rows = caveat_codes.from_rows(rows) & set(row_codes)
+    all_codes = set(codes) | from_rows
+    all_notes = list(notes) + [sentence[:1].upper() + sentence[1:]
+                               for sentence in caveat_codes.explain_rows(rows, from_rows)]
+    acknowledged = tuple(code for code in caveat_codes.ordered(all_codes) if code in set(claim.get("acknowledges") or ()))
+    if verdict == SUPPORTED and caveat_codes.qualifies(all_codes - set(acknowledged)):
+        verdict = SUPPORTED_WITH_CAVEATS
+    return Check(
+        claim=claim, verdict=verdict, reason=reason, cases=tuple(cases), deciding=deciding,
+        rows=rows if rows is not None else pd.DataFrame(), caveats=caveat_codes.ordered(all_codes),
+        notes=tuple(dict.fromkeys(note if note.endswith(".") else note + "." for note in all_notes)),
+        tables=dict(tables or {}), parts=tuple(parts), missing=tuple(missing_texts), summary=summary,
+        acknowledged=acknowledged,
+    )
+
+
+def select_for(data: Data, claim: Claim, selector: dict | None, name: str, extra: dict | None = None) -> tuple[pd.DataFrame, str | None]:
+    """The rows a claim's selector names, with the claim's division (Closed unless it says
+    otherwise) and ``extra`` criteria; and, when nothing matches, what was looked for."""
+    defaults = {"division": claim.get("division", "closed")}
+    full = with_defaults({**(selector or {}), **(extra or {})}, defaults)
+    rows = select(data.results, full)
+    if not rows.empty:
+        return rows, None
+    why: Missing | None = missing(data.results, full)
+    text = f"{name} ({describe(selector or {})}): " + (why.text() if why else "nothing matches")
+    return rows, text
+
+
+def benchmarks_of(claim: Claim) -> list[str]:
+    value = claim.get("benchmark")
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def scenarios_of(claim: Claim, available) -> list[str]:
+    """The claim's scenarios, or every scenario the data has for it, in the book's order."""
+    from claimbook.schema import SCENARIOS
+
+    named = claim.get("scenarios")
+    if named:
+        return list(named)
+    present = set(available)
+    return [name for name in SCENARIOS if name in present]
+
+
+def best_row(rows: pd.DataFrame) -> pd.Series | None:
+    """The best result (highest throughput, lowest latency); ties go to the first by provenance."""
+    if rows is None or rows.empty:
+        return None
+    ordered = rows.sort_values("location", kind="stable")
+    higher = bool(ordered["higher_is_better"].iloc[0])
+    position = ordered["result"].values.argmax() if higher else ordered["result"].values.argmin()
+    return ordered.iloc[int(position)]
+
+
+def label_of(row: pd.Series) -> str:
+    """ "NVIDIA GB300-NVL72_..._x72_TRT (72 GPUs)" """
+    gpus = int(row["total_accelerators"])
+    return f"{row['organization']} {row['system']} ({gpus} GPU{'s' if gpus != 1 else ''})"
+
+
+def cannot_check(claim: Claim, reason: str, missing_texts=(), tables=None, rows=None, codes=(), notes=()) -> Check:
+    return finish(claim, CANNOT_BE_CHECKED, reason, missing_texts=missing_texts, tables=tables, rows=rows, codes=codes,
+                  notes=notes)
+
+
+def claimed_for(claim: Claim, *keys) -> float | None:
+    """The claimed figure for a case: the claim's one figure, or the one its mapping gives the
+    first of ``keys`` found (a scenario, a baseline label, or both nested)."""
+    value = claim.claimed
+    if value is None or isinstance(value, (int, float)):
+        return None if value is None else float(value)
+    for key in keys:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+            if isinstance(value, (int, float)):
+                return float(value)
+    return None

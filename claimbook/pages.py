@@ -1,0 +1,284 @@
+"""A claim's page, kind by kind: the verdict card first, then the chart that shows it, the
+evidence, the context, the method and the citation.
+
+The one claim template (``notebooks/claim.ipynb``) calls these; the narrative chapters use the
+same cards, evidence tables and citations around their own story.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+
+from claimbook import charts, engine, report, scorecard
+from claimbook.efficiency import scaling_pairs
+from claimbook.engine.core import Check, Data
+from claimbook.reference import annotate  # noqa: F401  (re-exported for templates)
+
+OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
+
+
+def cases_frame(check: Check) -> pd.DataFrame:
+    """The measured cases of a check, as a chart or table shows them."""
+    rows = []
+    for case in check.cases:
+        if case.measured is None:
+            continue
+        detail = case.extra.get("baseline") or case.extra.get("next") or case.extra.get("note") or ""
+        rows.append({"case": case.label, "measured": case.measured, "claimed": case.claimed,
+                     "outcome": OUTCOME[case.reaches], "detail": str(detail)})
+    return pd.DataFrame(rows, columns=["case", "measured", "claimed", "outcome", "detail"])
+
+
+class ClaimPage:
+    """Everything one claim's page shows, computed once."""
+
+    def __init__(self, data: Data, claim_id: str, book_root: str = "../", chapter: str = ""):
+        self.data = data
+        self.claim = data.registry.claim(claim_id)
+        self.announcement = data.registry.announcements[self.claim.announcement]
+        self.book_root = book_root
+        self.chapter = chapter or self.claim.announcement
+        self.check = engine.check(self.claim, data)
+
+    # -- answer first ---------------------------------------------------------------------
+    def card(self):
+        report.show_card(self.check, self.book_root)
+
+    # -- the chart ------------------------------------------------------------------------
+    def charts(self) -> list:
+        """The charts that show this claim's verdict (none for a claim no data bears on)."""
+        checks = self.check.parts or (self.check,)
+        found = []
+        for check in checks:
+            maker = CHARTS.get(check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}")
+            if maker is not None:
+                found.extend(maker(self, check))
+        return found
+
+    def show_charts(self):
+        from IPython.display import display
+
+        made = self.charts()
+        if not made:
+            report.display_html("<p>No chart: no published result measures this claim.</p>",
+                                "No chart: no published result measures this claim.")
+        for chart in made:
+            display(chart)
+
+    # -- the evidence and the context -----------------------------------------------------
+    def evidence(self):
+        checks = self.check.parts or (self.check,)
+        for check in checks:
+            caption = "Published results used" + (f" ({check.claim.id.rsplit('.', 1)[-1]})" if self.check.parts else "")
+            report.evidence(check.rows, caption, self.data.result_ids)
+
+    def context(self):
+        checks = self.check.parts or (self.check,)
+        shown = False
+        for check in checks:
+            for name, frame in check.tables.items():
+                if frame is None or frame.empty:
+                    continue
+                table, caption = CONTEXT.get(name, (_plain, name.replace("_", " ").capitalize()))(frame)
+                report.table(table, caption)
+                shown = True
+        if not shown:
+            report.display_html("<p>No further context: the evidence above is everything the check used.</p>",
+                                "No further context.")
+
+    # -- how it was checked ---------------------------------------------------------------
+    def method(self, parameters: dict, template: str):
+        kinds = sorted({check.claim.kind for check in (self.check.parts or (self.check,))})
+        for kind in kinds:
+            module = engine.KINDS.get(kind)
+            text = inspect.getdoc(module) if module else ""
+            report.display_html(f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
+                                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n")) + "</p></div>",
+                                f"{kind}: {text}")
+        report.parameters(parameters, template)
+
+    def citation(self):
+        rows = pd.concat([check.rows for check in (self.check.parts or (self.check,))
+                          if check.rows is not None and not check.rows.empty] or [pd.DataFrame()])
+        report.show_citation(rows if not rows.empty else None, self.announcement, self.data.sources or {},
+                             result_ids=self.data.result_ids)
+
+    def publish(self):
+        scorecard.publish([self.check], self.chapter)
+
+
+def _plain(frame: pd.DataFrame):
+    return frame, ""
+
+
+def _ratio_charts(page: ClaimPage, check: Check):
+    cases = cases_frame(check)
+    if cases.empty:
+        return []
+    unit = check.claim.unit or "x"
+    form = check.claim.get("form")
+    line, label = None, "claimed"
+    if form == "up-to":
+        line = float(check.claim.claimed)
+    elif form in ("lead", "outcomes"):
+        line, label = (1.0, "level") if unit == "x" else (0.0, "level")
+    elif form == "within":
+        line, label = -float(check.claim.get("within")), f"{check.claim.get('within')}% below"
+    return [charts.case_chart(cases, check.claim.get("title") or check.claim.statement,
+                              f"Bar chart of the measured {'ratio' if unit == 'x' else 'lead in percent'} in each case "
+                              f"of the claim {check.claim.id}; a dashed line marks the {label} figure.", unit, line, label)]
+
+
+def _figure_charts(page: ClaimPage, check: Check):
+    made = []
+    for case in check.cases:
+        if case.measured is None:
+            continue
+        benchmark = engine.core.benchmarks_of(check.claim)[0]
+        rows = page.data.results[(page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == case.scenario)]
+        rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
+        scale = float(check.claim.get("scale", 1))
+        made.append(charts.results_chart(
+            rows, page.data.reference, "result",
+            f"{page.data.reference.display_name(benchmark)}, {case.scenario}: every published result",
+            f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
+            "line marks the claimed figure.", highlight=case.evidence,
+            claimed=case.claimed * scale if case.claimed is not None else None))
+    return made
+
+
+def _scaling_charts(page: ClaimPage, check: Check):
+    division = check.claim.get("division", "closed")
+    results = page.data.results if division == "any" else page.data.results[page.data.results["division"] == division]
+    pairs = scaling_pairs(results)
+    made = []
+    for case in check.cases:
+        if case.claimed is None or case.measured is None:
+            continue
+        made.append(charts.efficiency_chart(
+            pairs, page.data.reference, case.scenario, f"Scaling efficiency of every scaling pair, {case.scenario}",
+            "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
+            "is drawn large; the dashed line is linear scaling.", highlight_large=case.evidence[:1]))
+    return made
+
+
+def _leading_result_charts(page: ClaimPage, check: Check):
+    cases = cases_frame(check)
+    if cases.empty:
+        return []
+    return [charts.case_chart(cases, "How far ahead of the best other result",
+                              "Bar chart: for each case, the claim's best result divided by the best other result "
+                              "(above 1 means ahead); the dashed line marks level.", "x", 1.0, "level")]
+
+
+def _leading_efficiency_charts(page: ClaimPage, check: Check):
+    pairs = check.tables.get("pairs")
+    if pairs is None or pairs.empty:
+        return []
+    own = pairs[pairs["own"]]
+    scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
+    return [charts.efficiency_chart(pairs, page.data.reference, scenario, f"Scaling efficiency of every pair, {scenario}",
+                                    "Scatter plot of every scaling pair's efficiency against the larger configuration's "
+                                    "GPU count; the claim's pair is drawn large.", highlight_large=list(own["large_location"]))
+            for scenario in scenarios]
+
+
+def _round_gain_charts(page: ClaimPage, check: Check):
+    gains = check.tables.get("gains")
+    if gains is None or gains.empty:
+        return []
+    return [charts.rounds_chart(gains, "The same system, round to round",
+                                "Line chart of the system's result in the earlier round and in this one, per scenario; "
+                                "the point's shape says where the earlier figure comes from.")]
+
+
+def _presence_charts(page: ClaimPage, check: Check):
+    found = check.tables.get("found")
+    if found is not None and not found.empty:
+        named_values = _named_values(check)
+        column = found.columns[0]
+        table = found.assign(named=found[column].astype(str).isin(named_values).map(
+            {True: "named by the claim", False: "not named"}))
+        return [charts.count_chart(table, column, f"Results per {column}",
+                                   f"Bar chart of the number of published results per {column}; the text says "
+                                   "whether the claim names it.")]
+    if check.rows is None or check.rows.empty or check.claim.get("items") or check.claim.get("pairs"):
+        return []
+    made = []
+    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
+        rows = page.data.results[(page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == scenario)]
+        throughput = rows["metric"].eq("throughput").all()
+        made.append(charts.results_chart(
+            rows, page.data.reference, "per_gpu" if throughput else "result",
+            f"{page.data.reference.display_name(benchmark)}, {scenario}: " + ("per GPU" if throughput else "every result"),
+            f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
+            highlight=list(check.rows["location"])))
+    return made[:3]
+
+
+def _named_values(check: Check) -> set[str]:
+    named = check.claim.get("named")
+    if isinstance(named, dict):
+        return {str(value) for values in named.values() for value in (values if isinstance(values, list) else [values])}
+    return {str(value) for value in (named or [])}
+
+
+def _unnamed_baseline_charts(page: ClaimPage, check: Check):
+    table = check.tables.get("candidates")
+    scenario = check.claim.get("scenario")
+    if table is None or table.empty or f"{scenario} ratio" not in table:
+        return []
+    direction = "higher" if scenario != "SingleStream" else "lower"
+    mine = check.rows[check.rows["scenario"] == scenario] if check.rows is not None and not check.rows.empty else None
+    if mine is not None and not mine.empty:
+        direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
+    return [charts.candidates_chart(table, scenario, float(check.claim.claimed), direction,
+                                    f"The claimed system against every candidate, {scenario}",
+                                    "Bar chart of the ratio against each candidate baseline, labelled with its class; "
+                                    "the dashed line marks the claimed figure.")]
+
+
+CHARTS = {
+    "ratio": _ratio_charts, "figure": _figure_charts, "scaling": _scaling_charts,
+    "leading-result": _leading_result_charts, "leading-gpus": _leading_result_charts,
+    "leading-efficiency": _leading_efficiency_charts, "round-gain": _round_gain_charts,
+    "presence": _presence_charts, "unnamed-baseline": _unnamed_baseline_charts,
+}
+
+
+def _comparisons(frame):
+    shown = frame.rename(columns={"case": "Case", "subject": "Claim's result", "subject_result": "Its result",
+                                  "baseline": "Compared with", "baseline_result": "Their result", "units": "Units",
+                                  "chosen_as": "Baseline chosen as", "measured": "Measured", "claimed": "Claimed",
+                                  "best_of_class": "Best of the class by anyone",
+                                  "measured_vs_best_of_class": "Measured against it"})
+    return shown, "Each comparison: the results on both sides, and the best of the baseline's class by any submitter"
+
+
+def _candidates(frame):
+    keep = [column for column in frame.columns if not column.endswith("location")]
+    return frame[keep], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
+
+
+def _found(frame):
+    return frame, "What the data has, counted"
+
+
+CONTEXT = {
+    "comparisons": _comparisons,
+    "candidates": _candidates,
+    "found": _found,
+    "named": lambda frame: (frame, "Each name the claim gives, and the organizations it stands for in the data"),
+    "definitions": lambda frame: (frame, "The count under each reading of the claim"),
+    "same_figure": lambda frame: (frame[["organization", "system", "scenario", "result", "units", "claimed"]],
+                                  "Every published result that is the claimed figure at the precision stated"),
+    "gains": lambda frame: (frame.drop(columns=["from_source", "to_source"], errors="ignore"), "The gain, scenario by scenario"),
+    "headline_figures": lambda frame: (frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
+                                       "Earlier figures that name no system"),
+    "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
+    "largest_systems": lambda frame: (frame, "The largest systems in the round"),
+    "pairs": lambda frame: (frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
+                            "Pairs of results (first 40)"),
+}
