@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, positive_result, read_table
+from claimbook.csvfile import IngestError, read_table
+from claimbook.ingest import positive_result
 from claimbook.results import load_results, resolve_path
 from claimbook.schema import SCENARIO_BY_LOWER, SCENARIOS, TIDY_COLUMNS, UNITS
 from claimbook.verdict import (
