@@ -12,13 +12,13 @@ import functools
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 
 # IngestError lives with the CSV reader, which raises it too; it stays importable from here.
 from claimbook.csvfile import RAW, IngestError, kind_problem, read_rows
+from claimbook.files import write_atomically
 from claimbook.schema import (
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
@@ -283,18 +283,9 @@ def tidy_csv(frame: pd.DataFrame) -> bytes:
 
 
 def write_tidy(frame: pd.DataFrame, out_path: str | os.PathLike) -> Path:
-    """Write the tidy table atomically: a failed write never leaves half a file behind."""
-    out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=out_path.parent, prefix=f".{out_path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(tidy_csv(frame))
-        os.replace(temp_name, out_path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    return out_path
+    """Write the tidy table atomically (a failed write never leaves half a file behind), with
+    the mode a new file gets under the user's umask."""
+    return write_atomically(Path(out_path), tidy_csv(frame))
 
 
 def summary_versions(path: str | os.PathLike) -> set[str]:
