@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import html
 import io
 import re
 from collections import Counter
@@ -137,7 +138,7 @@ def _markup(text: str) -> str | None:
         opening = start[:4096]
         if any(tag in opening for tag in ("<!doctype html", "<html", "<head", "<body")):
             title = _TITLE.search(text[:8192])
-            named = f" (title {title.group(1)!r})" if title else ""
+            named = f" (title {html.unescape(title.group(1))!r})" if title else ""
             return f"this is an HTML page{named}, not a CSV; the server may have sent an error or login page"
         return "this is XML or other markup, not a CSV"
     if start.startswith(("{", "[{", '["')):
@@ -194,6 +195,17 @@ def check_looks_like_csv(path: Path, what: str) -> None:
     if found:
         line, description = found
         raise IngestError(f"{where(path, line)}: {description}")
+
+
+def read_header(path: Path, what: str) -> list[str]:
+    """The column names of a CSV file that ``check_looks_like_csv`` let through."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as stream:
+            return [name.strip() for name in next(csv.reader(stream), [])]
+    except OSError as exc:
+        raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise IngestError(f"{path}, line 1: not a readable CSV header ({exc})") from exc
 
 
 def header_kind(header) -> str | None:
@@ -256,7 +268,7 @@ def _first_non_utf8(path: Path) -> tuple[int, int]:
 
 
 def _truncated(path: Path, line: int, detail: str) -> TruncatedError:
-    return TruncatedError(f"{path}, line {line}: {detail}; the file looks truncated (cut off mid-record)", line)
+    return TruncatedError(f"{path}, line {line}: {detail}; it looks truncated (cut off mid-record)", line)
 
 
 def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[list[str]], list[int]]:
@@ -342,7 +354,8 @@ def row_changes(old: bytes, new: bytes) -> str:
     before, after = Counter(map(tuple, old_rows[1:])), Counter(map(tuple, new_rows[1:]))
     added, removed = sum((after - before).values()), sum((before - after).values())
     kept = sum((before & after).values())
-    return f"{added} rows added, {removed} removed, {kept} kept (a changed row counts as removed and added)"
+    return (f"{added} row{'' if added == 1 else 's'} added, {removed} removed, {kept} kept "
+            "(a changed row counts as removed and added)")
 
 
 def _rows_of(data: bytes) -> list[list[str]]:
