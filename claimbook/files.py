@@ -74,7 +74,7 @@ def open_temporary(target: Path) -> tuple[BinaryIO, Path]:
     try:
         handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise WriteError(f"{target}: cannot write beside it ({exc.strerror})") from None
+        raise WriteError(f"{target}: cannot create a file in {target.parent} ({exc.strerror})") from None
     try:
         os.fchmod(handle, new_file_mode())
     except BaseException:
