@@ -18,8 +18,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from claimbook.schema import TIDY_COLUMNS
-
 
 class IngestError(ValueError):
     """An input file that cannot be turned into the book's tables; the message starts with the
@@ -115,13 +113,13 @@ def _binary(head: bytes) -> str | None:
     return None
 
 
-def _not_utf8(head: bytes, whole: bool) -> tuple[int, str] | None:
+def _not_utf8(head: bytes, whole: bool) -> tuple[int | None, str] | None:
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=whole)
     except UnicodeDecodeError as exc:
         high = sum(1 for byte in head[:4096] if byte >= 0x80)
         if high > 0.3 * min(len(head), 4096):
-            return 1, "this is a binary file (mostly bytes that are not text), not a CSV"
+            return None, "this is a binary file (mostly bytes that are not text), not a CSV"
         line = head[: exc.start].count(b"\n") + 1
         return line, _encoding_advice(head[exc.start])
     return None
@@ -289,8 +287,9 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
         reader = csv.reader(lines)
         line = 0
         try:
-            header = next(reader)
-            header = [name.strip() for name in header]
+            header = [name.strip() for name in next(reader)]
+            if lines.record_cut_off():
+                raise _truncated(path, 1, "the file ends inside a quoted field of the header")
             width = len(header)
             rows, starts = [], []
             line = reader.line_num

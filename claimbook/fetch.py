@@ -103,8 +103,8 @@ def fetch_summary(round_name: str, destination_dir: Path, url: str | None = None
         if existing == data:
             return Fetched(target, url, sha256, size, len(table), unchanged=True)
         if existing is not None and not force:
-            raise ReplaceRefused(f"{target} exists and differs: {_summary_changes(target, round_name, existing, data, table)}; "
-                                 "pass --force to replace it")
+            change = _summary_changes(target, round_name, existing, data, table)
+            raise ReplaceRefused(f"{target} exists and differs: {change}; pass --force to replace it")
         record = {"round": round_name, "url": url, "sha256": sha256, "bytes": size, "results": len(table)}
         _install(temporary, target, record)
         installed = True

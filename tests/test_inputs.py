@@ -14,7 +14,8 @@ import sys
 import pytest
 from summaries import CURRENT_LAYOUT, summary_row, write_summary
 
-from conftest import ROOT
+from claimbook.csvfile import read_head, sniff
+from conftest import ROOT, SHARED_SUMMARY
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
 
@@ -57,6 +58,7 @@ COMMON = {
     "whitespace-only": lambda tmp_path: b"  \n\t\n\n",
     "gzip": lambda tmp_path: gzip.compress(raw_summary(tmp_path)),
     "png": lambda tmp_path: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)),
+    "non-text bytes": lambda tmp_path: bytes(0x80 + (index * 37) % 0x80 for index in range(3000)),
     "html page": lambda tmp_path: HTML_PAGE,
     "semicolon csv": separated_by(";"),
     "tab csv": separated_by("\t"),
@@ -68,6 +70,7 @@ PHRASES = {
     "whitespace-only": "the file is empty (only whitespace)",
     "gzip": "gzip-compressed file, not a CSV",
     "png": "PNG image, not a CSV",
+    "non-text bytes": "binary file (mostly bytes that are not text), not a CSV",
     "html page": "HTML page (title 'Page not found · GitHub'), not a CSV",
     "semicolon csv": "semicolon-separated",
     "tab csv": "tab-separated",
@@ -180,3 +183,26 @@ def test_utf_8_with_a_byte_order_mark_is_fine(tmp_path):
     path.write_bytes(codecs.BOM_UTF8 + raw_summary(tmp_path))
     done = claimbook("ingest", path, "--out", tmp_path / "out.csv")
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "data").rglob("*.csv")) + [SHARED_SUMMARY], ids=lambda path: path.name)
+def test_real_tables_pass_the_first_look(path):
+    """No false alarm on the project's own tables or the official summary."""
+    if not path.is_file():
+        pytest.skip("the official summary is not beside this clone (../shared)")
+    assert sniff(*read_head(path, "table")) is None
+
+
+@pytest.mark.parametrize("head, found", [
+    (b"a,b\n1,2\n", None),
+    (b"Organization;Result;Location\n", "semicolon-separated (the header is one field with 2 semicolons)"),
+    (b"a|b|c\n", "pipe-separated"),
+    (b"a\x00b\x00,\x00c\x00\n\x00", "UTF-16 text (without a byte order mark)"),
+    (codecs.BOM_UTF32_LE + "a,b\n".encode("utf-32-le"), "UTF-32 text"),
+    (b"PK\x03\x04rest", "zip archive (or an Excel workbook)"),
+    (b"a,b\n1,\x1b\x01\x02\x03\x04\x05\n", "binary file"),
+    ("a,b\n1,é\n".encode("cp1252"), "not UTF-8 text (byte 0xe9)"),
+])
+def test_sniff(head, found):
+    result = sniff(head, True)
+    assert (result is None) if found is None else found in result[1]
