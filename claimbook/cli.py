@@ -13,11 +13,13 @@ from pathlib import Path
 
 from claimbook.build import BuildError, UsageError, build
 from claimbook.claims import ClaimsError, load_registry
-from claimbook.diff import claimed_systems, diff_results, format_diff
-from claimbook.fetch import FetchError, fetch_summary
+from claimbook.csvfile import row_changes
+from claimbook.diff import claimed_systems, diff_results, format_diff, result_changes
+from claimbook.fetch import ROUND, FetchError, FetchRefused, fetch_summary
+from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.ledger import claim_ledger
 from claimbook.execute import ChapterError
-from claimbook.ingest import IngestError, ingest, write_tidy
+from claimbook.ingest import IngestError, ingest, tidy_csv
 from claimbook.results import PROJECT_ROOT, ResultsError, SelectionError, load_results
 from claimbook.prices import ingest_prices
 from claimbook.rounds import ingest_earlier
@@ -36,22 +38,26 @@ def _parser() -> argparse.ArgumentParser:
     ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
     ingest_cmd.add_argument("--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)")
     ingest_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/ROUND.csv)")
+    _add_force(ingest_cmd)
 
     earlier_cmd = commands.add_parser(
         "ingest-earlier", help="validate a partial table of earlier-round figures (with source_type)"
     )
     earlier_cmd.add_argument("path", type=Path, help="CSV with version, organization, platform, ..., source_type, source")
     earlier_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)")
+    _add_force(earlier_cmd)
 
     prices_cmd = commands.add_parser("ingest-prices", help="validate a table of GPU-hour prices")
     prices_cmd.add_argument("path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note")
     prices_cmd.add_argument("--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)")
+    _add_force(prices_cmd)
 
     fetch_cmd = commands.add_parser("fetch", help="download a round's summary.csv from the MLCommons results repository")
-    fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, e.g. v6.1")
+    fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
     fetch_cmd.add_argument("--from", dest="url", help="download from this URL instead of the MLCommons repository")
     fetch_cmd.add_argument("--dir", type=Path, help="where rounds are kept (default: data/raw)")
     fetch_cmd.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
+    _add_force(fetch_cmd, "the round's summary.csv")
 
     diff_cmd = commands.add_parser("diff", help="what changed between two tidy result tables")
     diff_cmd.add_argument("old", type=Path, help="the earlier tidy table (from ingest)")
@@ -77,36 +83,66 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _write_table(table, out: Path | None, default: Path, what: str) -> int:
-    """Write an ingested table (to ``out`` or the project's default place) and say so."""
-    out = out or default
-    write_tidy(table, out)
-    print(f"wrote {len(table)} {what} to {out}", file=sys.stderr)
+def _add_force(command, what: str = "the output file") -> None:
+    command.add_argument("--force", action="store_true",
+                         help=f"replace {what} even if it exists and differs (otherwise refused, saying what would change)")
+
+
+def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -> int:
+    """Write an ingested table unless a different file is there (then only with --force), and say so."""
+    if replace_file(out, data, force, what_changes) == UNCHANGED:
+        print(f"unchanged: {out} already holds these {what}", file=sys.stderr)
+    else:
+        print(f"wrote {what} to {out}", file=sys.stderr)
     return 0
+
+
+def _result_changes(out: Path, table):
+    """For a refusal: what the new tidy table changes, by result (whole rows if the file there
+    is not a tidy table)."""
+    def what_changes(existing: bytes) -> str:
+        try:
+            return result_changes(load_results(out.absolute()), table)
+        except ResultsError:
+            return row_changes(existing, tidy_csv(table))
+    return what_changes
 
 
 def _run_ingest(args) -> int:
     table = ingest(args.path, args.round_name)
     round_name = str(table["round"].iloc[0])
-    default = PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
-    return _write_table(table, args.out, default, f"results of round {round_name}")
+    if args.out is None and not ROUND.fullmatch(round_name):
+        raise IngestError(f"{args.path}: round {round_name!r} is not of the form vMAJOR.MINOR, so it cannot name "
+                          "the output file; pass --round or --out")
+    out = args.out or PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
+    return _write_table(tidy_csv(table), out, args.force, f"{len(table)} results of round {round_name}",
+                        _result_changes(out, table))
 
 
 def _run_ingest_earlier(args) -> int:
-    default = PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
-    return _write_table(ingest_earlier(args.path), args.out, default, "earlier-round figures")
+    table = ingest_earlier(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+    data = tidy_csv(table)
+    return _write_table(data, out, args.force, f"{len(table)} earlier-round figures",
+                        lambda existing: row_changes(existing, data))
 
 
 def _run_ingest_prices(args) -> int:
-    default = PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
-    return _write_table(ingest_prices(args.path), args.out, default, "prices")
+    table = ingest_prices(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
+    data = tidy_csv(table)
+    return _write_table(data, out, args.force, f"{len(table)} prices", lambda existing: row_changes(existing, data))
 
 
 def _run_fetch(args) -> int:
     fetched = fetch_summary(args.round_name, args.dir or PROJECT_ROOT / "data" / "raw", args.url, args.timeout,
-                            progress=sys.stderr.isatty())
-    print(f"fetched {fetched.results} results ({fetched.size} bytes, sha256 {fetched.sha256}) to {fetched.path}",
-          file=sys.stderr)
+                            progress=sys.stderr.isatty(), force=args.force)
+    if fetched.unchanged:
+        print(f"unchanged: {fetched.path} already holds this download ({fetched.results} results, "
+              f"sha256 {fetched.sha256})", file=sys.stderr)
+    else:
+        print(f"fetched {fetched.results} results ({fetched.size} bytes, sha256 {fetched.sha256}) to {fetched.path}",
+              file=sys.stderr)
     return 0
 
 
@@ -157,12 +193,12 @@ def main(argv: list[str] | None = None) -> int:
             "build": _run_build,
         }[args.command]
         return run(args)
-    except (IngestError, ClaimsError, UsageError) as exc:
+    except (IngestError, ClaimsError, UsageError, FetchRefused, ReplaceRefused) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (ResultsError, SelectionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ChapterError, BuildError, FetchError) as exc:
+    except (ChapterError, BuildError, FetchError, WriteError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -54,14 +54,30 @@ def diff_results(old: pd.DataFrame, new: pd.DataFrame, systems: set[tuple[str, s
     return table.reset_index(drop=True)[list(DIFF_COLUMNS)]
 
 
+def change_counts(table: pd.DataFrame) -> str:
+    """The one-line summary of a diff table: "3 changed, 1 new, 0 removed"."""
+    counts = table["status"].value_counts()
+    return ", ".join(f"{counts.get(status, 0)} {status}" for status in ("changed", "new", "removed"))
+
+
 def format_diff(table: pd.DataFrame) -> str:
     if table.empty:
         return "no differences"
-    counts = table["status"].value_counts()
-    summary = ", ".join(f"{counts.get(status, 0)} {status}" for status in ("changed", "new", "removed"))
+    summary = change_counts(table)
     shown = table.assign(
         old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
         new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
         change_percent=table["change_percent"].map(lambda value: "" if pd.isna(value) else f"{value:+.1f}%"),
     )
     return summary + "\n" + shown.to_string(index=False)
+
+
+def result_changes(old: pd.DataFrame, new: pd.DataFrame) -> str:
+    """What replacing the tidy table ``old`` by ``new`` changes, for a refusal message:
+    "3 results changed, 1 new, 0 removed"."""
+    table = diff_results(old, new)
+    changed = int((table["status"] == "changed").sum())
+    counts = change_counts(table).replace(" changed", f" result{'' if changed == 1 else 's'} changed", 1)
+    if table.empty:  # the same results; another column (a name, a stated wattage) differs
+        return f"{counts} (other columns differ)"
+    return counts

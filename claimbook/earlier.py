@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, positive_result, read_table
+from claimbook.csvfile import IngestError, read_table
+from claimbook.ingest import positive_result
 from claimbook.paths import resolve_path
 from claimbook.results import load_results
 from claimbook.schema import SCENARIO_BY_LOWER, TIDY_COLUMNS, UNITS

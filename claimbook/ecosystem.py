@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, read_table
+from claimbook.csvfile import IngestError, read_table
 from claimbook.results import resolve_path
 from claimbook.verdict import (
     NOT_SUPPORTED,

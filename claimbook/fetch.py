@@ -1,29 +1,45 @@
 """Downloading a round's ``summary.csv`` from the MLCommons results repository.
 
 The file is downloaded to a temporary name beside its destination, checked (complete,
-readable as a results summary), and only then put in place with a checksum record. A server
-that fails, stalls or sends a truncated file leaves the previous data exactly as it was.
+readable as a results summary, of the round asked for), and only then put in place with a
+checksum record. A server that fails, stalls or sends a truncated file leaves the previous data
+exactly as it was; so does a download that differs from the file already there, unless forced.
+Files are written only under ``DIR/ROUND/``, with the mode the user's umask gives.
 """
 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
-import os
-import tempfile
+import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
-from claimbook.ingest import IngestError, ingest
+import pandas as pd
+
+from claimbook.csvfile import IngestError, TruncatedError, row_changes
+from claimbook.diff import result_changes
+from claimbook.files import ReplaceRefused, existing_bytes, install, make_directories, open_temporary, remove_if_empty
+from claimbook.ingest import ingest, summary_versions
 
 DEFAULT_URL = "https://raw.githubusercontent.com/mlcommons/inference_results_{round}/main/summary.csv"
 CHUNK = 1 << 16
+ROUND = re.compile(r"v\d+\.\d+")  # v6.1: also the name of the round's folder, so nothing else
+URL_SCHEMES = ("http", "https", "file")
 
 
 class FetchError(RuntimeError):
     """A download that failed; nothing was replaced."""
+
+
+class FetchRefused(ValueError):
+    """A fetch refused for its input (the round, the URL, a file of another round); nothing was
+    downloaded or nothing was replaced."""
 
 
 @dataclass(frozen=True)
@@ -33,60 +49,149 @@ class Fetched:
     sha256: str
     size: int
     results: int
+    unchanged: bool = False  # the file already there was the same; nothing was written
 
 
 def round_url(round_name: str) -> str:
     return DEFAULT_URL.format(round=round_name)
 
 
+def check_round(round_name: str) -> str:
+    """A round label, vMAJOR.MINOR; anything else (a path, an empty string) is refused."""
+    if not ROUND.fullmatch(round_name or ""):
+        raise FetchRefused(f"round {round_name!r} is not of the form vMAJOR.MINOR (e.g. v6.1)")
+    return round_name
+
+
+def check_url(url: str) -> str:
+    """An http, https or file URL with somewhere to go."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.hostname:
+        return url
+    if parts.scheme == "file" and parts.path:
+        return url
+    raise FetchRefused(f"--from {url!r} is not an {', '.join(URL_SCHEMES[:-1])} or {URL_SCHEMES[-1]} URL")
+
+
+def round_folder(destination_dir: Path, round_name: str) -> Path:
+    """``DIR/ROUND``, checked to lie inside DIR once links are followed."""
+    base = Path(destination_dir).resolve()
+    folder = (base / round_name).resolve()
+    if not folder.is_relative_to(base) or folder == base:
+        raise FetchRefused(f"{Path(destination_dir) / round_name} leads to {folder}, outside {base}; not writing there")
+    return folder
+
+
 def fetch_summary(round_name: str, destination_dir: Path, url: str | None = None, timeout: float = 30.0,
-                  progress: bool = False) -> Fetched:
-    """Download, verify and install ``destination_dir/ROUND/summary.csv`` and its checksum record."""
-    url = url or round_url(round_name)
-    target = Path(destination_dir) / round_name / "summary.csv"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".summary.", suffix=".part")
-    digest = hashlib.sha256()
-    size = 0
+                  progress: bool = False, force: bool = False) -> Fetched:
+    """Download, verify and install ``destination_dir/ROUND/summary.csv`` and its checksum record.
+
+    An existing different summary is replaced only with ``force``; an identical one is left
+    as it is (``Fetched.unchanged``).
+    """
+    check_round(round_name)
+    url = check_url(url) if url else round_url(round_name)
+    target = round_folder(destination_dir, round_name) / "summary.csv"
+    created = make_directories(target.parent)
+    stream, temporary = open_temporary(target)
+    installed = False
     try:
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as response, os.fdopen(handle, "wb") as stream:
-                expected = response.headers.get("Content-Length")
-                expected = int(expected) if expected and expected.isdigit() else None
-                bar = _progress_bar(expected, progress)
-                while True:
-                    chunk = response.read(CHUNK)
-                    if not chunk:
-                        break
-                    stream.write(chunk)
-                    digest.update(chunk)
-                    size += len(chunk)
-                    bar.update(len(chunk))
-                bar.close()
-        except urllib.error.HTTPError as exc:
-            raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
-        except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise FetchError(f"{url}: download failed ({reason})") from None
-        except Exception as exc:  # http.client.IncompleteRead and friends
-            raise FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})") from None
-        if expected is not None and size != expected:
-            raise FetchError(f"{url}: truncated download, {size} of {expected} bytes")
-        if size == 0:
-            raise FetchError(f"{url}: the server sent an empty file")
-        try:
-            table = ingest(temporary, round_name)
-        except IngestError as exc:
-            raise FetchError(f"{url}: the download is not a valid results summary: {exc}") from None
-        record = {"round": round_name, "url": url, "sha256": digest.hexdigest(), "bytes": size, "results": len(table)}
-        checksum = target.with_name("summary.csv.sha256.json")
-        checksum_temporary = checksum.with_suffix(".part")
-        checksum_temporary.write_text(json.dumps(record, indent=2) + "\n")
-        os.replace(temporary, target)
-        os.replace(checksum_temporary, checksum)
-        return Fetched(target, url, record["sha256"], size, len(table))
+        size, sha256 = _download(url, stream, timeout, progress)
+        table = _verify(temporary, url, round_name, size)
+        data = temporary.read_bytes()
+        existing = existing_bytes(target)
+        if existing == data:
+            return Fetched(target, url, sha256, size, len(table), unchanged=True)
+        if existing is not None and not force:
+            change = _summary_changes(target, round_name, existing, data, table)
+            raise ReplaceRefused(f"{target} exists and differs: {change}; pass --force to replace it")
+        record = {"round": round_name, "url": url, "sha256": sha256, "bytes": size, "results": len(table)}
+        _install(temporary, target, record)
+        installed = True
+        return Fetched(target, url, sha256, size, len(table))
     finally:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
+        if not installed:
+            remove_if_empty(created)
+
+
+def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tuple[int, str]:
+    """Copy the response into ``stream`` (and close it); the size and SHA-256 of what came."""
+    digest = hashlib.sha256()
+    size, expected = 0, None
+    try:
+        with stream, urllib.request.urlopen(url, timeout=timeout) as response:
+            expected = response.headers.get("Content-Length")
+            expected = int(expected) if expected and expected.isdigit() else None
+            bar = _progress_bar(expected, progress)
+            while chunk := response.read(CHUNK):
+                stream.write(chunk)
+                digest.update(chunk)
+                size += len(chunk)
+                bar.update(len(chunk))
+            bar.close()
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
+    except http.client.IncompleteRead as exc:
+        raise FetchError(f"{url}: truncated download, {size + len(exc.partial)} of {expected} bytes") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"{url}: download failed ({reason})") from None
+    except Exception as exc:  # other http.client errors
+        raise FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})") from None
+    if expected is not None and size != expected:
+        raise FetchError(f"{url}: truncated download, {size} of {expected} bytes")
+    if size == 0:
+        raise FetchError(f"{url}: the server sent an empty file")
+    return size, digest.hexdigest()
+
+
+def _verify(temporary: Path, url: str, round_name: str, size: int) -> pd.DataFrame:
+    """The download, ingested: a valid results summary of ``round_name`` (by its version
+    column, when it has one). Errors name the URL, never the temporary file."""
+    try:
+        table = ingest(temporary, round_name)
+    except TruncatedError as exc:
+        raise FetchError(f"{url}: truncated download: {size} bytes received and the last record "
+                         f"(line {exc.line}) is cut off") from None
+    except IngestError as exc:
+        raise FetchError(f"{url}: the download is not a valid results summary ({size} bytes): "
+                         f"{_without_path(str(exc), temporary)}") from None
+    versions = summary_versions(temporary)
+    if versions and versions != {round_name}:
+        raise FetchRefused(f"{url}: the file is of round {', '.join(sorted(versions))} (its version column), "
+                           f"not {round_name}; nothing was installed")
+    return table
+
+
+def _without_path(message: str, path: Path) -> str:
+    """An ingest error about the temporary file, worded without it ("line 3: ...")."""
+    name = str(path)
+    if message.startswith(name):
+        message = message[len(name):].lstrip(",: ")
+    return message.replace(name, "the download")
+
+
+def _summary_changes(target: Path, round_name: str, existing: bytes, data: bytes, table: pd.DataFrame) -> str:
+    """What installing the download would change: by result when the file there is a valid
+    summary too, else by whole rows."""
+    try:
+        return result_changes(ingest(target, round_name), table)
+    except IngestError:
+        return row_changes(existing, data)
+
+
+def _install(temporary: Path, target: Path, record: dict) -> None:
+    """Put the verified download and its checksum record in place, the summary first."""
+    checksum = target.with_name("summary.csv.sha256.json")
+    stream, checksum_temporary = open_temporary(checksum)
+    try:
+        with stream:
+            stream.write((json.dumps(record, indent=2) + "\n").encode("utf-8"))
+        install(temporary, target)
+        install(checksum_temporary, checksum)
+    finally:
+        checksum_temporary.unlink(missing_ok=True)
 
 
 class _NoBar:

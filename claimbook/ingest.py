@@ -8,16 +8,17 @@ stated in the free-text notes. The notes themselves are not copied.
 
 from __future__ import annotations
 
-import csv
 import functools
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 
+# IngestError lives with the CSV reader, which raises it too; it stays importable from here.
+from claimbook.csvfile import RAW, IngestError, kind_problem, read_rows
+from claimbook.files import write_atomically
 from claimbook.schema import (
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
@@ -27,10 +28,6 @@ from claimbook.schema import (
     TIDY_COLUMNS,
     UNITS,
 )
-
-
-class IngestError(ValueError):
-    """A results file that cannot be turned into the tidy table; the message says where."""
 
 
 # "1400W TGP Per GPU", "B300 TGP 1100W", "1200 W GPU power limit": a wattage counts as GPU
@@ -60,65 +57,14 @@ def system_from_location(location: str) -> str | None:
     return match.group(1) if match else None
 
 
-def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[list[str]], list[int]]:
-    """The header, the records as lists of fields, and the first line of each record.
-
-    Blank records are skipped; a record with a different number of fields than the header,
-    or bytes that are not UTF-8, is an error naming the line.
-    """
-    try:
-        handle = open(path, newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
-    with handle:
-        reader = csv.reader(handle)
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise IngestError(f"{path}: the file is empty; expected an MLCommons summary.csv") from None
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise IngestError(f"{path}, line 1: not a readable CSV header ({exc})") from exc
-        header = [name.strip() for name in header]
-        width = len(header)
-        rows, lines = [], []
-        line = reader.line_num
-        try:
-            for values in reader:
-                first_line = line + 1
-                line = reader.line_num
-                if len(values) != width:
-                    if not any(value.strip() for value in values):
-                        continue
-                    raise IngestError(f"{path}, line {first_line}: {len(values)} fields where the header has {width}")
-                if not any(values) and not any(value.strip() for value in values):
-                    continue
-                rows.append(values)
-                lines.append(first_line)
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise IngestError(f"{path}, line {line + 1}: not readable as CSV ({exc})") from exc
-    return header, rows, lines
-
-
-def read_records(path: Path, what: str = "results file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and (first line number, record as a dict) pairs of a CSV file."""
-    header, rows, lines = read_rows(path, what)
-    return header, [(line, dict(zip(header, values))) for line, values in zip(lines, rows)]
-
-
-def read_table(path: Path, what: str, required, items: str) -> list[tuple[int, dict[str, str]]]:
-    """The records of a small CSV table that must have the ``required`` columns and at least
-    one row of ``items``; each record with its first line, for error messages."""
-    header, records = read_records(path, what)
-    missing = [name for name in required if name not in header]
-    if missing:
-        raise IngestError(f"{path}: missing required column(s) {', '.join(missing)}")
-    if not records:
-        raise IngestError(f"{path}: the file has a header but no {items}")
-    return records
-
-
 def _check_columns(path: Path, header: list[str]) -> None:
+    wrong_kind = kind_problem(header, RAW, path)
+    if wrong_kind:
+        raise IngestError(wrong_kind)
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    if len(missing) == len(REQUIRED_COLUMNS):
+        raise IngestError(f"{path}: not an MLCommons summary.csv: none of its columns "
+                          f"({', '.join(REQUIRED_COLUMNS)}) is in the header")
     if missing:
         raise IngestError(
             f"{path}: missing required column(s) {', '.join(missing)}; "
@@ -333,16 +279,21 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
 
 
+def tidy_csv(frame: pd.DataFrame) -> bytes:
+    """The bytes ``write_tidy`` writes for a table: UTF-8, LF line ends, no index."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
 def write_tidy(frame: pd.DataFrame, out_path: str | os.PathLike) -> Path:
-    """Write the tidy table atomically: a failed write never leaves half a file behind."""
-    out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=out_path.parent, prefix=f".{out_path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", newline="", encoding="utf-8") as stream:
-            frame.to_csv(stream, index=False, lineterminator="\n")
-        os.replace(temp_name, out_path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    return out_path
+    """Write the tidy table atomically (a failed write never leaves half a file behind), with
+    the mode a new file gets under the user's umask."""
+    return write_atomically(Path(out_path), tidy_csv(frame))
+
+
+def summary_versions(path: str | os.PathLike) -> set[str]:
+    """The rounds a summary's ``version`` column names (empty if it has none)."""
+    header, rows, _ = read_rows(Path(path))
+    if "version" not in header:
+        return set()
+    index = header.index("version")
+    return {row[index].strip() for row in rows} - {""}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, read_table
+from claimbook.csvfile import IngestError, read_table
 from claimbook.results import resolve_path
 
 PRICE_COLUMNS = ("provider", "accelerator", "usd_per_gpu_hour", "pricing", "as_of", "note")

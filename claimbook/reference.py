@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from claimbook.ingest import IngestError, read_table
+from claimbook.csvfile import IngestError, read_table
 from claimbook.paths import resolve_path
 
 REFERENCE_DIR = "data/reference"

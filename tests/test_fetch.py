@@ -48,7 +48,9 @@ def handler_for(behaviour, body=b""):
 
 @pytest.fixture
 def summary_bytes(tmp_path):
-    rows = [summary_row(Scenario="Offline", Result="1000"), summary_row(Scenario="Server", Result="900")]
+    # The round fetched below is v9.9, and fetch checks the file's version column against it.
+    rows = [summary_row(Scenario="Offline", Result="1000", version="v9.9"),
+            summary_row(Scenario="Server", Result="900", version="v9.9")]
     return write_summary(tmp_path / "fixture.csv", rows).read_bytes()
 
 

@@ -157,6 +157,26 @@ def test_write_tidy_is_atomic_and_leaves_no_temporary(tmp_path):
     assert [path.name for path in out.parent.iterdir()] == ["v6.1.csv"]
 
 
+def test_write_tidy_gives_the_file_the_umask_mode(tmp_path):
+    import os
+    import stat
+
+    frame = ingest(write_summary(tmp_path / "s.csv", [summary_row()]), "v6.1")
+    old = os.umask(0o022)
+    try:
+        out = write_tidy(frame, tmp_path / "new" / "v6.1.csv")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644  # not mkstemp's 0o600
+    assert stat.S_IMODE(out.parent.stat().st_mode) == 0o755
+
+
+def test_ingest_error_is_one_class_wherever_it_is_imported_from():
+    import claimbook.csvfile
+
+    assert IngestError is claimbook.csvfile.IngestError
+
+
 def test_notes_are_not_copied(committed_results):
     assert "notes" not in committed_results.columns
     assert not committed_results["framework"].str.contains("TGP").any()

@@ -1,0 +1,144 @@
+"""Writing files safely: atomically, with the user's umask, and never replacing a different
+file unless asked to.
+
+A file is written to a hidden temporary name beside its destination and renamed over it only
+once complete, so a failed or interrupted write never leaves half a file. ``tempfile.mkstemp``
+creates files readable by the owner only; the temporary is given the mode any other tool would
+give a new file (0o666 without the umask's bits) before it is renamed into place.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+
+class WriteError(Exception):
+    """A file that could not be written; the previous file, if any, is untouched."""
+
+
+class ReplaceRefused(Exception):
+    """An existing file differs from what would be written and ``force`` was not given."""
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the system allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    # Setting and restoring is the only portable way; it is racy only against other threads
+    # creating files in the same instant, which this program does not do.
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def new_file_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file: 0o644 under umask 022."""
+    return 0o666 & ~current_umask()
+
+
+def make_directories(folder: Path) -> list[Path]:
+    """Create ``folder`` and any missing parents (with the umask); the ones created, deepest first."""
+    missing = []
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            break
+        missing.append(candidate)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"{folder}: cannot create the folder ({exc.strerror})") from None
+    return missing
+
+
+def remove_if_empty(folders: list[Path]) -> None:
+    """Undo ``make_directories`` after a failure: remove the folders it created that are still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def open_temporary(target: Path) -> tuple[BinaryIO, Path]:
+    """A new hidden file beside ``target`` (same file system, so the rename is atomic), with the
+    mode a new file gets under the umask, open for writing bytes."""
+    make_directories(target.parent)
+    try:
+        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise WriteError(f"{target}: cannot create a file in {target.parent} ({exc.strerror})") from None
+    try:
+        os.fchmod(handle, new_file_mode())
+    except BaseException:
+        os.close(handle)
+        Path(name).unlink(missing_ok=True)
+        raise
+    return os.fdopen(handle, "wb"), Path(name)
+
+
+def install(temporary: Path, target: Path) -> None:
+    """Rename a finished temporary file over ``target``; on failure the temporary is removed."""
+    try:
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise WriteError(f"{target}: cannot replace it ({exc.strerror})") from None
+
+
+def write_atomically(target: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``target`` atomically, with the umask's mode; returns the path."""
+    target = Path(target)
+    stream, temporary = open_temporary(target)
+    try:
+        with stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())  # the rename must not reach the disk before the data
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise WriteError(f"{target}: cannot write it ({exc.strerror})") from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    install(temporary, target)
+    return target
+
+
+def existing_bytes(target: Path) -> bytes | None:
+    """The current content of ``target``, or None if there is no file there."""
+    if not target.exists():
+        return None
+    if not target.is_file():
+        raise ReplaceRefused(f"{target} exists and is not a file; choose another output path")
+    try:
+        return target.read_bytes()
+    except OSError as exc:
+        raise WriteError(f"{target}: cannot read the existing file ({exc.strerror})") from None
+
+
+UNCHANGED, WRITTEN = "unchanged", "written"
+
+
+def replace_file(target: str | os.PathLike, data: bytes, force: bool, what_changes: Callable[[bytes], str]) -> str:
+    """Write ``data`` to ``target`` unless a different file is there and ``force`` is false.
+
+    An identical file is left alone (its time stamps too) and ``UNCHANGED`` returned; a
+    different one is a ``ReplaceRefused`` whose message says what would change, worded by
+    ``what_changes(existing_content)``. Otherwise the file is written atomically: ``WRITTEN``.
+    """
+    target = Path(target)
+    existing = existing_bytes(target)
+    if existing == data:
+        return UNCHANGED
+    if existing is not None and not force:
+        raise ReplaceRefused(f"{target} exists and differs: {what_changes(existing)}; pass --force to replace it")
+    write_atomically(target, data)
+    return WRITTEN
