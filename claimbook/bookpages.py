@@ -159,8 +159,8 @@ def front_page(rows: list[dict], registry, round_name: str) -> str:
         f"Of {report.plural(len(entries), 'claim')} checked against the MLPerf Inference {report.escape(round_name)} "
         f"results: {summary}.\n\n"
         + raw(_tally_html(by_announcement, registry, "") + _counts_chart(by_announcement, registry))
-        + "\nThe full scorecard, one row per claim and case, downloads as {download}`CSV <scorecard.csv>` or "
-        "{download}`JSON <scorecard.json>`.\n\n" + "\n".join(sections)
+        + "\nThe full scorecard, one row per claim and case, downloads as {download}`CSV <claims/scorecard.csv>` or "
+        "{download}`JSON <claims/scorecard.json>`.\n\n" + "\n".join(sections)
     )
 
 
@@ -218,16 +218,28 @@ def caveats_page() -> str:
     return raw(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
 
 
-def kinds_page() -> str:
-    """Every kind of claim the engine knows: what it checks, its fields."""
-    from claimbook import engine
+def kinds_page(registry) -> str:
+    """Every kind of claim the engine knows: what it checks, its fields, a real example of each
+    from the registries, and what a mistake looks like."""
+    from claimbook import engine, scaffold
 
     rows = []
     for name, module in engine.KINDS.items():
         rows.append({"Kind": name, "What it checks": engine.KIND_DESCRIPTIONS[name],
                      "Required fields": ", ".join(module.REQUIRED) or "—",
                      "Optional fields": ", ".join(module.OPTIONAL)})
-    return raw(report.table_html(pd.DataFrame(rows), "The kinds of claim and their fields"))
+    parts = [raw(report.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")), "### An example of each kind\n"]
+    for kind, entry in scaffold.kind_examples(registry).items():
+        module = engine.KINDS[kind]
+        doc = " ".join((module.__doc__ or "").split("\n\n")[0].split())
+        parts.append(f"**{kind}**: {report.escape(doc)}\n")
+        parts.append("```yaml\n" + yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True) + "```\n")
+    parts.append("### Mistakes and their messages\n")
+    for what, entry, message in scaffold.mistakes():
+        parts.append(f"With {what}:\n")
+        parts.append("```yaml\n" + yaml.safe_dump([entry], sort_keys=False, width=100) + "```\n")
+        parts.append("```text\n" + message + "\n```\n")
+    return "\n".join(parts)
 
 
 def toc(registry, chapters_built, pages_built, extra_chapters) -> str:

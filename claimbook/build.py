@@ -1,293 +1,139 @@
-"""Building the book: execute chapters, collect the scorecard, compile HTML, then publish.
+"""Building the book: plan the pages, execute what changed, write the generated pages, compile
+the HTML, and only then put the new book in place.
 
-Everything happens in a staging folder first. Only when every chapter ran, the scorecard was
-written and the HTML compiled without a warning does the result replace the last good book,
-by renames. A failure leaves the previous book exactly as it was.
+Everything is made in a staging folder first. The committed book (``book/claims``, every file
+the build generates) and ``_build/html`` are each replaced by one swap once the whole build
+succeeded, so a failure or a kill at any moment leaves the last good book exactly as it was,
+and the next build needs no cleanup by hand. ``--out DIR`` builds a whole book (its data
+included) into a folder of its own; the committed book changes only through a plain build of
+the committed data.
 
-A chapter is executed again only when its inputs changed: its template, its parameters, the
-data files it reads, the claims registry, or the package code and pinned requirements. The
-digest of those inputs is recorded in ``book/claims/cache.json``; deleting that file only
-costs time. Chapters that must run execute in parallel, one kernel per chapter.
+A page is executed again only when what it depends on changed (``claimbook.digests``); the
+digests are kept in ``claims/cache.json``. Pages that must run execute in parallel.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import pandas as pd
-import yaml
 
-from claimbook import records, scorecard
-from claimbook.claims import DEFAULT_CLAIMS_PATH, ClaimsError, Registry, load_registry
+from claimbook import bookpages, digests, engine, html, outputs, records, scorecard
+from claimbook.context import load_data
 from claimbook.economics import COST_COLUMNS
+from claimbook.errors import BuildError, UsageError
 from claimbook.ingest import ingest, write_tidy
-from claimbook.ledger import write_ledger
-from claimbook.results import PROJECT_ROOT, resolve_path
+from claimbook.params import ParamError, apply as apply_params
+from claimbook.paths import PROJECT_ROOT
+from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
-BOOK_SOURCES = ("_config.yml", "_toc.yml", "book")
-EXECUTED_DIR = Path("book") / "claims"
-CACHE_FILE = EXECUTED_DIR / "cache.json"
-STATIC_DIR = Path("book") / "_static"
-HTML_DIR = Path("_build") / "html"
-SITE_STAMP = ".claimbook-site.json"
-# Files under book/ that the build writes besides the executed chapters.
-GENERATED_PAGES = ("scorecard.json", "scorecard.csv", "ledger.md", "costs.csv")
-CLAIM_FIELDS = ("benchmark", "claimed", "unit")
+BOOK_DIR = "book"
+GENERATED_DIR = "claims"  # everything under book/claims is the build's own
+CACHE_NAME = "cache.json"
+CLAIM_TEMPLATE = "notebooks/claim.ipynb"
+RESULTS = "data/mlperf/v6.1.csv"
+# The data a book reads, relative to its root; an --out book gets its own copy.
+DATA_INPUTS = {
+    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
+    "reference_dir": "data/reference",
+    "registry_dir": CLAIMS_DIR,
+    "chapters_file": CHAPTERS_FILE,
+    "result_ids_path": "data/result_ids.csv",
+    "sources_path": "data/mlperf/sources.csv",
+}
+# Parameters whose content the digest takes from the claims themselves, not from the files.
+NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
 
-class BuildError(RuntimeError):
-    """A build that failed; the previous book is untouched."""
-
-
-class UsageError(ValueError):
-    """A build asked for something that does not exist (a chapter, claim or parameter)."""
+@dataclass(frozen=True)
+class Job:
+    name: str  # the page's path under book/claims, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
+    template: str
+    parameters: dict
+    title: str | None
+    claims: tuple[str, ...]
+    digest_claims: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class BuildResult:
-    chapters: tuple[Path, ...]
-    executed: tuple[str, ...]  # chapters whose kernels ran in this build
+    target: Path
+    pages: tuple[str, ...]
+    executed: tuple[str, ...]
     scorecard_rows: int
     html: Path | None
     html_rebuilt: bool
+    warnings: tuple[str, ...]
 
 
-def _digest_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def file_digest(path: Path) -> str:
-    return _digest_bytes(Path(path).read_bytes())
-
-
-def package_digest() -> str:
-    """The package code, the pinned requirements and the Python version: what else shapes an output."""
-    digest = hashlib.sha256()
-    for path in sorted((PROJECT_ROOT / "claimbook").glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    requirements = PROJECT_ROOT / "requirements.txt"
-    if requirements.is_file():
-        digest.update(requirements.read_bytes())
-    digest.update(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
-    return digest.hexdigest()
-
-
-def _with_file_digests(value):
-    """Parameters with every path to an existing file replaced by its content digest, so the
-    digest follows what a chapter reads, not where it lies."""
-    if isinstance(value, dict):
-        return {key: _with_file_digests(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_with_file_digests(item) for item in value]
-    if isinstance(value, str) and value and len(value) < 4096:
-        try:
-            path = resolve_path(value)
-            if path.is_file():
-                return f"file:{file_digest(path)}"
-        except OSError:
-            pass
-    return value
-
-
-def chapter_digest(template: Path, parameters: dict, claims_file: Path, code: str) -> str:
-    """The digest of everything a chapter's executed notebook depends on."""
-    inputs = {
-        "template": file_digest(template),
-        "parameters": _with_file_digests(parameters),
-        "claims": file_digest(claims_file),
-        "code": code,
+def _claim_payload(claim, registry) -> dict:
+    """What a page's digest takes from the registry: the claim, its parts, its announcement's
+    header and the other claims of its sentence."""
+    announcement = registry.announcements[claim.announcement]
+    return {
+        "claim": {"id": claim.id, "statement": claim.statement, "kind": claim.kind, "fields": claim.fields,
+                  "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
+                  "result_ids": list(claim.result_ids)},
+        "announcement": announcement.__dict__,
+        "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
     }
-    return _digest_bytes(json.dumps(inputs, sort_keys=True).encode())
 
 
-def resolve_targets(registry: Registry, names) -> set[str]:
-    """Chapter names for ``--only``: each a chapter name or a claim id."""
-    chapters = set()
-    for name in names:
-        if name in registry.chapters:
-            chapters.add(name)
+def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, only=None) -> list[Job]:
+    """Every page of the book: the narrative chapters with claims (or of the round), then one
+    page per claim that has something to show."""
+    jobs = []
+    for name, chapter in registry.chapters.items():
+        claims = registry.chapter_claims(name)
+        ids = tuple(claim.id for claim in claims)
+        own = {key: value for key, value in dict(chapter_changes.get(name) or chapter.parameters).items()
+               if key != "standalone"}
+        parameters = {**common, **own, "claim_ids": list(ids),
+                      "book_root": "../",
+                      "overrides": {key: value for key, value in claim_overrides.items()
+                                    if key in ids or any(key.startswith(i + ".") for i in ids)}}
+        if not claims and not chapter.parameters.get("standalone"):
             continue
-        claim = next((claim for claim in registry.claims if claim.id == name), None)
-        if claim is None or claim.chapter is None:
-            known = ", ".join(chapter.name for chapter in registry.written_chapters())
-            raise UsageError(f"--only {name}: no chapter or checkable claim of that name; chapters: {known}")
-        chapters.add(claim.chapter)
-    unwritten = sorted(name for name in chapters if not registry.chapters[name].template)
-    if unwritten:
-        raise UsageError(f"--only: chapter(s) {', '.join(unwritten)} have no template yet")
-    return chapters
-
-
-def apply_override(registry: Registry, parameters: dict[str, dict], text: str) -> str:
-    """Apply ``TARGET.NAME=VALUE`` (VALUE read as YAML) and return the chapter it changes.
-
-    TARGET is a chapter name or a claim id; NAME a chapter parameter, or for a claim one of
-    its figures (``claimed``, ``benchmark``, ``unit``).
-    """
-    target_name, equals, raw_value = text.partition("=")
-    target, dot, name = target_name.rpartition(".")
-    if not equals or not dot or not target or not name:
-        raise UsageError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
-    try:
-        value = yaml.safe_load(raw_value)
-    except yaml.YAMLError as exc:
-        raise UsageError(f"--param {text!r}: the value is not valid YAML ({exc})") from None
-    claim = next((claim for claim in registry.claims if claim.id == target), None)
-    chapter = target if target in registry.chapters else (claim.chapter if claim else None)
-    if chapter is None or chapter not in parameters:
-        known = ", ".join(sorted(parameters))
-        raise UsageError(f"--param {text!r}: {target!r} is neither a built chapter nor a claim of one; chapters: {known}")
-    if claim is not None and name in CLAIM_FIELDS:
-        parameters[chapter]["claims"][claim.id][name] = value
-        return chapter
-    if name not in parameters[chapter] or name == "claims":
-        known = ", ".join(key for key in parameters[chapter] if key != "claims")
-        raise UsageError(f"--param {text!r}: chapter {chapter} has no parameter {name!r}; it has {known}")
-    parameters[chapter][name] = value
-    return chapter
-
-
-def _copy_sources(root: Path, staging: Path) -> None:
-    for name in BOOK_SOURCES:
-        source = root / name
-        if source.is_dir():
-            shutil.copytree(source, staging / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-        elif source.is_file():
-            shutil.copy2(source, staging / name)
-        else:
-            raise BuildError(f"{source}: missing; the book needs {', '.join(BOOK_SOURCES)}")
-
-
-def _overlay_previous(previous_book: Path, staging: Path) -> None:
-    """Bring a previous --out build's executed chapters and cache into the staging folder."""
-    previous = previous_book / "claims"
-    if not previous.is_dir():
-        return
-    # The folder's own cache decides, not the project's: deleting it there forces a full run.
-    (staging / CACHE_FILE).unlink(missing_ok=True)
-    for path in previous.iterdir():
-        if path.suffix in (".ipynb", ".json") and path.is_file():
-            shutil.copy2(path, staging / EXECUTED_DIR / path.name)
-
-
-def _read_cache(path: Path) -> dict:
-    try:
-        cache = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return cache if isinstance(cache, dict) else {}
-
-
-def site_digest(staging: Path) -> str:
-    """What the HTML is made from: the staged book sources and the code that renders them."""
-    digest = hashlib.sha256(package_digest().encode())
-    paths = [staging / "_config.yml", staging / "_toc.yml", *sorted((staging / "book").rglob("*"))]
-    for path in paths:
-        if path.is_file() and path.name != "cache.json":
-            digest.update(str(path.relative_to(staging)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-# A jupyter-book process that imports itself while the chapters execute, then waits for the
-# command line of the build on its standard input (an empty line: nothing to do).
-_WARM_BUILDER = """
-import json, sys
-from jupyter_book.cli.main import main
-line = sys.stdin.readline()
-if line.strip():
-    main(args=json.loads(line), prog_name="jupyter-book")
-"""
-
-
-def start_html_builder() -> subprocess.Popen:
-    """Start a jupyter-book process early, so its imports overlap the chapters' execution."""
-    return subprocess.Popen(
-        [sys.executable, "-c", _WARM_BUILDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    )
-
-
-def stop_html_builder(builder: subprocess.Popen | None) -> None:
-    if builder is not None and builder.poll() is None:
-        builder.communicate("\n", timeout=30)
-
-
-def compile_html(source: Path, bundle_cache: Path, builder: subprocess.Popen | None = None) -> Path:
-    """Run jupyter-book (execution off, warnings as errors) on ``source``.
-
-    The vega bundle takes seconds to make, so it is made once into ``bundle_cache`` (kept
-    until vl-convert changes) and copied into the book's static files.
-    """
-    from claimbook.assets import write_vega_bundle
-
-    bundle = write_vega_bundle(bundle_cache)
-    (source / STATIC_DIR).mkdir(parents=True, exist_ok=True)
-    shutil.copy2(bundle, source / STATIC_DIR / bundle.name)
-    arguments = ["build", str(source), "--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
-    builder = builder if builder is not None and builder.poll() is None else start_html_builder()
-    stdout, stderr = builder.communicate(json.dumps(arguments) + "\n")
-    if builder.returncode != 0:
-        output = (stderr + stdout).splitlines()
-        problems = [line for line in output if "WARNING" in line or "ERROR" in line or "Error" in line]
-        shown = "\n  ".join((problems or output)[-15:])
-        raise BuildError(f"jupyter-book build failed (exit {builder.returncode}):\n  {shown}")
-    return source / HTML_DIR
-
-
-def write_costs(rows: list[dict], path: Path) -> Path:
-    """The cost table the chapters recorded, as one CSV (header only if none did)."""
-    pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")
-    return path
-
-
-def _replace_tree(new: Path, target: Path) -> None:
-    """Put ``new`` where ``target`` is with renames; the old tree goes only once the new is in."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    retired = None
-    if target.exists():
-        retired = target.with_name(f".{target.name}.old-{os.getpid()}")
-        os.replace(target, retired)
-    os.replace(new, target)
-    if retired is not None:
-        shutil.rmtree(retired, ignore_errors=True)
-
-
-def _replace_if_changed(new: Path, target: Path) -> None:
-    """Move ``new`` over ``target`` unless the bytes are the same (then leave the file alone)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_file() and target.read_bytes() == new.read_bytes():
-        return
-    os.replace(new, target)
+        jobs.append(Job(name, chapter.template, parameters, None, ids,
+                        [_claim_payload(claim, registry) for claim in claims]))
+    for claim in registry.page_claims():
+        related = {claim.id, *(part.id for part in claim.parts), *(other.id for other in registry.sentence(claim))}
+        parameters = {**common, "claim_id": claim.id, "book_root": "../../",
+                      "overrides": {key: value for key, value in claim_overrides.items() if key in related}}
+        jobs.append(Job(f"{claim.announcement}/{claim.id}", CLAIM_TEMPLATE, parameters,
+                        claim.get("title") or claim.statement, (claim.id,), [_claim_payload(claim, registry)]))
+    if only:
+        wanted = set(only)
+        known = {job.name for job in jobs} | {name.split("/")[-1] for name in (job.name for job in jobs)}
+        unknown = sorted(name for name in wanted if name not in known and not any(name in job.claims for job in jobs))
+        if unknown:
+            raise UsageError(f"--only {unknown[0]}: no page, chapter or claim of that name; chapters: "
+                             f"{', '.join(registry.chapters)}")
+        jobs = [job for job in jobs if job.name in wanted or job.name.split("/")[-1] in wanted
+                or wanted & set(job.claims)]
+    return jobs
 
 
 def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> None:
-    """Execute chapters, in parallel when more than one must run; the first failure stops the build."""
+    """Execute pages, in parallel when more than one must run; the first failure stops the build."""
     from claimbook.execute import execute_chapter
 
+    started = time.perf_counter()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            started = time.perf_counter()
             execute_chapter(*job)
             report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
         return
-    # Threads are enough: each chapter runs in its own kernel process, and a thread only waits
-    # for it. (Forked worker processes can inherit a running event loop or zmq context from
-    # the caller, a test runner or a notebook, and leave their kernels without an answer.)
+    # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        started = time.perf_counter()
         futures = {pool.submit(execute_chapter, *job): job[0] for job in jobs}
         try:
             for future in as_completed(futures):
@@ -299,124 +145,286 @@ def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> 
             raise
 
 
+def _read_cache(path: Path) -> dict:
+    try:
+        cache = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return cache if isinstance(cache, dict) else {}
+
+
+def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
+    """The book's hand-written sources (not its generated pages), and for an --out book its data."""
+    shutil.copytree(root / BOOK_DIR, staging / BOOK_DIR,
+                    ignore=shutil.ignore_patterns(GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__"),
+                    dirs_exist_ok=True)
+    if with_data:
+        for relative in [*DATA_INPUTS["earlier_paths"], DATA_INPUTS["result_ids_path"], DATA_INPUTS["sources_path"],
+                         DATA_INPUTS["chapters_file"], RESULTS, "data/prices/gpu_hour_prices.csv"]:
+            source = root / relative
+            if source.is_file():
+                (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, staging / relative)
+        for folder in (DATA_INPUTS["reference_dir"], DATA_INPUTS["registry_dir"]):
+            shutil.copytree(root / folder, staging / folder, dirs_exist_ok=True)
+
+
+def _seed_generated(previous: Path, staging_claims: Path) -> None:
+    """The pages an earlier build made, so unchanged ones are reused."""
+    staging_claims.mkdir(parents=True, exist_ok=True)
+    if previous.is_dir():
+        shutil.copytree(previous, staging_claims, dirs_exist_ok=True)
+
+
+def _check_systems(data, registry) -> None:
+    """A selector naming a system no data the book knows has is a registry mistake (a typo),
+    not a missing result: an error naming the file, the claim and the field."""
+    known = set(data.results["system"]) | set(data.earlier["system"])
+    committed = PROJECT_ROOT / RESULTS
+    if committed.is_file():
+        from claimbook.results import load_results
+
+        known |= set(load_results(committed)["system"])
+
+    def systems(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "system":
+                    yield from (item if isinstance(item, list) else [item])
+                else:
+                    yield from systems(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from systems(item)
+
+    for claim in registry.all_claims():
+        for name, value in claim.fields.items():
+            for system in systems(value):
+                if str(system) not in known:
+                    raise UsageError(f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
+                                     "book has names it")
+
+
+def _missing_warnings(rows: list[dict], registry) -> list[str]:
+    warnings = []
+    for claim_id, claim_rows in bookpages._rows_by_claim(rows).items():
+        missing = sorted({text for row in claim_rows for text in row.get("missing") or []})
+        if not missing:
+            continue
+        claim = registry.claim(claim_id)
+        where = claim.chapter or f"{claim.announcement}/{claim.parent or claim.id}"
+        field = missing[0].split(" ", 1)[0].split(":")[0]
+        warnings.append(f"warning: page {where}: claim {claim_id} cannot be checked, {missing[0]}; point it elsewhere "
+                        f"with --param {claim_id}.{field}.system=NAME (or another field of the selector)")
+    return warnings
+
+
 def build(
     root: Path = PROJECT_ROOT,
     results: Path | None = None,
     round_name: str | None = None,
     out: Path | None = None,
-    html: bool = True,
-    claims_path: str = DEFAULT_CLAIMS_PATH,
+    html_output: bool = True,
     only=None,
     overrides=(),
     jobs: int | None = None,
     force: bool = False,
+    strict: bool = False,
     report: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True),
 ) -> BuildResult:
-    """Build the book from ``root``; with ``out``, into that folder and leave ``root`` alone."""
+    """Build the book from ``root``: the committed book (plain build) or a whole book in ``out``."""
     root = Path(root).resolve()
-    claims_file = root / claims_path
-    registry = load_registry(claims_file)
-    chapters = registry.written_chapters()
-    if not chapters:
-        raise BuildError(f"{claims_file}: no chapter has a template")
-    parameters = {chapter.name: registry.chapter_parameters(chapter.name) for chapter in chapters}
-    for text in overrides:
-        apply_override(registry, parameters, text)
-    forced = resolve_targets(registry, only) if only else set()
-    if force:
-        forced = {chapter.name for chapter in chapters}
-    workers = jobs or os.cpu_count() or 1
-    target = Path(out).resolve() if out else root
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    builder = None
-    staging = Path(tempfile.mkdtemp(prefix=".claimbook-build-", dir=target.parent if out else root))
+    if out is None and (results is not None or overrides or only):
+        what = "--results" if results is not None else "--param" if overrides else "--only"
+        raise UsageError(f"{what} builds a book from other inputs; give --out DIR for it (the committed book is "
+                         "built only from the committed data, by a plain build)")
+    target = outputs.check_out_folder(out, root) if out is not None else root
     try:
-        _copy_sources(root, staging)
-        if out is not None:
-            _overlay_previous(target / "book", staging)
-        round_label = None
-        if results is not None:
-            report(f"ingesting {results}")
-            table = ingest(results, round_name)
-            round_label = str(table["round"].iloc[0])
-            staged_results = write_tidy(table, staging / "data" / "mlperf" / f"{round_label}.csv")
-            for chapter_parameters in parameters.values():
-                chapter_parameters["results_path"] = str(staged_results)
-
-        cache = _read_cache(staging / CACHE_FILE)
-        code = package_digest()
-        digests, jobs_to_run = {}, []
-        for chapter in chapters:
-            digests[chapter.name] = chapter_digest(root / chapter.template, parameters[chapter.name], claims_file, code)
-            output = staging / EXECUTED_DIR / f"{chapter.name}.ipynb"
-            fresh = cache.get(chapter.name) == digests[chapter.name] and output.is_file()
-            if only and not force and chapter.name not in forced:
-                if not output.is_file():
-                    raise UsageError(f"--only: chapter {chapter.name} has never been built here; build it first")
-                digests[chapter.name] = cache.get(chapter.name, "")
-                continue
-            if fresh and chapter.name not in forced:
-                continue
-            output.unlink(missing_ok=True)
-            jobs_to_run.append((chapter.name, root / chapter.template, output, parameters[chapter.name], root, chapter.template))
-
-        # Chapters to run mean new HTML: let jupyter-book import itself meanwhile.
-        builder = start_html_builder() if html and jobs_to_run else None
-        reused = [chapter.name for chapter in chapters if chapter.name not in {job[0] for job in jobs_to_run}]
-        if reused:
-            report(f"reusing {len(reused)} chapter(s) whose inputs did not change: {', '.join(reused)}")
-        if jobs_to_run:
-            report(f"executing {len(jobs_to_run)} chapter(s) on up to {min(workers, len(jobs_to_run))} worker(s): "
-                   + ", ".join(job[0] for job in jobs_to_run))
-            _execute(jobs_to_run, workers, report)
-        (staging / CACHE_FILE).write_text(json.dumps(digests, indent=2, sort_keys=True) + "\n")
-
-        executed = [staging / EXECUTED_DIR / f"{chapter.name}.ipynb" for chapter in chapters]
-        rows = [row for path in executed for row in scorecard.collect(path)] + scorecard.uncheckable_rows(registry)
-        scorecard.write(rows, staging / "book")
-        write_ledger(rows, registry, round_label or str(registry.source.get("round", "")), staging / "book" / "ledger.md")
-        write_costs([row for path in executed for row in records.collect(path, "costs")], staging / "book" / "costs.csv")
-        report(f"wrote the scorecard ({len(rows)} rows), the ledger and the cost table")
-
-        html_rebuilt = False
-        previous_html = target / HTML_DIR
-        if html:
-            stamp = site_digest(staging)
-            previous_stamp = _read_cache(previous_html / SITE_STAMP).get("site")
-            if previous_stamp == stamp and previous_html.is_dir():
-                report("HTML is up to date")
-            else:
-                report("compiling HTML with jupyter-book")
-                compile_html(staging, root / "_build" / "assets", builder)
-                builder = None
-                (staging / HTML_DIR / SITE_STAMP).write_text(json.dumps({"site": stamp}) + "\n")
-                html_rebuilt = True
-
-        if out is not None:
-            if html and not html_rebuilt:
-                (staging / HTML_DIR).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(previous_html, staging / HTML_DIR)
-            _replace_tree(staging, target)
-        else:
-            for path in executed + [staging / CACHE_FILE] + [staging / "book" / name for name in GENERATED_PAGES]:
-                _replace_if_changed(path, root / path.relative_to(staging))
-            if html_rebuilt:
-                _replace_tree(staging / HTML_DIR, root / HTML_DIR)
-        report(
-            f"built into {target}: {len(chapters)} chapter(s), {len(jobs_to_run)} executed, {len(rows)} scorecard row(s)"
-            + (f", HTML in {target / HTML_DIR}" if html else "")
-        )
-        return BuildResult(
-            tuple(target / EXECUTED_DIR / f"{chapter.name}.ipynb" for chapter in chapters),
-            tuple(job[0] for job in jobs_to_run),
-            len(rows),
-            target / HTML_DIR if html else None,
-            html_rebuilt,
-        )
-    except ClaimsError as exc:
-        raise UsageError(str(exc)) from exc
-    finally:
-        stop_html_builder(builder)
-        if staging.exists():
+        registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+        chapter_changes, claim_overrides, warnings = apply_params(overrides, registry)
+    except (RegistryError, ParamError) as exc:
+        raise UsageError(str(exc)) from None
+    if out is not None:
+        outputs.mark_out_folder(target)
+    build_dir = target / "_build"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with outputs.Lock(build_dir):
+        outputs.clear_leftovers(build_dir)
+        outputs.clear_leftovers(target)
+        staging = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
+        staging.mkdir()
+        try:
+            return _build_in(root, target, staging, registry, chapter_changes, claim_overrides, list(warnings),
+                             results, round_name, out is not None, html_output, only, jobs, force, strict, report)
+        finally:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def _build_in(root, target, staging, registry, chapter_changes, claim_overrides, warnings, results, round_name,
+              to_out, html_output, only, jobs_wanted, force, strict, report) -> BuildResult:
+    book_root = staging if to_out else root  # where the kernels read data from
+    _copy_sources(root, staging, with_data=to_out)
+    results_path = RESULTS
+    if results is not None:
+        report(f"ingesting {results}")
+        table = ingest(results, round_name)
+        results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
+        write_tidy(table, staging / results_path)
+    common = {"results_path": results_path, **DATA_INPUTS}
+    try:
+        data = load_data(str(book_root / results_path), [str(book_root / path) for path in DATA_INPUTS["earlier_paths"]],
+                         str(book_root / DATA_INPUTS["reference_dir"]), str(root / CLAIMS_DIR), str(root / CHAPTERS_FILE),
+                         claim_overrides, str(book_root / DATA_INPUTS["result_ids_path"]),
+                         str(book_root / DATA_INPUTS["sources_path"]))
+        _check_systems(data, data.registry)
+    except (RegistryError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    pages = plan(data.registry, common, chapter_changes, claim_overrides, only)
+
+    generated = staging / BOOK_DIR / GENERATED_DIR
+    previous = target / BOOK_DIR / GENERATED_DIR
+    _seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
+    cache = _read_cache(generated / CACHE_NAME)
+    wanted_digests, to_run = {}, []
+    for job in pages:
+        template = root / job.template
+        digest = digests.chapter_digest(template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED)
+        wanted_digests[job.name] = digest
+        output = generated / f"{job.name}.ipynb"
+        if not force and cache.get(job.name) == digest and output.is_file():
+            continue
+        output.unlink(missing_ok=True)
+        to_run.append((job.name, template, output, job.parameters, book_root, job.template, job.title))
+    _remove_stale(generated, {job.name for job in pages})
+    builder = html.start_builder() if html_output and to_run else None
+    try:
+        reused = len(pages) - len(to_run)
+        if reused:
+            report(f"reusing {reused} page(s) whose inputs did not change")
+        if to_run:
+            workers = jobs_wanted or os.cpu_count() or 1
+            report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
+            _execute(to_run, workers, report)
+        (generated / CACHE_NAME).write_text(json.dumps(wanted_digests, indent=2, sort_keys=True) + "\n")
+
+        notebooks = [generated / f"{job.name}.ipynb" for job in pages]
+        rows = [row for path in notebooks for row in scorecard.collect(path)]
+        included = {claim_id for job in pages for claim_id in job.claims}
+        text_only = [claim for claim in data.registry.claims if claim.chapter is None and claim not in data.registry.page_claims()]
+        if not only:
+            included |= {claim.id for claim in text_only}
+        checks = {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in included}
+        rows += [row for claim in text_only if claim.id in included
+                 for row in scorecard.rows_for(checks[claim.id], claim.announcement)]
+        _agree(rows, checks)
+        partial = _partial(data.registry, included)
+        scorecard.write(rows, generated)
+        round_label = str(data.results["round"].iloc[0])
+        _write_pages(generated, partial, rows, checks, round_label, pages, book_root / results_path)
+        _write_costs([row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv")
+        warnings += _missing_warnings(rows, data.registry)
+        report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
+
+        html_folder, rebuilt = None, False
+        if html_output:
+            html_folder, rebuilt = _compile(root, target, staging, builder, report)
+            builder = None
+        _publish(target, staging, to_out, html_folder, rebuilt)
+    finally:
+        html.stop_builder(builder)
+    for warning in warnings:
+        report(warning)
+    report(f"built into {target}: {len(pages)} page(s), {len(to_run)} executed, {len(rows)} scorecard row(s)"
+           + (f", HTML in {target / '_build' / 'html'}" if html_output else ""))
+    if strict and any(warning.startswith("warning: page") for warning in warnings):
+        raise BuildError(f"--strict: {sum(w.startswith('warning: page') for w in warnings)} claim(s) found no result "
+                         "for what they name (see the warnings above); the book was written")
+    return BuildResult(target, tuple(job.name for job in pages), tuple(job[0] for job in to_run), len(rows),
+                       target / "_build" / "html" if html_output else None, rebuilt, tuple(warnings))
+
+
+def _remove_stale(generated: Path, names: set[str]) -> None:
+    """Executed pages of claims or chapters the plan no longer has (only the build's own files)."""
+    for path in generated.rglob("*.ipynb"):
+        name = path.relative_to(generated).with_suffix("").as_posix()
+        if name not in names:
+            path.unlink()
+    for folder in sorted((path for path in generated.rglob("*") if path.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def _agree(rows: list[dict], checks: dict) -> None:
+    """The scorecard the pages recorded and the checks the build made must say the same."""
+    for row in rows:
+        check = checks.get(row["claim"]) or (checks.get(row["part_of"]) if row.get("part_of") else None)
+        if check is None:
+            continue
+        if row["claim"] == check.claim.id and row["verdict"] != check.verdict:
+            raise BuildError(f"claim {row['claim']}: its page says {row['verdict']!r} but the engine says "
+                             f"{check.verdict!r}; rebuild with --force")
+
+
+def _partial(registry, included: set[str]):
+    """The registry restricted to the claims this book shows (all of them, unless --only)."""
+    from dataclasses import replace
+
+    return replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in included),
+                   announcements={key: value for key, value in registry.announcements.items()
+                                  if any(claim.announcement == key and claim.id in included for claim in registry.claims)})
+
+
+def _write_pages(generated: Path, registry, rows: list[dict], checks: dict, round_label: str, pages,
+                 results_file: Path) -> None:
+    shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
+    (generated / "front.md").write_text(bookpages.front_page(rows, registry, round_label), encoding="utf-8")
+    for announcement in registry.announcements.values():
+        text_checks = {claim_id: check for claim_id, check in checks.items()
+                       if check.claim.announcement == announcement.id}
+        (generated / f"{announcement.id}.md").write_text(
+            bookpages.announcement_page(announcement, rows, registry, round_label, text_checks), encoding="utf-8")
+    (generated / "caveats.md").write_text(bookpages.caveats_page(), encoding="utf-8")
+    (generated / "kinds.md").write_text(bookpages.kinds_page(registry), encoding="utf-8")
+    names = {job.name for job in pages}
+    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
+    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
+    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
+    (generated / "_toc.yml").write_text(bookpages.toc(registry, chapters, claim_pages, round_pages), encoding="utf-8")
+
+
+def _write_costs(rows: list[dict], path: Path) -> None:
+    pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")
+
+
+def _compile(root: Path, target: Path, staging: Path, builder, report) -> tuple[Path | None, bool]:
+    """The HTML, unless the staged book is byte for byte what the current HTML was made from."""
+    from claimbook.assets import write_vega_bundle
+
+    bundle = write_vega_bundle(root / "_build" / "assets")
+    static = staging / BOOK_DIR / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(bundle, static / bundle.name)
+    stamp = html.site_digest(staging / BOOK_DIR)
+    current = target / "_build" / "html"
+    if current.is_dir() and html.read_stamp(current) == stamp:
+        report("HTML is up to date")
+        html.stop_builder(builder)
+        return None, False
+    report("compiling HTML with jupyter-book")
+    compiled = html.compile_book(staging / BOOK_DIR, target / "_build", builder)
+    fresh = staging / "html"
+    shutil.copytree(compiled, fresh)
+    html.write_stamp(fresh, stamp)
+    return fresh, True
+
+
+def _publish(target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool) -> None:
+    """Swap the new book in: each folder in one step, the HTML last."""
+    if to_out:
+        outputs.swap_in(staging / BOOK_DIR, target / BOOK_DIR)
+        if (staging / "data").is_dir():
+            outputs.swap_in(staging / "data", target / "data")
+    else:
+        outputs.swap_in(staging / BOOK_DIR / GENERATED_DIR, target / BOOK_DIR / GENERATED_DIR)
+    if rebuilt and html_folder is not None:
+        outputs.swap_in(html_folder, target / "_build" / "html")

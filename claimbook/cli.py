@@ -11,18 +11,19 @@ import json
 import sys
 from pathlib import Path
 
-from claimbook.build import BuildError, UsageError, build
-from claimbook.claims import ClaimsError, load_registry
+from claimbook.errors import BuildError, ChapterError, UsageError
 from claimbook.csvfile import row_changes
 from claimbook.diff import claimed_systems, diff_results, format_diff, result_changes
 from claimbook.fetch import ROUND, FetchError, FetchRefused, fetch_summary
 from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
-from claimbook.ledger import claim_ledger
-from claimbook.execute import ChapterError
+from claimbook.earlier import ingest_earlier
+from claimbook.html import HtmlError
 from claimbook.ingest import IngestError, ingest, tidy_csv
-from claimbook.results import PROJECT_ROOT, ResultsError, SelectionError, load_results
+from claimbook.outputs import LockedError, OutputError
+from claimbook.paths import PROJECT_ROOT
 from claimbook.prices import ingest_prices
-from claimbook.rounds import ingest_earlier
+from claimbook.registry import RegistryError, load_registry
+from claimbook.results import ResultsError, load_results
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -64,22 +65,41 @@ def _parser() -> argparse.ArgumentParser:
     diff_cmd.add_argument("new", type=Path, help="the later tidy table")
     diff_cmd.add_argument("--all", action="store_true", help="every system, not only those the claims use")
 
-    commands.add_parser("list", help="the claims, their chapters and their current verdicts")
+    list_cmd = commands.add_parser("list", help="the claims, their pages and their current verdicts")
+    list_cmd.add_argument("--book", type=Path, help="a book built with --out (default: the committed book)")
 
-    build_cmd = commands.add_parser("build", help="execute the chapters, write the scorecard and compile the HTML")
-    build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data")
+    commands.add_parser("kinds", help="the kinds of claim a registry can hold, and their fields")
+
+    new_cmd = commands.add_parser("new-announcement", help="start a registry file for a new announcement")
+    new_cmd.add_argument("identifier", metavar="ID", help="the announcement's id, e.g. acme-v6.1 (the file's name)")
+    new_cmd.add_argument("--publisher", required=True, help="who made the claims, as the results file names it")
+    new_cmd.add_argument("--title", required=True, help="the announcement's title")
+    new_cmd.add_argument("--date", required=True, help="its date, YYYY-MM-DD")
+    new_cmd.add_argument("--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)")
+
+    build_cmd = commands.add_parser(
+        "build", help="execute the pages, write the scorecard and the ledger, compile the HTML",
+        description="Without options: the committed book from the committed data (book/claims and _build/html). "
+                    "With --out DIR: a whole book, its data included, in DIR (a new or empty folder, or one an "
+                    "earlier --out made); --results, --param and --only need --out.")
+    build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data (needs --out)")
     build_cmd.add_argument("--round", dest="round_name", help="round label for --results (default: its version column)")
-    build_cmd.add_argument("--out", type=Path, help="build into this folder and leave the committed book untouched")
-    build_cmd.add_argument("--no-html", action="store_true", help="execute chapters and write the scorecard only")
+    build_cmd.add_argument("--out", type=Path, help="build a whole book into this folder; the committed book is untouched")
+    build_cmd.add_argument("--no-html", action="store_true", help="execute the pages and write the scorecard only")
     build_cmd.add_argument(
-        "--only", action="append", metavar="CLAIM", help="re-execute only this chapter (a chapter name or a claim id); repeatable"
+        "--only", action="append", metavar="NAME",
+        help="a book of only this chapter, claim or page (needs --out); repeatable",
     )
     build_cmd.add_argument(
-        "--param", action="append", default=[], metavar="CLAIM.NAME=VALUE",
-        help="override one parameter (VALUE is read as YAML), e.g. economics.pricing_kind=spot; repeatable",
+        "--param", action="append", default=[], metavar="TARGET.NAME=VALUE",
+        help="change one chapter parameter or claim field (needs --out); VALUE is read as YAML, and a mapping merges "
+             "into the one it changes (null removes a key), e.g. economics.assumed_prices='{\"NVIDIA GB300\": 12}' "
+             "or rubin-dsr1-2.5x.subject.system=NAME; repeatable",
     )
-    build_cmd.add_argument("--jobs", type=int, help="chapters executed at once (default: the number of cores)")
-    build_cmd.add_argument("--force", action="store_true", help="execute every chapter, whatever the cache says")
+    build_cmd.add_argument("--jobs", type=int, help="pages executed at once (default: the number of cores)")
+    build_cmd.add_argument("--force", action="store_true", help="execute every page (or every --only page), whatever the cache says")
+    build_cmd.add_argument("--strict", action="store_true",
+                           help="exit 1 when a claim finds no result for what it names (CI builds the committed book so)")
     return parser
 
 
@@ -154,28 +174,59 @@ def _run_diff(args) -> int:
 
 
 def _run_list(args) -> int:
+    from claimbook.bookpages import ledger_entries
+
+    book = (args.book or PROJECT_ROOT) / "book" / "claims" / "scorecard.json"
+    if not book.is_file():
+        raise UsageError(f"{book}: no scorecard yet; run `python -m claimbook build` first")
     registry = load_registry()
-    scorecard_path = PROJECT_ROOT / "book" / "scorecard.json"
-    if not scorecard_path.is_file():
-        raise UsageError(f"{scorecard_path}: no scorecard yet; run `python -m claimbook build` first")
-    ledger = claim_ledger(json.loads(scorecard_path.read_text()), registry)
-    ledger = ledger.assign(
-        chapter=ledger["chapter"].replace("", "-"),
-        claimed=ledger["claimed"].map(lambda value: "-" if value is None or value != value else f"{value:g}"),
-        measured=ledger["measured"].map(lambda value: "-" if value is None or value != value else f"{value:.3g}"),
-    )
-    print(ledger[["claim", "chapter", "claimed", "measured", "unit", "verdict"]].to_string(index=False))
+    rows = json.loads(book.read_text())
+    present = {row["claim"] for row in rows}
+    from dataclasses import replace
+
+    shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
+    for entry in ledger_entries(rows, shown):
+        claim = entry["claim"]
+        print(f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range']}")
+    return 0
+
+
+def _run_kinds(args) -> int:
+    from claimbook import engine
+
+    for name, module in engine.KINDS.items():
+        print(f"{name}: {engine.KIND_DESCRIPTIONS[name]}")
+        print(f"  required: {', '.join(module.REQUIRED) or '-'}")
+        print(f"  optional: {', '.join(module.OPTIONAL)}")
+    print("compound: a claim made only of parts (each part a claim of its own kind)")
+    return 0
+
+
+def _run_new_announcement(args) -> int:
+    from claimbook.registry import ID_PATTERN
+    from claimbook.scaffold import new_registry
+
+    if not ID_PATTERN.match(args.identifier):
+        raise UsageError(f"{args.identifier!r}: an announcement id uses lower-case letters, digits, '-' and '.'")
+    out = PROJECT_ROOT / "data" / "claims" / f"{args.identifier}.yaml"
+    if out.exists():
+        raise UsageError(f"{out}: exists; a new announcement needs a new id (nothing was written)")
+    text = new_registry(args.identifier, args.publisher, args.title, args.date, args.round_name, load_registry())
+    replace_file(out, text.encode("utf-8"), False, lambda existing: "")
+    print(f"wrote {out}: fill in its claims, then run `make book`", file=sys.stderr)
     return 0
 
 
 def _run_build(args) -> int:
     if args.round_name and not args.results:
-        raise SystemExit("error: --round goes with --results")
+        raise UsageError("--round goes with --results")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from claimbook.build import build  # the build's imports (notebooks, charts) only when building
+
     build(
-        results=args.results, round_name=args.round_name, out=args.out, html=not args.no_html,
-        only=args.only, overrides=args.param, jobs=args.jobs, force=args.force,
+        results=args.results, round_name=args.round_name, out=args.out, html_output=not args.no_html,
+        only=args.only, overrides=args.param, jobs=args.jobs, force=args.force, strict=args.strict,
     )
     return 0
 
@@ -190,15 +241,14 @@ def main(argv: list[str] | None = None) -> int:
             "fetch": _run_fetch,
             "diff": _run_diff,
             "list": _run_list,
+            "kinds": _run_kinds,
+            "new-announcement": _run_new_announcement,
             "build": _run_build,
         }[args.command]
         return run(args)
-    except (IngestError, ClaimsError, UsageError, FetchRefused, ReplaceRefused) as exc:
+    except (IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ResultsError, SelectionError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (ChapterError, BuildError, FetchError, WriteError) as exc:
+    except (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -6,19 +6,27 @@ import pandas as pd
 
 from claimbook.schema import RESULT_KEY
 
-SYSTEM_PARAMETERS = ("new_system", "baseline_system", "system", "small_system", "large_system")
 DIFF_COLUMNS = (*RESULT_KEY, "status", "old_result", "new_result", "units", "change_percent")
 
 
 def claimed_systems(registry) -> set[tuple[str, str]]:
-    """(organization, system) of every system a chapter's parameters name."""
+    """(organization, system) of every system a claim's selectors name by both."""
     systems = set()
-    for chapter in registry.written_chapters():
-        parameters = chapter.parameters
-        organization = parameters.get("organization")
-        for name in SYSTEM_PARAMETERS:
-            if organization and parameters.get(name):
-                systems.add((organization, parameters[name]))
+
+    def visit(value):
+        if isinstance(value, dict):
+            organization, system = value.get("organization"), value.get("system")
+            if isinstance(organization, str) and system is not None:
+                for name in system if isinstance(system, list) else [system]:
+                    systems.add((organization, str(name)))
+            for item in value.values():
+                visit(item)
+        elif isinstance(value, list):
+            for item in value:
+                visit(item)
+
+    for claim in registry.all_claims():
+        visit(claim.fields)
     return systems
 
 

@@ -52,7 +52,9 @@ def with_file_digests(value, root: Path, skip=()):
         try:
             if path.is_file():
                 return f"file:{file_digest(path)}"
-            if path.is_dir() and path.resolve() != root.resolve():
+            # A folder of the book's own data (never the book root or anything above it).
+            resolved, base = path.resolve(), root.resolve()
+            if path.is_dir() and resolved != base and resolved.is_relative_to(base):
                 return f"folder:{folder_digest(path)}"
         except OSError:
             pass

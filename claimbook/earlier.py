@@ -172,3 +172,35 @@ def combine_rounds(frames: list[pd.DataFrame]) -> pd.DataFrame:
 def source_types_table() -> pd.DataFrame:
     """The kinds of source a figure can have, strongest first."""
     return pd.DataFrame({"source_type": list(SOURCE_TYPES), "meaning": list(SOURCE_TYPES.values())})
+
+
+def system_history(data, organization: str, system: str, benchmark: str) -> pd.DataFrame:
+    """One system's figures on one benchmark in every round the book has: the current round's
+    published results and the earlier-round table, strongest source first within a round."""
+    current = data.results[(data.results["organization"] == organization) & (data.results["system"] == system)
+                           & (data.results["benchmark"] == benchmark)]
+    earlier = data.earlier[(data.earlier["organization"] == organization) & (data.earlier["system"] == system)
+                           & (data.earlier["model"].map(data.reference.benchmark) == benchmark)]
+    frame = combine_rounds([from_tidy(current.drop(columns=["family", "vendor", "form_factor", "benchmark"])), earlier])
+    return frame.drop_duplicates(["round", "scenario"], keep="first").reset_index(drop=True)
+
+
+def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
+    """The gain from each round to the next one the system has, per scenario, with the weaker of
+    the two figures' sources as the evidence it rests on."""
+    order = list(SOURCE_TYPES)
+    rounds = sorted(set(history["round"]), key=round_order)
+    rows = []
+    for before, after in zip(rounds, rounds[1:]):
+        for scenario in sorted(set(history["scenario"])):
+            old = history[(history["round"] == before) & (history["scenario"] == scenario)]
+            new = history[(history["round"] == after) & (history["scenario"] == scenario)]
+            if old.empty or new.empty or old["units"].iloc[0] != new["units"].iloc[0]:
+                continue
+            old, new = old.iloc[0], new.iloc[0]
+            gain = new["result"] / old["result"] if new["higher_is_better"] else old["result"] / new["result"]
+            weaker = max(old["source_type"], new["source_type"], key=order.index)
+            rows.append({"scenario": scenario, "from_round": before, "to_round": after, "from_result": old["result"],
+                         "to_result": new["result"], "units": new["units"], "gain": gain, "evidence": weaker})
+    return pd.DataFrame(rows, columns=["scenario", "from_round", "to_round", "from_result", "to_result", "units",
+                                       "gain", "evidence"])

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 
 from claimbook import records
-from claimbook.verdict import CANNOT_BE_CHECKED, Verdict
 
 SECONDS_PER_HOUR = 3600
 TOKENS_PER_MILLION = 1_000_000
@@ -32,16 +31,16 @@ def joules_per_token(gpus: int, gpu_watts: float, tokens_per_second: float) -> f
 
 
 def cost_table(results: pd.DataFrame, chosen_prices: pd.DataFrame) -> pd.DataFrame:
-    """Cost per million output tokens and energy per token of every token-throughput result
-    whose accelerator has a price."""
+    """Cost per million output tokens and energy per token (board power) of every token-throughput
+    result whose accelerator family has a price."""
     tokens = results[(results["units"] == "Tokens/s") & (results["total_accelerators"] > 0)]
-    priced = tokens.merge(chosen_prices, on="accelerator", how="inner")
+    priced = tokens.merge(chosen_prices, on="family", how="inner")
     rows = []
     for item in priced.itertuples():
         rows.append(
             {
-                "organization": item.organization, "system": item.system, "accelerator": item.accelerator,
-                "model": item.model, "scenario": item.scenario, "availability": item.availability,
+                "organization": item.organization, "system": item.system, "accelerator": item.family,
+                "model": item.benchmark, "scenario": item.scenario, "availability": item.availability,
                 "total_accelerators": item.total_accelerators, "tokens_per_second": item.result,
                 "price_provider": item.provider, "price_kind": item.pricing, "usd_per_gpu_hour": item.usd_per_gpu_hour,
                 "usd_per_million_tokens": usd_per_million_tokens(item.total_accelerators, item.usd_per_gpu_hour, item.result),
@@ -63,74 +62,73 @@ def break_even_price(new: pd.Series, baseline: pd.Series, baseline_usd_per_gpu_h
 
 
 def break_even_table(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float,
-                     new_usd_per_gpu_hour: float) -> pd.DataFrame:
-    """Per model and scenario: the break-even price of the new system and whether the assumed
-    price is below it (i.e. whether the new system lowers the cost per token)."""
-    merged = new_rows.merge(baseline_rows, on=["model", "scenario"], suffixes=("_new", "_baseline"))
+                     new_usd_per_gpu_hour: float | None) -> pd.DataFrame:
+    """Per benchmark and scenario with token results on both sides: the new system's break-even
+    price, and whether the assumed price is below it (then the new system is cheaper per token)."""
+    tokens = new_rows[new_rows["units"] == "Tokens/s"]
+    merged = tokens.merge(baseline_rows, on=["benchmark", "scenario"], suffixes=("_new", "_baseline"))
     rows = []
     for _, item in merged.iterrows():
         new = pd.Series({"result": item["result_new"], "total_accelerators": item["total_accelerators_new"]})
         base = pd.Series({"result": item["result_baseline"], "total_accelerators": item["total_accelerators_baseline"]})
         price = break_even_price(new, base, baseline_usd_per_gpu_hour)
-        rows.append(
-            {
-                "model": item["model"], "scenario": item["scenario"], "speedup": item["result_new"] / item["result_baseline"],
-                "baseline_usd_per_gpu_hour": baseline_usd_per_gpu_hour, "break_even_usd_per_gpu_hour": price,
-                "assumed_usd_per_gpu_hour": new_usd_per_gpu_hour, "lowers_cost_at_assumed_price": new_usd_per_gpu_hour < price,
-            }
-        )
-    return pd.DataFrame(rows)
+        rows.append({
+            "benchmark": item["benchmark"], "scenario": item["scenario"],
+            "speedup": item["result_new"] / item["result_baseline"],
+            "baseline_usd_per_gpu_hour": baseline_usd_per_gpu_hour, "break_even_usd_per_gpu_hour": price,
+            "assumed_usd_per_gpu_hour": new_usd_per_gpu_hour,
+            "cheaper_at_assumed_price": None if new_usd_per_gpu_hour is None else bool(new_usd_per_gpu_hour < price),
+        })
+    return pd.DataFrame(rows, columns=["benchmark", "scenario", "speedup", "baseline_usd_per_gpu_hour",
+                                       "break_even_usd_per_gpu_hour", "assumed_usd_per_gpu_hour", "cheaper_at_assumed_price"])
 
 
-def sensitivity(rows: pd.DataFrame, prices: np.ndarray) -> pd.DataFrame:
-    """Cost per million tokens of each system and scenario over a range of GPU-hour prices."""
-    frames = []
-    for item in rows.itertuples():
-        frames.append(
-            pd.DataFrame(
-                {
-                    "system": f"{item.organization} {item.system}", "model": item.model, "scenario": item.scenario,
-                    "usd_per_gpu_hour": prices,
-                    "usd_per_million_tokens": [usd_per_million_tokens(item.total_accelerators, p, item.result) for p in prices],
-                }
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
-
-
-def judge_cost_claim(break_even: pd.DataFrame, new_name: str, baseline_name: str) -> Verdict:
-    """ "Lower cost per token" needs the new system's price, which no one publishes: the
-    verdict says so, and gives the price below which the claim would hold."""
+def break_even_notes(break_even: pd.DataFrame, new_family: str, baseline_family: str) -> tuple[str, ...]:
+    """What would settle the cost claim, conservative figure first: the price below which the new
+    system is cheaper per token in every scenario, and in its best one."""
     if break_even.empty:
-        return Verdict(CANNOT_BE_CHECKED, "No scenario has results of both systems.")
-    listed = "; ".join(
-        f"{item.model} {item.scenario}: below {item.break_even_usd_per_gpu_hour:.2f} USD per GPU-hour"
-        for item in break_even.itertuples()
+        return ("No scenario has token results of both systems, so no break-even price can be computed",)
+    low = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmin()]
+    high = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmax()]
+    base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
+    return (
+        f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (no public price), {new_family} is cheaper "
+        f"per token in every scenario only if priced below {low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour "
+        f"(the conservative figure, set by {low['benchmark']} {low['scenario']}); in its best scenario "
+        f"({high['benchmark']} {high['scenario']}) below {high['break_even_usd_per_gpu_hour']:.2f}",
+        "These prices scale with the assumed baseline price; change it with --param economics.assumed_prices",
     )
-    baseline_price = break_even["baseline_usd_per_gpu_hour"].iloc[0]
-    return Verdict(
-        CANNOT_BE_CHECKED,
-        f"There is no public price for {new_name} (nor for {baseline_name}). With {baseline_name} at the assumed "
-        f"{baseline_price:.2f} USD per GPU-hour, {new_name} gives a lower cost per token only if it is priced "
-        f"{listed}.",
-    )
+
+
+def sensitivity(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float,
+                prices: np.ndarray) -> pd.DataFrame:
+    """Cost per million tokens of the new system over a range of its price, and of the baseline at
+    its assumed price (a flat line), per scenario: the lines cross at the break-even price."""
+    frames = []
+    tokens = new_rows[new_rows["units"] == "Tokens/s"]
+    for item in tokens.itertuples():
+        base = baseline_rows[(baseline_rows["benchmark"] == item.benchmark) & (baseline_rows["scenario"] == item.scenario)]
+        if base.empty:
+            continue
+        base = base.iloc[0]
+        flat = usd_per_million_tokens(int(base["total_accelerators"]), baseline_usd_per_gpu_hour, float(base["result"]))
+        frames.append(pd.DataFrame({
+            "system": f"{item.organization} {item.system}", "scenario": item.scenario, "line": f"new {item.scenario}",
+            "usd_per_gpu_hour": prices,
+            "usd_per_million_tokens": [usd_per_million_tokens(item.total_accelerators, price, item.result) for price in prices],
+        }))
+        frames.append(pd.DataFrame({
+            "system": f"{base['organization']} {base['system']} at {baseline_usd_per_gpu_hour:.2f} USD",
+            "scenario": item.scenario, "line": f"baseline {item.scenario}", "usd_per_gpu_hour": prices,
+            "usd_per_million_tokens": flat,
+        }))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["system", "scenario", "line", "usd_per_gpu_hour", "usd_per_million_tokens"])
 
 
 def publish_costs(table: pd.DataFrame) -> None:
-    """Record the cost table for the build, which writes it to ``book/costs.csv``."""
+    """Record the cost table for the build, which writes it to ``costs.csv``."""
     records.publish(
         "costs", table.to_dict("records"), COST_COLUMNS,
         ("organization", "system", "model", "scenario", "usd_per_million_tokens"),
     )
-
-
-def cost_claim_rows(claim_id: str, chapter: str, break_even: pd.DataFrame, verdict: Verdict, evidence: str) -> list[dict]:
-    """Scorecard rows of the cost claim: the break-even price in each benchmark and scenario."""
-    return [
-        {
-            "claim": claim_id, "chapter": chapter, "scenario": f"{item.model} {item.scenario}", "claimed": None,
-            "measured": item.break_even_usd_per_gpu_hour, "unit": "USD per GPU-hour (break-even)",
-            "verdict": verdict.verdict, "reason": verdict.text(), "evidence": evidence,
-        }
-        for item in break_even.itertuples()
-    ]

@@ -9,14 +9,12 @@ from pathlib import Path
 
 import nbformat
 
+from claimbook.errors import ChapterError
+
 KERNEL = "python3"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
 _VOLATILE_NOTEBOOK_KEYS = ("start_time", "end_time", "duration", "input_path", "output_path", "environment_variables")
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
-
-
-class ChapterError(RuntimeError):
-    """A chapter that failed to execute; the message names the chapter and the cell."""
 
 
 def _kernel_manager(stderr_file, book_root: Path):

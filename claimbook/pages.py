@@ -34,13 +34,13 @@ def cases_frame(check: Check) -> pd.DataFrame:
 class ClaimPage:
     """Everything one claim's page shows, computed once."""
 
-    def __init__(self, data: Data, claim_id: str, book_root: str = "../", chapter: str = ""):
+    def __init__(self, data: Data, claim_id: str, book_root: str = "../", chapter: str = "", check: Check | None = None):
         self.data = data
         self.claim = data.registry.claim(claim_id)
         self.announcement = data.registry.announcements[self.claim.announcement]
         self.book_root = book_root
         self.chapter = chapter or self.claim.announcement
-        self.check = engine.check(self.claim, data)
+        self.check = check if check is not None else engine.check(self.claim, data)
 
     # -- answer first ---------------------------------------------------------------------
     def card(self):
@@ -107,6 +107,48 @@ class ClaimPage:
 
     def publish(self):
         scorecard.publish([self.check], self.chapter)
+
+
+class Chapter:
+    """A narrative chapter: several claims, each with its page's parts, told in one story."""
+
+    def __init__(self, data: Data, claim_ids, book_root: str, name: str, checks: dict | None = None):
+        self.data = data
+        self.name = name
+        self.book_root = book_root
+        checks = checks or {}
+        self.pages = [ClaimPage(data, claim_id, book_root, name, checks.get(claim_id)) for claim_id in claim_ids]
+
+    def page(self, claim_id: str) -> ClaimPage:
+        return next(page for page in self.pages if page.claim.id == claim_id)
+
+    def cards(self):
+        for page in self.pages:
+            page.card()
+
+    def evidence(self):
+        for page in self.pages:
+            report.evidence(page.check.rows, f"Published results used for {page.claim.get('title') or page.claim.id}",
+                            self.data.result_ids)
+
+    def method(self, parameters: dict, template: str):
+        kinds = sorted({check.claim.kind for page in self.pages for check in (page.check.parts or (page.check,))})
+        for kind in kinds:
+            text = inspect.getdoc(engine.KINDS[kind]) or ""
+            report.display_html(f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
+                                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n")) + "</p></div>",
+                                f"{kind}: {text}")
+        report.parameters(parameters, template)
+
+    def citation(self):
+        rows = pd.concat([page.check.rows for page in self.pages if page.check.rows is not None and not page.check.rows.empty]
+                         or [pd.DataFrame()])
+        announcement = self.pages[0].announcement if self.pages else None
+        report.show_citation(rows if not rows.empty else None, announcement, self.data.sources or {},
+                             result_ids=self.data.result_ids)
+
+    def publish(self):
+        scorecard.publish([page.check for page in self.pages], self.name)
 
 
 def _plain(frame: pd.DataFrame):
@@ -282,3 +324,45 @@ CONTEXT = {
     "pairs": lambda frame: (frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
                             "Pairs of results (first 40)"),
 }
+
+
+def open_chapter(name: str, results_path: str, earlier_paths, reference_dir: str, registry_dir: str,
+                 chapters_file: str, result_ids_path: str, sources_path: str, claim_ids, book_root: str,
+                 overrides: dict, checks: dict | None = None) -> Chapter:
+    """Load everything a chapter reads (the one way) and check its claims."""
+    from claimbook.context import load_data
+
+    charts.use_book_style()
+    data = load_data(results_path, earlier_paths, reference_dir, registry_dir, chapters_file, overrides,
+                     result_ids_path, sources_path)
+    return Chapter(data, claim_ids, book_root, name, checks)
+
+
+def ratio_spread(checks) -> pd.DataFrame:
+    """Every case of ratio checks side by side: the spread behind an "up to"."""
+    rows = []
+    for check in checks:
+        for case in check.cases:
+            if case.measured is None:
+                continue
+            rows.append({
+                "Claim": check.claim.get("title") or check.claim.id, "Case": case.label,
+                "Ratio": case.measured, "Claimed": case.claimed,
+                "Per GPU": case.extra.get("per_gpu_ratio"),
+                "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
+                "Against the best of the class by anyone": case.extra.get("measured_vs_best_any"),
+                "Best of the class": case.extra.get("best_any") or "—",
+            })
+    return pd.DataFrame(rows)
+
+
+def case_table(check) -> pd.DataFrame:
+    """The cases of a check with what each compares, for a chapter's tables."""
+    rows = []
+    for case in check.cases:
+        extra = case.extra
+        rows.append({"Case": case.label, "Measured": case.measured, "Claimed": case.claimed,
+                     "Holds": {True: "yes", False: "no", None: "—"}[case.reaches],
+                     "Compared": extra.get("baseline") or extra.get("next") or extra.get("small") or extra.get("note") or "—",
+                     "Other side": extra.get("large") or extra.get("leader") or "—"})
+    return pd.DataFrame(rows)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from pathlib import Path
 
 import pandas as pd
 
 from claimbook.csvfile import IngestError, read_table
-from claimbook.results import resolve_path
+from claimbook.paths import resolve_path
 
 PRICE_COLUMNS = ("provider", "accelerator", "usd_per_gpu_hour", "pricing", "as_of", "note")
 ASSUMED = "assumption (no public price)"
@@ -46,40 +45,39 @@ def load_prices(path: str | os.PathLike) -> pd.DataFrame:
     return ingest_prices(path)
 
 
-def _matches(price_accelerator: str, result_accelerator: str) -> bool:
-    """ "NVIDIA B200" prices "NVIDIA B200-SXM-180GB" but not "NVIDIA GB200" or "NVIDIA B2000"."""
-    pattern = re.escape(price_accelerator) + r"(?![A-Za-z0-9])"
-    return re.match(pattern, result_accelerator, re.IGNORECASE) is not None
+def choose_prices(prices: pd.DataFrame, families: list[str], pricing: str, assumed: dict[str, float],
+                  reference) -> pd.DataFrame:
+    """One price per accelerator family: the price the reader assumed for it, else the lowest
+    public price of the ``pricing`` kind (else of any kind). Families with neither are left out.
 
-
-def choose_prices(prices: pd.DataFrame, accelerators: list[str], pricing: str, assumed: dict[str, float]) -> pd.DataFrame:
-    """One price per accelerator: the lowest public price of the ``pricing`` kind (else of any
-    kind), or the assumed price the reader set. Accelerators with neither are left out."""
+    Prices and assumptions are matched to a family through the reviewed accelerator table, so
+    "NVIDIA Vera Rubin" prices every name Rubin is published under ("NVIDIA VR200" included).
+    """
+    by_family = {}
+    for name, value in (assumed or {}).items():
+        family = reference.family(name).name
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0):
+            raise ValueError(f"the assumed price for {name} must be a positive number, got {value!r}")
+        by_family[family] = float(value)
+    listed = prices.assign(family=[reference.family(name).name for name in prices["accelerator"]])
     chosen = []
-    for accelerator in sorted(set(accelerators)):
-        assumption = next((value for name, value in assumed.items() if _matches(name, accelerator)), None)
-        if assumption is not None:
-            if not (isinstance(assumption, (int, float)) and math.isfinite(assumption) and assumption > 0):
-                raise ValueError(f"the assumed price for {accelerator} must be a positive number, got {assumption!r}")
-            chosen.append({"accelerator": accelerator, "usd_per_gpu_hour": float(assumption), "provider": "",
+    for family in sorted(set(families)):
+        if family in by_family:
+            chosen.append({"family": family, "usd_per_gpu_hour": by_family[family], "provider": "",
                            "pricing": ASSUMED, "as_of": ""})
             continue
-        candidates = prices[[_matches(name, accelerator) for name in prices["accelerator"]]]
+        candidates = listed[listed["family"] == family]
         if candidates.empty:
             continue
         preferred = candidates[candidates["pricing"] == pricing]
         pool = preferred if not preferred.empty else candidates
         best = pool.sort_values(["usd_per_gpu_hour", "provider"], kind="stable").iloc[0]
-        chosen.append({"accelerator": accelerator, "usd_per_gpu_hour": best["usd_per_gpu_hour"], "provider": best["provider"],
+        chosen.append({"family": family, "usd_per_gpu_hour": float(best["usd_per_gpu_hour"]), "provider": best["provider"],
                        "pricing": best["pricing"], "as_of": best["as_of"]})
-    return pd.DataFrame(chosen, columns=["accelerator", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
+    return pd.DataFrame(chosen, columns=["family", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
 
 
-def price_of(chosen: pd.DataFrame, accelerator: str) -> float:
-    """The chosen price per GPU-hour of one accelerator; an error says how to supply one."""
-    rows = chosen[chosen["accelerator"] == accelerator]
-    if rows.empty:
-        raise LookupError(
-            f"no price for {accelerator}: the price table has none; set one in the chapter's assumed_prices"
-        )
-    return float(rows["usd_per_gpu_hour"].iloc[0])
+def price_of(chosen: pd.DataFrame, family: str) -> float | None:
+    """The chosen price per GPU-hour of one family, or None when it has none."""
+    rows = chosen[chosen["family"] == family]
+    return None if rows.empty else float(rows["usd_per_gpu_hour"].iloc[0])

@@ -26,7 +26,7 @@ KIND_DESCRIPTIONS = {
     "unnamed-baseline": "a comparison against a baseline the claim does not name",
     "not-checkable": "a statement no published MLPerf result can settle",
 }
-COMMON = ("id", "statement", "kind", "chapter", "parts", "result_ids", "note", "sentence", "acknowledges")
+COMMON = ("id", "title", "statement", "kind", "chapter", "parts", "result_ids", "note", "sentence", "acknowledges")
 PARENT_KIND = "compound"  # a claim made only of parts
 
 

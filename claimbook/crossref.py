@@ -1,0 +1,128 @@
+"""Where two announcements meet: claims of different announcements that rest on the same
+published results, each side's figure, and the results of the same benchmark and scenario that
+neither side mentions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from claimbook.engine.core import label_of
+
+
+@dataclass(frozen=True)
+class Meeting:
+    benchmark: str
+    scenario: str
+    shared: pd.DataFrame  # the results both announcements' claims use
+    sides: dict  # announcement id -> list of (claim, check) that use them
+    left_out: pd.DataFrame  # the best results of the benchmark and scenario no side used
+
+
+def _leaves(check):
+    """A check and its parts whose figures rest on particular results: a count or a list of
+    what exists (partners, kinds of benchmark) touches results only as examples."""
+    return [part for part in (check.parts or (check,)) if part.rows is not None and not part.rows.empty
+            and not (part.claim.kind == "presence" and (part.claim.get("count") or part.claim.get("items")))]
+
+
+def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
+    """Every benchmark and scenario where claims of two or more announcements use a common result."""
+    users: dict[str, dict] = {}
+    for check in checks.values():
+        for leaf in _leaves(check):
+            for location in set(leaf.rows["location"]):
+                users.setdefault(location, {}).setdefault(leaf.claim.announcement, []).append(leaf)
+    shared = {location: sides for location, sides in users.items() if len(sides) > 1}
+    results = data.results.set_index("location", drop=False)
+    meetings: dict[tuple, dict] = {}
+    for location, sides in shared.items():
+        row = results.loc[location]
+        key = (row["benchmark"], row["scenario"])
+        entry = meetings.setdefault(key, {"locations": set(), "sides": {}})
+        entry["locations"].add(location)
+        for announcement, leaves in sides.items():
+            for leaf in leaves:
+                if all(existing.claim.id != leaf.claim.id for existing in entry["sides"].setdefault(announcement, [])):
+                    entry["sides"][announcement].append(leaf)
+    found = []
+    for (benchmark, scenario), entry in sorted(meetings.items()):
+        used = {location for leaves in entry["sides"].values() for leaf in leaves for location in leaf.rows["location"]}
+        same = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)
+                            & (data.results["division"] == "closed")]
+        higher = bool(same["higher_is_better"].iloc[0]) if not same.empty else True
+        others = same[~same["location"].isin(used)].sort_values("result", ascending=not higher).head(top)
+        found.append(Meeting(benchmark, scenario, results.loc[sorted(entry["locations"])].reset_index(drop=True),
+                             entry["sides"], others.reset_index(drop=True)))
+    return found
+
+
+def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
+    """Each claim that uses the shared results: its announcement, verdict and figure."""
+    rows = []
+    for announcement, leaves in meeting.sides.items():
+        for leaf in leaves:
+            rows.append({"Announcement": registry.announcements[announcement].publisher,
+                         "Claim": leaf.claim.get("title") or leaf.claim.statement, "Claim id": leaf.claim.id,
+                         "Verdict": leaf.verdict, "Measured": leaf.measured_range() or "—"})
+    return pd.DataFrame(rows)
+
+
+def left_out_table(meeting: Meeting) -> pd.DataFrame:
+    return pd.DataFrame({
+        "Result": [label_of(row) for _, row in meeting.left_out.iterrows()],
+        "Accelerator": list(meeting.left_out["family"]),
+        "Value": list(meeting.left_out["result"]),
+        "Units": list(meeting.left_out["units"]),
+        "Per GPU": list(meeting.left_out["per_accelerator"]),
+    })
+
+
+def shared_table(meeting: Meeting) -> pd.DataFrame:
+    return pd.DataFrame({
+        "Result": [label_of(row) for _, row in meeting.shared.iterrows()],
+        "Accelerator": list(meeting.shared["family"]),
+        "Value": list(meeting.shared["result"]),
+        "Units": list(meeting.shared["units"]),
+        "Per GPU": list(meeting.shared["per_accelerator"]),
+    })
+
+
+def rival_comparisons(checks: dict, data) -> pd.DataFrame:
+    """Every case in which a claim sets its claimant's result against a rival vendor's, with the
+    best result of any accelerator at the same size that the comparison leaves out."""
+    rows = []
+    for check in checks.values():
+        for leaf in (check.parts or (check,)):
+            if leaf.claim.kind != "ratio" or leaf.rows is None or leaf.rows.empty:
+                continue
+            announcement = data.registry.announcements[leaf.claim.announcement]
+            for case in leaf.cases:
+                if case.measured is None or len(case.evidence) < 2:
+                    continue
+                subject = data.results[data.results["location"] == case.evidence[0]].iloc[0]
+                rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
+                if rival["vendor"] == announcement.vendor:
+                    continue
+                same = data.results[(data.results["benchmark"] == subject["benchmark"])
+                                    & (data.results["scenario"] == subject["scenario"])
+                                    & (data.results["total_accelerators"] == subject["total_accelerators"])
+                                    & (data.results["division"] == "closed")
+                                    & ~data.results["location"].isin(case.evidence)]
+                higher = bool(subject["higher_is_better"])
+                best = same.sort_values("result", ascending=not higher).head(1)
+                best_row = best.iloc[0] if not best.empty else None
+                gap = None
+                if best_row is not None:
+                    ratio = subject["result"] / best_row["result"] if higher else best_row["result"] / subject["result"]
+                    gap = 100 * (ratio - 1)
+                rows.append({
+                    "Announcement": announcement.publisher, "Claim id": leaf.claim.id, "Case": case.label,
+                    "Claimant's result": label_of(subject), "Compared with": label_of(rival),
+                    "Measured": case.measured, "Unit": case.unit,
+                    "Best result at that size, any accelerator": "—" if best_row is None else
+                    f"{label_of(best_row)}, {best_row['family']}",
+                    "Claimant against it (%)": gap,
+                })
+    return pd.DataFrame(rows)

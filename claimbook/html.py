@@ -1,0 +1,126 @@
+"""Compiling the HTML with jupyter-book, incrementally.
+
+Sphinx keeps its environment in a work folder under ``_build/``; the staged book is copied into
+it file by file, and only files whose bytes changed are rewritten (their times with them), so
+Sphinx re-reads and rewrites only the pages that changed. Warnings stay errors. The finished
+site is then copied out and swapped in whole (``outputs.swap_in``).
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+WORK_DIR = ".sphinx-work"
+SITE_STAMP = ".claimbook-site.json"
+
+# A jupyter-book process that imports itself while the chapters execute, then waits for the
+# command line of the build on its standard input (an empty line: nothing to do).
+_WARM_BUILDER = """
+import json, sys
+from jupyter_book.cli.main import main
+line = sys.stdin.readline()
+if line.strip():
+    main(args=json.loads(line), prog_name="jupyter-book")
+"""
+
+
+class HtmlError(RuntimeError):
+    """jupyter-book failed or warned; the message has its last warnings."""
+
+
+def start_builder() -> subprocess.Popen:
+    """Start a jupyter-book process early, so its imports overlap the chapters' execution."""
+    return subprocess.Popen([sys.executable, "-c", _WARM_BUILDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def stop_builder(builder: subprocess.Popen | None) -> None:
+    if builder is not None and builder.poll() is None:
+        try:
+            builder.communicate("\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            builder.kill()
+
+
+def sync(source: Path, work: Path) -> int:
+    """Make ``work`` a copy of ``source``, rewriting only files whose bytes differ and removing
+    files ``source`` no longer has (``work`` is the build's own folder); the number written."""
+    written = 0
+    work.mkdir(parents=True, exist_ok=True)
+    wanted = set()
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if "_build" in relative.parts[:1]:
+            continue
+        wanted.add(relative)
+        target = work / relative
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        if target.is_file() and filecmp.cmp(path, target, shallow=False):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+        os.utime(target)  # a changed file is newer than Sphinx's environment
+        written += 1
+    for path in sorted(work.rglob("*"), reverse=True):
+        relative = path.relative_to(work)
+        if relative.parts[:1] == ("_build",) or relative in wanted:
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    return written
+
+
+def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
+    """Compile the staged ``book`` in the work folder under ``work_root``; the HTML folder."""
+    work = work_root / WORK_DIR
+    sync(book, work)
+    arguments = ["build", str(work), "--toc", str(work / "claims" / "_toc.yml"), "--config", str(work / "_config.yml"),
+                 "--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
+    builder = builder if builder is not None and builder.poll() is None else start_builder()
+    stdout, stderr = builder.communicate(json.dumps(arguments) + "\n")
+    if builder.returncode != 0:
+        output = (stderr + stdout).splitlines()
+        problems = [line for line in output if "WARNING" in line or "ERROR" in line or "Error" in line]
+        shown = "\n  ".join((problems or output)[-15:])
+        raise HtmlError(f"jupyter-book build failed (exit {builder.returncode}):\n  {shown}")
+    output = work / "_build" / "html"
+    # An incremental Sphinx run with no page to write copies no static file: the book's own
+    # (its styles, the chart bundle) are copied here, so the site always has their latest version.
+    for static in sorted((book / "_static").glob("*")):
+        if static.is_file():
+            (output / "_static").mkdir(parents=True, exist_ok=True)
+            shutil.copy2(static, output / "_static" / static.name)
+    return output
+
+
+def site_digest(book: Path) -> str:
+    """What the HTML is made from: every staged source file (the cache file aside)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(book.rglob("*")):
+        if path.is_file() and path.name != "cache.json" and "_build" not in path.relative_to(book).parts[:1]:
+            digest.update(path.relative_to(book).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def read_stamp(html: Path) -> str | None:
+    try:
+        return json.loads((html / SITE_STAMP).read_text()).get("site")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def write_stamp(html: Path, stamp: str) -> None:
+    (html / SITE_STAMP).write_text(json.dumps({"site": stamp}) + "\n")

@@ -1,0 +1,82 @@
+"""``--param TARGET.NAME=VALUE``: change one parameter of a chapter or one field of a claim.
+
+TARGET is a chapter name (``economics``) or a claim id (``rubin-dsr1-2.5x``; a part's id has a
+dot of its own, so the longest known name wins); NAME is a parameter of that chapter or a field
+of that claim, dotted to reach inside a mapping (``subject.system``). VALUE is read as YAML. A
+mapping merges into the one it replaces, key by key (``null`` removes a key), so a price table
+given on the command line changes only the prices it names.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from claimbook.context import merge, set_path
+from claimbook.registry import Registry
+
+
+class ParamError(ValueError):
+    """A --param that names no chapter, claim or parameter, or has a value that is not YAML."""
+
+
+def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
+    """(``chapter`` or ``claim``, the target's name, the dotted name, the value)."""
+    target_name, equals, raw_value = text.partition("=")
+    if not equals or "." not in target_name:
+        raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
+    try:
+        value = yaml.safe_load(raw_value)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ParamError(f"--param {text!r}: the value is not valid YAML ({problem})") from None
+    claims = {claim.id for claim in registry.all_claims()}
+    candidates = [(name, "chapter") for name in registry.chapters] + [(name, "claim") for name in claims]
+    matches = [(name, kind) for name, kind in candidates if target_name.startswith(name + ".")]
+    if not matches:
+        target = target_name.rsplit(".", 1)[0]
+        raise ParamError(f"--param {text!r}: {target!r} is neither a chapter nor a claim; chapters: "
+                         f"{', '.join(registry.chapters)}")
+    name, kind = max(matches, key=lambda match: len(match[0]))
+    path = target_name[len(name) + 1:]
+    if not path:
+        raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
+    return kind, name, path, value
+
+
+def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
+    """Chapter parameter changes ``{chapter: parameters}``, claim overrides ``{claim: {path:
+    value}}`` and warnings (a price that a merge removed, for instance)."""
+    chapters: dict[str, dict] = {}
+    claims: dict[str, dict] = {}
+    warnings = []
+    for text in texts:
+        kind, name, path, value = parse(text, registry)
+        if kind == "chapter":
+            parameters = chapters.get(name, dict(registry.chapters[name].parameters))
+            top = path.split(".")[0]
+            if top not in parameters:
+                known = ", ".join(parameters) or "none"
+                raise ParamError(f"--param {text!r}: chapter {name} has no parameter {top!r}; it has {known}")
+            before = parameters[top]
+            chapters[name] = set_path(parameters, path, value)
+            if isinstance(before, dict) and isinstance(chapters[name][top], dict):
+                lost = [key for key in before if key not in chapters[name][top]]
+                warnings += [f"{name}.{top}: {key} no longer has a value (a null removed it)" for key in lost]
+        else:
+            claim = registry.claim(name)
+            from claimbook.engine import KINDS
+
+            module = KINDS.get(claim.kind)
+            top = path.split(".")[0]
+            allowed = set(module.REQUIRED + module.OPTIONAL) if module else set()
+            if top not in allowed and top not in claim.fields:
+                raise ParamError(f"--param {text!r}: a {claim.kind} claim has no field {top!r}; it has "
+                                 f"{', '.join(sorted(allowed | set(claim.fields)))}")
+            claims.setdefault(name, {})[path] = value
+    return chapters, claims, warnings
+
+
+def chapter_parameters(registry: Registry, name: str, changes: dict) -> dict:
+    """A chapter's own parameters with the command line's changes merged in."""
+    return merge(dict(registry.chapters[name].parameters), changes.get(name, {})) if name in changes else dict(
+        registry.chapters[name].parameters)
