@@ -122,6 +122,19 @@ def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, o
     return jobs
 
 
+def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
+    """What each page's executed notebook depends on (see ``claimbook.digests``)."""
+    return {job.name: digests.chapter_digest(root / job.template, job.parameters, book_root, job.digest_claims,
+                                             NOT_DIGESTED) for job in pages}
+
+
+def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:
+    """The pages of a plain build of the committed data, and their digests."""
+    registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+    pages = plan(registry, {"results_path": RESULTS, **DATA_INPUTS}, {}, {})
+    return pages, page_digests(root, root, pages)
+
+
 def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> None:
     """Execute pages, in parallel when more than one must run; the first failure stops the build."""
     from claimbook.execute import execute_chapter
@@ -285,11 +298,10 @@ def _build_in(root, target, staging, registry, chapter_changes, claim_overrides,
     previous = target / BOOK_DIR / GENERATED_DIR
     _seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
     cache = _read_cache(generated / CACHE_NAME)
-    wanted_digests, to_run = {}, []
+    wanted_digests, to_run = page_digests(root, book_root, pages), []
     for job in pages:
         template = root / job.template
-        digest = digests.chapter_digest(template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED)
-        wanted_digests[job.name] = digest
+        digest = wanted_digests[job.name]
         output = generated / f"{job.name}.ipynb"
         if not force and cache.get(job.name) == digest and output.is_file():
             continue

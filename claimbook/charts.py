@@ -132,8 +132,36 @@ def use_book_style() -> None:
 
 
 CONTENT_WIDTH = "container"  # charts take the width of the book's content column
-ROW_STEP = 26  # pixels per row of a horizontal chart
+LINE_HEIGHT = 15  # pixels per line of a wrapped axis label
 WRAP = 30  # characters per line of an axis label
+
+
+def step_for(labels) -> int:
+    """The height of one row of a horizontal chart: room for its longest wrapped label."""
+    lines = max((str(label).count("\n") + 1 for label in labels), default=1)
+    return LINE_HEIGHT * lines + 10
+
+
+def height_for(labels) -> int:
+    return max(60, step_for(labels) * len(list(labels)))
+
+
+def value_format(values) -> str:
+    """Axis numbers as readers read them: 1.2M and 350k for large values, 0.65 for small ones."""
+    values = [abs(value) for value in values if value is not None and value == value]
+    return "~s" if values and max(values) >= 10000 else ",.3~g"
+
+
+# Axis numbers for data of any size: SI prefixes from ten thousand up (350k, 1.2M), plain digits
+# below (0.065, 5.8): never "65m" for 0.065.
+NUMBERS = "abs(datum.value) >= 10000 ? format(datum.value, '.3~s') : format(datum.value, ',.3~g')"
+
+
+def room(values, factor: float = 1.45) -> alt.Scale:
+    """A zero-based scale with room at the end for the labels written beside the bars."""
+    values = [value for value in values if value is not None and value == value]
+    top = max(values, default=1.0)
+    return alt.Scale(domain=[min(0.0, min(values, default=0.0)), top * factor if top > 0 else 1.0], nice=False)
 
 
 def wrap(text: str, width: int = WRAP) -> str:
@@ -226,12 +254,13 @@ def results_chart(rows: pd.DataFrame, reference, value: str, title: str, descrip
     data = result_marks(rows, highlight)
     data = data[data[value].notna()]
     colour, shape = family_scales(reference, data["family"])
-    order = list(data.sort_values(value, ascending=False)["label"])
+    higher = bool(rows["higher_is_better"].iloc[0]) if not rows.empty else True
+    order = list(data.sort_values(value, ascending=not higher)["label"])  # best first
     units = sorted(set(data["units"]))
     axis_title = value_title or (f"Result ({', '.join(units)})" if value == "result" else f"Per GPU ({', '.join(units)} per GPU)")
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     points = base.mark_point(filled=True, opacity=0.9).encode(
-        x=alt.X(f"{value}:Q", title=axis_title, axis=alt.Axis(format="~s")),
+        x=alt.X(f"{value}:Q", title=axis_title, axis=alt.Axis(format=value_format(data[value]))),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
         size=alt.Size("role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]),
@@ -242,7 +271,7 @@ def results_chart(rows: pd.DataFrame, reference, value: str, title: str, descrip
     if claimed is not None:
         layers.append(alt.Chart(pd.DataFrame({"claimed": [claimed]})).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
                       .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed", format=",.4~g")]))
-    return (alt.layer(*layers).properties(width=CONTENT_WIDTH, height=max(80, ROW_STEP * len(order)),
+    return (alt.layer(*layers).properties(width=CONTENT_WIDTH, height=height_for(order),
                                           title=titled(title), description=description))
 
 
@@ -257,10 +286,12 @@ def case_chart(cases: pd.DataFrame, title: str, description: str, unit: str, ref
                         value_text=[_figure_text(value, unit) + f"  {mark}" for value, mark in
                                     zip(cases["measured"], cases["outcome"].map(OUTCOME_MARKS))])
     order = list(data["label"])
-    outcome_scale = alt.Scale(domain=list(OUTCOME_MARKS), range=["#1B7837", "#B2182B", "#777777"])
+    colours = dict(zip(OUTCOME_MARKS, ["#1B7837", "#B2182B", "#777777"]))
+    present = [outcome for outcome in OUTCOME_MARKS if outcome in set(data["outcome"])]
+    outcome_scale = alt.Scale(domain=present, range=[colours[outcome] for outcome in present])
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("measured:Q", title=_axis_title(unit)),
+        x=alt.X("measured:Q", title=_axis_title(unit), scale=room(list(data["measured"]) + [reference_line])),
         color=alt.Color("outcome:N", scale=outcome_scale, legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
         tooltip=[alt.Tooltip("case:N", title="Case"), alt.Tooltip("value_text:N", title="Measured"),
                  alt.Tooltip("detail:N", title="Results compared")],
@@ -271,7 +302,7 @@ def case_chart(cases: pd.DataFrame, title: str, description: str, unit: str, ref
         rule = pd.DataFrame({"value": [reference_line], "what": [reference_label]})
         layers.append(alt.Chart(rule).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
             x="value:Q", tooltip=[alt.Tooltip("what:N", title=""), alt.Tooltip("value:Q", format=",.4~g", title="Value")]))
-    return alt.layer(*layers).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+    return alt.layer(*layers).properties(width=CONTENT_WIDTH, height=height_for(order),
                                          title=titled(title), description=description)
 
 
@@ -293,19 +324,22 @@ def _axis_title(unit: str) -> str:
 
 
 def efficiency_chart(pairs: pd.DataFrame, reference, scenario: str, title: str, description: str,
-                     highlight_large=()) -> alt.LayerChart:
+                     highlight=()) -> alt.LayerChart:
     """Scaling efficiency of every scaling pair of one scenario against the larger configuration's
-    GPU count; the claim's pair is large; a dashed line marks linear scaling (100%)."""
+    GPU count; the claim's pair (``highlight``: (smaller, larger) result locations) is large; a
+    dashed line marks linear scaling (100%)."""
+    wanted = {tuple(pair) for pair in highlight}
     data = pairs[pairs["scenario"] == scenario].assign(
         efficiency_percent=lambda frame: 100 * frame["efficiency"],
         pair=lambda frame: frame["organization"] + " · " + frame["benchmark"] + " · " + frame["small_gpus"].astype(str)
         + "→" + frame["large_gpus"].astype(str) + " GPUs",
-        role=lambda frame: frame["large_location"].isin(set(highlight_large)).map({True: "the claim's pair", False: "other pair"}),
+        role=lambda frame: [("the claim's pair" if (small, large) in wanted else "other pair")
+                            for small, large in zip(frame["small_location"], frame["large_location"])],
     )
     colour, shape = family_scales(reference, data["family"])
     points = alt.Chart(data).mark_point(filled=True, opacity=0.85).encode(
         x=alt.X("large_gpus:Q", title="GPUs in the larger configuration (log scale)", scale=alt.Scale(type="log")),
-        y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)"),
+        y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)", scale=alt.Scale(zero=False)),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
         size=alt.Size("role:N", scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]),
@@ -331,7 +365,7 @@ def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.Layer
     long = long.assign(label=long["scenario"] + " (" + long["units"] + ")")
     base = alt.Chart(long).encode(
         x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("result:Q", title="Result", axis=alt.Axis(format="~s")),
+        y=alt.Y("result:Q", title="Result", axis=alt.Axis(labelExpr=NUMBERS)),
         color=alt.Color("label:N", title="Scenario", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
     )
     lines = base.mark_line(strokeWidth=2).encode(detail="label:N", strokeDash=alt.StrokeDash("label:N", legend=None))
@@ -353,13 +387,14 @@ def candidates_chart(table: pd.DataFrame, scenario: str, claimed: float, directi
         label=lambda frame: [wrap(f"{org} · {system} ({gpus} GPUs)") for org, system, gpus in
                              zip(frame["organization"], frame["system"], frame["gpus"])],
         ratio=lambda frame: frame[column],
-        ratio_text=lambda frame: [f"{value:.2f}x · {klass}" for value, klass in zip(frame[column], frame["class"])],
+        ratio_text=lambda frame: [f"{value:.2f}x · {CLASS_TAGS.get(klass, klass)}"
+                                  for value, klass in zip(frame[column], frame["class"])],
     )
     order = list(data.sort_values("ratio", ascending=False)["label"])
     classes = ["claimant's own", "on the claimant's accelerators", "rival"]
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("ratio:Q", title=f"Times {direction} than the candidate (x)"),
+        x=alt.X("ratio:Q", title=f"Times {direction} than the candidate (x)", scale=room(list(data["ratio"]) + [claimed], 1.6)),
         color=alt.Color("class:N", scale=alt.Scale(domain=classes, range=["#1B7837", "#2166AC", "#B2182B"]),
                         legend=alt.Legend(orient="bottom", columns=1, title="Candidate", labelLimit=0)),
         tooltip=[alt.Tooltip("organization:N", title="Submitter"), alt.Tooltip("system:N", title="System"),
@@ -369,8 +404,11 @@ def candidates_chart(table: pd.DataFrame, scenario: str, claimed: float, directi
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="ratio:Q", text="ratio_text:N")
     rule = alt.Chart(pd.DataFrame({"claimed": [claimed]})).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
         x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed (x)")])
-    return alt.layer(bars, labels, rule).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+    return alt.layer(bars, labels, rule).properties(width=CONTENT_WIDTH, height=height_for(order),
                                                     title=titled(title), description=description)
+
+
+CLASS_TAGS = {"claimant's own": "own", "on the claimant's accelerators": "same accelerators", "rival": "rival"}
 
 
 def count_chart(found: pd.DataFrame, category: str, title: str, description: str) -> alt.LayerChart:
@@ -381,14 +419,14 @@ def count_chart(found: pd.DataFrame, category: str, title: str, description: str
     order = list(data.sort_values(["results", category], ascending=[False, True])["label"])
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("results:Q", title="Published results"),
+        x=alt.X("results:Q", title="Published results", scale=room(list(data["results"]), 1.7)),
         color=alt.Color("named:N", scale=alt.Scale(domain=["named by the claim", "not named"], range=["#2166AC", "#BBBBBB"]),
                         legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
         tooltip=[alt.Tooltip(f"{category}:N", title=category.capitalize()), alt.Tooltip("results:Q", title="Results"),
                  alt.Tooltip("divisions:N", title="Divisions"), alt.Tooltip("named:N", title="In the claim")],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="results:Q", text="text:N")
-    return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, height=max(60, ROW_STEP * len(order)),
+    return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, height=height_for(order),
                                               title=titled(title), description=description)
 
 
@@ -426,5 +464,6 @@ def verdict_counts_chart(counts: pd.DataFrame, title: str, description: str) -> 
         tooltip=[alt.Tooltip("announcement:N", title="Announcement"), alt.Tooltip("verdict:N", title="Verdict"),
                  alt.Tooltip("claims:Q", title="Claims")],
     )
-    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(x="claims:Q", text="claims:Q")
+    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(x=alt.X("claims:Q", scale=room(list(data["claims"]), 1.2)),
+                                                                   text="claims:Q")
     return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, title=titled(title), description=description)

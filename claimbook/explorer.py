@@ -52,7 +52,7 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
         .transform_filter("isValid(datum.value)")
         .mark_point(filled=True, size=110, opacity=0.9)
         .encode(
-            x=alt.X("value:Q", title="Result (whole system, or per GPU)", axis=alt.Axis(format="~s")),
+            x=alt.X("value:Q", title="Result (whole system, or per GPU)", axis=alt.Axis(labelExpr=charts.NUMBERS)),
             y=alt.Y("label:N", sort="-x", title=None, axis=alt.Axis(labelExpr=charts.LINES, labelLimit=0)),
             color=alt.Color("family:N", scale=colour, legend=charts.family_legend()),
             shape=alt.Shape("family:N", scale=shape, legend=charts.family_legend()),
@@ -81,7 +81,7 @@ def llm_scenarios_chart(results: pd.DataFrame, reference) -> alt.Chart:
     base = alt.Chart(data).transform_filter(alt.datum.benchmark == benchmark).encode(
         x=alt.X("scenario:N", sort=list(LLM_SCENARIOS), title="Scenario (tighter latency limit to the right)",
                 axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("per_gpu:Q", title="Throughput per GPU", axis=alt.Axis(format="~s")),
+        y=alt.Y("per_gpu:Q", title="Throughput per GPU", axis=alt.Axis(labelExpr=charts.NUMBERS)),
         color=alt.Color("family:N", scale=colour, legend=charts.family_legend()),
         detail="series:N",
     )

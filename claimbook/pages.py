@@ -202,7 +202,7 @@ def _scaling_charts(page: ClaimPage, check: Check):
         made.append(charts.efficiency_chart(
             pairs, page.data.reference, case.scenario, f"Scaling efficiency of every scaling pair, {case.scenario}",
             "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
-            "is drawn large; the dashed line is linear scaling.", highlight_large=case.evidence[:1]))
+            "is drawn large; the dashed line is linear scaling.", highlight=[(case.evidence[1], case.evidence[0])]))
     return made
 
 
@@ -223,7 +223,8 @@ def _leading_efficiency_charts(page: ClaimPage, check: Check):
     scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
     return [charts.efficiency_chart(pairs, page.data.reference, scenario, f"Scaling efficiency of every pair, {scenario}",
                                     "Scatter plot of every scaling pair's efficiency against the larger configuration's "
-                                    "GPU count; the claim's pair is drawn large.", highlight_large=list(own["large_location"]))
+                                    "GPU count; the claim's pair is drawn large.",
+                                    highlight=list(zip(own["small_location"], own["large_location"])))
             for scenario in scenarios]
 
 
@@ -358,6 +359,19 @@ def ratio_spread(checks) -> pd.DataFrame:
 
 def case_table(check) -> pd.DataFrame:
     """The cases of a check with what each compares, for a chapter's tables."""
+    if check.claim.kind == "leading":
+        return pd.DataFrame([{
+            "Case": case.label, "The claim's": case.extra.get("subject_value"), "Best other": case.extra.get("next", "—"),
+            "Its value": case.extra.get("next_value"), "Units": case.extra.get("units", ""),
+            "Leads": {True: "yes", False: "no", None: "—"}[case.reaches],
+        } for case in check.cases])
+    if check.claim.kind == "scaling":
+        return pd.DataFrame([{
+            "Scenario": case.label, "Smaller": case.extra.get("small", "—"), "Larger": case.extra.get("large", "—"),
+            "Throughput ratio": case.extra.get("throughput_ratio"), "GPU ratio": case.extra.get("gpu_ratio"),
+            "Efficiency (%)": case.measured, "Claimed (%)": case.claimed,
+            "Holds": {True: "yes", False: "no", None: "not claimed"}[case.reaches],
+        } for case in check.cases])
     rows = []
     for case in check.cases:
         extra = case.extra

@@ -61,7 +61,8 @@ def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
             chapters[name] = set_path(parameters, path, value)
             if isinstance(before, dict) and isinstance(chapters[name][top], dict):
                 lost = [key for key in before if key not in chapters[name][top]]
-                warnings += [f"{name}.{top}: {key} no longer has a value (a null removed it)" for key in lost]
+                warnings += [f"warning: --param {name}.{top}: {key} has no value now (a null removed it); what "
+                             "needed it (a price, for instance) leaves the chapter's tables" for key in lost]
         else:
             claim = registry.claim(name)
             from claimbook.engine import KINDS

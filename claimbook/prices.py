@@ -81,3 +81,12 @@ def price_of(chosen: pd.DataFrame, family: str) -> float | None:
     """The chosen price per GPU-hour of one family, or None when it has none."""
     rows = chosen[chosen["family"] == family]
     return None if rows.empty else float(rows["usd_per_gpu_hour"].iloc[0])
+
+
+PRICE_HEADINGS = {"family": "Accelerator", "accelerator": "Accelerator", "provider": "Provider",
+                  "usd_per_gpu_hour": "USD per GPU-hour", "pricing": "Pricing", "as_of": "As of", "note": "Note"}
+
+
+def readable(prices: pd.DataFrame) -> pd.DataFrame:
+    """A price table with headings for readers."""
+    return prices.rename(columns=PRICE_HEADINGS)

@@ -140,17 +140,19 @@ def show_card(check, book_root: str = "", title: str | None = None, link: str | 
     display_html(card(check, book_root, title, link), card_text(check))
 
 
-def _cell(value, numeric: bool) -> str:
-    text = escape(number(value) if numeric else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value))
+def _cell(value, numeric: bool, decimals: int | None = None) -> str:
+    text = escape(number(value, decimals) if numeric else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value))
     if numeric:
         return f'<td class="num">{text}</td>'
     return "<td>" + text.replace("/", "/<wbr>").replace("_", "_<wbr>") + "</td>"
 
 
-def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None) -> str:
+def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None,
+               decimals: dict | None = None) -> str:
     """An escaped HTML table in its own scroll box. ``links`` maps a column to a column of URLs
-    (its cells become links); ``titles`` maps a column to a column of tooltips."""
-    links, titles = links or {}, titles or {}
+    (its cells become links); ``titles`` maps a column to a column of tooltips; ``decimals`` fixes
+    the decimals of a numeric column (prices)."""
+    links, titles, decimals = links or {}, titles or {}, decimals or {}
     hidden = set(links.values()) | set(titles.values())
     shown = [column for column in frame.columns if column not in hidden]
     numeric = {column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
@@ -160,7 +162,7 @@ def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, tit
     for _, row in frame.iterrows():
         cells = []
         for column in shown:
-            cell = _cell(row[column], numeric[column])
+            cell = _cell(row[column], numeric[column], decimals.get(column))
             if column in links and isinstance(row[links[column]], str) and row[links[column]]:
                 cell = f'<td><a href="{escape(row[links[column]])}">{escape(row[column])}</a></td>'
             if column in titles and isinstance(row[titles[column]], str):
@@ -178,9 +180,10 @@ def table_text(frame: pd.DataFrame, caption: str) -> str:
     return caption + "\n" + frame.map(lambda value: number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)).to_string(index=False)
 
 
-def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None):
+def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None,
+          decimals: dict | None = None):
     hidden = set((links or {}).values()) | set((titles or {}).values())
-    display_html(table_html(frame, caption, links, titles), table_text(frame.drop(columns=list(hidden)), caption))
+    display_html(table_html(frame, caption, links, titles, decimals), table_text(frame.drop(columns=list(hidden)), caption))
 
 
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -197,22 +200,24 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
         "Accelerator": rows["family"].astype(str).values,
         "_published_accelerator": rows["accelerator"].astype(str).values,
         "GPUs": rows["total_accelerators"].astype(int).values,
-        "Benchmark": rows["benchmark"].astype(str).values,
-        "Scenario": rows["scenario"].astype(str).values,
-        result_column: rows["result"].astype(float).values,
     })
+    if rows["benchmark"].nunique() > 1:
+        frame["Benchmark"] = rows["benchmark"].astype(str).values
+    frame["Scenario"] = rows["scenario"].astype(str).values
+    frame[result_column] = rows["result"].astype(float).values
     if not one_unit:
         frame["Units"] = rows["units"].astype(str).values
     per_gpu = rows["per_accelerator"].astype(float).values
     if pd.notna(per_gpu).any():
         frame["Per GPU"] = per_gpu
-    frame["Division"] = rows["division"].astype(str).values
-    frame["Availability"] = rows["availability"].astype(str).values
-    frame["Inferred"] = ["yes" if flag else "no" for flag in rows["inferred"].astype(bool)]
+    # Division, category and the inferred flag in one column: what MLCommons asks to be stated.
+    frame["Status"] = [", ".join([division, availability] + (["inferred"] if inferred else []))
+                       for division, availability, inferred in
+                       zip(rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool))]
     if result_ids is not None and not result_ids.empty:
         known = {(row.organization, row.system): f"{row.id} ({row.stated_by})" for row in result_ids.itertuples()}
         frame["Result ID"] = [known.get((org, system), "—") for org, system in zip(rows["organization"], rows["system"])]
-    frame["Published logs"] = "results folder"
+    frame["Logs"] = "folder"
     frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
     return frame
 
@@ -223,7 +228,9 @@ def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None =
     if frame.empty:
         display_html(f"<p>{escape(caption)}: no published result.</p>", f"{caption}: no published result.")
         return
-    table(frame, caption, links={"Published logs": "_url"}, titles={"Accelerator": "_published_accelerator"})
+    if "Benchmark" not in frame.columns and "benchmark" in rows.columns and not rows.empty:
+        caption = f"{caption}: {rows['benchmark'].iloc[0]}"
+    table(frame, caption, links={"Logs": "_url"}, titles={"Accelerator": "_published_accelerator"})
 
 
 def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = True, result_ids: pd.DataFrame | None = None) -> str:

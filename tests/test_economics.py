@@ -5,16 +5,17 @@ import pandas as pd
 import pytest
 
 from claimbook.economics import (
+    break_even_notes,
     break_even_table,
     cost_table,
     joules_per_token,
-    judge_cost_claim,
     sensitivity,
     usd_per_million_tokens,
 )
 from claimbook.ingest import IngestError
 from claimbook.prices import ASSUMED, PRICE_COLUMNS, choose_prices, ingest_prices, load_prices
-from conftest import ROOT, SHARED_SUMMARY
+from claimbook.reference import annotate, load_reference
+from conftest import ROOT
 
 
 def test_cost_formula():
@@ -50,92 +51,67 @@ def test_bad_price_tables_are_rejected(tmp_path, line, message):
         ingest_prices(write_prices(tmp_path, ["Lambda,NVIDIA B200,6.69,on-demand,2026-07-15,ok", line][1:]))
 
 
-def test_price_choice(tmp_path):
+REFERENCE = load_reference(ROOT / "data" / "reference")
+
+
+def test_prices_are_chosen_per_family(tmp_path):
     prices = ingest_prices(write_prices(tmp_path, [
         "A,NVIDIA B200,8,on-demand,d,", "B,NVIDIA B200,5,reserved,d,", "C,NVIDIA B200,6,on-demand,d,",
         "D,NVIDIA GB200,10,capacity-block,d,",
     ]))
-    chosen = choose_prices(prices, ["NVIDIA B200-SXM-180GB", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA B2000"], "on-demand",
-                           {"NVIDIA GB300": 12.0})
-    by = chosen.set_index("accelerator")
-    assert by.loc["NVIDIA B200-SXM-180GB", "usd_per_gpu_hour"] == 6.0  # lowest on-demand, not the reserved 5
-    assert by.loc["NVIDIA GB200", "pricing"] == "capacity-block"  # no on-demand: any kind
+    chosen = choose_prices(prices, ["NVIDIA B200", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA Vera Rubin", "AMD MI355X"],
+                           "on-demand", {"NVIDIA GB300": 12.0, "NVIDIA VR200": 15.0}, REFERENCE)
+    by = chosen.set_index("family")
+    assert by.loc["NVIDIA B200", "usd_per_gpu_hour"] == 6.0  # the cheapest of the kind asked for
+    assert by.loc["NVIDIA GB200", "usd_per_gpu_hour"] == 10.0  # no on-demand price: the cheapest of any kind
     assert by.loc["NVIDIA GB300", "pricing"] == ASSUMED
-    assert "NVIDIA B2000" not in by.index  # a prefix must end at a word boundary
+    # An assumption named after one published name prices the whole family ("VR200" is Vera Rubin).
+    assert by.loc["NVIDIA Vera Rubin", "usd_per_gpu_hour"] == 15.0
+    assert "AMD MI355X" not in by.index
     with pytest.raises(ValueError, match="must be a positive number"):
-        choose_prices(prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA GB300": -1})
+        choose_prices(prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA GB300": -1}, REFERENCE)
 
 
-def test_changing_a_price_or_a_throughput_changes_the_cost_table(committed_results):
+def test_every_vera_rubin_result_is_priced_by_one_assumption(committed_results):
+    """Nebius publishes Vera Rubin as "NVIDIA VR200": its results must not drop out of the cost table."""
+    results = annotate(committed_results, REFERENCE)
     prices = load_prices(ROOT / "data" / "prices" / "gpu_hour_prices.csv")
-    assumed = {"NVIDIA GB300": 10.0}
-    base = cost_table(committed_results, choose_prices(prices, list(committed_results.accelerator), "on-demand", assumed))
-    dearer = cost_table(committed_results, choose_prices(prices, list(committed_results.accelerator), "on-demand", {"NVIDIA GB300": 20.0}))
-    key = ["organization", "system", "model", "scenario"]
-    gb300 = base[base.accelerator == "NVIDIA GB300"].set_index(key)["usd_per_million_tokens"]
-    assert (dearer[dearer.accelerator == "NVIDIA GB300"].set_index(key)["usd_per_million_tokens"] == 2 * gb300).all()
-    faster = committed_results.copy()
-    faster.loc[faster.units == "Tokens/s", "result"] *= 4
-    quicker = cost_table(faster, choose_prices(prices, list(faster.accelerator), "on-demand", assumed))
-    assert np.allclose(quicker.set_index(key).loc[base.set_index(key).index, "usd_per_million_tokens"],
-                       base.set_index(key)["usd_per_million_tokens"] / 4)
+    chosen = choose_prices(prices, list(results["family"]), "on-demand", {"NVIDIA GB300": 12, "NVIDIA Vera Rubin": 18},
+                           REFERENCE)
+    costs = cost_table(results, chosen)
+    rubin = results[(results["family"] == "NVIDIA Vera Rubin") & (results["units"] == "Tokens/s")]
+    assert set(rubin["location"]) <= set(costs["location"])
+    assert "Nebius" in set(costs["organization"])
 
 
-def test_committed_costs_match_an_independent_recomputation():
-    costs = pd.read_csv(ROOT / "book" / "costs.csv")
-    assert len(costs) > 0
-    recomputed = costs.total_accelerators * costs.usd_per_gpu_hour * 1e6 / (costs.tokens_per_second * 3600)
-    assert np.allclose(costs.usd_per_million_tokens, recomputed, rtol=1e-12)
-    stated = costs.gpu_watts.notna()
-    assert np.allclose(costs.joules_per_token[stated], (costs.total_accelerators * costs.gpu_watts / costs.tokens_per_second)[stated])
+def test_break_even_and_the_sensitivity_lines_cross_there(committed_results):
+    results = annotate(committed_results, REFERENCE)
+    new = results[results["system"] == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
+    base = results[(results["system"] == "GB300-NVL72_GB300-288GB_aarch64x72_TRT") & (results["organization"] == "NVIDIA")]
+    table = break_even_table(new, base, 10.5, 15.75)
+    assert list(table["benchmark"].unique()) == ["deepseek-r1"]  # the only token benchmark of both
+    for row in table.itertuples():
+        own = new[(new["benchmark"] == row.benchmark) & (new["scenario"] == row.scenario)].iloc[0]
+        other = base[(base["benchmark"] == row.benchmark) & (base["scenario"] == row.scenario)].iloc[0]
+        # at the break-even price both racks cost the same per token
+        assert usd_per_million_tokens(72, row.break_even_usd_per_gpu_hour, own["result"]) == pytest.approx(
+            usd_per_million_tokens(72, 10.5, other["result"]))
+        assert row.cheaper_at_assumed_price == (15.75 < row.break_even_usd_per_gpu_hour)
+    notes = break_even_notes(table, "NVIDIA Vera Rubin", "NVIDIA GB300")
+    conservative = table["break_even_usd_per_gpu_hour"].min()
+    assert f"below {conservative:.2f} USD per GPU-hour (the conservative figure" in notes[0]
+    curves = sensitivity(new, base, 10.5, np.linspace(2, 40, 39))
+    assert set(curves["line"]) == {f"{side} {scenario}" for side in ("new", "baseline") for scenario in table["scenario"]}
+    flat = curves[curves["line"].str.startswith("baseline")]
+    assert flat.groupby("line")["usd_per_million_tokens"].nunique().eq(1).all()  # the baseline at its price is flat
 
 
-def test_break_even_and_verdict(committed_results):
-    rubin = committed_results[committed_results.system == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
-    gb300 = committed_results[(committed_results.system == "GB300-NVL72_GB300-288GB_aarch64x72_TRT") & (committed_results.organization == "NVIDIA")]
-    table = break_even_table(rubin[rubin.units == "Tokens/s"], gb300, 10.0, 15.0).set_index("scenario")
-    interactive = table.loc["Interactive"]
-    assert interactive.break_even_usd_per_gpu_hour == pytest.approx(10.0 * interactive.speedup)
-    assert interactive.lowers_cost_at_assumed_price == (15.0 < interactive.break_even_usd_per_gpu_hour)
-    verdict = judge_cost_claim(table.reset_index(), "NVIDIA Vera Rubin", "NVIDIA GB300")
-    assert verdict.verdict == "cannot be checked" and "no public price" in verdict.reason
-
-
-def test_sensitivity_is_linear_in_price(committed_results):
-    rows = committed_results[committed_results.system == "VR-NVL72_VR-288GB_aarch64x72_TRT"].head(1)
-    curve = sensitivity(rows, np.array([1.0, 2.0, 4.0]))
-    assert np.allclose(curve.usd_per_million_tokens / curve.usd_per_gpu_hour, curve.usd_per_million_tokens.iloc[0])
-
-
-def test_committed_prices_are_what_ingest_makes(tmp_path):
-    shared = SHARED_SUMMARY.parent.parent.parent / "prices" / "gpu_hour_prices.csv"
-    if not shared.is_file():
-        pytest.skip("the price table is not beside this clone (../shared)")
-    from claimbook.ingest import write_tidy
-
-    fresh = write_tidy(ingest_prices(shared), tmp_path / "p.csv")
-    assert fresh.read_bytes() == (ROOT / "data" / "prices" / "gpu_hour_prices.csv").read_bytes()
-
-
-def test_a_missing_price_says_how_to_supply_one(tmp_path):
-    from claimbook.prices import price_of
-
-    prices = ingest_prices(write_prices(tmp_path, ["A,NVIDIA B200,8,on-demand,d,"]))
-    chosen = choose_prices(prices, ["NVIDIA B200-SXM-180GB", "NVIDIA GB300"], "on-demand", {})
-    assert price_of(chosen, "NVIDIA B200-SXM-180GB") == 8.0
-    with pytest.raises(LookupError, match="no price for NVIDIA GB300.*assumed_prices"):
-        price_of(chosen, "NVIDIA GB300")
-
-
-def test_cost_claim_rows_give_one_row_per_scenario(committed_results):
-    from claimbook.economics import cost_claim_rows
-    from claimbook.scorecard import normalise
-
-    rubin = committed_results[committed_results.system == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
-    gb300 = committed_results[(committed_results.system == "GB300-NVL72_GB300-288GB_aarch64x72_TRT") & (committed_results.organization == "NVIDIA")]
-    table = break_even_table(rubin[rubin.units == "Tokens/s"], gb300, 10.0, 15.0)
-    verdict = judge_cost_claim(table, "NVIDIA Vera Rubin", "NVIDIA GB300")
-    rows = normalise(cost_claim_rows("c", "economics", table, verdict, "prices.csv"))
-    assert [row["scenario"] for row in rows] == [f"{m} {s}" for m, s in zip(table.model, table.scenario)]
-    assert [row["measured"] for row in rows] == list(table.break_even_usd_per_gpu_hour)
-    assert {row["verdict"] for row in rows} == {"cannot be checked"}
+def test_cost_table_counts_board_power_only(committed_results):
+    results = annotate(committed_results, REFERENCE)
+    prices = load_prices(ROOT / "data" / "prices" / "gpu_hour_prices.csv")
+    chosen = choose_prices(prices, list(results["family"]), "on-demand", {}, REFERENCE)
+    costs = cost_table(results[results["division"] == "closed"], chosen)
+    row = costs.dropna(subset=["joules_per_token"]).iloc[0]
+    assert row["joules_per_token"] == pytest.approx(row["total_accelerators"] * row["gpu_watts"] / row["tokens_per_second"])
+    assert row["usd_per_million_tokens"] == pytest.approx(
+        row["total_accelerators"] * row["usd_per_gpu_hour"] * 1e6 / (row["tokens_per_second"] * 3600))

@@ -1,0 +1,266 @@
+"""Unit tests of the parts around the engine: reviewed tables, registries, parameters, digests,
+output rules, the HTML sync, chart labels and generated pages."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from claimbook import bookpages, charts, digests, html, outputs, params, report
+from claimbook.reference import annotate, load_reference
+from claimbook.registry import RegistryError, load_registry
+from claimbook.verdict import gap_percent, matches, reaches, signed, weakest
+from conftest import ROOT
+
+REFERENCE = load_reference(ROOT / "data" / "reference")
+
+
+# -- the reviewed tables ------------------------------------------------------------------------
+def test_every_published_accelerator_has_a_reviewed_family(committed_results):
+    annotated = annotate(committed_results, REFERENCE)
+    reviewed = set(REFERENCE.families()["family"])
+    assert set(annotated["family"]) <= reviewed
+    # the one published in lower case is the same family as its upper-case twin
+    assert REFERENCE.family("Nvidia B300-SXM-270GB").name == REFERENCE.family("NVIDIA B300-SXM-270GB").name
+    assert REFERENCE.family("NVIDIA VR200").name == "NVIDIA Vera Rubin"
+    assert REFERENCE.family("NVIDIA GB200").name != REFERENCE.family("NVIDIA B200-SXM-180GB").name
+
+
+def test_each_family_has_its_own_colour_and_shape():
+    families = REFERENCE.families()
+    assert not families.duplicated(["colour", "shape"]).any()
+    colour, shape = charts.family_scales(REFERENCE, ["AMD MI355X", "NVIDIA GB300"])
+    assert colour.domain == ["NVIDIA GB300", "AMD MI355X"]  # the reviewed order, whatever the order of the data
+    row = families.set_index("family").loc["NVIDIA GB300"]
+    assert (colour.range[0], shape.range[0]) == (row["colour"], row["shape"])
+
+
+def test_every_benchmark_has_a_canonical_name(committed_results):
+    assert set(committed_results["model"]) <= set(REFERENCE.benchmarks["model"])
+    assert REFERENCE.benchmark("llama3_1-8b") == "llama3.1-8b"
+
+
+# -- registries -------------------------------------------------------------------------------------
+def registry_with(tmp_path, claims, header=None):
+    folder = tmp_path / "claims"
+    folder.mkdir(exist_ok=True)
+    base = {"id": "acme-v6.1", "title": "t", "publisher": "Acme", "claimant": "Acme", "vendor": "Acme",
+            "date": "2026-09-18", "round": "v6.1"}
+    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump({"announcement": {**base, **(header or {})}, "claims": claims}))
+    (tmp_path / "chapters.yaml").write_text("{}\n")
+    return load_registry(folder, tmp_path / "chapters.yaml")
+
+
+FIGURE = {"id": "fig", "statement": "s", "kind": "figure", "benchmark": "gpt-oss-120b", "scenarios": ["Offline"],
+          "claimed": 1.0, "subject": {"organization": "Acme"}}
+
+
+@pytest.mark.parametrize("claims, message", [
+    ([{**FIGURE, "kind": "speed"}], "claim fig: field kind: unknown kind 'speed'"),
+    ([{**FIGURE, "claimed": None}], "claim fig: field claimed: required for a figure claim"),
+    ([FIGURE, FIGURE], "claim fig: field id: duplicate id"),
+    ([{**FIGURE, "colour": "red"}], "claim fig: field colour: not a field of a figure claim"),
+    ([{**FIGURE, "subject": {"company": "Acme"}}], "claim fig: field subject.company: unknown field"),
+    ([{**FIGURE, "subject": {"gpus": "eight"}}], "claim fig: field subject.gpus: expected a whole number"),
+    ([{**FIGURE, "chapter": "nowhere"}], "claim fig: field chapter: 'nowhere' is not a chapter"),
+    ([{"statement": "s", "kind": "figure"}], "claims[0]: field id: required"),
+])
+def test_registry_mistakes_name_the_file_the_claim_and_the_field(tmp_path, claims, message):
+    with pytest.raises(RegistryError) as error:
+        registry_with(tmp_path, claims)
+    assert str(error.value).startswith(str(Path(tmp_path / "claims" / "acme-v6.1.yaml")))
+    assert message in str(error.value)
+
+
+def test_registry_header_and_yaml_mistakes(tmp_path):
+    with pytest.raises(RegistryError, match=r"field announcement.claimant: required"):
+        registry_with(tmp_path, [FIGURE], {"claimant": None})
+    (tmp_path / "claims" / "acme-v6.1.yaml").write_text("announcement: [unclosed\n")
+    with pytest.raises(RegistryError, match=r"acme-v6.1.yaml, line \d+: not valid YAML"):
+        load_registry(tmp_path / "claims", tmp_path / "chapters.yaml")
+
+
+def test_parts_inherit_their_parents_fields(tmp_path):
+    parent = {"id": "both", "statement": "s", "kind": "compound", "benchmark": "gpt-oss-120b",
+              "parts": [{**FIGURE, "id": "both.fig", "benchmark": None} | {"benchmark": "gpt-oss-120b"},
+                        {"id": "both.more", "statement": "s", "kind": "not-checkable", "reason": "r"}]}
+    registry = registry_with(tmp_path, [parent])
+    assert [claim.id for claim in registry.all_claims()] == ["both", "both.fig", "both.more"]
+    assert registry.claim("both.more").get("benchmark") == "gpt-oss-120b"
+    assert registry.claim("both.fig").parent == "both"
+
+
+def test_the_committed_registries_load_and_name_every_required_claim():
+    registry = load_registry()
+    ids = {claim.id for claim in registry.all_claims()}
+    required = {
+        "rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x", "scaling-288gpu-99pct", "scaling-leading-efficiency", "software-gains-1.6x",
+        "wan-throughput-0.65", "wan-latency-5.7s", "wan-9x-throughput", "wan-7.5x-latency", "partners-19",
+        "partners-multinode-8", "nebius-rubin-preview", "jetson-thor-edge-agentic", "rubin-lower-cost-per-token",
+        "rubin-more-tokens-per-rack", "rubin-leading-debut", "gpu-count-single-digit", "rubin-frameworks", "nvfp4-precision",
+        "platform-fungibility", "disaggregated-serving", "result-entries", "agentx-30x", "post-submission-gains",
+        "nvlink-packet-rate", "mlperf-endpoints-upcoming", "amd-gptoss-scaling-72", "amd-gains-llama2", "amd-gains-gptoss",
+        "amd-gains-wan", "amd-wan-vs-b300", "amd-gptoss-vs-b200-b300", "amd-gptoss-72-vs-gb200", "amd-llama2-ties",
+        "amd-dlrm-vs-b200-v60", "amd-mi350p-pcie-top", "amd-mi350p-vs-rtxpro", "amd-crusoe-largest",
+        "amd-crusoe-highest-throughput", "amd-crusoe-first-dsr1", "amd-partners-7", "amd-breadth",
+    }
+    assert required <= ids
+    assert list(registry.announcements) == ["nvidia-v6.1", "amd-v6.1"]  # by date
+
+
+# -- --param -------------------------------------------------------------------------------------
+def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
+    registry = load_registry()
+    chapters, claims, warnings = params.apply(['economics.assumed_prices={"NVIDIA GB300": 12}'], registry)
+    prices = chapters["economics"]["assumed_prices"]
+    assert prices["NVIDIA GB300"] == 12 and prices["NVIDIA Vera Rubin"] == 15.75 and warnings == []
+    chapters, _, warnings = params.apply(['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry)
+    assert "NVIDIA Vera Rubin" not in chapters["economics"]["assumed_prices"]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: --param economics.assumed_prices: NVIDIA Vera Rubin has no value")
+
+
+def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
+    registry = load_registry()
+    _, claims, _ = params.apply(["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry)
+    assert claims == {"rubin-dsr1-2.5x": {"subject.system": "X"}, "amd-breadth.categories": {"named": ["language"]}}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("nowhere.tolerance=1", "'nowhere' is neither a chapter nor a claim"),
+    ("economics.colour=1", "chapter economics has no parameter 'colour'"),
+    ("rubin-dsr1-2.5x.colour=1", "a ratio claim has no field 'colour'"),
+    ("scaling", "expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE"),
+    ("economics.assumed_prices={unclosed", "the value is not valid YAML"),
+])
+def test_bad_params_are_one_line(text, message):
+    with pytest.raises(params.ParamError) as error:
+        params.apply([text], load_registry())
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+# -- digests follow the code a page runs -----------------------------------------------------------
+def test_a_page_depends_on_the_modules_its_template_imports_and_no_others():
+    modules = set(digests.template_modules(ROOT / "notebooks" / "claim.ipynb"))
+    assert {"claimbook.pages", "claimbook.engine.ratio", "claimbook.report", "claimbook.charts"} <= modules
+    assert not modules & {"claimbook.cli", "claimbook.build", "claimbook.outputs", "claimbook.html", "claimbook.params"}
+
+
+def test_touching_a_module_no_template_imports_changes_no_digest(monkeypatch):
+    template = ROOT / "notebooks" / "claim.ipynb"
+    before = digests.chapter_digest(template, {"claim_id": "x"}, ROOT, [])
+    real = digests.file_digest
+
+    def touched(path):
+        return "changed" if Path(path).name in ("cli.py", "build.py") else real(path)
+
+    monkeypatch.setattr(digests, "file_digest", touched)
+    assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) == before
+    monkeypatch.setattr(digests, "file_digest", lambda path: "changed" if Path(path).name == "report.py" else real(path))
+    assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) != before
+
+
+def test_digests_follow_file_content_inside_the_book_only(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.csv").write_text("x\n")
+    first = digests.with_file_digests({"path": "data/a.csv", "root": "..", "folder": "data"}, tmp_path)
+    assert first["path"].startswith("file:") and first["folder"].startswith("folder:") and first["root"] == ".."
+    (tmp_path / "data" / "a.csv").write_text("y\n")
+    assert digests.with_file_digests({"path": "data/a.csv"}, tmp_path)["path"] != first["path"]
+
+
+# -- where a build may write -----------------------------------------------------------------------
+def test_out_folder_rules(tmp_path):
+    assert outputs.check_out_folder(tmp_path / "new") == (tmp_path / "new").resolve()
+    (tmp_path / "empty").mkdir()
+    assert outputs.check_out_folder(tmp_path / "empty")
+    (tmp_path / "ours").mkdir()
+    (tmp_path / "ours" / ".claimbook-out").write_text("{}")
+    (tmp_path / "ours" / "book").mkdir()
+    assert outputs.check_out_folder(tmp_path / "ours")
+    (tmp_path / "theirs").mkdir()
+    (tmp_path / "theirs" / "notes.txt").write_text("mine")
+    (tmp_path / "file.txt").write_text("mine")
+    (tmp_path / "link").symlink_to(ROOT)
+    for refused, message in [(tmp_path / "theirs", "not empty"), (tmp_path / "file.txt", "is a file"),
+                             (ROOT, "holds the project"), (ROOT.parent, "holds the project"),
+                             (tmp_path / "link", "holds the project"), (ROOT / "book" / "x", "inside the project's book/")]:
+        with pytest.raises(outputs.OutputError, match=message):
+            outputs.check_out_folder(refused)
+
+
+def test_swap_in_replaces_a_folder_whole(tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "a").write_text("old")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "b").write_text("new")
+    outputs.swap_in(tmp_path / "new", tmp_path / "old")
+    assert sorted(path.name for path in (tmp_path / "old").iterdir()) == ["b"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["old"]  # no retired folder left
+
+
+def test_a_second_lock_on_one_target_is_refused(tmp_path):
+    with outputs.Lock(tmp_path):
+        with pytest.raises(outputs.LockedError, match="another build is writing"):
+            with outputs.Lock(tmp_path):
+                pass
+    with outputs.Lock(tmp_path):  # released
+        pass
+
+
+# -- the HTML work folder is synced file by file -------------------------------------------------
+def test_sync_rewrites_only_what_changed(tmp_path):
+    source, work = tmp_path / "source", tmp_path / "work"
+    (source / "sub").mkdir(parents=True)
+    (source / "a.md").write_text("a")
+    (source / "sub" / "b.md").write_text("b")
+    assert html.sync(source, work) == 2
+    stamp = (work / "a.md").stat().st_mtime_ns
+    (source / "sub" / "b.md").write_text("b2")
+    (work / "stale.md").write_text("gone")
+    assert html.sync(source, work) == 1
+    assert (work / "a.md").stat().st_mtime_ns == stamp  # unchanged: Sphinx does not re-read it
+    assert not (work / "stale.md").exists()
+
+
+# -- what readers see -----------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["NVIDIA GB300-NVL72_GB300-288GB_aarch64x72_TRT (72 GPUs)",
+                                  "Cisco · Cisco_UCS_H200x8_MI350Xx8_G200_2x2_TOR (16 GPUs)", "short"])
+def test_labels_wrap_between_words(text):
+    lines = charts.wrap(text, 30).split("\n")
+    assert all(len(line) <= 30 for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    for line in lines[:-1]:  # each break falls after a space, "_", "-" or "/", never inside a word
+        assert text[text.index(line) + len(line):][:1] in ("", " ") or line[-1] in "_-/ "
+
+
+def test_plurals_and_numbers():
+    assert (report.plural(1, "result"), report.plural(3, "result")) == ("1 result", "3 results")
+    assert report.number(1234567.0) == "1,234,567" and report.number(0.6546) == "0.655"
+    assert report.number(15.75, 2) == "15.75"
+
+
+def test_verdict_helpers():
+    assert matches(3.74, 3.7) and matches(2.57, 2.5) and not matches(5.81, 5.7)
+    assert reaches(5.6, 5.7, higher_is_better=False) and not reaches(5.81, 5.7, higher_is_better=False)
+    assert signed(gap_percent(5.7, 5.8077)) == "-1.9%"
+    assert weakest(["supported", "cannot be checked", "supported with caveats"]) == "cannot be checked"
+
+
+def test_generated_pages_escape_data_and_link_every_caveat():
+    page = bookpages.caveats_page()
+    for code in ("preview", "not-best-rival", "board-power-spec"):
+        assert f'id="caveat-{code}"' in page
+    assert "<script>" not in report.card.__doc__  # (sanity: the card builder escapes, see below)
+    assert report.escape("<img src=x>") == "&lt;img src=x&gt;"
+
+
+def test_the_toc_lists_every_page(tmp_path):
+    registry = load_registry()
+    text = bookpages.toc(registry, ["rubin_speedup"], {"amd-wan-vs-b300"}, ["explorer"])
+    toc = yaml.safe_load(text)
+    files = [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
+    assert files[:2] == ["claims/nvidia-v6.1", "claims/amd-v6.1"] and "claims/explorer" in files
+    amd = next(entry for entry in toc["parts"][0]["chapters"] if entry["file"] == "claims/amd-v6.1")
+    assert amd["sections"] == [{"file": "claims/amd-v6.1/amd-wan-vs-b300"}]
