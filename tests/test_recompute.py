@@ -1,0 +1,1055 @@
+"""Every scorecard row, recomputed from the data with plain pandas.
+
+Each expected figure and verdict below is computed here, from the results file, with pandas and
+the editorial rules of ``book/method.md``; nothing of ``claimbook`` is imported, so a mistake in a
+selector, a check or a caveat shows as a disagreement with the committed
+``book/claims/scorecard.json``. The raw MLCommons summary (``../shared/mlperf/v6.1/summary.csv``)
+is used when it is there, else the committed tidy table; ``load`` gives both the same columns,
+and when both are there the first test checks they hold the same results. A scorecard row this module does not check is a failure: a new claim must come with its
+recomputation here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+RAW_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
+TIDY_TABLE = ROOT / "data" / "mlperf" / "v6.1.csv"
+EARLIER = ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+SCORECARD = ROOT / "book" / "claims" / "scorecard.json"
+REGISTRIES = ROOT / "data" / "claims"
+SOURCE = "raw" if RAW_SUMMARY.is_file() else "tidy"  # the tidy table is the same results (see the first test)
+
+SUPPORTED, WITH_CAVEATS = "supported", "supported with caveats"
+NOT_SUPPORTED, CANNOT = "not supported", "cannot be checked"
+LABEL_ONLY = {"derived-metric", "board-power-spec"}  # caveats that label a figure, never qualify a verdict
+SCENARIOS = {name.lower(): name for name in ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")}
+THREE = ("Offline", "Server", "Interactive")
+
+VR = "VR-NVL72_VR-288GB_aarch64x72_TRT"
+GB300_RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
+GB300_4RACKS = "GB300-NVL72_GB300-288GB_aarch64x288_TRT"
+AMD_8 = "8xMI355X_2xEPYC_9575F"
+AMD_72 = "9x8xMI355X_2xEPYC_9575F"
+DSR1, QWEN, WAN, GPTOSS = "deepseek-r1", "qwen3-vl-235b-a22b", "wan-2.2-t2v-a14b", "gpt-oss-120b"
+LLAMA2, LLAMA31, DLRM = "llama2-70b-99.9", "llama3.1-8b", "dlrm-v3"
+DISPLAY = {DSR1: "DeepSeek-R1", QWEN: "Qwen3-VL 235B", WAN: "WAN 2.2 text-to-video", GPTOSS: "gpt-oss-120b",
+           LLAMA2: "Llama 2 70B (99.9%)", LLAMA31: "Llama 3.1 8B", DLRM: "DLRM-v3"}
+
+# Accelerator name -> (family, vendor); the first pattern found wins (mixed systems first).
+FAMILIES = (
+    (r"H200.*MI350X", "mixed", "mixed"),
+    (r"MI300X.*MI355X", "AMD MI300X + MI355X", "AMD"),
+    (r"Vera Rubin|VR200", "NVIDIA Vera Rubin", "NVIDIA"),
+    (r"GB300", "NVIDIA GB300", "NVIDIA"),
+    (r"GB200", "NVIDIA GB200", "NVIDIA"),
+    (r"B300", "NVIDIA B300", "NVIDIA"),
+    (r"B200", "NVIDIA B200", "NVIDIA"),
+    (r"H200", "NVIDIA H200", "NVIDIA"),
+    (r"RTX PRO 6000 Blackwell", "NVIDIA RTX PRO 6000 Blackwell", "NVIDIA"),
+    (r"RTX PRO 4500 Blackwell", "NVIDIA RTX PRO 4500 Blackwell", "NVIDIA"),
+    (r"GB10", "NVIDIA GB10", "NVIDIA"),
+    (r"Jetson AGX Thor", "NVIDIA Jetson AGX Thor", "NVIDIA"),
+    (r"MI355X", "AMD MI355X", "AMD"),
+    (r"MI350X", "AMD MI350X", "AMD"),
+    (r"MI350P", "AMD MI350P", "AMD"),
+    (r"MI300X", "AMD MI300X", "AMD"),
+    (r"Radeon", "AMD Radeon 8060S", "AMD"),
+    (r"Arc\(TM\) Pro B70|Arc Pro B70", "Intel Arc Pro B70", "Intel"),
+)
+PCIE = {"NVIDIA RTX PRO 6000 Blackwell", "NVIDIA RTX PRO 4500 Blackwell", "AMD MI350P", "Intel Arc Pro B70"}
+# The kinds of benchmark the announcements name (text-to-video is text in, video out: multimodal too).
+CATEGORIES = {
+    "recommendation": {DLRM},
+    "reasoning": {DSR1, GPTOSS},
+    "language": {DSR1, GPTOSS, LLAMA2, LLAMA31, "llama3.1-8b-edge", "qwen3.6-27b"},
+    "video": {WAN},
+    "multimodal": {QWEN, WAN},
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The data, read with pandas
+# ---------------------------------------------------------------------------------------------
+
+def _family(accelerator: str) -> tuple[str, str]:
+    for pattern, family, vendor in FAMILIES:
+        if re.search(pattern, accelerator):
+            return family, vendor
+    return "CPU only", "none"
+
+
+def load(source: str) -> pd.DataFrame:
+    """The round's results, one row each, with the same columns from either file."""
+    if source == "raw":
+        raw = pd.read_csv(RAW_SUMMARY, dtype=str, keep_default_na=False)
+        frame = pd.DataFrame({
+            "organization": raw["Organization"], "division": raw["Division"], "availability": raw["Availability"],
+            "system": raw["Location"].str.extract(r"results/([^/]+)/", expand=False),
+            "accelerator": raw["accelerator_model_name"], "nodes": raw["number_of_nodes"].astype(int),
+            "gpus": raw["number_of_nodes"].astype(int) * raw["accelerators_per_node"].astype(int),
+            "model": raw["Model"], "scenario": raw["Scenario"].str.lower().map(SCENARIOS),
+            "result": raw["Result"].astype(float), "units": raw["Units"], "framework": raw["framework"],
+            "weights": raw["weight_data_types"], "inferred": raw["inferred"].astype(int).astype(bool),
+            "result_id": raw["PrivateID"], "location": raw["Location"],
+        })
+    else:
+        tidy = pd.read_csv(TIDY_TABLE, dtype=str, keep_default_na=False)
+        frame = pd.DataFrame({
+            "organization": tidy["organization"], "division": tidy["division"], "availability": tidy["availability"],
+            "system": tidy["system"], "accelerator": tidy["accelerator"], "nodes": tidy["nodes"].astype(int),
+            "gpus": tidy["total_accelerators"].astype(int), "model": tidy["model"], "scenario": tidy["scenario"],
+            "result": tidy["result"].astype(float), "units": tidy["units"], "framework": tidy["framework"],
+            "weights": tidy["weight_data_types"], "inferred": tidy["inferred"].eq("True"),
+            "result_id": tidy["result_id"], "location": tidy["location"],
+        })
+    frame["benchmark"] = frame["model"].replace({"llama3_1-8b": LLAMA31})  # one benchmark, two spellings
+    frame["higher"] = ~frame["units"].str.startswith("Latency")
+    families = frame["accelerator"].map(_family)
+    frame["family"], frame["vendor"] = families.str[0], families.str[1]
+    return frame.sort_values("location", kind="stable").reset_index(drop=True)
+
+
+def pick(frame: pd.DataFrame, **wanted) -> pd.DataFrame:
+    mask = pd.Series(True, index=frame.index)
+    for column, value in wanted.items():
+        mask &= frame[column].isin(value) if isinstance(value, (list, set, tuple)) else frame[column].eq(value)
+    return frame[mask]
+
+
+def one(frame: pd.DataFrame, **wanted) -> pd.Series:
+    rows = pick(frame, **wanted)
+    assert len(rows) == 1, f"expected one result for {wanted}, found {len(rows)}"
+    return rows.iloc[0]
+
+
+def best(rows: pd.DataFrame, per_gpu: bool = False) -> pd.Series | None:
+    """The best result: highest throughput or lowest latency (per GPU if asked); first location wins ties."""
+    if rows.empty:
+        return None
+    values = rows["result"] / rows["gpus"] if per_gpu else rows["result"]
+    return rows.loc[values.idxmax() if rows["higher"].iloc[0] else values.idxmin()]
+
+
+def better(new: pd.Series, base: pd.Series, per_gpu: bool = False) -> float:
+    """How many times better ``new`` is than ``base`` (latency: base over new)."""
+    a, b = (new["result"] / new["gpus"], base["result"] / base["gpus"]) if per_gpu else (new["result"], base["result"])
+    return a / b if new["higher"] else b / a
+
+
+def percent(ratio: float) -> float:
+    return 100.0 * (ratio - 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The editorial rules (book/method.md), as plain functions
+# ---------------------------------------------------------------------------------------------
+
+def decimals(claimed: float) -> int:
+    text = repr(float(claimed))
+    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
+
+
+def matches(measured: float, claimed: float) -> bool:
+    """A stated figure is the measurement rounded (half up) or truncated at the figure's precision."""
+    step = Decimal(1).scaleb(-decimals(claimed))
+    value, target = Decimal(repr(float(measured))), Decimal(repr(float(claimed))).quantize(step)
+    return target in (value.quantize(step, ROUND_HALF_UP), value.quantize(step, ROUND_DOWN))
+
+
+def reaches(measured: float, claimed: float, higher: bool = True) -> bool:
+    return matches(measured, claimed) or (measured > claimed if higher else measured < claimed)
+
+
+def row_caveats(*frames) -> set[str]:
+    """Caveats the results themselves carry: preview, research, Open division, inferred."""
+    rows = pd.concat([pd.DataFrame([f]) if isinstance(f, pd.Series) else f for f in frames])
+    found = set()
+    if (rows["availability"] == "preview").any():
+        found.add("preview")
+    if (rows["availability"] == "rdi").any():
+        found.add("rdi")
+    if (rows["division"] == "open").any():
+        found.add("open-division")
+    if rows["inferred"].any():
+        found.add("inferred")
+    return found
+
+
+def verdict(holds: bool | None, caveats=(), acknowledged=()) -> str:
+    if holds is None:
+        return CANNOT
+    if not holds:
+        return NOT_SUPPORTED
+    return WITH_CAVEATS if set(caveats) - set(acknowledged) - LABEL_ONLY else SUPPORTED
+
+
+def weakest(*verdicts: str) -> str:
+    return min(verdicts, key=(NOT_SUPPORTED, CANNOT, WITH_CAVEATS, SUPPORTED).index)
+
+
+@dataclass(frozen=True)
+class Row:
+    measured: float | None
+    verdict: str
+    caveats: frozenset = frozenset()  # caveats the row must carry (it may carry more)
+    reaches: bool | None | str = "any"  # the row's reaches_claim, when the check pins it
+    claimed: float | None | str = "any"
+
+
+def rows_of(verdict_: str, measured: dict, caveats=(), reached: dict | None = None, claimed: dict | None = None):
+    return {label: Row(value, verdict_, frozenset(caveats), (reached or {}).get(label, "any"),
+                       (claimed or {}).get(label, "any")) for label, value in measured.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# NVIDIA's announcement
+# ---------------------------------------------------------------------------------------------
+
+def rubin_over_gb300(d, benchmark):
+    ratios, used = {}, []
+    for scenario in THREE:
+        vr = one(d, organization="NVIDIA", system=VR, benchmark=benchmark, scenario=scenario, division="closed")
+        gb = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=benchmark, scenario=scenario, division="closed")
+        ratios[scenario] = better(vr, gb)
+        used += [vr, gb]
+    return ratios, row_caveats(pd.DataFrame(used))
+
+
+def up_to(d, benchmark, claimed):
+    ratios, caveats = rubin_over_gb300(d, benchmark)
+    reached = {scenario: reaches(ratio, claimed) for scenario, ratio in ratios.items()}
+    holds = reaches(max(ratios.values()), claimed)
+    if not all(reached.values()):
+        caveats.add("best-case-only")
+    if holds and not matches(max(ratios.values()), claimed):
+        caveats.add("understated")
+    return rows_of(verdict(holds, caveats, {"preview"}), ratios, caveats, reached, dict.fromkeys(ratios, claimed))
+
+
+def exp_rubin_more_tokens(d, e, reg):
+    ratios, caveats = rubin_over_gb300(d, DSR1)
+    assert all(ratio > 1 for ratio in ratios.values())
+    return rows_of(verdict(True, caveats), ratios, caveats, {s: r > 1 for s, r in ratios.items()})
+
+
+def scaling_pairs(d: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of one submitter's results on one accelerator family, benchmark and scenario at two
+    GPU counts (Closed division, throughput)."""
+    rows = pick(d, division="closed")
+    rows = rows[rows["higher"] & (rows["gpus"] > 0)]
+    pairs = rows.merge(rows, on=["organization", "family", "benchmark", "scenario"], suffixes=("_s", "_l"))
+    pairs = pairs[pairs["gpus_l"] > pairs["gpus_s"]].copy()
+    pairs["efficiency"] = 100 * (pairs["result_l"] / pairs["result_s"]) / (pairs["gpus_l"] / pairs["gpus_s"])
+    return pairs
+
+
+def nvidia_288_efficiency(d, scenario):
+    small = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=DSR1, scenario=scenario, division="closed")
+    large = one(d, organization="NVIDIA", system=GB300_4RACKS, benchmark=DSR1, scenario=scenario, division="closed")
+    assert (small["gpus"], large["gpus"]) == (72, 288)
+    return 100 * (large["result"] / small["result"]) / (large["gpus"] / small["gpus"]), [small, large]
+
+
+def exp_scaling_288(d, e, reg):
+    offline, used = nvidia_288_efficiency(d, "Offline")
+    server, used_server = nvidia_288_efficiency(d, "Server")
+    holds = reaches(offline, 99)
+    caveats = row_caveats(pd.DataFrame(used + used_server))
+    return rows_of(verdict(holds, caveats), {"Offline": offline, "Server": server}, caveats,
+                   {"Offline": holds, "Server": None}, {"Offline": 99.0, "Server": None})
+
+
+DEFINITIONS = {"beyond one rack (more than 72 GPUs)": lambda p: p["gpus_l"] > 72,
+               "any scale-out across nodes": lambda p: p["nodes_l"] > p["nodes_s"]}
+
+
+def efficiency_field(d):
+    """The rival pairs: every other scaling pair (not NVIDIA's four racks from any start), those above
+    101% left out as signs of a weak smaller configuration."""
+    pairs = scaling_pairs(d)
+    rivals = pairs[~((pairs["organization"] == "NVIDIA") & (pairs["system_l"] == GB300_4RACKS))]
+    return rivals[rivals["efficiency"] <= 101.0], rivals[rivals["efficiency"] > 101.0]
+
+
+def exp_scaling_leading(d, e, reg):
+    eligible, flagged = efficiency_field(d)
+    pair = {scenario: nvidia_288_efficiency(d, scenario) for scenario in ("Offline", "Server")}
+    own = {scenario: efficiency for scenario, (efficiency, _) in pair.items()}
+    leads = {}
+    for name, rule in DEFINITIONS.items():
+        for scenario in own:
+            field = eligible[rule(eligible) & (eligible["scenario"] == scenario)]
+            leads[(name, scenario)] = own[scenario] >= field["efficiency"].max()
+    named = [leads[(name, "Offline")] for name in DEFINITIONS]
+    holds = any(named)  # the claim names Offline; each definition is a reading of "leading"
+    caveats = row_caveats(pd.DataFrame([row for _, rows in pair.values() for row in rows]))
+    if holds and not all(named):
+        caveats.add("definition-dependent")
+    if not all(leads[(name, "Server")] for name in DEFINITIONS):
+        caveats.add("best-case-only")  # a rival leads in a scenario the claim does not name
+    if (flagged[flagged["scenario"] == "Offline"]["efficiency"] > own["Offline"]).any():
+        caveats.add("superlinear-baseline")
+    result = {}
+    for (name, scenario), led in leads.items():
+        result[f"{name} · {scenario}"] = Row(own[scenario], verdict(holds, caveats), frozenset(caveats),
+                                             led if scenario == "Offline" else None)
+    return result
+
+
+def exp_wan_figure(d, scenario, claimed):
+    row = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=scenario, division="closed")
+    holds = reaches(row["result"], claimed, bool(row["higher"]))
+    caveats = row_caveats(row) | ({"understated"} if holds and not matches(row["result"], claimed) else set())
+    return {scenario: Row(row["result"], verdict(holds, caveats), frozenset(caveats), holds, claimed)}
+
+
+def wan_candidates(d) -> pd.DataFrame:
+    """Every single-node WAN 2.2 result (Closed) against the GB300 NVL72 rack: the rack's advantage in
+    each scenario (throughput ratio Offline, latency ratio SingleStream)."""
+    rack = {s: one(d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=s, division="closed")
+            for s in ("Offline", "SingleStream")}
+    rows = pick(d, benchmark=WAN, division="closed", nodes=1)
+    table, used = [], {}
+    for (organization, system), group in rows.groupby(["organization", "system"]):
+        record = {"organization": organization, "system": system, "vendor": group["vendor"].iloc[0],
+                  "gpus": int(group["gpus"].iloc[0])}
+        for scenario, mine in rack.items():
+            theirs = best(pick(group, scenario=scenario))
+            record[scenario] = None if theirs is None else better(mine, theirs)
+            used[(organization, system, scenario)] = theirs
+        table.append(record)
+    return pd.DataFrame(table), rack, used
+
+
+def exp_wan_unnamed(d, scenario, claimed):
+    table, rack, used = wan_candidates(d)
+    own = table[table["organization"] == "NVIDIA"]
+    assert list(own["system"]) == ["B300-SXM-270GBx8_TRT"]  # NVIDIA's one single-node WAN 2.2 system
+    baseline = own.iloc[0]
+    measured = baseline[scenario]
+    holds = reaches(measured, claimed)
+    caveats = {"unnamed-baseline"} | row_caveats(rack[scenario], used[("NVIDIA", baseline["system"], scenario)])
+    if baseline["gpus"] != rack[scenario]["gpus"]:
+        caveats.add("different-size")
+    if holds and not matches(measured, claimed):
+        caveats.add("understated")
+    return {scenario: Row(measured, verdict(holds, caveats), frozenset(caveats), holds, claimed)}
+
+
+# The 19 partners as the results file names them (ASUS is ASUSTeK, Red Hat is RedHat_Supermicro ...).
+NVIDIA_PARTNERS = {
+    "ASUS": "ASUSTeK", "Azure": "Azure", "Cisco": "Cisco", "CoreWeave": "CoreWeave", "Crusoe": "Crusoe",
+    "Dell Technologies": "Dell", "Fujitsu": "Fujitsu", "Giga Computing": "GigaComputing", "HPE": "HPE",
+    "Inventec": "Inventec", "Lambda": "Lambda", "MiTAC Computing": "MiTAC", "Nebius": "Nebius",
+    "Oracle Cloud Infrastructure": "Oracle", "Quanta Cloud Technology": "Quanta_Cloud_Technology",
+    "Red Hat": "RedHat_Supermicro", "ScitiX": "ScitiX", "Supermicro": "Supermicro", "Wiwynn": "Wiwynn",
+}
+
+
+def strongest_rows(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """For each value of ``column``, its results of the strongest standing (Closed and available first)."""
+    weakness = (rows["division"] != "closed") * 2 + (rows["availability"] != "available")
+    return rows[weakness == weakness.groupby(rows[column]).transform("min")]
+
+
+def exp_partners_19(d, e, reg):
+    rows = d[(d["vendor"] == "NVIDIA") & (d["organization"] != "NVIDIA")]  # either division
+    present = [name for name, org in NVIDIA_PARTNERS.items() if org in set(rows["organization"])]
+    kept = strongest_rows(rows[rows["organization"].isin(NVIDIA_PARTNERS.values())], "organization")
+    caveats = row_caveats(kept) - {"inferred"}
+    holds = len(present) == len(NVIDIA_PARTNERS) == 19
+    return {"organization count": Row(float(len(present)), verdict(holds, caveats), frozenset(caveats), holds, 19.0)}
+
+
+def multinode_partners(d, families=("NVIDIA GB200", "NVIDIA GB300"), division="closed", named=True):
+    rows = d[d["family"].isin(families) & (d["nodes"] >= 2) & (d["organization"] != "NVIDIA")]
+    if division != "any":
+        rows = rows[rows["division"] == division]
+    found = set(rows["organization"])
+    return sorted(found & set(NVIDIA_PARTNERS.values())) if named else sorted(found)
+
+
+def exp_partners_multinode(d, e, reg):
+    counted = multinode_partners(d)
+    holds = len(counted) == 8
+    return {"organization count": Row(float(len(counted)), verdict(holds), frozenset({"definition-dependent"}),
+                                      holds, 8.0)}
+
+
+def vera_rubin_rows(d):
+    return pick(d, family="NVIDIA Vera Rubin", division="closed")
+
+
+def exp_nebius_rubin(d, e, reg):
+    rows = pick(vera_rubin_rows(d), organization="Nebius")
+    caveats = row_caveats(rows) - {"inferred"}
+    if set(rows["gpus"]) != {72}:
+        caveats.add("different-size")
+    return {"results": Row(float(len(rows)), verdict(not rows.empty, caveats, {"preview"}), frozenset(caveats), True)}
+
+
+def exp_jetson(d, e, reg):
+    rows = pick(d, organization="NVIDIA", family="NVIDIA Jetson AGX Thor", benchmark="qwen3.6-27b", division="closed")
+    caveats = {"detail-mismatch"} if not rows["framework"].str.contains("TensorRT Edge-LLM").all() else set()
+    return {"results": Row(float(len(rows)), verdict(not rows.empty, caveats), frozenset(caveats), True)}
+
+
+def exp_rubin_items(d, checks):
+    """Presence items: (label, benchmark, column, pattern) each must hold on every NVIDIA Vera Rubin result."""
+    rows = pick(vera_rubin_rows(d), organization="NVIDIA")
+    held, measured = {}, {}
+    for label, benchmark, column, pattern in checks:
+        mine = pick(rows, benchmark=benchmark)
+        measured[label] = float(len(mine))
+        held[label] = not mine.empty and mine[column].str.contains(pattern, case=False, regex=True).all()
+    caveats = row_caveats(rows) - {"inferred"}
+    return rows_of(verdict(all(held.values()), caveats), measured, caveats, held)
+
+
+def exp_rubin_frameworks(d, e, reg):
+    return exp_rubin_items(d, [("Qwen3-VL with vLLM and Dynamo", QWEN, "framework", r"(?=.*vllm)(?=.*dynamo)"),
+                               ("DeepSeek-R1 with TensorRT-LLM", DSR1, "framework", r"TensorRT-LLM|TRTLLM|TRT-LLM")])
+
+
+def exp_nvfp4(d, e, reg):
+    return exp_rubin_items(d, [("DeepSeek-R1 weights in NVFP4", DSR1, "weights", "nvfp4"),
+                               ("Qwen3-VL weights in NVFP4", QWEN, "weights", "nvfp4")])
+
+
+def categories_present(rows: pd.DataFrame, named) -> list[str]:
+    return [name for name in named if set(rows["benchmark"]) & CATEGORIES[name]]
+
+
+def exp_platform(d, e, reg):
+    rows = pick(d, vendor="NVIDIA", division="closed")
+    found = categories_present(rows, ["recommendation", "reasoning", "language", "video"])
+    return {"category count": Row(float(len(found)), verdict(len(found) == 4), reaches=len(found) == 4)}
+
+
+def exp_result_entries(d, e, reg):
+    rows = pick(d, organization="NVIDIA", system=[VR, GB300_RACK, GB300_4RACKS])
+    assert len(rows) == 19 and set(rows["division"]) == {"closed"}
+    assert set(rows["result_id"]) == {""}  # the summary carries no IDs: 6.1-0106 etc. cannot be tied to rows
+    return {"": Row(None, CANNOT)}
+
+
+def leading_result(subject, field, benchmarks, measures=("total", "per-gpu")):
+    """The subject's best result against the best other result of the field, per benchmark and scenario."""
+    names = {"total": "as a whole system", "per-gpu": "per GPU"}
+    cases = {}
+    for measure in measures:
+        per_gpu = measure == "per-gpu"
+        for benchmark in benchmarks:
+            mine = pick(subject, benchmark=benchmark)
+            for scenario in [s for s in SCENARIOS.values() if s in set(mine["scenario"])]:
+                own = best(pick(mine, scenario=scenario), per_gpu)
+                rivals = pick(field, benchmark=benchmark, scenario=scenario)
+                rivals = rivals[rivals["higher"]] if per_gpu else rivals
+                label = f"{names[measure]} · {DISPLAY[benchmark]} · {scenario}"
+                if rivals.empty:
+                    cases[label] = (None, None, own, None)
+                    continue
+                top = best(rivals, per_gpu)
+                margin = better(own, top, per_gpu)
+                cases[label] = (margin, margin > 1, own, top)
+    return cases
+
+
+def leading_verdict(cases, acknowledged=()):
+    """Each reading holds when the subject leads in every case it has a rival in."""
+    readings = {}
+    for label, (_, led, _, _) in cases.items():
+        if led is not None:
+            readings.setdefault(label.split(" · ")[0], []).append(led)
+    holding = [name for name, found in readings.items() if all(found)]
+    used = [row for (_, _, own, top) in cases.values() if top is not None for row in (own, top)]
+    caveats = row_caveats(pd.DataFrame(used))
+    if holding and len(holding) < len(readings):
+        caveats.add("definition-dependent")
+    return verdict(bool(holding), caveats, acknowledged), caveats
+
+
+def exp_rubin_leading(d, e, reg):
+    subject = vera_rubin_rows(d)
+    field = d[(d["division"] == "closed") & ~d["location"].isin(set(subject["location"]))]
+    cases = leading_result(subject, field, [DSR1, QWEN])
+    result_verdict, caveats = leading_verdict(cases, {"preview"})
+    return {label: Row(margin, result_verdict, frozenset(caveats), led) for label, (margin, led, _, _) in cases.items()}
+
+
+NOT_CHECKABLE = ("disaggregated-serving", "rubin-lower-cost-per-token", "agentx-30x", "mlperf-endpoints-upcoming",
+                 "nvlink-packet-rate", "post-submission-gains", "amd-breadth.fifth-round",
+                 "amd-dlrm-vs-b200-v60.lead-over-v60")
+
+
+def exp_gpu_count(d, e, reg):
+    rows = pick(d, division="closed")
+    rows = rows[rows["higher"] & (rows["gpus"] > 0)]
+    pairs = rows.merge(rows, on=["organization", "family", "benchmark", "scenario"], suffixes=("_s", "_l"))
+    ratio = pairs["gpus_l"] / pairs["gpus_s"]
+    gain = percent(pairs["result_l"] / pairs["result_s"])
+    assert not (ratio.between(1.6, 2.0) & (gain >= 0) & (gain < 10)).any()  # no own scale-out fits it
+    return {"": Row(None, CANNOT)}
+
+
+def exp_software_gains(d, e, reg):
+    v60 = e[(e["round"] == "v6.0") & (e["organization"] == "NVIDIA") & (e["model"] == QWEN)]
+    assert GB300_RACK not in set(v60["system"]) and set(v60["system"]) == {"unspecified"}
+    return {"": Row(None, CANNOT)}
+
+
+# ---------------------------------------------------------------------------------------------
+# AMD's post
+# ---------------------------------------------------------------------------------------------
+
+def amd(d, system, benchmark, scenario, division="closed"):
+    return one(d, organization="AMD", system=system, benchmark=benchmark, scenario=scenario, division=division)
+
+
+def exp_amd_scaling(d, e, reg):
+    claimed = {"Offline": 94.9, "Server": 94.6}
+    measured, used = {}, []
+    for scenario in claimed:
+        small, large = amd(d, AMD_8, GPTOSS, scenario), amd(d, AMD_72, GPTOSS, scenario)
+        measured[scenario] = 100 * (large["result"] / small["result"]) / (large["gpus"] / small["gpus"])
+        used += [small, large]
+    reached = {s: reaches(measured[s], claimed[s]) for s in claimed}
+    caveats = row_caveats(pd.DataFrame(used))
+    return rows_of(verdict(all(reached.values()), caveats), measured, caveats, reached, claimed)
+
+
+def exp_amd_gain(d, reg, claim_id, benchmark, claimed):
+    stated = reg[claim_id]["stated"]  # the post's own v6.0 figures, as the registry holds them
+    measured, used = {}, []
+    for scenario, before in stated["figures"].items():
+        now = amd(d, AMD_8, benchmark, scenario)
+        measured[scenario] = percent(now["result"] / before if now["higher"] else before / now["result"])
+        used.append(now)
+        # the v6.1 figures the post states are the published ones at their precision
+        assert matches(now["result"], reg[claim_id]["stated_current"][scenario])
+    caveats = {"vendor-source"} | row_caveats(pd.DataFrame(used))
+    if stated["division"] != "closed":
+        caveats.add("open-division")
+    reached = {s: reaches(measured[s], claimed[s]) for s in claimed}
+    return rows_of(verdict(all(reached.values()), caveats), measured, caveats, reached, claimed)
+
+
+def exp_amd_gains_llama2(d, e, reg):
+    return exp_amd_gain(d, reg, "amd-gains-llama2", LLAMA2, {"Offline": 2.9, "Server": 3.0})
+
+
+def exp_amd_gains_gptoss(d, e, reg):
+    return exp_amd_gain(d, reg, "amd-gains-gptoss", GPTOSS, {"Offline": 28.0, "Server": 38.0})
+
+
+def exp_amd_gains_wan(d, e, reg):
+    return exp_amd_gain(d, reg, "amd-gains-wan", WAN, {"SingleStream": 70.0})
+
+
+def nvidia_baseline(rows: pd.DataFrame) -> pd.Series | None:
+    """The claim's method: NVIDIA's own result where it has one, else its best partner's."""
+    own = pick(rows, organization="NVIDIA")
+    return best(own) if not own.empty else best(rows)
+
+
+def against_nvidia(d, subject_system, benchmark, scenarios, classes, gpus):
+    """Per class (label, family) and scenario: (lead % as the claim chooses, lead % against the best
+    of the class by anyone, the rows)."""
+    cases = {}
+    for label, family in classes:
+        for scenario in scenarios:
+            mine = amd(d, subject_system, benchmark, scenario)
+            rows = pick(d, family=family, gpus=gpus, benchmark=benchmark, scenario=scenario, division="closed")
+            base = nvidia_baseline(rows)
+            key = scenario if label is None else f"{label} · {scenario}"
+            if base is None:
+                cases[key] = (None, None, mine, None)
+                continue
+            cases[key] = (percent(better(mine, base)), percent(better(mine, best(rows))), mine, base)
+    return cases
+
+
+def ratio_rows(cases, holds_each, claimed=None):
+    used = [row for (_, _, mine, base) in cases.values() if base is not None for row in (mine, base)]
+    measured = {key: value for key, (value, _, _, _) in cases.items()}
+    reached = {key: (None if value is None else holds_each(key, value)) for key, value in measured.items()}
+    judged = [value for value in reached.values() if value is not None]
+    caveats = row_caveats(pd.DataFrame(used))
+    holds = bool(judged) and all(judged)
+    if holds and any(not holds_each(key, best_any) for key, (_, best_any, _, _) in cases.items() if best_any is not None):
+        caveats.add("not-best-rival")
+    if any(value is None for value in measured.values()):
+        caveats.add("incomplete-data")
+    return rows_of(verdict(holds, caveats), measured, caveats, reached, claimed)
+
+
+def exp_amd_wan_b300(d, e, reg):
+    claimed = {"Offline": 18.0, "SingleStream": 11.0}
+    cases = against_nvidia(d, AMD_8, WAN, claimed, [(None, "NVIDIA B300")], 8)
+    return ratio_rows(cases, lambda key, value: reaches(value, claimed[key]), claimed)
+
+
+def exp_amd_gptoss_b200_b300(d, e, reg):
+    cases = against_nvidia(d, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
+    return ratio_rows(cases, lambda key, value: value > 0)
+
+
+def exp_amd_gptoss_72(d, e, reg):
+    claimed = {"Offline": 18.0, "Server": 7.0}
+    cases = against_nvidia(d, AMD_72, GPTOSS, claimed, [(None, "NVIDIA GB200")], 72)
+    return ratio_rows(cases, lambda key, value: reaches(value, claimed[key]), claimed)
+
+
+LLAMA2_OUTCOMES = {"B200": {"Offline": "lead", "Server": "tie", "Interactive": "lead"},
+                   "B300": {"Offline": "tie", "Server": "tie", "Interactive": "lead"}}
+
+
+def outcome(lead_percent: float, tie_within: float = 3.0) -> str:
+    return "lead" if lead_percent > tie_within else "trail" if lead_percent < -tie_within else "tie"
+
+
+def exp_amd_llama2_ties(d, e, reg):
+    cases = against_nvidia(d, AMD_8, LLAMA2, THREE, [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
+
+    def holds(key, value):
+        label, scenario = key.split(" · ")
+        return outcome(value) == LLAMA2_OUTCOMES[label][scenario]
+
+    return ratio_rows(cases, holds)
+
+
+def exp_mi350p_vs_rtxpro(d, e, reg):
+    cases = {}
+    for benchmark in (GPTOSS, LLAMA2, LLAMA31, WAN, DLRM, "whisper"):
+        mine_all = pick(d, family="AMD MI350P", gpus=8, benchmark=benchmark, division="closed")
+        for scenario in [s for s in SCENARIOS.values() if s in set(mine_all["scenario"])]:
+            mine = best(pick(mine_all, scenario=scenario))
+            rows = pick(d, family="NVIDIA RTX PRO 6000 Blackwell", gpus=8, benchmark=benchmark, scenario=scenario,
+                        division="closed")
+            if rows.empty:
+                continue  # "where a direct comparison exists"
+            cases[f"{DISPLAY[benchmark]} · {scenario}"] = (percent(better(mine, nvidia_baseline(rows))),
+                                                          percent(better(mine, best(rows))), mine, nvidia_baseline(rows))
+    return ratio_rows(cases, lambda key, value: value > 0)
+
+
+def exp_mi350p_pcie_top(d, e, reg):
+    subject = pick(d, family="AMD MI350P", division="closed")
+    field = d[(d["division"] == "closed") & d["family"].isin(PCIE) & ~d["location"].isin(set(subject["location"]))]
+    cases = leading_result(subject, field, [GPTOSS, LLAMA2, LLAMA31, WAN, DLRM])
+    result_verdict, caveats = leading_verdict(cases)
+    return {label: Row(margin, result_verdict, frozenset(caveats), led) for label, (margin, led, _, _) in cases.items()}
+
+
+def exp_crusoe_largest(d, e, reg):
+    subject = pick(d, organization="Crusoe", family="AMD MI355X", division="closed")
+    others = d[(d["division"] == "closed") & ~d["location"].isin(set(subject["location"]))]
+    earlier = e[e["round"] != "v6.1"].dropna(subset=["total_accelerators"])
+    top_earlier = earlier.loc[earlier["total_accelerators"].idxmax()]
+    this_round = subject["gpus"].max() / others["gpus"].max()
+    before = subject["gpus"].max() / top_earlier["total_accelerators"]
+    caveats = {"incomplete-data"} | ({"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set())
+    holds = this_round > 1 and before > 1
+    return rows_of(verdict(holds, caveats), {"v6.1": this_round, "earlier rounds": before}, caveats,
+                   {"v6.1": this_round > 1, "earlier rounds": before > 1})
+
+
+def crusoe_gptoss_offline(d):
+    return one(d, organization="Crusoe", family="AMD MI355X", gpus=512, benchmark=GPTOSS, scenario="Offline",
+               division="closed")
+
+
+def exp_crusoe_figure(d, e, reg):
+    row = crusoe_gptoss_offline(d)
+    measured = row["result"] / 1e6
+    return {"Offline": Row(measured, verdict(reaches(measured, 5.75), row_caveats(row)), reaches=True, claimed=5.75)}
+
+
+def exp_crusoe_record(d, e, reg):
+    mine = crusoe_gptoss_offline(d)
+    others = d[(d["division"] == "closed") & (d["units"] == "Tokens/s") & (d["location"] != mine["location"])]
+    same = pick(others, benchmark=GPTOSS, scenario="Offline")
+    earlier = e[(e["round"] != "v6.1") & (e["units"] == "Tokens/s")]
+    top_earlier = earlier.loc[earlier["result"].idxmax()]
+    measured = {"all Tokens/s results": mine["result"] / others["result"].max(),
+                "gpt-oss-120b · Offline": mine["result"] / same["result"].max(),
+                "earlier rounds": mine["result"] / top_earlier["result"]}
+    caveats = {"incomplete-data"} | ({"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set())
+    reached = {label: value > 1 for label, value in measured.items()}
+    return rows_of(verdict(all(reached.values()), caveats), measured, caveats, reached)
+
+
+def exp_crusoe_first_dsr1(d, e, reg):
+    rows = pick(d, vendor="AMD", benchmark=DSR1, division="closed")
+    assert set(rows["organization"]) == {"Crusoe"}
+    assert e[(e["model"] == DSR1) & e["organization"].isin(["AMD", "Crusoe"])].empty  # none earlier that the book has
+    return {"results": Row(float(len(rows)), verdict(not rows.empty, {"incomplete-data"}),
+                           frozenset({"incomplete-data"}), True)}
+
+
+AMD_PARTNERS = {"Crusoe": ["Crusoe"], "Dell": ["Dell", "Dell_AMD", "Dell_MangoBoost"], "HPE": ["HPE"],
+                "MangoBoost": ["MangoBoost", "Dell_MangoBoost"], "MiTAC": ["MiTAC"], "Oracle": ["Oracle"],
+                "Supermicro": ["Supermicro"]}
+AMD_PARTNER_ORGS = sorted({org for orgs in AMD_PARTNERS.values() for org in orgs})
+
+
+def exp_partners_count(d, e, reg):
+    rows = d[(d["vendor"] == "AMD") & (d["organization"] != "AMD") & (d["division"] == "closed")]
+    present = [name for name, orgs in AMD_PARTNERS.items() if set(orgs) & set(rows["organization"])]
+    holds = len(present) == len(AMD_PARTNERS) == 7
+    caveats = row_caveats(strongest_rows(rows[rows["organization"].isin(AMD_PARTNER_ORGS)], "organization")) - {"inferred"}
+    return {"organization count": Row(float(len(present)), verdict(holds, caveats), reaches=holds, claimed=7.0)}
+
+
+def exp_partners_gpus(d, e, reg):
+    rows = pick(d, vendor="AMD", organization=AMD_PARTNER_ORGS, division="closed")
+    named = ["AMD MI355X", "AMD MI350X", "AMD MI300X", "AMD MI350P"]
+    present = [family for family in named if family in set(rows["family"])]
+    holds = len(present) == 4
+    return {"family count": Row(float(len(present)), verdict(holds), reaches=holds, claimed=4.0)}
+
+
+def close_to_amd(d):
+    """Each partner result on AMD GPUs against AMD's own best result of the same GPU, GPU count,
+    benchmark and scenario (where AMD has one): the gap in percent."""
+    partners = pick(d, vendor="AMD", organization=AMD_PARTNER_ORGS, division="closed",
+                    benchmark=[GPTOSS, LLAMA2, WAN, DLRM, LLAMA31, DSR1])
+    own = pick(d, organization="AMD", division="closed")
+    cases, used = {}, []
+    for _, row in partners.iterrows():
+        base = best(pick(own, family=row["family"], gpus=row["gpus"], benchmark=row["benchmark"], scenario=row["scenario"]))
+        if base is None:
+            continue
+        label = f"{DISPLAY[row['benchmark']]} · {row['scenario']} · {row['organization']} {row['system']}"
+        cases[label] = percent(better(row, base))
+        used += [row, base]
+    return cases, pd.DataFrame(used)
+
+
+def exp_partners_close(d, e, reg):
+    cases, used = close_to_amd(d)
+    within = {label: abs(value) <= 5 for label, value in cases.items()}
+    caveats = {"definition-dependent"} | row_caveats(used)
+    return rows_of(verdict(all(within.values()), caveats), cases, caveats, within, dict.fromkeys(cases, 5.0))
+
+
+def exp_dlrm_only(d, e, reg):
+    rows = pick(d, benchmark=DLRM, division="closed")
+    vendors = set(rows["vendor"])
+    return {"vendor": Row(float(len(vendors)), verdict(vendors == {"AMD"}), reaches=vendors == {"AMD"}, claimed=1.0)}
+
+
+def exp_dlrm_stated(d, e, reg):
+    claimed = {"Server": 16194.40, "Offline": 16363.00}
+    result, used = {}, []
+    for scenario, figure in claimed.items():
+        closed, opened = amd(d, AMD_8, DLRM, scenario), amd(d, AMD_8, DLRM, scenario, division="open")
+        assert not matches(closed["result"], figure)  # the post's figures are not the Closed results ...
+        assert matches(opened["result"], figure)  # ... but the Open ones
+        result[scenario] = opened["result"]
+        used.append(opened)
+    caveats = row_caveats(pd.DataFrame(used))
+    return rows_of(verdict(True, caveats), result, caveats, dict.fromkeys(result, True), claimed)
+
+
+def exp_breadth_categories(d, e, reg):
+    rows = pick(d, vendor="AMD", division="closed")
+    found = categories_present(rows, ["recommendation", "multimodal", "reasoning", "language"])
+    return {"category count": Row(float(len(found)), verdict(len(found) == 4), reaches=len(found) == 4)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Every claim of the scorecard, and the compounds made of its parts
+# ---------------------------------------------------------------------------------------------
+
+def cannot(d, e, reg):
+    return {"": Row(None, CANNOT)}
+
+
+EXPECTATIONS = {
+    "rubin-qwen3vl-3.7x": lambda d, e, reg: up_to(d, QWEN, 3.7),
+    "rubin-dsr1-2.5x": lambda d, e, reg: up_to(d, DSR1, 2.5),
+    "rubin-more-tokens-per-rack": exp_rubin_more_tokens,
+    "rubin-leading-debut": exp_rubin_leading,
+    "rubin-frameworks": exp_rubin_frameworks,
+    "nvfp4-precision": exp_nvfp4,
+    "scaling-288gpu-99pct": exp_scaling_288,
+    "scaling-leading-efficiency": exp_scaling_leading,
+    "gpu-count-single-digit": exp_gpu_count,
+    "software-gains-1.6x": exp_software_gains,
+    "wan-throughput-0.65": lambda d, e, reg: exp_wan_figure(d, "Offline", 0.65),
+    "wan-latency-5.7s": lambda d, e, reg: exp_wan_figure(d, "SingleStream", 5.7),
+    "wan-9x-throughput": lambda d, e, reg: exp_wan_unnamed(d, "Offline", 9.0),
+    "wan-7.5x-latency": lambda d, e, reg: exp_wan_unnamed(d, "SingleStream", 7.5),
+    "jetson-thor-edge-agentic": exp_jetson,
+    "partners-19": exp_partners_19,
+    "partners-multinode-8": exp_partners_multinode,
+    "nebius-rubin-preview": exp_nebius_rubin,
+    "platform-fungibility": exp_platform,
+    "result-entries": exp_result_entries,
+    "amd-gptoss-scaling-72": exp_amd_scaling,
+    "amd-gains-llama2": exp_amd_gains_llama2,
+    "amd-gains-gptoss": exp_amd_gains_gptoss,
+    "amd-gains-wan": exp_amd_gains_wan,
+    "amd-wan-vs-b300": exp_amd_wan_b300,
+    "amd-gptoss-vs-b200-b300": exp_amd_gptoss_b200_b300,
+    "amd-gptoss-72-vs-gb200": exp_amd_gptoss_72,
+    "amd-llama2-ties": exp_amd_llama2_ties,
+    "amd-dlrm-vs-b200-v60.only-submitter": exp_dlrm_only,
+    "amd-dlrm-vs-b200-v60.stated-figures": exp_dlrm_stated,
+    "amd-mi350p-pcie-top": exp_mi350p_pcie_top,
+    "amd-mi350p-vs-rtxpro": exp_mi350p_vs_rtxpro,
+    "amd-crusoe-largest": exp_crusoe_largest,
+    "amd-crusoe-highest-throughput.figure": exp_crusoe_figure,
+    "amd-crusoe-highest-throughput.record": exp_crusoe_record,
+    "amd-crusoe-first-dsr1": exp_crusoe_first_dsr1,
+    "amd-partners-7.count": exp_partners_count,
+    "amd-partners-7.gpus": exp_partners_gpus,
+    "amd-partners-7.close-to-amd": exp_partners_close,
+    "amd-breadth.categories": exp_breadth_categories,
+    **{claim: cannot for claim in NOT_CHECKABLE},
+}
+COMPOUNDS = {  # a claim made of parts is as strong as its weakest part
+    "amd-dlrm-vs-b200-v60": ("amd-dlrm-vs-b200-v60.only-submitter", "amd-dlrm-vs-b200-v60.stated-figures",
+                             "amd-dlrm-vs-b200-v60.lead-over-v60"),
+    "amd-crusoe-highest-throughput": ("amd-crusoe-highest-throughput.figure", "amd-crusoe-highest-throughput.record"),
+    "amd-partners-7": ("amd-partners-7.count", "amd-partners-7.gpus", "amd-partners-7.close-to-amd"),
+    "amd-breadth": ("amd-breadth.categories", "amd-breadth.fifth-round"),
+}
+
+
+def registry_claims() -> dict[str, dict]:
+    """Every claim and part of the registries, by id, as ``yaml.safe_load`` reads them."""
+    found = {}
+    for path in sorted(REGISTRIES.glob("*.yaml")):
+        for claim in yaml.safe_load(path.read_text(encoding="utf-8"))["claims"]:
+            found[claim["id"]] = claim
+            for part in claim.get("parts") or []:
+                found[part["id"]] = part
+    return found
+
+
+def expected_rows(d: pd.DataFrame, earlier: pd.DataFrame, registry: dict) -> dict[tuple[str, str], Row]:
+    rows = {}
+    for claim, compute in EXPECTATIONS.items():
+        for label, row in compute(d, earlier, registry).items():
+            rows[(claim, label)] = row
+    for claim, parts in COMPOUNDS.items():
+        part_verdicts = {row.verdict for (name, _), row in rows.items() if name in parts}
+        rows[(claim, "")] = Row(None, weakest(*part_verdicts))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def scorecard() -> dict[tuple[str, str], dict]:
+    rows = json.loads(SCORECARD.read_text(encoding="utf-8"))
+    keyed = {(row["claim"], row["scenario"]): row for row in rows}
+    assert len(keyed) == len(rows), "two scorecard rows share a claim and case"
+    return keyed
+
+
+@pytest.fixture(scope="module")
+def earlier() -> pd.DataFrame:
+    return pd.read_csv(EARLIER)
+
+
+@pytest.fixture(scope="module")
+def registry() -> dict[str, dict]:
+    return registry_claims()
+
+
+@pytest.fixture(scope="module")
+def data() -> pd.DataFrame:
+    return load(SOURCE)
+
+
+@pytest.fixture(scope="module")
+def expected(data, earlier, registry) -> dict[tuple[str, str], Row]:
+    return expected_rows(data, earlier, registry)
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests
+# ---------------------------------------------------------------------------------------------
+
+def test_both_files_give_the_same_table():
+    tidy = load("tidy")
+    assert len(tidy) == 492 and tidy["location"].is_unique
+    assert not tidy["scenario"].isna().any() and (tidy["gpus"] >= 0).all()
+    assert set(tidy["benchmark"]) >= {DSR1, QWEN, WAN, GPTOSS, LLAMA2, LLAMA31, DLRM}
+    if RAW_SUMMARY.is_file():
+        pd.testing.assert_frame_equal(load("raw"), tidy)
+
+
+def test_every_scorecard_row_is_recomputed(scorecard, expected):
+    unchecked = sorted(set(scorecard) - set(expected))
+    assert not unchecked, f"scorecard rows this module does not recompute (add them): {unchecked}"
+    gone = sorted(set(expected) - set(scorecard))
+    assert not gone, f"rows recomputed here that the scorecard lacks: {gone}"
+
+
+def test_every_registry_claim_is_in_the_scorecard(scorecard, registry):
+    assert {claim for claim, _ in scorecard} == set(registry)
+
+
+SCORECARD_KEYS = sorted({(row["claim"], row["scenario"]) for row in json.loads(SCORECARD.read_text(encoding="utf-8"))})
+
+
+@pytest.mark.parametrize("key", SCORECARD_KEYS, ids=lambda key: f"{key[0]}|{key[1]}")
+def test_row(key, scorecard, expected):
+    assert key in expected, f"no recomputation for {key}"
+    row, want = scorecard[key], expected[key]
+    if want.measured is None:
+        assert row["measured"] is None
+    else:
+        assert row["measured"] == pytest.approx(want.measured, rel=1e-6)
+    assert row["verdict"] == want.verdict
+    assert want.caveats <= set(row["caveats"]), f"missing caveats {sorted(want.caveats - set(row['caveats']))}"
+    if want.reaches != "any":
+        assert row["reaches_claim"] == want.reaches
+    if want.claimed != "any":
+        assert row["claimed"] == (None if want.claimed is None else pytest.approx(want.claimed))
+
+
+# The findings behind the verdicts, spelled out where the brief names them.
+
+def test_rubin_ratios_and_their_caveats(data, scorecard):
+    for claim, benchmark, figure, deciding in (("rubin-qwen3vl-3.7x", QWEN, 3.7, 3.7407),
+                                               ("rubin-dsr1-2.5x", DSR1, 2.5, 2.5749)):
+        ratios, _ = rubin_over_gb300(data, benchmark)
+        assert max(ratios, key=ratios.get) == "Interactive"
+        assert ratios["Interactive"] == pytest.approx(deciding, abs=1e-4)
+        assert all(not reaches(ratios[s], figure) for s in ("Offline", "Server"))  # only the best case reaches it
+        for scenario in THREE:
+            row = scorecard[(claim, scenario)]
+            assert {"best-case-only", "inferred", "preview"} <= set(row["caveats"])
+            assert row["acknowledged"] == ["preview"]
+
+
+def test_four_racks_scale_at_99_percent_offline(data):
+    offline, _ = nvidia_288_efficiency(data, "Offline")
+    server, _ = nvidia_288_efficiency(data, "Server")
+    assert round(offline, 2) == 99.49 and matches(offline, 99)
+    assert round(server, 2) == 84.93
+
+
+def test_leading_efficiency_depends_on_the_definition(data):
+    eligible, flagged = efficiency_field(data)
+
+    def top(name, scenario):
+        field = eligible[DEFINITIONS[name](eligible) & (eligible["scenario"] == scenario)]
+        return field.loc[field["efficiency"].idxmax()]
+
+    beyond, scale_out = DEFINITIONS
+    rival = top(beyond, "Offline")  # beyond one rack: Azure GB200 72 -> 288
+    assert (rival["organization"], rival["family"], rival["gpus_s"], rival["gpus_l"]) == ("Azure", "NVIDIA GB200", 72, 288)
+    assert round(rival["efficiency"], 1) == 96.4
+    rival = top(scale_out, "Offline")  # any scale-out: Oracle gpt-oss 4 -> 72, ahead of NVIDIA's 99.49%
+    assert (rival["organization"], rival["benchmark"], rival["gpus_s"], rival["gpus_l"]) == ("Oracle", GPTOSS, 4, 72)
+    assert round(rival["efficiency"], 1) == 100.4
+    rival = top(beyond, "Server")  # Azure 93.6% against NVIDIA's 84.9%
+    assert rival["organization"] == "Azure" and round(rival["efficiency"], 1) == 93.6
+    assert round(nvidia_288_efficiency(data, "Server")[0], 1) == 84.9
+    assert len(flagged) == 15 and (flagged["efficiency"] > 101).all()
+
+
+def test_wan_figures_and_the_unnamed_single_node(data):
+    offline = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="Offline")
+    latency = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="SingleStream")
+    assert round(offline["result"], 4) == 0.6546 and matches(offline["result"], 0.65)
+    assert round(latency["result"], 4) == 5.8077 and not matches(latency["result"], 5.7)
+    assert round(percent(5.7 / latency["result"]), 1) == -1.9  # the claim is 1.9% below, in NVIDIA's favour
+    table, _, _ = wan_candidates(data)
+    table = table.set_index(["organization", "system"])
+    nvidia_node = table.loc[("NVIDIA", "B300-SXM-270GBx8_TRT")]
+    assert round(nvidia_node["Offline"], 2) == 10.53 and round(nvidia_node["SingleStream"], 2) == 3.10
+    gives_9 = table[[matches(value, 9) for value in table["Offline"]]]
+    gives_75 = table[[value is not None and matches(value, 7.5) for value in table["SingleStream"]]]
+    assert set(gives_9["vendor"]) == {"AMD"}  # only rivals' MI355X nodes give 9x
+    assert sorted(org for org, _ in gives_9.index) == ["AMD", "HPE", "Oracle"]
+    assert gives_75.empty  # no candidate gives 7.5x, so none gives both
+    assert round(table["SingleStream"].min(), 2) == 2.78 and round(table["SingleStream"].max(), 2) == 7.20
+
+
+def test_partner_counts(data):
+    rows = data[(data["vendor"] == "NVIDIA") & (data["organization"] != "NVIDIA")]
+    by_org = rows.groupby("organization")["division"].agg(set)
+    assert all(org in by_org for org in NVIDIA_PARTNERS.values())
+    assert by_org["ScitiX"] == {"open"}  # ScitiX counts only through an Open-division result
+    assert multinode_partners(data) == ["Azure", "CoreWeave", "Crusoe", "Dell", "HPE", "Nebius", "Oracle"]
+    assert multinode_partners(data, named=False) == sorted(multinode_partners(data) + ["Google"])
+    nebius = pick(vera_rubin_rows(data), organization="Nebius")
+    assert len(nebius) == 2 and set(nebius["gpus"]) == {36}
+
+
+def test_presence_details(data):
+    jetson = one(data, organization="NVIDIA", family="NVIDIA Jetson AGX Thor", benchmark="qwen3.6-27b")
+    assert "Edge-LLM" not in jetson["framework"]
+    qwen = pick(vera_rubin_rows(data), organization="NVIDIA", benchmark=QWEN)
+    assert set(qwen["weights"]) == {"bf16"}  # Qwen3-VL weights are not NVFP4
+    nvidia = pick(data, vendor="NVIDIA", division="closed")
+    assert DLRM not in set(nvidia["benchmark"])  # no recommendation result on NVIDIA accelerators
+
+
+def test_rubin_leads_per_gpu_but_not_as_a_whole_system(data):
+    subject = vera_rubin_rows(data)
+    assert set(subject["organization"]) == {"NVIDIA", "Nebius"}
+    field = data[(data["division"] == "closed") & ~data["location"].isin(set(subject["location"]))]
+    cases = leading_result(subject, field, [DSR1, QWEN])
+    per_gpu = {label: led for label, (_, led, _, _) in cases.items() if label.startswith("per GPU")}
+    whole = {label: led for label, (_, led, _, top) in cases.items() if label.startswith("as a whole")}
+    assert len(per_gpu) == 6 and all(per_gpu.values())
+    assert sorted(label for label, led in whole.items() if not led) == [
+        "as a whole system · DeepSeek-R1 · Offline", "as a whole system · DeepSeek-R1 · Server"]
+    assert cases["as a whole system · DeepSeek-R1 · Offline"][3]["system"] == "512xMI355X_Crusoe_DS"
+
+
+def test_amd_comparisons_with_nvidia(data, registry):
+    scaling = exp_amd_scaling(data, None, None)
+    assert round(scaling["Offline"].measured, 2) == 94.85 and round(scaling["Server"].measured, 2) == 94.63
+    wan = against_nvidia(data, AMD_8, WAN, ["Offline", "SingleStream"], [(None, "NVIDIA B300")], 8)
+    assert wan["Offline"][3]["organization"] == "NVIDIA"
+    assert round(wan["Offline"][0], 1) == 17.6 and round(wan["SingleStream"][0], 1) == 11.5
+    best_b300 = best(pick(data, family="NVIDIA B300", gpus=8, benchmark=WAN, scenario="Offline", division="closed"))
+    assert best_b300["organization"] == "VibeHPC" and round(wan["Offline"][1], 1) == -6.7
+    gptoss = against_nvidia(data, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
+    assert pick(data, organization="NVIDIA", family="NVIDIA B200", benchmark=GPTOSS).empty  # no own B200: best partner
+    assert gptoss["B200 · Offline"][3]["organization"] != "NVIDIA"
+    b300_server = best(pick(data, family="NVIDIA B300", gpus=8, benchmark=GPTOSS, scenario="Server", division="closed"))
+    assert b300_server["organization"] == "HPE" and round(gptoss["B300 · Server"][1], 1) == -0.4
+    gb200 = against_nvidia(data, AMD_72, GPTOSS, ["Offline", "Server"], [(None, "NVIDIA GB200")], 72)
+    assert round(gb200["Offline"][0], 1) == 17.7 and round(gb200["Server"][0], 1) == 7.3
+    llama = against_nvidia(data, AMD_8, LLAMA2, THREE, [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
+    assert round(llama["B300 · Server"][0], 1) == -3.4 and outcome(llama["B300 · Server"][0]) == "trail"
+    assert llama["B200 · Interactive"][0] is None and llama["B300 · Interactive"][0] is None
+    assert registry["amd-gains-wan"]["stated"]["division"] == "open"
+
+
+def test_amd_records_and_partners(data, earlier):
+    crusoe = pick(data, organization="Crusoe", family="AMD MI355X")
+    others = data[(data["division"] == "closed") & ~data["location"].isin(set(crusoe["location"]))]
+    assert crusoe["gpus"].max() == 512 and others["gpus"].max() == 288
+    assert crusoe_gptoss_offline(data)["result"] == 5749440.0
+    assert set(pick(data, vendor="AMD", benchmark=DSR1)["organization"]) == {"Crusoe"}
+    cases, _ = close_to_amd(data)
+    outside = {label: round(value, 1) for label, value in cases.items() if abs(value) > 5}
+    assert len(cases) == 33 and outside == {"gpt-oss-120b · Offline · Dell_MangoBoost XE9785": -5.4,
+                                            "gpt-oss-120b · Offline · Oracle 8xMI355X_2xEPYC-9575F": -5.1}
+    dlrm = pick(data, benchmark=DLRM, division="closed")
+    assert set(dlrm["vendor"]) == {"AMD"}
+
+
+def test_what_no_data_can_check(data, earlier):
+    assert not data["benchmark"].str.contains("agentx|endpoint", case=False).any()
+    assert pick(earlier, model=DLRM).empty  # no v6.0 DLRM-v3 figure of NVIDIA's eight-B200 system
+    assert set(earlier["round"]) == {"v5.1", "v6.0"}  # too few rounds to count AMD's fifth
