@@ -13,12 +13,15 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# The committed data must name every system its claims look for: --strict makes a miss an error.
 book: $(STAMP)
-	$(PY) -m claimbook build
+	$(PY) -m claimbook build --strict
 
 # Unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
 test: $(STAMP)
 	$(PY) -m pytest --nbval tests book/claims
 
+# Only what the build made: the site, its work folders and the environment (never book/claims,
+# which is committed).
 clean:
-	rm -rf _build $(VENV) book/_static/claimbook-vega.js
+	rm -rf _build $(VENV)

@@ -24,13 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import pandas as pd
-
-from claimbook import bookpages, digests, engine, html, outputs, records, scorecard
-from claimbook.context import load_data
-from claimbook.economics import COST_COLUMNS
+from claimbook import digests, html, outputs
 from claimbook.errors import BuildError, UsageError
-from claimbook.ingest import ingest, write_tidy
 from claimbook.params import ParamError, apply as apply_params
 from claimbook.paths import PROJECT_ROOT
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
@@ -159,11 +154,42 @@ def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> 
 
 
 def _read_cache(path: Path) -> dict:
+    """The page digests of the last build (``pages``) and the digest of everything else that
+    went into the book (``assembly``)."""
     try:
         cache = json.loads(path.read_text())
     except (OSError, ValueError):
-        return {}
-    return cache if isinstance(cache, dict) else {}
+        return {"pages": {}}
+    if not isinstance(cache, dict) or not isinstance(cache.get("pages"), dict):
+        return {"pages": {}}
+    return cache
+
+
+def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
+    """Everything a book is made of besides its pages: the package code (the ledger, the
+    scorecard, the generated pages are made in the build), the registries, the data, the book's
+    hand-written sources, the pins."""
+    inputs = {
+        "pages": page_digests_, "overrides": overrides,
+        "package": digests.folder_digest(root / "claimbook"), "data": digests.folder_digest(root / "data"),
+        "environment": digests.environment_digest(),
+        "book": {path.relative_to(root / BOOK_DIR).as_posix(): digests.file_digest(path)
+                 for path in sorted((root / BOOK_DIR).rglob("*"))
+                 if path.is_file() and path.relative_to(root / BOOK_DIR).parts[0] not in (GENERATED_DIR, "_build")},
+    }
+    return digests.bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())
+
+
+def _nothing_changed(root: Path, target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool) -> bool:
+    """Whether the target already holds this very book: every page current, nothing else changed."""
+    generated = target / BOOK_DIR / GENERATED_DIR
+    cache = _read_cache(generated / CACHE_NAME)
+    if cache.get("pages") != wanted or cache.get("assembly") != assembly:
+        return False
+    if not all((generated / f"{job.name}.ipynb").is_file() for job in pages):
+        return False
+    site = target / "_build" / "html"
+    return not html_output or (site.is_dir() and html.read_stamp(site, "assembly") == assembly)
 
 
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
@@ -219,6 +245,8 @@ def _check_systems(data, registry) -> None:
 
 
 def _missing_warnings(rows: list[dict], registry) -> list[str]:
+    from claimbook import bookpages
+
     warnings = []
     for claim_id, claim_rows in bookpages._rows_by_claim(rows).items():
         missing = sorted({text for row in claim_rows for text in row.get("missing") or []})
@@ -245,17 +273,44 @@ def build(
     strict: bool = False,
     report: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True),
 ) -> BuildResult:
-    """Build the book from ``root``: the committed book (plain build) or a whole book in ``out``."""
+    """Build the book from ``root``: the committed book (plain build) or a whole book in ``out``.
+
+    Everything that can be wrong with the inputs (the output folder, the registry, the parameters,
+    the results file, the systems the claims name) is checked before anything is written.
+    """
     root = Path(root).resolve()
     if out is None and (results is not None or overrides or only):
         what = "--results" if results is not None else "--param" if overrides else "--only"
         raise UsageError(f"{what} builds a book from other inputs; give --out DIR for it (the committed book is "
                          "built only from the committed data, by a plain build)")
     target = outputs.check_out_folder(out, root) if out is not None else root
+    table = None
     try:
         registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
         chapter_changes, claim_overrides, warnings = apply_params(overrides, registry)
     except (RegistryError, ParamError) as exc:
+        raise UsageError(str(exc)) from None
+    if results is None and not force and out is None:
+        # A plain rebuild with nothing changed is answered before the data is even loaded.
+        pages = plan(registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
+        wanted = page_digests(root, root, pages)
+        if _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output):
+            report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
+            return BuildResult(target, tuple(job.name for job in pages), (), 0,
+                               target / "_build" / "html" if html_output else None, False, tuple(warnings))
+    from claimbook.context import load_data
+    from claimbook.ingest import ingest
+
+    try:
+        if results is not None:
+            report(f"ingesting {results}")
+            table = _as_read(ingest(results, round_name))
+        data = load_data(str(root / RESULTS), [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
+                         str(root / DATA_INPUTS["reference_dir"]), str(root / CLAIMS_DIR), str(root / CHAPTERS_FILE),
+                         claim_overrides, str(root / DATA_INPUTS["result_ids_path"]),
+                         str(root / DATA_INPUTS["sources_path"]), results_table=table)
+        _check_systems(data, data.registry)
+    except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if out is not None:
         outputs.mark_out_folder(target)
@@ -264,40 +319,39 @@ def build(
     with outputs.Lock(build_dir):
         outputs.clear_leftovers(build_dir)
         outputs.clear_leftovers(target)
+        if table is None and not force:
+            pages = plan(data.registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
+            wanted = page_digests(root, root, pages)
+            if _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output):
+                report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
+                return BuildResult(target, tuple(job.name for job in pages), (), 0,
+                                   target / "_build" / "html" if html_output else None, False, tuple(warnings))
         staging = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
         staging.mkdir()
         try:
-            return _build_in(root, target, staging, registry, chapter_changes, claim_overrides, list(warnings),
-                             results, round_name, out is not None, html_output, only, jobs, force, strict, report)
+            return _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, list(warnings),
+                             out is not None, html_output, only, jobs, force, strict, report)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _build_in(root, target, staging, registry, chapter_changes, claim_overrides, warnings, results, round_name,
-              to_out, html_output, only, jobs_wanted, force, strict, report) -> BuildResult:
+def _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, warnings, to_out, html_output,
+              only, jobs_wanted, force, strict, report) -> BuildResult:
+    from claimbook import engine, records, scorecard
+    from claimbook.ingest import write_tidy
     book_root = staging if to_out else root  # where the kernels read data from
     _copy_sources(root, staging, with_data=to_out)
     results_path = RESULTS
-    if results is not None:
-        report(f"ingesting {results}")
-        table = ingest(results, round_name)
+    if table is not None:
         results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
         write_tidy(table, staging / results_path)
     common = {"results_path": results_path, **DATA_INPUTS}
-    try:
-        data = load_data(str(book_root / results_path), [str(book_root / path) for path in DATA_INPUTS["earlier_paths"]],
-                         str(book_root / DATA_INPUTS["reference_dir"]), str(root / CLAIMS_DIR), str(root / CHAPTERS_FILE),
-                         claim_overrides, str(book_root / DATA_INPUTS["result_ids_path"]),
-                         str(book_root / DATA_INPUTS["sources_path"]))
-        _check_systems(data, data.registry)
-    except (RegistryError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
     pages = plan(data.registry, common, chapter_changes, claim_overrides, only)
 
     generated = staging / BOOK_DIR / GENERATED_DIR
     previous = target / BOOK_DIR / GENERATED_DIR
     _seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
-    cache = _read_cache(generated / CACHE_NAME)
+    cache = _read_cache(generated / CACHE_NAME)["pages"]
     wanted_digests, to_run = page_digests(root, book_root, pages), []
     for job in pages:
         template = root / job.template
@@ -317,7 +371,6 @@ def _build_in(root, target, staging, registry, chapter_changes, claim_overrides,
             workers = jobs_wanted or os.cpu_count() or 1
             report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
             _execute(to_run, workers, report)
-        (generated / CACHE_NAME).write_text(json.dumps(wanted_digests, indent=2, sort_keys=True) + "\n")
 
         notebooks = [generated / f"{job.name}.ipynb" for job in pages]
         rows = [row for path in notebooks for row in scorecard.collect(path)]
@@ -337,9 +390,12 @@ def _build_in(root, target, staging, registry, chapter_changes, claim_overrides,
         warnings += _missing_warnings(rows, data.registry)
         report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
 
+        assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)
+        (generated / CACHE_NAME).write_text(json.dumps({"pages": wanted_digests, "assembly": assembly}, indent=2,
+                                                       sort_keys=True) + "\n")
         html_folder, rebuilt = None, False
         if html_output:
-            html_folder, rebuilt = _compile(root, target, staging, builder, report)
+            html_folder, rebuilt = _compile(root, target, staging, builder, report, assembly)
             builder = None
         _publish(target, staging, to_out, html_folder, rebuilt)
     finally:
@@ -353,6 +409,17 @@ def _build_in(root, target, staging, registry, chapter_changes, claim_overrides,
                          "for what they name (see the warnings above); the book was written")
     return BuildResult(target, tuple(job.name for job in pages), tuple(job[0] for job in to_run), len(rows),
                        target / "_build" / "html" if html_output else None, rebuilt, tuple(warnings))
+
+
+def _as_read(table):
+    """An ingested table as a page will read it back from its file (the same types)."""
+    import tempfile
+
+    from claimbook.ingest import write_tidy
+    from claimbook.results import load_results
+
+    with tempfile.TemporaryDirectory() as folder:
+        return load_results(write_tidy(table, Path(folder) / "results.csv"))
 
 
 def _remove_stale(generated: Path, names: set[str]) -> None:
@@ -388,27 +455,39 @@ def _partial(registry, included: set[str]):
 
 def _write_pages(generated: Path, registry, rows: list[dict], checks: dict, round_label: str, pages,
                  results_file: Path) -> None:
-    shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
-    (generated / "front.md").write_text(bookpages.front_page(rows, registry, round_label), encoding="utf-8")
+    """The generated pages; any other page an earlier build generated here goes (the folder is ours)."""
+    from claimbook import bookpages
+
+    pages_text = {"front.md": bookpages.front_page(rows, registry, round_label),
+                  "caveats.md": bookpages.caveats_page(), "kinds.md": bookpages.kinds_page(registry)}
     for announcement in registry.announcements.values():
         text_checks = {claim_id: check for claim_id, check in checks.items()
                        if check.claim.announcement == announcement.id}
-        (generated / f"{announcement.id}.md").write_text(
-            bookpages.announcement_page(announcement, rows, registry, round_label, text_checks), encoding="utf-8")
-    (generated / "caveats.md").write_text(bookpages.caveats_page(), encoding="utf-8")
-    (generated / "kinds.md").write_text(bookpages.kinds_page(registry), encoding="utf-8")
+        pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(announcement, rows, registry, round_label,
+                                                                           text_checks)
     names = {job.name for job in pages}
     chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
     round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
     claim_pages = {name.split("/")[-1] for name in names if "/" in name}
-    (generated / "_toc.yml").write_text(bookpages.toc(registry, chapters, claim_pages, round_pages), encoding="utf-8")
+    pages_text["_toc.yml"] = bookpages.toc(registry, chapters, claim_pages, round_pages)
+    for name, text in pages_text.items():
+        (generated / name).write_text(text, encoding="utf-8")
+    shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
+    kept = set(pages_text) | {"round.csv", CACHE_NAME, "scorecard.json", "scorecard.csv", "costs.csv"}
+    for path in generated.iterdir():
+        if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
+            path.unlink()
 
 
 def _write_costs(rows: list[dict], path: Path) -> None:
+    import pandas as pd
+
+    from claimbook.economics import COST_COLUMNS
+
     pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")
 
 
-def _compile(root: Path, target: Path, staging: Path, builder, report) -> tuple[Path | None, bool]:
+def _compile(root: Path, target: Path, staging: Path, builder, report, assembly) -> tuple[Path | None, bool]:
     """The HTML, unless the staged book is byte for byte what the current HTML was made from."""
     from claimbook.assets import write_vega_bundle
 
@@ -421,12 +500,14 @@ def _compile(root: Path, target: Path, staging: Path, builder, report) -> tuple[
     if current.is_dir() and html.read_stamp(current) == stamp:
         report("HTML is up to date")
         html.stop_builder(builder)
+        if html.read_stamp(current, "assembly") != assembly:  # the same site, now known to come from this book
+            html.write_stamp(current, stamp, assembly)
         return None, False
     report("compiling HTML with jupyter-book")
     compiled = html.compile_book(staging / BOOK_DIR, target / "_build", builder)
     fresh = staging / "html"
     shutil.copytree(compiled, fresh)
-    html.write_stamp(fresh, stamp)
+    html.write_stamp(fresh, stamp, assembly)
     return fresh, True
 
 

@@ -3,43 +3,15 @@ results annotated with the reviewed names, the earlier rounds, and the reference
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 from claimbook.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.engine import validate_claim
+from claimbook.mappings import set_path
 from claimbook.engine.core import Data
 from claimbook.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError, load_registry
 from claimbook.results import load_results
-
-
-def merge(base, change):
-    """``change`` laid over ``base``: mappings merge key by key (a ``None`` removes a key),
-    anything else replaces."""
-    if isinstance(base, dict) and isinstance(change, dict):
-        merged = dict(base)
-        for key, value in change.items():
-            if value is None:
-                merged.pop(key, None)
-            else:
-                merged[key] = merge(base.get(key), value)
-        return merged
-    return copy.deepcopy(change)
-
-
-def set_path(fields: dict, path: str, value) -> dict:
-    """``fields`` with the dotted ``path`` set to ``value`` (merged, if both are mappings)."""
-    head, _, rest = path.partition(".")
-    updated = dict(fields)
-    if rest:
-        inner = fields.get(head)
-        if inner is not None and not isinstance(inner, dict):
-            raise RegistryError(f"cannot set {path}: {head} is not a mapping")
-        updated[head] = set_path(inner or {}, rest, value)
-    else:
-        updated[head] = merge(fields.get(head), value)
-    return updated
 
 
 def apply_overrides(registry: Registry, overrides: dict) -> Registry:
@@ -65,11 +37,12 @@ def apply_overrides(registry: Registry, overrides: dict) -> Registry:
 
 def load_data(results_path: str, earlier_paths=(), reference_dir: str = "data/reference",
               registry_dir: str = CLAIMS_DIR, chapters_file: str = CHAPTERS_FILE, overrides: dict | None = None,
-              result_ids_path: str = "data/result_ids.csv", sources_path: str = "data/mlperf/sources.csv") -> Data:
+              result_ids_path: str = "data/result_ids.csv", sources_path: str = "data/mlperf/sources.csv",
+              results_table=None) -> Data:
     """The registry, the round's annotated results, earlier rounds (with the figures
     announcements state for them), the reviewed tables, the cited result IDs and the sources."""
     registry = apply_overrides(load_registry(registry_dir, chapters_file), overrides or {})
     reference = load_reference(reference_dir)
-    results = annotate(load_results(results_path), reference)
+    results = annotate(load_results(results_path) if results_table is None else results_table, reference)
     earlier = combine_rounds([load_round_table(path) for path in earlier_paths] + [announced_figures(registry)])
     return Data(results, earlier, reference, registry, load_result_ids(result_ids_path), load_sources(sources_path))

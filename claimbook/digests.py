@@ -61,6 +61,7 @@ def with_file_digests(value, root: Path, skip=()):
     return value
 
 
+@functools.lru_cache(maxsize=None)
 def _module_file(name: str) -> Path | None:
     """The source file of a module of this package, or None if it is not one."""
     if name != PACKAGE and not name.startswith(PACKAGE + "."):
@@ -89,6 +90,16 @@ def _imports(source: str, package: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=None)
+def _module_imports(name: str) -> frozenset:
+    """The modules of this package one module imports, itself parsed once per process."""
+    path = _module_file(name)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    parents = {".".join(name.split(".")[:index]) for index in range(1, len(name.split(".")))}
+    return frozenset(other for other in _imports(path.read_text(encoding="utf-8"), package) | parents
+                     if _module_file(other))
+
+
+@functools.lru_cache(maxsize=None)
 def _module_closure(start: frozenset) -> tuple[str, ...]:
     seen, todo = set(), [name for name in start if _module_file(name)]
     while todo:
@@ -96,12 +107,7 @@ def _module_closure(start: frozenset) -> tuple[str, ...]:
         if name in seen:
             continue
         seen.add(name)
-        path = _module_file(name)
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        parents = [".".join(name.split(".")[:index]) for index in range(1, len(name.split(".")))]
-        for other in _imports(path.read_text(encoding="utf-8"), package) | set(parents):
-            if _module_file(other) and other not in seen:
-                todo.append(other)
+        todo.extend(other for other in _module_imports(name) if other not in seen)
     return tuple(sorted(seen))
 
 

@@ -115,12 +115,14 @@ def site_digest(book: Path) -> str:
     return digest.hexdigest()
 
 
-def read_stamp(html: Path) -> str | None:
+def read_stamp(html: Path, key: str = "site") -> str | None:
+    """What a site was made from: ``site``, the digest of its staged sources, or ``assembly``, the
+    digest of the book build that made them."""
     try:
-        return json.loads((html / SITE_STAMP).read_text()).get("site")
+        return json.loads((html / SITE_STAMP).read_text()).get(key)
     except (OSError, ValueError, AttributeError):
         return None
 
 
-def write_stamp(html: Path, stamp: str) -> None:
-    (html / SITE_STAMP).write_text(json.dumps({"site": stamp}) + "\n")
+def write_stamp(html: Path, stamp: str, assembly: str | None = None) -> None:
+    (html / SITE_STAMP).write_text(json.dumps({"site": stamp, "assembly": assembly}) + "\n")

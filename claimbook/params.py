@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import yaml
 
-from claimbook.context import merge, set_path
+from claimbook.mappings import set_path
 from claimbook.registry import Registry
 
 
@@ -75,9 +75,3 @@ def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
                                  f"{', '.join(sorted(allowed | set(claim.fields)))}")
             claims.setdefault(name, {})[path] = value
     return chapters, claims, warnings
-
-
-def chapter_parameters(registry: Registry, name: str, changes: dict) -> dict:
-    """A chapter's own parameters with the command line's changes merged in."""
-    return merge(dict(registry.chapters[name].parameters), changes.get(name, {})) if name in changes else dict(
-        registry.chapters[name].parameters)

@@ -417,13 +417,27 @@ def exp_rubin_items(d, checks):
 
 
 def exp_rubin_frameworks(d, e, reg):
-    return exp_rubin_items(d, [("Qwen3-VL with vLLM and Dynamo", QWEN, "framework", r"(?=.*vllm)(?=.*dynamo)"),
-                               ("DeepSeek-R1 with TensorRT-LLM", DSR1, "framework", r"TensorRT-LLM|TRTLLM|TRT-LLM")])
+    expected = exp_rubin_items(d, [("Qwen3-VL with vLLM and Dynamo", QWEN, "framework", r"(?=.*vllm)(?=.*dynamo)"),
+                                   ("DeepSeek-R1 with TensorRT-LLM", DSR1, "framework", r"TensorRT-LLM|TRTLLM|TRT-LLM")])
+    rubin = pick(vera_rubin_rows(d), organization="NVIDIA")
+    # one framework text for both benchmarks: the field cannot say which ran which
+    assert pick(rubin, benchmark=QWEN)["framework"].unique().tolist() == pick(rubin, benchmark=DSR1)["framework"].unique().tolist()
+    return {label: Row(row.measured, "supported with caveats", row.caveats | {"incomplete-data"}, row.reaches)
+            for label, row in expected.items()}
 
 
 def exp_nvfp4(d, e, reg):
-    return exp_rubin_items(d, [("DeepSeek-R1 weights in NVFP4", DSR1, "weights", "nvfp4"),
-                               ("Qwen3-VL weights in NVFP4", QWEN, "weights", "nvfp4")])
+    """Weights must be 4-bit ("fp4"); where they are but the results do not write "nvfp4", the
+    claim's name for the format is not confirmed (a detail mismatch, not a failure)."""
+    rows = pick(vera_rubin_rows(d), organization="NVIDIA")
+    held, measured, caveats = {}, {}, row_caveats(rows) - {"inferred"}
+    for label, benchmark in (("DeepSeek-R1 weights in NVFP4", DSR1), ("Qwen3-VL weights in NVFP4", QWEN)):
+        mine = pick(rows, benchmark=benchmark)
+        measured[label] = float(len(mine))
+        held[label] = not mine.empty and mine["weights"].str.contains("fp4", case=False).all()
+        if held[label] and not mine["weights"].str.contains("nvfp4", case=False).all():
+            caveats.add("detail-mismatch")
+    return rows_of(verdict(all(held.values()), caveats), measured, caveats, held)
 
 
 def categories_present(rows: pd.DataFrame, named) -> list[str]:
@@ -677,7 +691,9 @@ def exp_crusoe_figure(d, e, reg):
 
 def exp_crusoe_record(d, e, reg):
     mine = crusoe_gptoss_offline(d)
-    others = d[(d["division"] == "closed") & (d["units"] == "Tokens/s") & (d["location"] != mine["location"])]
+    # the field is every other system: the same system's other scenarios are not its rivals
+    others = d[(d["division"] == "closed") & (d["units"] == "Tokens/s")
+               & ~((d["organization"] == mine["organization"]) & (d["system"] == mine["system"]))]
     same = pick(others, benchmark=GPTOSS, scenario="Offline")
     earlier = e[(e["round"] != "v6.1") & (e["units"] == "Tokens/s")]
     top_earlier = earlier.loc[earlier["result"].idxmax()]

@@ -94,9 +94,13 @@ def _verdict(claim: Claim, readings: dict[str, list[Case]], rows, codes: set, no
 
 
 def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
+    """Everything the subject is measured against: the field's results, less the subject's own
+    systems (a system's other scenarios are not its rivals)."""
     defaults = {"division": claim.get("division", "closed")}
     field = select(data.results, with_defaults(claim.get("field") or {}, defaults))
-    return field[~field["location"].isin(set(subject["location"]))]
+    own = set(zip(subject["organization"], subject["system"]))
+    mine = pd.Series([(org, system) in own for org, system in zip(field["organization"], field["system"])], index=field.index)
+    return field[~mine]
 
 
 def _check_result(claim: Claim, data: Data):

@@ -36,6 +36,9 @@ SELECTORS = ("rows",)
 COUNTABLE = {"organization": "organization", "family": "family", "vendor": "vendor", "category": "category",
              "benchmark": "benchmark"}
 DETAILS = {"framework": "framework", "weights": "weight_data_types"}
+# A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
+# not spell out (``weights_named: nvfp4``): the first decides, the second only qualifies.
+NAMED_DETAILS = {"framework_named": "framework", "weights_named": "weight_data_types"}
 # A presence is about what was submitted: its category and division matter, not how a figure was measured.
 PRESENCE_ROW_CODES = ("preview", "rdi", "open-division")
 
@@ -295,7 +298,8 @@ def _result_ids(claim: Claim, data: Data, rows: pd.DataFrame, ids: list[str], co
 def _items(claim: Claim, data: Data):
     cases, used, codes, notes, missing_texts = [], [], set(), [], []
     for item in claim.get("items"):
-        selector = {k: v for k, v in item.items() if k not in ("label", "framework", "weights", "framework_name", "weights_name")}
+        selector = {k: v for k, v in item.items()
+                    if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)}
         rows, why = select_for(data, claim, selector, f"item {item['label']}")
         found = not rows.empty
         detail_ok = True
@@ -310,12 +314,18 @@ def _items(claim: Claim, data: Data):
                 detail_ok = False
                 notes.append(f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
                              f"{'; '.join(values)}")
+            named = item.get(f"{name}_named")
+            if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
+                codes.add("detail-mismatch")
+                notes.append(f"{item['label']}: the results state {'; '.join(values)}, which does not name "
+                             f"{item.get(name + '_name', named)}")
         if why:
             missing_texts.append(why)
         holds = found and detail_ok
         cases.append(Case(str(item["label"]), "", float(len(rows)), None, "results", holds, tuple(rows["location"]),
                           {"stated": stated, "note": why or ""}))
         used.append(rows)
+    _shared_field(cases, codes, notes)
     failing = [case for case in cases if not case.reaches]
     listed = "; ".join(f"{case.label}: {'found' if case.measured else 'not found'}"
                        + (f" ({', '.join(v for values in case.extra['stated'].values() for v in values)})" if case.extra["stated"] else "")
@@ -327,6 +337,17 @@ def _items(claim: Claim, data: Data):
         return _absent(claim, reason, missing_texts=missing_texts)
     return finish(claim, verdict, reason, cases=cases, deciding=(failing or cases)[0].label, rows=rows_of(used),
                   codes=codes, notes=notes, missing_texts=missing_texts, row_codes=PRESENCE_ROW_CODES)
+
+
+def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
+    """Items of different benchmarks whose results state the very same framework (or weights):
+    the field describes the system, so it cannot say which item used what."""
+    for name in DETAILS:
+        stated = [tuple(case.extra["stated"].get(name, ())) for case in cases if case.extra["stated"].get(name)]
+        if len(stated) > 1 and len(set(stated)) == 1:
+            codes.add("incomplete-data")
+            notes.append(f"Every item's results state the same {name} ({'; '.join(stated[0])}): the field describes the "
+                         "whole system, so the summary cannot say which item used which")
 
 
 def _pairs(claim: Claim, data: Data):

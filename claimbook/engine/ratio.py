@@ -213,8 +213,10 @@ def check(claim: Claim, data: Data):
                     ratio = _ratio(subject_row, base_row, measure)
                     measured = _measured(ratio, unit)
                     claimed, holds = _judge_case(claim, form, measured, ratio, label, scenario)
-                    best_any = best_row(class_rows[(class_rows["benchmark"] == benchmark) & (class_rows["scenario"] == scenario)
-                                                   & (class_rows["location"] != subject_row["location"])])
+                    # "within" compares each result with its own counterpart; a best of the class means nothing there.
+                    best_any = None if form == "within" else best_row(
+                        class_rows[(class_rows["benchmark"] == benchmark) & (class_rows["scenario"] == scenario)
+                                   & (class_rows["location"] != subject_row["location"])])
                     against_best = None
                     if best_any is not None:
                         best_ratio = _ratio(subject_row, best_any, measure)

@@ -1,0 +1,35 @@
+"""Changing nested mappings the way a command line asks: merge, or set a dotted path."""
+
+from __future__ import annotations
+
+import copy
+
+from claimbook.registry import RegistryError
+
+
+def merge(base, change):
+    """``change`` laid over ``base``: mappings merge key by key (a ``None`` removes a key),
+    anything else replaces."""
+    if isinstance(base, dict) and isinstance(change, dict):
+        merged = dict(base)
+        for key, value in change.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = merge(base.get(key), value)
+        return merged
+    return copy.deepcopy(change)
+
+
+def set_path(fields: dict, path: str, value) -> dict:
+    """``fields`` with the dotted ``path`` set to ``value`` (merged, if both are mappings)."""
+    head, _, rest = path.partition(".")
+    updated = dict(fields)
+    if rest:
+        inner = fields.get(head)
+        if inner is not None and not isinstance(inner, dict):
+            raise RegistryError(f"cannot set {path}: {head} is not a mapping")
+        updated[head] = set_path(inner or {}, rest, value)
+    else:
+        updated[head] = merge(fields.get(head), value)
+    return updated
