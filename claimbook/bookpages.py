@@ -131,7 +131,13 @@ def _counts_chart(entries_by_announcement: dict, registry) -> str:
     return charts.embed_html(spec) + charts.data_table_html(spec)
 
 
-def front_page(rows: list[dict], registry, round_name: str) -> str:
+def used_results(rows: list[dict], results):
+    """The published results a set of scorecard rows rests on."""
+    locations = {location for row in rows for location in LOCATION.findall(row.get("evidence") or "")}
+    return results[results["location"].isin(locations)]
+
+
+def front_page(rows: list[dict], registry, round_name: str, citation: str = "") -> str:
     """The ledger: the tally per announcement, a chart of it, and every claim grouped by
     announcement and verdict, claim text first."""
     entries = ledger_entries(rows, registry)
@@ -161,10 +167,11 @@ def front_page(rows: list[dict], registry, round_name: str) -> str:
         + raw(_tally_html(by_announcement, registry, "") + _counts_chart(by_announcement, registry))
         + "\nThe full scorecard, one row per claim and case, downloads as {download}`CSV <claims/scorecard.csv>` or "
         "{download}`JSON <claims/scorecard.json>`.\n\n" + "\n".join(sections)
+        + ("\n## Sources\n\n" + raw(citation) if citation else "")
     )
 
 
-def announcement_page(announcement, rows: list[dict], registry, round_name: str, checks: dict) -> str:
+def announcement_page(announcement, rows: list[dict], registry, round_name: str, checks: dict, citation: str = "") -> str:
     """One announcement's chapter: who said what and where, its tally, and every claim with its
     verdict and a link to the page that shows the work; claims no data bears on are shown here."""
     entries = [entry for entry in ledger_entries(rows, registry) if entry["claim"].announcement == announcement.id]
@@ -184,14 +191,14 @@ def announcement_page(announcement, rows: list[dict], registry, round_name: str,
     cards = []
     for entry in entries:
         claim = entry["claim"]
-        check = checks.get(claim.id)
+        check = checks.get(claim.id) if not claim.chapter and claim not in registry.page_claims() else None
         link = claim_link(claim, registry, "../")
         if check is not None:
             cards.append(f'<div id="claim-{report.escape(claim.id)}">' + report.card(check, "../") + "</div>")
         else:
             cards.append(f'<div id="claim-{report.escape(claim.id)}">' + _summary_card(entry, link) + "</div>")
     lines.append(raw("".join(cards)))
-    lines.append("\n" + raw(report.citation(None, announcement, {}, derived=True)))
+    lines.append("\n## Sources\n\n" + raw(citation or report.citation(None, announcement, {}, derived=True)))
     return "\n".join(lines)
 
 

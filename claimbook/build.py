@@ -385,7 +385,7 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         partial = _partial(data.registry, included)
         scorecard.write(rows, generated)
         round_label = str(data.results["round"].iloc[0])
-        _write_pages(generated, partial, rows, checks, round_label, pages, book_root / results_path)
+        _write_pages(generated, partial, rows, checks, round_label, pages, book_root / results_path, data)
         _write_costs([row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv")
         warnings += _missing_warnings(rows, data.registry)
         report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
@@ -454,17 +454,23 @@ def _partial(registry, included: set[str]):
 
 
 def _write_pages(generated: Path, registry, rows: list[dict], checks: dict, round_label: str, pages,
-                 results_file: Path) -> None:
+                 results_file: Path, data) -> None:
     """The generated pages; any other page an earlier build generated here goes (the folder is ours)."""
-    from claimbook import bookpages
+    from claimbook import bookpages, report
 
-    pages_text = {"front.md": bookpages.front_page(rows, registry, round_label),
+    def cite(selected_rows, announcement=None):
+        used = bookpages.used_results(selected_rows, data.results)
+        return report.citation(used if not used.empty else None, announcement, data.sources or {},
+                               result_ids=data.result_ids)
+
+    pages_text = {"front.md": bookpages.front_page(rows, registry, round_label, cite(rows)),
                   "caveats.md": bookpages.caveats_page(), "kinds.md": bookpages.kinds_page(registry)}
     for announcement in registry.announcements.values():
         text_checks = {claim_id: check for claim_id, check in checks.items()
                        if check.claim.announcement == announcement.id}
+        own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(announcement, rows, registry, round_label,
-                                                                           text_checks)
+                                                                           text_checks, cite(own, announcement))
     names = {job.name for job in pages}
     chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
     round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]

@@ -94,8 +94,9 @@ def data_table_html(spec: dict, limit: int = 500) -> str:
     )
     more = f"<p>First {limit} of {len(records)} rows.</p>" if len(records) > limit else ""
     return (
-        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({len(records)} rows)</summary>'
-        f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}</details>'
+        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({"1 row" if len(records) == 1 else f"{len(records):,} rows"})</summary>'
+        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Data behind the chart">'
+        f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>'
     )
 
 
@@ -189,11 +190,11 @@ def wrap(text: str, width: int = WRAP) -> str:
 LINES = "split(datum.label, '\\n')"
 
 
-def titled(text: str, subtitle: str | None = None, width: int = 56) -> alt.TitleParams:
+def titled(text: str, subtitle: str | None = None, width: int = 40) -> alt.TitleParams:
     """A chart title (and subtitle) wrapped to lines, so a phone never cuts it."""
     kwargs = {"text": wrap(text, width).split("\n")}
     if subtitle:
-        kwargs["subtitle"] = wrap(subtitle, width + 14).split("\n")
+        kwargs["subtitle"] = wrap(subtitle, width + 10).split("\n")
     return alt.TitleParams(**kwargs)
 
 

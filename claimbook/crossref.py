@@ -15,7 +15,7 @@ from claimbook.engine.core import label_of
 class Meeting:
     benchmark: str
     scenario: str
-    shared: pd.DataFrame  # the results both announcements' claims use
+    shared: pd.DataFrame  # the results of the benchmark and scenario the meeting claims use (``used_by``)
     sides: dict  # announcement id -> list of (claim, check) that use them
     left_out: pd.DataFrame  # the best results of the benchmark and scenario no side used
 
@@ -53,9 +53,18 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
                             & (data.results["division"] == "closed")]
         higher = bool(same["higher_is_better"].iloc[0]) if not same.empty else True
         others = same[~same["location"].isin(used)].sort_values("result", ascending=not higher).head(top)
-        found.append(Meeting(benchmark, scenario, results.loc[sorted(entry["locations"])].reset_index(drop=True),
-                             entry["sides"], others.reset_index(drop=True)))
+        in_scenario = same[same["location"].isin(used)].sort_values("result", ascending=not higher)
+        users_of = {location: sorted(registry_publisher(data, announcement) for announcement, leaves in entry["sides"].items()
+                                     if any(location in set(leaf.rows["location"]) for leaf in leaves))
+                    for location in in_scenario["location"]}
+        found.append(Meeting(benchmark, scenario, in_scenario.assign(used_by=[" and ".join(users_of[location])
+                                                                             for location in in_scenario["location"]])
+                             .reset_index(drop=True), entry["sides"], others.reset_index(drop=True)))
     return found
+
+
+def registry_publisher(data, announcement: str) -> str:
+    return data.registry.announcements[announcement].publisher
 
 
 def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
@@ -82,6 +91,7 @@ def left_out_table(meeting: Meeting) -> pd.DataFrame:
 def shared_table(meeting: Meeting) -> pd.DataFrame:
     return pd.DataFrame({
         "Result": [label_of(row) for _, row in meeting.shared.iterrows()],
+        "Used by the claims of": list(meeting.shared["used_by"]),
         "Accelerator": list(meeting.shared["family"]),
         "Value": list(meeting.shared["result"]),
         "Units": list(meeting.shared["units"]),

@@ -186,6 +186,17 @@ def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: 
     display_html(table_html(frame, caption, links, titles, decimals), table_text(frame.drop(columns=list(hidden)), caption))
 
 
+def ids_for(result_ids: pd.DataFrame, row, with_system: bool = False) -> list[str]:
+    """The IDs an announcement gives the entry a result belongs to (same round, submitter, system
+    and division), each with who states it."""
+    known = result_ids[(result_ids["round"] == row["round"]) & (result_ids["organization"] == row["organization"])
+                       & (result_ids["system"] == row["system"])
+                       & ((result_ids["division"] == row["division"]) | (result_ids["division"] == ""))]
+    if with_system:
+        return [f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})" for item in known.itertuples()]
+    return [f"{item.id} ({item.stated_by})" for item in known.itertuples()]
+
+
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
     """The published results used, as readers see them: one unit per table where it can be."""
     if rows is None or rows.empty:
@@ -215,8 +226,7 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
                        for division, availability, inferred in
                        zip(rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool))]
     if result_ids is not None and not result_ids.empty:
-        known = {(row.organization, row.system): f"{row.id} ({row.stated_by})" for row in result_ids.itertuples()}
-        frame["Result ID"] = [known.get((org, system), "—") for org, system in zip(rows["organization"], rows["system"])]
+        frame["Result ID"] = ["; ".join(ids_for(result_ids, row)) or "—" for _, row in rows.iterrows()]
     frame["Logs"] = "folder"
     frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
     return frame
@@ -252,12 +262,9 @@ def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = Tr
                          f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
                          f"{escape(source.get('published', ''))}; each result above links to its folder of logs.")
         if result_ids is not None and not result_ids.empty:
-            known = result_ids[result_ids.apply(lambda row: ((rows["organization"] == row["organization"])
-                                                             & (rows["system"] == row["system"])).any(), axis=1)]
-            if not known.empty:
-                listed = "; ".join(f"{row.id} ({row.organization} {row.system}, as stated by {row.stated_by})"
-                                   for row in known.itertuples())
-                parts.append(f"Result IDs: {escape(listed)}. The results summary itself carries no ID.")
+            listed = sorted({text for _, row in rows.iterrows() for text in ids_for(result_ids, row, with_system=True)})
+            if listed:
+                parts.append(f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID.")
     if announcement is not None:
         parts.append(f"Claims paraphrased from {escape(announcement.title)} ({escape(announcement.date)}).")
     if derived:
