@@ -19,6 +19,7 @@ project is never at risk. After one successful plain build:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -101,7 +102,8 @@ class Copy:
 
     def end_strays(self) -> list[str]:
         """SIGKILL the processes a killed build left behind (its kernels run in process groups
-        of their own): those that carry this copy's token in their environment."""
+        of their own, and leave by themselves only about a second later): those that carry
+        this copy's token in their environment."""
         mine = f"{TOKEN_VARIABLE}={self.token}".encode()
         ended = []
         for entry in Path("/proc").iterdir():
@@ -289,8 +291,10 @@ def test_kill_inside_the_final_swap(copy, good, case):
 
 
 def error_line(done) -> str:
-    lines = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    problems = [line.strip() for line in done.stderr.splitlines() if "WARNING" in line]
+    """A failed build's error line, and the first warning that made it fail."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", done.stderr)
+    lines = [line for line in text.splitlines() if line.startswith("error:")]
+    problems = [line.strip() for line in text.splitlines() if "WARNING" in line]
     return (lines[0] if lines else f"exit {done.returncode}") + (f" ({problems[0]})" if problems else "")
 
 
