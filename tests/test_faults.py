@@ -1,0 +1,318 @@
+"""Killing a build never damages the committed book or the site, and two builds never interleave.
+
+Everything here runs in a copy of the project (its working tree without .venv, .git and _build),
+with the copy's own code (``PYTHONPATH`` and the working directory are the copy), so the real
+project is never at risk. After one successful plain build:
+
+* a plain ``build --force`` (every page executed again) is killed with SIGKILL, the whole process
+  group, at 1, 3 and 6 s after its start and once it has executed its first page; each time the copy's ``book/`` (and every other source) and
+  ``_build/html`` must hash exactly as before, and the next build must succeed with no cleanup by
+  hand and leave no staging or retired folder;
+* a second build started while the first holds the lock refuses with one ``error: another build``
+  line (exit 1), and the first succeeds;
+* the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.swap_in``),
+  are hit on purpose: a ``sitecustomize`` module on the build's path wraps ``os.replace`` and
+  ``shutil.rmtree`` and sends the build SIGKILL at that exact step (the project's code is not
+  changed).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from treehash import changes, leftovers, snapshot
+
+from conftest import ROOT as REPO
+
+COPY_EXCLUDED = {".venv", ".git", "_build", "__pycache__", ".pytest_cache"}
+# When a `build --force` is killed: seconds after its start, or once it says it has executed a
+# page (some executed pages are then in its staging folder, whatever the machine's speed).
+KILL_AFTER = (1.0, 3.0, 6.0, "first executed page")
+TOKEN_VARIABLE = "CLAIMBOOK_FAULT_TEST"
+
+# Loaded by every Python process of a build whose path has it (the build, its kernels, the HTML
+# builder); it acts only in the process that reaches the named step of the final swap.
+SITECUSTOMIZE = textwrap.dedent('''
+    import os
+
+    _step, _prefix = os.environ.get("KILL_AT_STEP"), os.environ.get("KILL_AT_NAME")
+
+    def _die():
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    if _step == "retire":  # the new version is in place, the old one not yet moved aside
+        _replace = os.replace
+
+        def replace(source, destination, *args, **kwargs):
+            if os.path.basename(os.fspath(destination)).startswith(_prefix):
+                _die()
+            return _replace(source, destination, *args, **kwargs)
+
+        os.replace = replace
+    elif _step == "remove":  # the old version moved aside and partly deleted
+        import shutil
+        _rmtree = shutil.rmtree
+
+        def rmtree(path, *args, **kwargs):
+            if os.path.basename(os.fspath(path)).startswith(_prefix):
+                for folder, _, files in os.walk(path):
+                    if files:
+                        os.unlink(os.path.join(folder, sorted(files)[0]))
+                        break
+                _die()
+            return _rmtree(path, *args, **kwargs)
+
+        shutil.rmtree = rmtree
+''')
+
+
+@dataclass
+class Copy:
+    root: Path
+    environment: dict
+    token: str
+    hooks: Path
+
+    def run(self, *args, extra: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "claimbook", *args], cwd=self.root,
+                              env={**self.environment, **(extra or {})}, capture_output=True, text=True,
+                              umask=0o022, start_new_session=True, timeout=timeout)
+        print(f"$ python -m claimbook {' '.join(args)}  ({time.perf_counter() - started:.1f} s)\n"
+              f"-> exit {done.returncode}\n{done.stderr}")
+        return done
+
+    def start(self, *args) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "claimbook", *args], cwd=self.root, env=self.environment,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, umask=0o022,
+                                start_new_session=True)
+
+    def end_strays(self) -> list[str]:
+        """SIGKILL the processes a killed build left behind (its kernels run in process groups
+        of their own, and leave by themselves only about a second later): those that carry
+        this copy's token in their environment."""
+        mine = f"{TOKEN_VARIABLE}={self.token}".encode()
+        ended = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                if mine in (entry / "environ").read_bytes().split(b"\0"):
+                    command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    ended.append(f"{entry.name}: {command[:100]}")
+            except (OSError, ProcessLookupError):
+                continue
+        return ended
+
+    def state(self) -> tuple[dict, dict]:
+        """What a kill must not change: every source of the copy (book/ first of all), by content,
+        and the site."""
+        return (snapshot(self.root, COPY_EXCLUDED),
+                snapshot(self.root / "_build" / "html"))
+
+    def leftovers(self) -> list[str]:
+        return leftovers(self.root)
+
+
+def _ignore(folder: str, names: list[str]) -> list[str]:
+    ignored = [name for name in names if name in COPY_EXCLUDED]
+    if Path(folder) == REPO / "tests":
+        ignored += [name for name in names if name == "artifacts"]
+    return ignored
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory):
+    base = tmp_path_factory.mktemp("faults")
+    root = base / "project"
+    shutil.copytree(REPO, root, symlinks=True, ignore=_ignore)
+    hooks = base / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    token = uuid.uuid4().hex
+    environment = {key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")}
+    environment.update({"PYTHONPATH": str(root), TOKEN_VARIABLE: token})
+    where = subprocess.run([sys.executable, "-c", "import claimbook, claimbook.paths as p; print(claimbook.__file__); "
+                            "print(p.PROJECT_ROOT)"], cwd=root, env=environment, capture_output=True, text=True)
+    module_file, project_root = where.stdout.split()
+    assert Path(module_file).is_relative_to(root) and Path(project_root) == root, where
+    the_copy = Copy(root, environment, token, hooks)
+    yield the_copy
+    the_copy.end_strays()
+
+
+@dataclass
+class FirstBuilds:
+    first: subprocess.CompletedProcess
+    second: subprocess.CompletedProcess
+    second_started_after: float
+    first_seconds: float
+    sources_during_second: tuple[dict, dict]
+
+
+@pytest.fixture(scope="module")
+def first_builds(copy) -> FirstBuilds:
+    """The copy's first plain build (``--force``: every page executed, so it runs long), and,
+    while it holds the lock, a second plain build in the same copy."""
+    started = time.perf_counter()
+    first = copy.start("build", "--force")
+    staging = copy.root / "_build"
+    while not list(staging.glob(".claimbook-staging-*")):  # made just after the lock is taken
+        assert first.poll() is None, f"the first build ended early: {first.communicate()[1]}"
+        assert time.perf_counter() - started < 300, "the first build never started staging"
+        time.sleep(0.05)
+    second_started_after = time.perf_counter() - started
+    before = copy.state()
+    second = copy.run("build", "--no-html")
+    during = (before, copy.state())
+    still_running = first.poll() is None
+    stdout, stderr = first.communicate(timeout=900)
+    first_seconds = time.perf_counter() - started
+    print(f"first build ({first_seconds:.1f} s), second started after {second_started_after:.1f} s:\n{stderr}")
+    assert still_running, "the first build ended before the second one did: the lock was not tested"
+    return FirstBuilds(subprocess.CompletedProcess(first.args, first.returncode, stdout, stderr), second,
+                       second_started_after, first_seconds, during)
+
+
+def test_a_second_build_refuses_while_the_first_holds_the_lock(first_builds):
+    second = first_builds.second
+    lines = second.stderr.strip().splitlines()
+    assert second.returncode == 1, second.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: another build is writing to "), second.stderr
+    before, after = first_builds.sources_during_second
+    assert before == after, f"the refused build changed the copy: {changes(before[0], after[0])[:10]}"
+    assert first_builds.first.returncode == 0, first_builds.first.stderr
+    assert "built into" in first_builds.first.stderr
+
+
+@pytest.fixture(scope="module")
+def good(copy, first_builds) -> tuple[dict, dict]:
+    """The copy after its first successful build: the state every kill must leave."""
+    assert first_builds.first.returncode == 0, first_builds.first.stderr
+    assert (copy.root / "_build" / "html" / "index.html").is_file()
+    assert not copy.leftovers(), copy.leftovers()
+    return copy.state()
+
+
+@pytest.mark.parametrize("moment", KILL_AFTER, ids=[f"{moment:g}s" if isinstance(moment, float) else
+                                                   moment.replace(" ", "-") for moment in KILL_AFTER])
+def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
+    assert copy.state() == good, "the copy is not in its last good state before the kill"
+    started = time.perf_counter()
+    build = copy.start("build", "--force")
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(build.stderr), daemon=True)
+    reader.start()
+    if isinstance(moment, float):
+        time.sleep(moment)
+    else:
+        while not any(line.startswith("  executed ") for line in said):
+            assert build.poll() is None and time.perf_counter() - started < 300, "no page was executed"
+            time.sleep(0.02)
+    assert build.poll() is None, f"the build ended before the kill: {''.join(said)}"
+    os.killpg(build.pid, signal.SIGKILL)
+    build.wait(timeout=60)
+    reader.join(timeout=10)
+    strays = copy.end_strays()
+    print(f"killed after {time.perf_counter() - started:.1f} s (exit {build.returncode}); it had said:\n"
+          f"{''.join(said)}left: {copy.leftovers()}\nstray processes ended: {strays}")
+    assert build.returncode == -signal.SIGKILL
+    sources, site = copy.state()
+    assert sources == good[0], f"the kill changed the copy's sources: {changes(good[0], sources)[:20]}"
+    assert site == good[1], f"the kill changed _build/html: {changes(good[1], site)[:20]}"
+
+
+def test_the_next_build_succeeds_without_cleanup(copy, good):
+    done = copy.run("build")
+    assert done.returncode == 0, done.stderr
+    assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
+    sources, site = copy.state()
+    assert sources == good[0], changes(good[0], sources)[:20]
+    assert site == good[1], changes(good[1], site)[:20]
+
+
+# The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/claims, then the
+# site. (step, name the step acts on, build options)
+SWAP_STEPS = {
+    "pages-swapped-old-not-yet-retired": ("retire", ".claimbook-retired-claims", ["--no-html"]),
+    "pages-swapped-old-half-removed": ("remove", ".claimbook-retired-claims", ["--no-html"]),
+}
+
+
+@pytest.mark.parametrize("case", list(SWAP_STEPS), ids=list(SWAP_STEPS))
+def test_kill_inside_the_final_swap(copy, good, case):
+    step, name, options = SWAP_STEPS[case]
+    assert copy.state() == good, "the copy is not in its last good state before the kill"
+    try:
+        killed = copy.run("build", *options, extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
+                                                    "KILL_AT_STEP": step, "KILL_AT_NAME": name})
+        copy.end_strays()
+        assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
+        left = copy.leftovers()
+        print(f"left after the kill: {left}")
+        sources, site = copy.state()  # the same pages, so the same bytes whichever version is in place
+        done = copy.run("build")  # the next build, with no cleanup by hand
+        problems = []
+        if sources != good[0]:
+            problems.append(f"the kill changed the copy's sources: {changes(good[0], sources)[:4]} ...")
+        if site != good[1]:
+            problems.append(f"the kill changed _build/html: {changes(good[1], site)[:4]} ...")
+        if done.returncode != 0:
+            problems.append(f"the next build failed: {error_line(done)}")
+        if copy.leftovers():
+            problems.append(f"after the next build, staging or retired folders are left: {copy.leftovers()[:4]} ...")
+        assert not problems, "\n".join(problems)
+        assert copy.state() == good
+    finally:
+        # So that the next case starts from the last good state even when this one failed (the
+        # assertions above have spoken): remove by hand what the build did not.
+        for path in copy.leftovers():
+            target = copy.root / path
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target, ignore_errors=True)
+            elif target.exists():
+                target.unlink()
+        if copy.state() != good:
+            copy.run("build")
+
+
+def error_line(done) -> str:
+    """A failed build's error line, and the first warning that made it fail."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", done.stderr)
+    lines = [line for line in text.splitlines() if line.startswith("error:")]
+    problems = [line.strip() for line in text.splitlines() if "WARNING" in line]
+    return (lines[0] if lines else f"exit {done.returncode}") + (f" ({problems[0]})" if problems else "")
+
+
+def test_kill_while_removing_the_old_site(copy, good):
+    """A changed hand-written page makes the build compile and swap in a new site; a kill while
+    the old site is being removed leaves a whole site (the new one), and the next build clears
+    the rest. (Runs last: it changes the copy's book.)"""
+    page = copy.root / "book" / "howto.md"
+    page.write_text(page.read_text() + "\nOne more line, so that the site changes.\n")
+    killed = copy.run("build", extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
+                                      "KILL_AT_STEP": "remove", "KILL_AT_NAME": ".claimbook-retired-html"})
+    copy.end_strays()
+    assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
+    print(f"left after the kill: {copy.leftovers()}")
+    _, site_after_kill = copy.state()
+    assert (copy.root / "_build" / "html" / "index.html").is_file()
+    done = copy.run("build")
+    assert done.returncode == 0, done.stderr
+    assert "HTML is up to date" in done.stderr  # the site the killed build swapped in was whole
+    assert copy.state()[1] == site_after_kill
+    assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
