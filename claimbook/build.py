@@ -195,7 +195,8 @@ def _nothing_changed(root: Path, target: Path, pages: list[Job], wanted: dict, a
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
     """The book's hand-written sources (not its generated pages), and for an --out book its data."""
     shutil.copytree(root / BOOK_DIR, staging / BOOK_DIR,
-                    ignore=shutil.ignore_patterns(GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__"),
+                    ignore=shutil.ignore_patterns(GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__",
+                                                  f"{outputs.STAGING_PREFIX}*", f"{outputs.RETIRED_PREFIX}*"),
                     dirs_exist_ok=True)
     if with_data:
         for relative in [*DATA_INPUTS["earlier_paths"], DATA_INPUTS["result_ids_path"], DATA_INPUTS["sources_path"],
@@ -397,7 +398,7 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         if html_output:
             html_folder, rebuilt = _compile(root, target, staging, builder, report, assembly)
             builder = None
-        _publish(target, staging, to_out, html_folder, rebuilt)
+        _publish(target, staging, to_out, html_folder, rebuilt, report)
     finally:
         html.stop_builder(builder)
     for warning in warnings:
@@ -497,7 +498,14 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     """The HTML, unless the staged book is byte for byte what the current HTML was made from."""
     from claimbook.assets import write_vega_bundle
 
-    bundle = write_vega_bundle(root / "_build" / "assets")
+    # The bundle takes seconds to make: made once per target (an --out book never writes into the
+    # project), copied from the project's own when it has one.
+    assets = target / "_build" / "assets"
+    project_bundle = root / "_build" / "assets" / "claimbook-vega.js"
+    if target != root and project_bundle.is_file() and not (assets / project_bundle.name).is_file():
+        assets.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(project_bundle, assets / project_bundle.name)
+    bundle = write_vega_bundle(assets)
     static = staging / BOOK_DIR / "_static"
     static.mkdir(parents=True, exist_ok=True)
     shutil.copy2(bundle, static / bundle.name)
@@ -517,13 +525,26 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     return fresh, True
 
 
-def _publish(target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool) -> None:
-    """Swap the new book in: each folder in one step, the HTML last."""
+def _publish(target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool, report) -> None:
+    """Swap the new book in: each folder in one step, the HTML last. A file someone else put in a
+    folder the build replaces is carried into the new version first; every file written follows
+    the user's umask."""
+    build_dir = target / "_build"
+    ours = outputs.read_manifest(build_dir)
     if to_out:
-        outputs.swap_in(staging / BOOK_DIR, target / BOOK_DIR)
-        if (staging / "data").is_dir():
-            outputs.swap_in(staging / "data", target / "data")
+        pairs = [(staging / BOOK_DIR, target / BOOK_DIR), (staging / "data", target / "data")]
     else:
-        outputs.swap_in(staging / BOOK_DIR / GENERATED_DIR, target / BOOK_DIR / GENERATED_DIR)
+        pairs = [(staging / BOOK_DIR / GENERATED_DIR, target / BOOK_DIR / GENERATED_DIR)]
     if rebuilt and html_folder is not None:
-        outputs.swap_in(html_folder, target / "_build" / "html")
+        pairs.append((html_folder, build_dir / "html"))
+    pairs = [(new, old) for new, old in pairs if new.is_dir()]
+    kept = []
+    for new, old in pairs:
+        kept += outputs.carry_over(old, new, target, ours)
+        outputs.follow_umask(new)
+    if kept:
+        report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
+    for new, old in pairs:
+        outputs.swap_in(new, old)
+    outputs.write_manifest(build_dir, target, [old for _, old in pairs] + ([build_dir / "html"] if not rebuilt else []),
+                           exclude=set(kept))

@@ -56,7 +56,8 @@ def sync(source: Path, work: Path) -> int:
     wanted = set()
     for path in sorted(source.rglob("*")):
         relative = path.relative_to(source)
-        if "_build" in relative.parts[:1]:
+        if "_build" in relative.parts[:1] or any(part.startswith((".claimbook-staging-", ".claimbook-retired-"))
+                                                  for part in relative.parts):
             continue
         wanted.add(relative)
         target = work / relative

@@ -133,18 +133,19 @@ def swap_in(new: Path, target: Path) -> None:
     if not target.exists():
         os.replace(new, target)
         return
-    retired = target.parent / f"{RETIRED_PREFIX}{target.name}-{os.getpid()}"
-    exchanged = False
+    # The old version goes where ``new`` came from (the build's staging folder under _build/),
+    # never beside ``target``: a kill before it is removed leaves it only where the next build
+    # clears leftovers.
     if _EXCHANGE is not None:
         result = _EXCHANGE(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE)
         if result == 0:
-            exchanged = True
-            os.replace(new, retired)  # ``new`` now holds the old version
-        elif ctypes.get_errno() not in (errno.ENOSYS, errno.EINVAL, errno.EXDEV):
+            shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the old version
+            return
+        if ctypes.get_errno() not in (errno.ENOSYS, errno.EINVAL, errno.EXDEV):
             raise OSError(ctypes.get_errno(), f"cannot swap {new} and {target}")
-    if not exchanged:
-        os.replace(target, retired)
-        os.replace(new, target)
+    retired = new.parent / f"{RETIRED_PREFIX}{target.name}-{os.getpid()}"
+    os.replace(target, retired)
+    os.replace(new, target)
     shutil.rmtree(retired, ignore_errors=True)
 
 
@@ -155,6 +156,53 @@ def replace_file(new: Path, target: Path) -> bool:
         return False
     os.replace(new, target)
     return True
+
+
+def follow_umask(folder: Path) -> None:
+    """Give every file and folder under ``folder`` the mode a new one gets under the user's umask
+    (copies keep their source's mode otherwise)."""
+    mask = umask()
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_symlink():
+            continue
+        os.chmod(path, (0o777 if path.is_dir() else 0o666) & ~mask)
+
+
+MANIFEST = ".claimbook-manifest.json"
+
+
+def read_manifest(build_dir: Path) -> set[str]:
+    """The files the last build of a target wrote into it (relative paths)."""
+    try:
+        return set(json.loads((build_dir / MANIFEST).read_text()))
+    except (OSError, ValueError, TypeError):
+        return set()
+
+
+def write_manifest(build_dir: Path, target: Path, folders, exclude=frozenset()) -> None:
+    """Record the files the build wrote (those it carried over for someone else excepted)."""
+    files = sorted(relative for folder in folders if folder.is_dir() for path in folder.rglob("*") if path.is_file()
+                   if (relative := path.relative_to(target).as_posix()) not in exclude)
+    (build_dir / MANIFEST).write_text(json.dumps(files, indent=0) + "\n")
+
+
+def carry_over(old: Path, new: Path, target: Path, ours: set[str]) -> list[str]:
+    """Files someone else put in a folder the build is about to replace: copied into its new
+    version, so replacing the folder loses nothing the build did not make. The relative paths."""
+    kept = []
+    if not old.is_dir() or not ours:
+        return kept
+    for path in old.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        relative = path.relative_to(target).as_posix()
+        destination = new / path.relative_to(old)
+        if relative in ours or destination.exists():
+            continue
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, destination)
+        kept.append(relative)
+    return kept
 
 
 def umask() -> int:
@@ -169,8 +217,3 @@ def umask() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
-
-
-def apply_umask(path: Path, directory: bool = False) -> None:
-    """Give a file made by ``tempfile`` (0600) the permissions any other tool would give it."""
-    os.chmod(path, (0o777 if directory else 0o666) & ~umask())
