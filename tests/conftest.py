@@ -1,3 +1,6 @@
+import csv
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -8,9 +11,47 @@ ROOT = TESTS.parent
 SHARED_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
 sys.path.insert(0, str(TESTS))
 
+# The chapters of the hostile-data book: the pages that list submitters by name (the scaling
+# pairs, the WAN 2.2 results, the priced systems, every result of the round).
+HOSTILE_CHAPTERS = ("scaling", "wan_video", "economics", "explorer")
+
 
 @pytest.fixture(scope="session")
 def committed_results():
     from claimbook.results import load_results
 
     return load_results(ROOT / "data" / "mlperf" / "v6.1.csv")
+
+
+def build_book(out: Path, *extra) -> Path:
+    """``python -m claimbook build --out OUT [extra...]``; the built site's folder."""
+    command = [sys.executable, "-m", "claimbook", "build", "--out", str(out), *map(str, extra)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, f"{' '.join(command[1:])} failed:\n{done.stderr[-4000:]}"
+    site = out / "_build" / "html"
+    assert (site / "index.html").is_file(), f"{site} has no index.html"
+    return site
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory) -> Path:
+    """The whole book, built once per test session from the committed data; its HTML folder.
+    CLAIMBOOK_TEST_BOOK=DIR builds into DIR instead (a folder an earlier --out made is rebuilt
+    incrementally, so a second session takes seconds)."""
+    out = os.environ.get("CLAIMBOOK_TEST_BOOK")
+    return build_book(Path(out) if out else tmp_path_factory.mktemp("book") / "out")
+
+
+@pytest.fixture(scope="session")
+def hostile_book(tmp_path_factory, committed_results) -> Path:
+    """A book of a few chapters built from the committed results plus rows whose text carries
+    markup, script, links, bidi and zero-width characters and a 3000-character name; its HTML folder."""
+    from summaries import hostile_rows, summary_from_tidy, write_summary
+
+    folder = tmp_path_factory.mktemp("hostile")
+    honest = summary_from_tidy(committed_results, folder / "honest.csv")
+    with open(honest, newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    summary = write_summary(folder / "hostile.csv", rows + hostile_rows())
+    only = [argument for chapter in HOSTILE_CHAPTERS for argument in ("--only", chapter)]
+    return build_book(folder / "out", "--results", summary, *only)

@@ -1,53 +1,93 @@
-"""The built book in a real browser: every page, as a reader and as an attacker would meet it.
+"""The built book in a real browser: every page, as a reader on a desktop or a phone and as an
+attacker would meet it.
 
 Headless Chromium (Debian's package) driven by Playwright for Python; no browser is downloaded.
 Every request to a host other than loopback is blocked and recorded. Without Chromium these
-tests skip with one line saying why, unless CLAIMBOOK_REQUIRE_BROWSER is set (CI sets it).
+tests skip with one line saying why, unless CLAIMBOOK_REQUIRE_BROWSER is set (then they fail).
+
+The book is built once per session (``built_book`` in conftest.py). Each page is loaded once per
+viewport (1400x900 and 390x844) by the ``survey`` fixture, which runs every layout measurement
+in one ``page.evaluate`` and keeps what it found; the tests below then each assert one property
+of that survey, naming the page, the chart or table, the element and its sizes when it fails.
+
+Screenshots of the front page, a chapter, a claim page and the explorer at both widths go to
+tests/artifacts/ (with the counts of what was covered, counts.json). With
+CLAIMBOOK_UPDATE_SCREENSHOTS=1 the README's screenshots in docs/screenshots/ are written too.
 """
+
+from __future__ import annotations
 
 import functools
 import http.server
 import json
 import os
+import re
 import shutil
-import subprocess
-import sys
 import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
+from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-from summaries import hostile_rows, summary_from_tidy, write_summary
 
-from claimbook.claims import load_registry
 from conftest import ROOT
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = next((path for path in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"))
+                 if path and Path(path).is_file()), None)
 ARTIFACTS = ROOT / "tests" / "artifacts"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 LAUNCH_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
+VIEWPORTS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
+SKIPPED_PARTS = {"_static", "_sources", "_downloads", "_images"}
+SKIPPED_PAGES = {"genindex.html", "search.html"}
+FRONT, CHAPTER, CLAIM_PAGE, EXPLORER = (
+    "index.html", "claims/rubin_speedup.html", "claims/amd-v6.1/amd-wan-vs-b300.html", "claims/explorer.html")
+# page -> artifact name; each is saved at both widths, whole and as its first screen
+SCREENSHOT_PAGES = {FRONT: "ledger", CHAPTER: "chapter", CLAIM_PAGE: "claim", EXPLORER: "explorer"}
+# the README's pictures: the first screen and a bit more, not a whole 16000-pixel page
+DOCS_SCREENSHOTS = {FRONT: "ledger", CHAPTER: "chapter"}
+DOCS_SCREENSHOT_HEIGHT = 1.6  # viewports
+DOCS_SCREENSHOT_LIMIT = 600_000  # bytes
+# A "whole page" screenshot stops here: the explorer is 60000 px tall (its table of every result)
+# and a picture of that is seconds to take and of use to no one.
+FULL_PAGE_LIMIT = 12_000  # px
 
 if CHROMIUM is None:
     if os.environ.get("CLAIMBOOK_REQUIRE_BROWSER"):
-        pytest.fail("Chromium is required (CLAIMBOOK_REQUIRE_BROWSER is set) but is not installed", pytrace=False)
+        pytest.fail("Chromium is required (CLAIMBOOK_REQUIRE_BROWSER is set) but /usr/bin/chromium is not installed",
+                    pytrace=False)
     pytest.skip("browser tests need Debian's chromium (apt-get install chromium)", allow_module_level=True)
 
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 
-def build_book(out: Path, results: Path | None = None) -> Path:
-    command = [sys.executable, "-m", "claimbook", "build", "--out", str(out)]
-    if results is not None:
-        command += ["--results", str(results)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    return out / "_build" / "html"
+# ---------------------------------------------------------------------------------------------
+# Serving a built site on loopback, and loading its pages with every outside request blocked
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        # A browser asks the server's root for /favicon.ico when a page names no icon; that file
+        # is the host's, not the book's (which may be served from a sub-folder), so this server
+        # answers "no content" rather than a 404 that Chromium logs as a console error.
+        if self.path == "/favicon.ico" and not (Path(self.directory) / "favicon.ico").is_file():
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
 
 
 class Site:
-    """A folder served on 127.0.0.1 for the duration of a test module."""
+    """A built site served on 127.0.0.1 for the duration of a test module."""
 
     def __init__(self, folder: Path):
         handler = functools.partial(QuietHandler, directory=str(folder))
@@ -58,185 +98,765 @@ class Site:
         self.thread.start()
 
     def pages(self) -> list[str]:
-        skipped = {"_static", "_sources", "_downloads", "_images"}
-        return sorted(
-            str(path.relative_to(self.folder)) for path in self.folder.rglob("*.html")
-            if not skipped & set(path.relative_to(self.folder).parts)
-            and 'http-equiv="Refresh"' not in path.read_text(errors="replace")  # redirect stubs
-        )
+        """Every page of the book: the site's HTML files but its static, source and download
+        folders, the index and the search page, and redirect stubs."""
+        found = []
+        for path in self.folder.rglob("*.html"):
+            relative = path.relative_to(self.folder)
+            if SKIPPED_PARTS & set(relative.parts) or relative.as_posix() in SKIPPED_PAGES:
+                continue
+            if 'http-equiv="Refresh"' in path.read_text(errors="replace"):
+                continue
+            found.append(relative.as_posix())
+        return sorted(found)
 
     def close(self):
         self.server.shutdown()
         self.server.server_close()
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+def is_loopback(url: str) -> bool:
+    return url.startswith(("data:", "blob:", "about:")) or urlparse(url).hostname in ("127.0.0.1", "localhost", "::1")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+# Every request to a host other than loopback goes to a proxy on a loopback port where nothing
+# listens, so it fails in the browser without leaving the machine; the browser's own requests are
+# all seen (the "request" event) and every one that is not loopback is recorded. (Intercepting
+# each request with page.route would do the same but turns the HTTP cache off, which makes the
+# 80 page loads of a session twice as slow.)
+DEAD_PROXY = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1,localhost,[::1]"}
 
 
-@pytest.fixture(scope="module")
-def book_site(tmp_path_factory):
-    site = Site(build_book(tmp_path_factory.mktemp("book") / "out"))
-    yield site
-    site.close()
+class Browser:
+    """One context per viewport; every request to another host is blocked and recorded, every
+    console error and page error kept, per page."""
 
-
-class Visit:
-    """One page load with every outside request blocked and every console error kept."""
-
-    def __init__(self, browser, url, viewport=None):
-        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, accept_downloads=True)
+    def __init__(self, chromium, viewport: dict):
+        self.context = chromium.new_context(viewport=viewport, accept_downloads=True, device_scale_factor=1)
+        self.viewport = viewport
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        self.context.on("request", self._request)
         self.page = self.context.new_page()
-        self.blocked, self.errors = [], []
-        self.page.route("**/*", self._route)
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.response = self.page.goto(url, wait_until="load")
-        # vega-embed draws each chart into an <svg class="marks">; wait until every chart has one.
-        self.page.wait_for_function(
-            "document.querySelectorAll('.claimbook-chart').length === document.querySelectorAll('.claimbook-chart svg.marks').length",
-            timeout=20000,
-        )
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
 
-    def _route(self, route):
-        host = urlparse(route.request.url).hostname
-        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.blocked.append(route.request.url)
-            route.abort()
+    def _request(self, request):
+        if not is_loopback(request.url):
+            self.blocked.append(request.url)
+
+    def load(self, url: str) -> tuple[int | None, list[str], list[str]]:
+        """Load a page and wait until vega-embed drew every chart; (status, blocked, errors)."""
+        self.blocked, self.errors = [], []
+        response = self.page.goto(url, wait_until="load")
+        try:
+            self.page.wait_for_function(
+                "document.querySelectorAll('.claimbook-chart').length"
+                " === document.querySelectorAll('.claimbook-chart svg.marks').length", timeout=15000)
+        except PlaywrightError:
+            self.errors.append("not every chart was drawn within 15 s")
+        return (response.status if response else None), list(self.blocked), list(self.errors)
 
     def close(self):
         self.context.close()
 
 
-def local_target(site: Site, page_url: str, href: str) -> Path:
-    url = urlparse(urljoin(page_url, href))
-    return site.folder / url.path.lstrip("/")
+# ---------------------------------------------------------------------------------------------
+# Every measurement of one page, in one evaluate
+
+PAGE_CHECKS = r"""
+(viewportWidth) => {
+  const rect = (element) => { const r = element.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; };
+  const round = (r) => `${Math.round(r.width)}x${Math.round(r.height)} at (${Math.round(r.left)},${Math.round(r.top)})`;
+  const visible = (element) => {
+    const r = element.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
+    for (let e = element; e && e.nodeType === 1; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0') return false;
+      if (e.tagName.toLowerCase() === 'svg') break;
+    }
+    return true;
+  };
+  const out = {};
+  out.scrollWidth = document.documentElement.scrollWidth;
+  out.headings = document.querySelectorAll('h1').length;
+  out.navigation = document.querySelectorAll('.bd-sidebar-primary a.reference.internal, .prev-next-area a').length;
+  out.links = [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'));
+
+  // ---- tables: open what hides them (a chart's data sits in a <details>), then measure
+  const tables = [...document.querySelectorAll('table.claimbook-table')];
+  const opened = [];
+  for (const table of tables)
+    for (let d = table.closest('details'); d; d = d.parentElement && d.parentElement.closest('details'))
+      if (!d.open) { d.open = true; opened.push(d); }
+  out.scrollWidthOpened = document.documentElement.scrollWidth;
+  out.tables = tables.map((table, index) => {
+    const details = table.closest('details');
+    const caption = (table.caption && table.caption.textContent.trim())
+      || (details && details.querySelector('summary') && details.querySelector('summary').textContent.trim())
+      || `table ${index + 1}`;
+    const item = {caption: caption.slice(0, 100), inScrollBox: false, hidden: false, problems: []};
+    if (!visible(table)) { item.hidden = true; return item; }
+    let head = [...table.querySelectorAll('thead th, thead td')];
+    if (!head.length && table.rows.length) head = [...table.rows[0].cells];
+    if (!head.length) { item.problems.push('has no header cell'); return item; }
+    const last = head.reduce((a, b) => (b.getBoundingClientRect().right > a.getBoundingClientRect().right ? b : a));
+    item.lastHeader = last.textContent.trim().slice(0, 60);
+    item.tableWidth = Math.round(table.getBoundingClientRect().width);
+    // its scroll box: the book's .claimbook-scroll, or the nearest element that scrolls sideways
+    let box = table.closest('.claimbook-scroll');
+    for (let e = table.parentElement; !box && e && e !== document.body; e = e.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) box = e;
+    if (box) {
+      item.inScrollBox = true;
+      item.scrollBox = box.classList.contains('claimbook-scroll') ? '.claimbook-scroll' : box.tagName.toLowerCase() + '.' + [...box.classList].join('.');
+      const before = box.scrollLeft;
+      box.scrollLeft = box.scrollWidth;
+      const b = box.getBoundingClientRect();
+      const visibleLeft = b.left + box.clientLeft, visibleRight = visibleLeft + box.clientWidth;
+      const c = last.getBoundingClientRect();
+      item.boxWidth = Math.round(box.clientWidth);
+      if (c.right > visibleRight + 1 || c.left >= visibleRight)
+        item.problems.push(`after scrolling its box (${Math.round(box.clientWidth)} px wide, content `
+          + `${box.scrollWidth} px) to the end, the last header cell "${item.lastHeader}" spans `
+          + `${Math.round(c.left)}-${Math.round(c.right)} px, the box shows ${Math.round(visibleLeft)}-${Math.round(visibleRight)} px`);
+      if (b.right > viewportWidth + 1 || b.left < -1)
+        item.problems.push(`its scroll box spans ${Math.round(b.left)}-${Math.round(b.right)} px, past the ${viewportWidth}-px viewport`);
+      box.scrollLeft = before;
+    } else {
+      const t = table.getBoundingClientRect(), column = table.parentElement;
+      const c = last.getBoundingClientRect();
+      const columnRight = column.getBoundingClientRect().left + column.clientLeft + column.clientWidth;
+      item.boxWidth = Math.round(column.clientWidth);
+      if (t.right > columnRight + 1 || c.right > viewportWidth + 1)
+        item.problems.push(`is in no .claimbook-scroll box and does not fit: the table is ${Math.round(t.width)} px wide `
+          + `(right edge at ${Math.round(t.right)} px) in a column of ${Math.round(column.clientWidth)} px ending at `
+          + `${Math.round(columnRight)} px; its last header cell "${item.lastHeader}" ends at ${Math.round(c.right)} px `
+          + `of a ${viewportWidth}-px viewport`);
+    }
+    return item;
+  });
+
+  // ---- charts
+  out.charts = [...document.querySelectorAll('.claimbook-chart')].map((chart, index) => {
+    const svg = chart.querySelector('svg.marks');
+    const item = {index, id: chart.id, label: chart.getAttribute('aria-label') || '', role: chart.getAttribute('role'),
+                  drawn: !!svg, problems: [], marks: 0, cells: 0, emptyCells: [], texts: 0};
+    const next = chart.parentElement && chart.parentElement.querySelector('details.claimbook-chart-data');
+    item.hasData = !!next;
+    item.svgAction = [...chart.querySelectorAll('.vega-actions a')].some(a => /SVG/.test(a.textContent));
+    if (!svg) return item;
+    // a text of several lines is one <text> with a <tspan> per line
+    const words = (t) => { const lines = t.querySelectorAll('tspan');
+      return (lines.length ? [...lines].map(l => l.textContent).join(' ') : t.textContent).replace(/\s+/g, ' ').trim(); };
+    const titleText = [...svg.querySelectorAll('.role-title-text text')].map(words).join(' ');
+    item.title = titleText || item.label.slice(0, 80);
+    item.drawnTitle = titleText;
+    const s = svg.getBoundingClientRect();
+    item.svg = {width: Math.round(s.width), height: Math.round(s.height),
+                declaredWidth: Number(svg.getAttribute('width')), declaredHeight: Number(svg.getAttribute('height'))};
+    const box = chart.getBoundingClientRect();
+    item.chartWidth = Math.round(box.width);
+    item.marks = svg.querySelectorAll('.role-mark > *').length;
+    // a symbol whose shape has no area ("stroke") drawn filled and without a stroke is invisible
+    item.invisible = [];
+    for (const symbol of svg.querySelectorAll('.mark-symbol path')) {
+      const b = symbol.getBBox();
+      const stroke = symbol.getAttribute('stroke'), width = Number(symbol.getAttribute('stroke-width') || 1);
+      if ((b.width < 0.5 || b.height < 0.5) && (!stroke || stroke === 'none' || width === 0 || symbol.getAttribute('stroke-opacity') === '0')) {
+        const where = symbol.closest('.role-legend') ? 'legend symbol' : 'point';
+        const datum = where === 'legend symbol' ? symbol.parentElement.parentElement.textContent.trim()
+                                               : (symbol.getAttribute('aria-label') || '');
+        item.invisible.push(`${where} ${JSON.stringify(datum.slice(0, 90))} has a ${Math.round(b.width)}x${Math.round(b.height)} px shape, `
+          + `filled ${symbol.getAttribute('fill')}, no stroke`);
+      }
+    }
+    // facets and concatenations draw each cell as an item of a role-scope group
+    // (a legend draws each of its entries as a role-scope group too: those are not cells)
+    for (const scope of [...svg.querySelectorAll('g.role-scope')].filter(g => !g.closest('.role-legend'))) {
+      for (const cell of scope.children) {
+        if (cell.tagName.toLowerCase() !== 'g') continue;
+        item.cells += 1;
+        if (!cell.querySelector('.role-mark > *'))
+          item.emptyCells.push(`${scope.getAttribute('class')} cell ${item.cells} (${round(cell.getBoundingClientRect())})`);
+      }
+    }
+    const kind = (t) => t.closest('.role-legend-title') ? 'legend title'
+      : t.closest('.role-legend-label') ? 'legend label'
+      : t.closest('.role-legend') ? 'legend text'
+      : t.closest('.role-axis-title') ? 'axis title'
+      : t.closest('.role-title-subtitle') ? 'chart subtitle'
+      : t.closest('.role-title') ? 'chart title'
+      : t.closest('.role-axis-label') ? 'axis label'
+      : t.closest('.role-mark') ? 'mark text' : 'other text';
+    item.clipped = []; item.overlaps = []; item.truncated = [];
+    const boxes = [];
+    for (const t of svg.querySelectorAll('text')) {
+      const text = words(t);
+      if (!text || !visible(t)) continue;
+      item.texts += 1;
+      const r = t.getBoundingClientRect();
+      const k = kind(t);
+      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
+        item.clipped.push({kind: k, text: text.slice(0, 80),
+          detail: `${k} "${text.slice(0, 80)}" spans x ${Math.round(r.left - s.left)}..${Math.round(r.right - s.left)}, `
+            + `y ${Math.round(r.top - s.top)}..${Math.round(r.bottom - s.top)} in an SVG of ${Math.round(s.width)}x${Math.round(s.height)} px`});
+      if (text.includes('\u2026') && k !== 'mark text')
+        item.truncated.push({kind: k, text: text.slice(0, 80)});
+      if (k !== 'mark text' && k !== 'other text')
+        boxes.push({kind: k, text: text.slice(0, 60), r});
+    }
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].r, b = boxes[j].r;
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        // two lines of 12-px type in adjacent axis labels have 2 px of blank between their
+        // text boxes' edges and the glyphs: a label may touch its neighbour's box by that much
+        const slack = (boxes[i].kind === 'axis label' || boxes[j].kind === 'axis label') ? 3 : 1;
+        if (w > 1 && h > slack)
+          item.overlaps.push(`${boxes[i].kind} "${boxes[i].text}" (${round(a)}) overlaps ${boxes[j].kind} `
+            + `"${boxes[j].text}" (${round(b)}) by ${Math.round(w)}x${Math.round(h)} px`);
+      }
+    return item;
+  });
+  out.chartData = document.querySelectorAll('details.claimbook-chart-data').length;
+  for (const d of opened) d.open = false;  // the page as it was loaded, for the screenshots
+  return out;
+}
+"""
 
 
-def test_every_page_loads_offline_with_its_charts_drawn(browser, book_site):
-    pages = book_site.pages()
-    assert len(pages) >= 10
-    charts_seen = 0
-    for page in pages:
-        url = book_site.base + page
-        visit = Visit(browser, url)
-        try:
-            assert visit.response.ok, page
-            assert visit.blocked == [], f"{page} needed outside requests: {visit.blocked}"
-            assert visit.errors == [], f"{page} logged errors: {visit.errors}"
-            charts = visit.page.locator(".claimbook-chart")
-            for index in range(charts.count()):
-                marks = charts.nth(index).locator("svg.marks .role-mark > *")
-                assert marks.count() > 0, f"chart {index} of {page} has no marks"
-            charts_seen += charts.count()
-            navigation = visit.page.locator(".bd-sidebar-primary a.reference.internal, .prev-next-area a")
-            assert navigation.count() > 0, f"{page} has no table of contents"
-            # Every link inside the book (navigation, chapter links of the ledger, downloads)
-            # must lead to a file of the built book; outside links are not followed.
-            hrefs = visit.page.eval_on_selector_all("a[href]", "links => links.map(link => link.getAttribute('href'))")
-            for href in hrefs:
-                if urlparse(href).scheme or href.startswith("#"):
-                    continue
-                target = local_target(book_site, url, href)
-                assert target.is_file(), f"{page}: link {href} leads nowhere"
-        finally:
-            visit.close()
-    # every chapter has at least one chart, and every chart in the HTML was drawn
-    assert charts_seen >= len(load_registry().written_chapters())
-    in_html = sum((book_site.folder / page).read_text().count('class="claimbook-chart"') for page in pages)
-    assert charts_seen == in_html
-    (ARTIFACTS / "counts.json").parent.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "counts.json").write_text(json.dumps({"pages": len(pages), "charts": charts_seen}))
-
-
-def test_every_chart_has_a_title_a_description_and_its_data(browser, book_site):
-    for page in ("book/claims/rubin_speedup.html", "book/claims/economics.html"):
-        visit = Visit(browser, book_site.base + page)
-        try:
-            charts = visit.page.locator(".claimbook-chart")
-            for index in range(charts.count()):
-                label = charts.nth(index).get_attribute("aria-label") or ""
-                assert len(label) > 40 and charts.nth(index).get_attribute("role") == "figure", f"chart {index} of {page}"
-                assert charts.nth(index).locator("svg.marks title, svg.marks text").count() > 0  # a drawn title
-            assert visit.page.locator("details.claimbook-chart-data").count() == charts.count()
-            # each chart's menu offers its picture as SVG (vega-embed's export action)
-            for index in range(charts.count()):
-                assert charts.nth(index).locator(".vega-actions a", has_text="SVG").count() == 1
-            assert visit.page.locator("table.claimbook-table thead th").count() > 0
-        finally:
-            visit.close()
-
-
-def test_scorecard_and_costs_download(browser, book_site, tmp_path):
-    for page, name, start in (("book/ledger.html", "scorecard.csv", "claim,chapter"), ("book/claims/economics.html", "costs.csv", "organization,")):
-        visit = Visit(browser, book_site.base + page)
-        try:
-            link = visit.page.locator(f"a.download[href$='{name}']").first
-            with visit.page.expect_download() as download:
-                link.click()
-            saved = tmp_path / name
-            download.value.save_as(saved)
-            assert saved.read_text().startswith(start)
-        finally:
-            visit.close()
-
-
-def test_screenshots_for_readers_and_phones(browser, book_site):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for page, name, viewport in (
-        ("book/ledger.html", "ledger.png", None),
-        ("book/claims/rubin_speedup.html", "rubin_speedup.png", None),
-        ("book/ledger.html", "ledger-phone.png", {"width": 390, "height": 844}),
-    ):
-        visit = Visit(browser, book_site.base + page, viewport)
-        try:
-            visit.page.screenshot(path=str(ARTIFACTS / name), full_page=name != "ledger.png")
-            if viewport:
-                # Wide tables scroll inside their own box; the page itself must not.
-                width = visit.page.evaluate("document.documentElement.scrollWidth")
-                assert width <= viewport["width"] + 1, f"{page} is {width}px wide at {viewport['width']}px"
-        finally:
-            visit.close()
-        assert (ARTIFACTS / name).stat().st_size > 10_000
+@dataclass
+class PageVisit:
+    page: str
+    viewport: str
+    status: int | None
+    blocked: list[str]
+    errors: list[str]
+    measured: dict = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory, committed_results):
-    folder = tmp_path_factory.mktemp("hostile")
-    honest = summary_from_tidy(committed_results, folder / "honest.csv")
-    import csv
+def chromium():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, proxy=DEAD_PROXY)
+        yield browser
+        browser.close()
 
-    with open(honest, newline="", encoding="utf-8") as stream:
-        rows = list(csv.DictReader(stream))
-    summary = write_summary(folder / "hostile.csv", rows + hostile_rows())
-    site = Site(build_book(folder / "out", summary))
+
+@pytest.fixture(scope="module")
+def book_site(built_book):
+    site = Site(built_book)
     yield site
     site.close()
 
 
-def test_hostile_text_renders_inert(browser, hostile_site):
-    shown_as_text = 0
-    for page in hostile_site.pages():
-        visit = Visit(browser, hostile_site.base + page)
+def screenshot(browser: Browser, name: str, docs_name: str | None = None) -> None:
+    """The page's first screen and the page whole, as tests/artifacts/NAME.png and NAME-full.png,
+    and the README's picture of it (DOCS_NAME) when it has one. The first screen is taken first:
+    a taller picture resizes the viewport for a moment, and the charts redraw for it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    if docs_name:
+        docs_screenshot(browser, docs_name)
+    total = browser.page.evaluate("document.documentElement.scrollHeight")
+    clip = {"x": 0, "y": 0, "width": browser.viewport["width"], "height": min(total, FULL_PAGE_LIMIT)}
+    browser.page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True, clip=clip)
+
+
+def docs_screenshot(browser: Browser, name: str) -> Path:
+    """The first screen and a bit more (never the whole page), small enough for the README: the
+    viewport is made that tall for the picture (the charts redraw for it) and then put back."""
+    width, height = browser.viewport["width"], browser.viewport["height"]
+    path = ARTIFACTS / "docs" / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    browser.page.set_viewport_size({"width": width, "height": int(height * DOCS_SCREENSHOT_HEIGHT)})
+    settle(browser.page)
+    browser.page.screenshot(path=str(path))
+    browser.page.set_viewport_size(browser.viewport)
+    settle(browser.page)
+    return path
+
+
+def settle(page) -> None:
+    """Until the charts have redrawn after a resize: two animation frames, then a short wait."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_timeout(250)
+
+
+@pytest.fixture(scope="module")
+def survey(chromium, book_site):
+    """Every page of the book loaded once at each viewport, with everything measured."""
+    visits: dict[str, list[PageVisit]] = {}
+    pages = book_site.pages()
+    started, seconds = time.perf_counter(), defaultdict(float)
+    for viewport_name, viewport in VIEWPORTS.items():
+        browser = Browser(chromium, viewport)
+        visits[viewport_name] = []
         try:
-            assert visit.page.evaluate("window.__pwned") is None, f"injected script ran on {page}"
-            assert visit.blocked == [], f"{page} needed outside requests: {visit.blocked}"
-            assert visit.page.locator("h1").count() >= 1, f"{page} lost its heading"
-            assert visit.page.locator("img[src='x']").count() == 0, f"an injected image element exists on {page}"
-            assert visit.page.locator("a[href^='javascript:']").count() == 0, f"an injected link exists on {page}"
-            text = visit.page.inner_text("body")
-            shown_as_text += '<img src=x onerror="window.__pwned=2">' in text
+            for page in pages:
+                clock = time.perf_counter()
+                status, blocked, errors = browser.load(book_site.base + page)
+                seconds["loading"] += time.perf_counter() - clock
+                clock = time.perf_counter()
+                measured = browser.page.evaluate(PAGE_CHECKS, viewport["width"])
+                seconds["measuring"] += time.perf_counter() - clock
+                # after measuring: a whole-page screenshot resizes the viewport to the page's
+                # height for a moment, and the charts redraw for it
+                clock = time.perf_counter()
+                if page in SCREENSHOT_PAGES:
+                    suffix = "" if viewport_name == "desktop" else "-phone"
+                    screenshot(browser, f"{SCREENSHOT_PAGES[page]}{suffix}",
+                               f"{DOCS_SCREENSHOTS[page]}{suffix}" if page in DOCS_SCREENSHOTS else None)
+                seconds["screenshots"] += time.perf_counter() - clock
+                visits[viewport_name].append(PageVisit(page, viewport_name, status, blocked, errors, measured))
         finally:
-            visit.close()
-    assert shown_as_text >= 3, "the hostile names should be visible as plain text on the pages that list submitters"
+            browser.close()
+    charts = sum(len(visit.measured["charts"]) for visit in visits["desktop"])
+    tables = sum(len(visit.measured["tables"]) for visit in visits["desktop"])
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "counts.json").write_text(json.dumps({
+        "pages": len(pages), "viewports": {name: [size["width"], size["height"]] for name, size in VIEWPORTS.items()},
+        "page_loads": sum(len(found) for found in visits.values()), "charts": charts, "tables": tables,
+        "chart_texts": sum(chart["texts"] for visit in visits["desktop"] for chart in visit.measured["charts"]),
+        "chart_specs": len(chart_specs(book_site)),
+        "seconds": {"survey": round(time.perf_counter() - started, 1),
+                    **{name: round(value, 1) for name, value in seconds.items()}},
+    }, indent=2) + "\n")
+    return visits
+
+
+def all_visits(survey) -> list[PageVisit]:
+    return [visit for found in survey.values() for visit in found]
+
+
+def failing(problems: list[str], what: str) -> None:
+    assert not problems, f"{len(problems)} {what}:\n  " + "\n  ".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading: offline, no errors, a table of contents, links that lead somewhere
+
+
+def test_the_book_has_its_pages(book_site, survey):
+    pages = book_site.pages()
+    for page in (FRONT, CHAPTER, CLAIM_PAGE, EXPLORER, "method.html"):
+        assert page in pages, f"{page} was not built"
+    from claimbook.registry import load_registry
+
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    assert len(pages) >= len(registry.chapters) + len(registry.page_claims())
+
+
+def test_every_page_loads_offline_without_errors(survey):
+    problems = []
+    for visit in all_visits(survey):
+        where = f"{visit.page} at {visit.viewport}"
+        if visit.status != 200:
+            problems.append(f"{where}: HTTP status {visit.status}")
+        if visit.blocked:
+            problems.append(f"{where}: requested outside hosts (blocked): {visit.blocked}")
+        if visit.errors:
+            problems.append(f"{where}: console errors: {visit.errors}")
+        if visit.measured.get("headings", 0) < 1:
+            problems.append(f"{where}: no <h1>")
+        if visit.measured.get("navigation", 0) < 1:
+            problems.append(f"{where}: no table of contents or previous/next links")
+    failing(problems, "pages did not load cleanly offline")
+
+
+def test_outside_requests_are_blocked_and_recorded(chromium, book_site):
+    """The harness itself: a request to another host fails and is recorded (".invalid" never
+    resolves, so even without the proxy nothing would leave the machine)."""
+    browser = Browser(chromium, VIEWPORTS["desktop"])
+    try:
+        browser.load(book_site.base + "method.html")
+        outcome = browser.page.evaluate(
+            "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)")
+        assert outcome.startswith("failed"), outcome
+        assert browser.blocked == ["http://outside.invalid/probe"]
+    finally:
+        browser.close()
+
+
+def test_every_in_book_link_leads_to_a_built_file(book_site, survey):
+    problems, checked = [], 0
+    ids_of: dict[Path, set[str]] = {}
+    for visit in survey["desktop"]:
+        url = book_site.base + visit.page
+        for href in dict.fromkeys(visit.measured["links"]):
+            target_url = urlparse(urljoin(url, href))
+            if not is_loopback(urljoin(url, href)) or target_url.scheme not in ("http", "https"):
+                continue  # outside links and mailto: are not followed
+            target = book_site.folder / unquote(target_url.path).lstrip("/")
+            if target.is_dir():
+                target = target / "index.html"
+            checked += 1
+            if not target.is_file():
+                problems.append(f"{visit.page}: link {href!r} leads to no built file ({target.relative_to(book_site.folder)})")
+                continue
+            if target_url.fragment and target.suffix == ".html":
+                if target not in ids_of:
+                    ids_of[target] = set(re.findall(r'\bid="([^"]+)"', target.read_text(errors="replace")))
+                if unquote(target_url.fragment) not in ids_of[target]:
+                    problems.append(f"{visit.page}: link {href!r} names #{target_url.fragment}, which "
+                                    f"{target.relative_to(book_site.folder)} does not have")
+    assert checked > 100
+    failing(problems, "in-book links lead nowhere")
+
+
+# ---------------------------------------------------------------------------------------------
+# Charts: drawn, labelled, with marks in every cell, their text inside and apart
+
+
+def test_every_chart_is_drawn_with_marks(book_site, survey):
+    problems, drawn = [], 0
+    for visit in all_visits(survey):
+        for chart in visit.measured["charts"]:
+            where = f"{visit.page} at {visit.viewport}, chart {chart['index'] + 1} ({chart.get('title') or chart['id']})"
+            if not chart["drawn"]:
+                problems.append(f"{where}: not drawn (no svg.marks)")
+                continue
+            drawn += 1
+            if chart["marks"] == 0:
+                problems.append(f"{where}: draws no mark (svg.marks .role-mark > * is empty)")
+            for cell in chart["emptyCells"]:
+                problems.append(f"{where}: empty facet or concatenated view: {cell}")
+            for mark in chart["invisible"]:
+                problems.append(f"{where}: a mark cannot be seen: {mark}")
+    in_html = sum((book_site.folder / visit.page).read_text().count('class="claimbook-chart"') for visit in survey["desktop"])
+    assert drawn == in_html * len(VIEWPORTS), f"{drawn} charts drawn, the HTML has {in_html} per viewport"
+    from claimbook.registry import load_registry
+
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    for name in registry.chapters:
+        if not registry.chapter_claims(name):
+            continue  # a page of the round (where_they_meet) need not draw a chart
+        visit = next(v for v in survey["desktop"] if v.page == f"claims/{name}.html")
+        assert visit.measured["charts"], f"chapter {name} has no chart"
+    failing(problems, "charts are empty or draw a mark that cannot be seen")
+
+
+def test_every_chart_is_labelled_and_has_its_data(survey):
+    problems = []
+    for visit in survey["desktop"]:
+        charts = visit.measured["charts"]
+        for chart in charts:
+            where = f"{visit.page}, chart {chart['index'] + 1} ({chart.get('title') or chart['id']})"
+            label = chart["label"]
+            if chart["role"] != "figure" or len(label) < 40:
+                problems.append(f"{where}: role {chart['role']!r} and aria-label {label!r}: a chart is a figure "
+                                "labelled with its title and a description")
+            if chart.get("drawnTitle") and not label.startswith(chart["drawnTitle"][:30]):
+                problems.append(f"{where}: the aria-label does not start with the chart's title "
+                                f"{chart['drawnTitle'][:60]!r}: it reads {label[:90]!r}")
+            if not chart.get("drawnTitle"):
+                problems.append(f"{where}: draws no title")
+            if not chart["svgAction"]:
+                problems.append(f"{where}: its menu offers no SVG export")
+        if visit.measured["chartData"] != len(charts):
+            problems.append(f"{visit.page}: {len(charts)} charts but {visit.measured['chartData']} "
+                            "'Data behind this chart' tables")
+    failing(problems, "charts lack a label, a title, an export or their data")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_chart_text_is_clipped_or_overlapping(survey, viewport):
+    problems = []
+    for visit in survey[viewport]:
+        for chart in visit.measured["charts"]:
+            where = (f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
+                     f"{chart.get('title', '')[:70]!r}")
+            for clipped in chart.get("clipped", []):
+                problems.append(f"{where}: {clipped['detail']}")
+            for overlap in chart.get("overlaps", []):
+                problems.append(f"{where}: {overlap}")
+    failing(problems, f"chart texts are clipped by their SVG or overlap at {viewport} width")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_legend_label_is_truncated(survey, viewport):
+    problems = []
+    for visit in survey[viewport]:
+        for chart in visit.measured["charts"]:
+            for truncated in chart.get("truncated", []):
+                problems.append(f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
+                                f"{chart.get('title', '')[:70]!r}: {truncated['kind']} cut with an ellipsis: "
+                                f"{truncated['text']!r}")
+    failing(problems, f"chart texts are truncated at {viewport} width")
+
+
+# ---------------------------------------------------------------------------------------------
+# The page never scrolls sideways; every table's last column can be reached
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_page_scrolls_sideways(survey, viewport):
+    width = VIEWPORTS[viewport]["width"]
+    problems = []
+    for visit in survey[viewport]:
+        if visit.measured["scrollWidth"] > width + 1:
+            problems.append(f"{visit.page}: the page is {visit.measured['scrollWidth']} px wide at {width} px")
+        elif visit.measured["scrollWidthOpened"] > width + 1:
+            problems.append(f"{visit.page}: the page becomes {visit.measured['scrollWidthOpened']} px wide at {width} px "
+                            "once its tables' <details> are opened")
+    failing(problems, f"pages scroll sideways at {width} px")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_table_s_last_column_can_be_reached(survey, viewport):
+    problems, measured = [], 0
+    for visit in survey[viewport]:
+        for index, table in enumerate(visit.measured["tables"]):
+            if table["hidden"]:
+                continue
+            measured += 1
+            for problem in table["problems"]:
+                problems.append(f"{visit.page} at {VIEWPORTS[viewport]['width']} px, table {index + 1} "
+                                f"{table['caption'][:70]!r} {problem}")
+    assert measured > 0
+    failing(problems, f"tables whose last column cannot be reached at {viewport} width")
+
+
+# ---------------------------------------------------------------------------------------------
+# One colour and one shape per accelerator family across the book
+
+SPEC = re.compile(r"^\s*var spec = (\{.*\});\s*$", re.M)
+COLOUR_CHANNELS = ("color", "fill", "stroke")
+
+
+def chart_specs(site: Site) -> list[tuple[str, dict]]:
+    """Every chart's Vega-Lite spec, as the page's inline script holds it."""
+    found = []
+    for page in site.pages():
+        text = (site.folder / page).read_text(encoding="utf-8")
+        found += [(page, json.loads(match.group(1))) for match in SPEC.finditer(text)]
+    return found
+
+
+def _title(spec: dict) -> str:
+    title = spec.get("title")
+    if isinstance(title, dict):
+        title = title.get("text")
+    if isinstance(title, list):
+        title = " ".join(title)
+    return str(title or "untitled")
+
+
+def _family_encodings(spec: dict):
+    """(channel, encoding) for every channel of the spec and its layers that encodes ``family``."""
+    stack = [spec]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for channel, encoding in (node.get("encoding") or {}).items():
+                if isinstance(encoding, dict) and encoding.get("field") == "family":
+                    yield channel, encoding
+            stack += [value for key, value in node.items() if key != "encoding" and isinstance(value, (dict, list))]
+        elif isinstance(node, list):
+            stack += node
+
+
+def _families_in_data(spec: dict) -> set[str]:
+    return {str(record["family"]) for records in (spec.get("datasets") or {}).values()
+            for record in records if isinstance(record, dict) and "family" in record}
+
+
+def test_one_colour_and_one_shape_per_accelerator_family(book_site, survey):
+    seen = {"colour": defaultdict(dict), "shape": defaultdict(dict)}  # kind -> family -> value -> [where]
+    problems, scales = [], 0
+    for page, spec in chart_specs(book_site):
+        where = f"{page}, chart {_title(spec)[:70]!r}"
+        encoded = list(_family_encodings(spec))
+        if not encoded:
+            continue
+        channels = {channel for channel, _ in encoded}
+        if not channels & set(COLOUR_CHANNELS):
+            problems.append(f"{where}: encodes the accelerator family without a colour")
+        for channel, encoding in encoded:
+            kind = "colour" if channel in COLOUR_CHANNELS else "shape" if channel == "shape" else None
+            if kind is None:
+                continue
+            scale = encoding.get("scale") or {}
+            domain, values = scale.get("domain"), scale.get("range")
+            if not isinstance(domain, list) or not isinstance(values, list) or len(values) < len(domain):
+                problems.append(f"{where}: the {channel} of the family has no explicit domain and range "
+                                f"(it would take the default palette): {scale}")
+                continue
+            scales += 1
+            missing = _families_in_data(spec) - set(domain)
+            if missing:
+                problems.append(f"{where}: families {sorted(missing)} are in the data but not in the {channel} domain")
+            for family, value in zip(domain, values):
+                seen[kind][family].setdefault(value, []).append(where)
+    for kind, families in seen.items():
+        for family, values in sorted(families.items()):
+            if len(values) > 1:
+                problems.append(f"{family} has {len(values)} {kind}s: "
+                                + "; ".join(f"{value} on {places[0]} (and {len(places) - 1} more)" for value, places in values.items()))
+    looks = defaultdict(list)
+    for family in seen["colour"].keys() | seen["shape"].keys():
+        colour = next(iter(seen["colour"].get(family, {None: 0})))
+        shape = next(iter(seen["shape"].get(family, {None: 0})))
+        looks[(colour, shape)].append(family)
+    for (colour, shape), families in looks.items():
+        if len(families) > 1:
+            problems.append(f"families {sorted(families)} share colour {colour} and shape {shape}")
+    assert scales > 0, "no chart colours its marks by accelerator family"
+    failing(problems, "accelerator families are drawn inconsistently")
+
+
+# ---------------------------------------------------------------------------------------------
+# The explorer's widgets, the downloads, the screenshots
+
+
+def _marks_of(page, chart_index: int = 0) -> list[tuple]:
+    return page.evaluate(
+        """(index) => {
+             const svg = document.querySelectorAll('.claimbook-chart svg.marks')[index];
+             return [...svg.querySelectorAll('.role-mark > *')].map(m => {
+               const r = m.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; });
+           }""", chart_index)
+
+
+def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium, book_site, tmp_path):
+    browser = Browser(chromium, VIEWPORTS["desktop"])
+    try:
+        status, blocked, errors = browser.load(book_site.base + EXPLORER)
+        assert (status, blocked, errors) == (200, [], [])
+        page = browser.page
+        select = page.locator(".claimbook-chart").first.locator("select[name='benchmark']")
+        assert select.count() == 1, "the explorer's first chart has no benchmark <select> bound to its parameter"
+        options = select.locator("option").evaluate_all("options => options.map(option => option.value)")
+        current = select.input_value()
+        assert len(options) >= 3 and current in options
+        before = _marks_of(page)
+        assert before, "the explorer draws nothing for its first benchmark"
+        changes = []
+        for choice in [option for option in options if option != current][:3]:
+            select.select_option(choice)
+            page.wait_for_timeout(150)
+            after = _marks_of(page)
+            changes.append((choice, len(after), after != before))
+            assert errors == browser.errors == [], f"choosing {choice} logged {browser.errors}"
+        assert any(changed for _, _, changed in changes), (
+            f"choosing another benchmark did not change the marks ({len(before)} marks for {current}): {changes}")
+
+        link = page.locator("a.download[href$='round.csv']").first
+        assert link.count() == 1, "the explorer has no round.csv download link"
+        with page.expect_download() as download:
+            link.click()
+        saved = tmp_path / "round.csv"
+        download.value.save_as(saved)
+        header = saved.read_text(encoding="utf-8").splitlines()[0]
+        assert header.startswith("round,organization,"), header
+        from claimbook.results import load_results
+
+        expected = list(load_results(ROOT / "data" / "mlperf" / "v6.1.csv").columns)
+        assert header.split(",")[: len(expected)] == expected[: len(header.split(","))]
+        assert browser.blocked == []
+    finally:
+        browser.close()
+
+
+def test_scorecard_and_costs_download(chromium, book_site, tmp_path):
+    browser = Browser(chromium, VIEWPORTS["desktop"])
+    try:
+        for page, downloads in ((FRONT, (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "["))),
+                                ("claims/economics.html", (("costs.csv", "organization,"),))):
+            status, blocked, errors = browser.load(book_site.base + page)
+            assert (status, blocked, errors) == (200, [], []), page
+            for name, start in downloads:
+                link = browser.page.locator(f"a.download[href$='/{name}']").first
+                assert link.count() == 1, f"{page} has no {name} download"
+                with browser.page.expect_download() as download:
+                    link.click()
+                saved = tmp_path / name
+                download.value.save_as(saved)
+                text = saved.read_text(encoding="utf-8")
+                assert text.lstrip().startswith(start), f"{name} from {page} starts {text[:80]!r}"
+    finally:
+        browser.close()
+
+
+def test_screenshots_for_readers_and_phones(survey):
+    for page, name in SCREENSHOT_PAGES.items():
+        for suffix in ("", "-phone"):
+            for variant in ("", "-full"):
+                path = ARTIFACTS / f"{name}{suffix}{variant}.png"
+                assert path.is_file() and path.stat().st_size > 10_000, f"{path} was not written for {page}"
+    update = os.environ.get("CLAIMBOOK_UPDATE_SCREENSHOTS")
+    for page, name in DOCS_SCREENSHOTS.items():
+        for suffix in ("", "-phone"):
+            made = ARTIFACTS / "docs" / f"{name}{suffix}.png"
+            assert 10_000 < made.stat().st_size < DOCS_SCREENSHOT_LIMIT, f"{made} is {made.stat().st_size} bytes"
+            if update:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(made, SCREENSHOTS / made.name)
+            committed = SCREENSHOTS / made.name
+            assert committed.is_file(), f"{committed} is missing (run with CLAIMBOOK_UPDATE_SCREENSHOTS=1)"
+            assert committed.stat().st_size < DOCS_SCREENSHOT_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------
+# A book built from hostile data shows the text and runs none of it
+
+
+@pytest.fixture(scope="module")
+def hostile_site(hostile_book):
+    site = Site(hostile_book)
+    yield site
+    site.close()
+
+
+def test_hostile_text_renders_inert(chromium, hostile_site):
+    """Each page of the hostile book, at phone width (where a 3000-character name would most
+    easily push the page sideways): no injected script runs, no injected element or link
+    exists, nothing is fetched from outside, and the names show as plain text."""
+    from summaries import IMAGE
+
+    pages = hostile_site.pages()
+    assert {"claims/scaling.html", "claims/wan_video.html", "claims/explorer.html"} <= set(pages)
+    viewport = VIEWPORTS["phone"]
+    shown_as_text, problems = [], []
+    browser = Browser(chromium, viewport)
+    try:
+        for page in pages:
+            status, blocked, errors = browser.load(hostile_site.base + page)
+            found = browser.page.evaluate("""() => ({
+                pwned: window.__pwned === undefined ? null : window.__pwned,
+                headings: document.querySelectorAll('h1').length,
+                injected: document.querySelectorAll("img[src='x'], [onerror], [onload]").length,
+                scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
+                    /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
+                                             || element.getAttribute('action') || '')).length,
+                text: document.body.innerText,
+                scrollWidth: document.documentElement.scrollWidth,
+            })""")
+            if status != 200:
+                problems.append(f"{page}: HTTP status {status}")
+            if found["pwned"] is not None:
+                problems.append(f"{page}: injected script ran (window.__pwned = {found['pwned']})")
+            if blocked:
+                problems.append(f"{page}: requested outside hosts: {blocked}")
+            if errors:
+                problems.append(f"{page}: console errors: {errors}")
+            if found["headings"] < 1:
+                problems.append(f"{page}: lost its heading")
+            if found["injected"]:
+                problems.append(f"{page}: {found['injected']} injected element(s) with an event handler")
+            if found["scripts"]:
+                problems.append(f"{page}: {found['scripts']} injected javascript: link(s)")
+            if found["scrollWidth"] > viewport["width"] + 1:
+                problems.append(f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
+                                f"{viewport['width']} px")
+            if IMAGE in found["text"]:
+                shown_as_text.append(page)
+    finally:
+        browser.close()
+    failing(problems, "problems with hostile data")
+    assert len(shown_as_text) >= 3, (
+        f"the hostile names should be visible as plain text on the pages that list submitters; only on {shown_as_text}")
