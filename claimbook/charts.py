@@ -109,9 +109,12 @@ def _cell_text(value) -> str:
 
 
 def _title_text(spec: dict) -> str:
+    """A chart's title as one line of text (a wrapped title is a list of lines)."""
     title = spec.get("title")
     if isinstance(title, dict):
         title = title.get("text")
+    if isinstance(title, list):
+        title = " ".join(str(line).rstrip() for line in title)
     return str(title or "")
 
 
@@ -134,7 +137,7 @@ def use_book_style() -> None:
 
 CONTENT_WIDTH = "container"  # charts take the width of the book's content column
 LINE_HEIGHT = 15  # pixels per line of a wrapped axis label
-WRAP = 30  # characters per line of an axis label
+WRAP = 24  # characters per line of an axis label: labels, plot and legend fit a phone's 320 px
 
 
 def step_for(labels) -> int:
@@ -190,7 +193,7 @@ def wrap(text: str, width: int = WRAP) -> str:
 LINES = "split(datum.label, '\\n')"
 
 
-def titled(text: str, subtitle: str | None = None, width: int = 40) -> alt.TitleParams:
+def titled(text: str, subtitle: str | None = None, width: int = 32) -> alt.TitleParams:
     """A chart title (and subtitle) wrapped to lines, so a phone never cuts it."""
     kwargs = {"text": wrap(text, width).split("\n")}
     if subtitle:
@@ -199,11 +202,11 @@ def titled(text: str, subtitle: str | None = None, width: int = 40) -> alt.Title
 
 
 def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
-    """The reviewed colour and shape of each accelerator family present, in the reviewed order:
-    one family looks the same on every page of the book (a family no reviewed line covers is
-    grey, with a shape no reviewed family uses)."""
+    """The reviewed colour and shape of each accelerator family present (by the short names
+    charts show), in the reviewed order: one family looks the same on every page of the book (a
+    family no reviewed line covers is grey, with a shape no reviewed family uses)."""
     present = set(families)
-    table = reference.families().set_index("family")
+    table = reference.families().set_index("short_name")
     ordered = [name for name in table.index if name in present] + sorted(present - set(table.index))
     colours = [table.loc[name, "colour"] if name in table.index else UNLISTED_COLOUR for name in ordered]
     shapes = [table.loc[name, "shape"] if name in table.index else UNLISTED_SHAPE for name in ordered]
@@ -211,12 +214,18 @@ def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
 
 
 def family_legend() -> alt.Legend:
-    # One column, no label limit: every name is shown whole, at any width.
-    return alt.Legend(orient="bottom", columns=1, labelLimit=0, title="Accelerator")
+    # One column, short names, no label limit: every name is shown whole, at any width.
+    return legend("Accelerator")
 
 
-def result_marks(rows: pd.DataFrame, highlight=()) -> pd.DataFrame:
-    """Published results as chart data: a wrapped label per system, and the tooltip fields."""
+def legend(title: str | None = None, orient: str = "bottom") -> alt.Legend:
+    """The book's legends: one entry per line, never cut."""
+    return alt.Legend(orient=orient, columns=1, labelLimit=0, title=title)
+
+
+def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFrame:
+    """Published results as chart data: a wrapped label per system, the family's short name (the
+    accelerator as published is in the tooltip), and the tooltip fields."""
     highlight = set(highlight)
     data = pd.DataFrame({
         "label": [wrap(f"{org} · {system} ({gpus} GPU{'s' if gpus != 1 else ''})")
@@ -224,7 +233,7 @@ def result_marks(rows: pd.DataFrame, highlight=()) -> pd.DataFrame:
         "submitter": rows["organization"].astype(str).values,
         "system": rows["system"].astype(str).values,
         "gpus": rows["total_accelerators"].astype(int).values,
-        "family": rows["family"].astype(str).values,
+        "family": [reference.short_name(name) if reference is not None else name for name in rows["family"].astype(str)],
         "accelerator": rows["accelerator"].astype(str).values,
         "benchmark": rows["benchmark"].astype(str).values,
         "scenario": rows["scenario"].astype(str).values,
@@ -252,20 +261,21 @@ def results_chart(rows: pd.DataFrame, reference, value: str, title: str, descrip
                   value_title: str | None = None, claimed: float | None = None) -> alt.LayerChart:
     """One benchmark and scenario: every result as a dot (``value`` is ``result`` or
     ``per_gpu``), coloured and shaped by accelerator family; the claim's own results are large."""
-    data = result_marks(rows, highlight)
+    data = result_marks(rows, highlight, reference)
     data = data[data[value].notna()]
     colour, shape = family_scales(reference, data["family"])
     higher = bool(rows["higher_is_better"].iloc[0]) if not rows.empty else True
     order = list(data.sort_values(value, ascending=not higher)["label"])  # best first
     units = sorted(set(data["units"]))
-    axis_title = value_title or (f"Result ({', '.join(units)})" if value == "result" else f"Per GPU ({', '.join(units)} per GPU)")
+    axis_title = value_title or (", ".join(units) if value == "result" else f"{', '.join(units)} per GPU")
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     points = base.mark_point(filled=True, opacity=0.9).encode(
         x=alt.X(f"{value}:Q", title=axis_title, axis=alt.Axis(format=value_format(data[value]))),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
-        size=alt.Size("role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]),
-                      legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        # the claim's own results are drawn large; the description says so (one legend only: a
+        # second one beside it would not fit a phone)
+        size=alt.Size("role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]), legend=None),
         tooltip=RESULT_TOOLTIP,
     )
     layers = [points]
@@ -278,27 +288,29 @@ def results_chart(rows: pd.DataFrame, reference, value: str, title: str, descrip
 
 def case_chart(cases: pd.DataFrame, title: str, description: str, unit: str, reference_line: float | None = None,
                reference_label: str = "claimed") -> alt.LayerChart:
-    """The measured figure of each case as a bar, its value written at the end, whether it holds
-    written beside it (so colour is never the only cue), and the claimed figure as a dashed line.
+    """The measured figure of each case as a bar, with the figure and whether it holds written in
+    the case's label (so colour is never the only cue, and no text runs past the chart), and the
+    claimed figure as a dashed line.
 
-    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / shown for context)
-    and ``detail`` (tooltip text)."""
-    data = cases.assign(label=cases["case"].map(wrap),
-                        value_text=[_figure_text(value, unit) + f"  {mark}" for value, mark in
-                                    zip(cases["measured"], cases["outcome"].map(OUTCOME_MARKS))])
+    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / for context) and
+    ``detail`` (tooltip text)."""
+    data = cases.assign(
+        value_text=[_figure_text(value, unit) + f" {OUTCOME_MARKS[outcome]}" for value, outcome in
+                    zip(cases["measured"], cases["outcome"])],
+    )
+    data = data.assign(label=[wrap(case) + "\n" + value for case, value in zip(data["case"], data["value_text"])])
     order = list(data["label"])
     colours = dict(zip(OUTCOME_MARKS, ["#1B7837", "#B2182B", "#777777"]))
     present = [outcome for outcome in OUTCOME_MARKS if outcome in set(data["outcome"])]
     outcome_scale = alt.Scale(domain=present, range=[colours[outcome] for outcome in present])
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("measured:Q", title=_axis_title(unit), scale=room(list(data["measured"]) + [reference_line])),
-        color=alt.Color("outcome:N", scale=outcome_scale, legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        x=alt.X("measured:Q", title=_axis_title(unit)),
+        color=alt.Color("outcome:N", scale=outcome_scale, legend=legend()),
         tooltip=[alt.Tooltip("case:N", title="Case"), alt.Tooltip("value_text:N", title="Measured"),
                  alt.Tooltip("detail:N", title="Results compared")],
     )
-    labels = base.mark_text(align="left", dx=4, fontSize=12).encode(x="measured:Q", text="value_text:N")
-    layers = [bars, labels]
+    layers = [bars]
     if reference_line is not None:
         rule = pd.DataFrame({"value": [reference_line], "what": [reference_label]})
         layers.append(alt.Chart(rule).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
@@ -331,6 +343,7 @@ def efficiency_chart(pairs: pd.DataFrame, reference, scenario: str, title: str, 
     dashed line marks linear scaling (100%)."""
     wanted = {tuple(pair) for pair in highlight}
     data = pairs[pairs["scenario"] == scenario].assign(
+        family=lambda frame: frame["family"].map(reference.short_name),
         efficiency_percent=lambda frame: 100 * frame["efficiency"],
         pair=lambda frame: frame["organization"] + " · " + frame["benchmark"] + " · " + frame["small_gpus"].astype(str)
         + "→" + frame["large_gpus"].astype(str) + " GPUs",
@@ -339,12 +352,11 @@ def efficiency_chart(pairs: pd.DataFrame, reference, scenario: str, title: str, 
     )
     colour, shape = family_scales(reference, data["family"])
     points = alt.Chart(data).mark_point(filled=True, opacity=0.85).encode(
-        x=alt.X("large_gpus:Q", title="GPUs in the larger configuration (log scale)", scale=alt.Scale(type="log")),
+        x=alt.X("large_gpus:Q", title="GPUs, larger configuration (log)", scale=alt.Scale(type="log")),
         y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)", scale=alt.Scale(zero=False)),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
-        size=alt.Size("role:N", scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]),
-                      legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+        size=alt.Size("role:N", scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]), legend=None),
         tooltip=[alt.Tooltip("pair:N", title="Pair"), alt.Tooltip("scenario:N", title="Scenario"),
                  alt.Tooltip("efficiency_percent:Q", title="Efficiency (%)", format=".1f"),
                  alt.Tooltip("small_system:N", title="Smaller system"), alt.Tooltip("large_system:N", title="Larger system"),
@@ -367,11 +379,11 @@ def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.Layer
     base = alt.Chart(long).encode(
         x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("result:Q", title="Result", axis=alt.Axis(labelExpr=NUMBERS)),
-        color=alt.Color("label:N", title="Scenario", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        color=alt.Color("label:N", title="Scenario", legend=legend()),
     )
     lines = base.mark_line(strokeWidth=2).encode(detail="label:N", strokeDash=alt.StrokeDash("label:N", legend=None))
     points = base.mark_point(filled=True, size=140).encode(
-        shape=alt.Shape("source:N", title="Source of the figure", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        shape=alt.Shape("source:N", title="Source of the figure", legend=legend(orient="top")),
         tooltip=[alt.Tooltip("round:N", title="Round"), alt.Tooltip("scenario:N", title="Scenario"),
                  alt.Tooltip("result:Q", title="Result", format=",.6~g"), alt.Tooltip("units:N", title="Units"),
                  alt.Tooltip("source:N", title="Source")],
@@ -382,64 +394,61 @@ def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.Layer
 def candidates_chart(table: pd.DataFrame, scenario: str, claimed: float, direction: str, title: str,
                      description: str) -> alt.LayerChart:
     """The claimed system against each candidate baseline in one scenario: a bar per candidate,
-    labelled with its class, and the claimed ratio as a dashed line."""
+    its ratio and class written in its label, and the claimed ratio as a dashed line."""
     column = f"{scenario} ratio"
     data = table[table[column].notna()].assign(
-        label=lambda frame: [wrap(f"{org} · {system} ({gpus} GPUs)") for org, system, gpus in
-                             zip(frame["organization"], frame["system"], frame["gpus"])],
         ratio=lambda frame: frame[column],
+        tag=lambda frame: frame["class"].map(lambda klass: CLASS_TAGS.get(klass, klass)),
         ratio_text=lambda frame: [f"{value:.2f}x · {CLASS_TAGS.get(klass, klass)}"
                                   for value, klass in zip(frame[column], frame["class"])],
     )
+    data = data.assign(label=[wrap(f"{org} · {system} ({gpus} GPUs)") + "\n" + text for org, system, gpus, text in
+                              zip(data["organization"], data["system"], data["gpus"], data["ratio_text"])])
     order = list(data.sort_values("ratio", ascending=False)["label"])
-    classes = ["claimant's own", "on the claimant's accelerators", "rival"]
+    tags = [CLASS_TAGS[klass] for klass in ("claimant's own", "on the claimant's accelerators", "rival")]
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("ratio:Q", title=f"Times {direction} than the candidate (x)", scale=room(list(data["ratio"]) + [claimed], 1.6)),
-        color=alt.Color("class:N", scale=alt.Scale(domain=classes, range=["#1B7837", "#2166AC", "#B2182B"]),
-                        legend=alt.Legend(orient="bottom", columns=1, title="Candidate", labelLimit=0)),
+        x=alt.X("ratio:Q", title=f"Times {direction} (x)"),
+        color=alt.Color("tag:N", scale=alt.Scale(domain=tags, range=["#1B7837", "#2166AC", "#B2182B"]),
+                        legend=legend("Candidate")),
         tooltip=[alt.Tooltip("organization:N", title="Submitter"), alt.Tooltip("system:N", title="System"),
                  alt.Tooltip("gpus:Q", title="GPUs"), alt.Tooltip("family:N", title="Accelerator"),
                  alt.Tooltip("ratio:Q", title="Ratio", format=".2f"), alt.Tooltip("class:N", title="Class")],
     )
-    labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="ratio:Q", text="ratio_text:N")
     rule = alt.Chart(pd.DataFrame({"claimed": [claimed]})).mark_rule(color="#D55E00", strokeDash=[6, 4], size=2).encode(
         x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed (x)")])
-    return alt.layer(bars, labels, rule).properties(width=CONTENT_WIDTH, height=height_for(order),
-                                                    title=titled(title), description=description)
+    return alt.layer(bars, rule).properties(width=CONTENT_WIDTH, height=height_for(order),
+                                            title=titled(title), description=description)
 
 
 CLASS_TAGS = {"claimant's own": "own", "on the claimant's accelerators": "same accelerators", "rival": "rival"}
 
 
-def count_chart(found: pd.DataFrame, category: str, title: str, description: str) -> alt.LayerChart:
-    """How many results each counted item has; the text beside each bar says whether the claim
+def count_chart(found: pd.DataFrame, category: str, title: str, description: str) -> alt.Chart:
+    """How many results each counted item has; its label says the count and whether the claim
     names it."""
-    data = found.assign(label=found[category].astype(str).map(wrap),
-                        text=[f"{count:,} · {named}" for count, named in zip(found["results"], found["named"])])
+    data = found.assign(text=[f"{count:,} · {named}" for count, named in zip(found["results"], found["named"])])
+    data = data.assign(label=[wrap(str(value)) + "\n" + text for value, text in zip(data[category], data["text"])])
     order = list(data.sort_values(["results", category], ascending=[False, True])["label"])
-    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
-    bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("results:Q", title="Published results", scale=room(list(data["results"]), 1.7)),
+    return alt.Chart(data).mark_bar(height={"band": 0.7}).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)),
+        x=alt.X("results:Q", title="Published results"),
         color=alt.Color("named:N", scale=alt.Scale(domain=["named by the claim", "not named"], range=["#2166AC", "#BBBBBB"]),
-                        legend=alt.Legend(orient="bottom", title=None, labelLimit=0)),
+                        legend=legend()),
         tooltip=[alt.Tooltip(f"{category}:N", title=category.capitalize()), alt.Tooltip("results:Q", title="Results"),
                  alt.Tooltip("divisions:N", title="Divisions"), alt.Tooltip("named:N", title="In the claim")],
-    )
-    labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x="results:Q", text="text:N")
-    return alt.layer(bars, labels).properties(width=CONTENT_WIDTH, height=height_for(order),
-                                              title=titled(title), description=description)
+    ).properties(width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description)
 
 
 def sensitivity_chart(curves: pd.DataFrame, title: str, description: str, assumed: float | None = None) -> alt.LayerChart:
     """Cost per million tokens of each system against the price assumed for the new one, with
     the break-even points where the lines cross."""
-    data = curves.assign(system_label=curves["system"].map(wrap))
+    data = curves
     lines = alt.Chart(data).mark_line(strokeWidth=2).encode(
-        x=alt.X("usd_per_gpu_hour:Q", title="Assumed price of a Vera Rubin GPU (USD per GPU-hour)"),
+        x=alt.X("usd_per_gpu_hour:Q", title="New rack's price, USD per GPU-hour"),
         y=alt.Y("usd_per_million_tokens:Q", title="USD per million tokens"),
-        color=alt.Color("system:N", title="System", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
-        strokeDash=alt.StrokeDash("scenario:N", title="Scenario", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        color=alt.Color("system:N", title="System", legend=legend()),
+        strokeDash=alt.StrokeDash("scenario:N", title="Scenario", legend=legend(orient="top")),
         detail="line:N",
         tooltip=[alt.Tooltip("system:N", title="System"), alt.Tooltip("scenario:N", title="Scenario"),
                  alt.Tooltip("usd_per_gpu_hour:Q", title="USD per GPU-hour", format=".2f"),
@@ -461,7 +470,7 @@ def verdict_counts_chart(counts: pd.DataFrame, title: str, description: str) -> 
     )
     bars = base.mark_bar().encode(
         x=alt.X("claims:Q", title="Claims", axis=alt.Axis(tickMinStep=1, format="d")),
-        color=alt.Color("announcement:N", title="Announcement", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0)),
+        color=alt.Color("announcement:N", title="Announcement", legend=legend()),
         tooltip=[alt.Tooltip("announcement:N", title="Announcement"), alt.Tooltip("verdict:N", title="Verdict"),
                  alt.Tooltip("claims:Q", title="Claims")],
     )

@@ -113,12 +113,13 @@ def sensitivity(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_us
         base = base.iloc[0]
         flat = usd_per_million_tokens(int(base["total_accelerators"]), baseline_usd_per_gpu_hour, float(base["result"]))
         frames.append(pd.DataFrame({
-            "system": f"{item.organization} {item.system}", "scenario": item.scenario, "line": f"new {item.scenario}",
+            "system": f"{item.family}, {item.total_accelerators} GPUs", "scenario": item.scenario,
+            "line": f"new {item.scenario}",
             "usd_per_gpu_hour": prices,
             "usd_per_million_tokens": [usd_per_million_tokens(item.total_accelerators, price, item.result) for price in prices],
         }))
         frames.append(pd.DataFrame({
-            "system": f"{base['organization']} {base['system']} at {baseline_usd_per_gpu_hour:.2f} USD",
+            "system": f"{base['family']}, {int(base['total_accelerators'])} GPUs, at {baseline_usd_per_gpu_hour:.2f} USD/h",
             "scenario": item.scenario, "line": f"baseline {item.scenario}", "usd_per_gpu_hour": prices,
             "usd_per_million_tokens": flat,
         }))

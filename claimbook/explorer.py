@@ -15,8 +15,8 @@ from claimbook.schema import SCENARIOS
 LLM_SCENARIOS = ("Offline", "Server", "Interactive")
 
 
-def _marks(results: pd.DataFrame) -> pd.DataFrame:
-    data = charts.result_marks(results)
+def _marks(results: pd.DataFrame, reference) -> pd.DataFrame:
+    data = charts.result_marks(results, reference=reference)
     data["url"] = [report.provenance_url(round_name, location)
                    for round_name, location in zip(results["round"], results["location"])]
     data["vendor"] = results["vendor"].astype(str).values
@@ -26,7 +26,7 @@ def _marks(results: pd.DataFrame) -> pd.DataFrame:
 
 def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
     """One dot per result of the chosen benchmark and scenario; every filter is a widget."""
-    data = _marks(results)
+    data = _marks(results, reference)
     benchmarks = sorted(set(data["benchmark"]))
     first = "deepseek-r1" if "deepseek-r1" in benchmarks else benchmarks[0]
     benchmark = alt.param(name="benchmark", value=first, bind=alt.binding_select(options=benchmarks, name="Benchmark "))
@@ -52,7 +52,7 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
         .transform_filter("isValid(datum.value)")
         .mark_point(filled=True, size=110, opacity=0.9)
         .encode(
-            x=alt.X("value:Q", title="Result (whole system, or per GPU)", axis=alt.Axis(labelExpr=charts.NUMBERS)),
+            x=alt.X("value:Q", title="Result or per GPU", axis=alt.Axis(labelExpr=charts.NUMBERS)),
             y=alt.Y("label:N", sort="-x", title=None, axis=alt.Axis(labelExpr=charts.LINES, labelLimit=0)),
             color=alt.Color("family:N", scale=colour, legend=charts.family_legend()),
             shape=alt.Shape("family:N", scale=shape, legend=charts.family_legend()),
@@ -60,7 +60,7 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
             tooltip=charts.RESULT_TOOLTIP,
         )
         .add_params(benchmark, scenario, measure, division, availability, vendor)
-        .properties(width=charts.CONTENT_WIDTH, height={"step": 26}, title=charts.titled(
+        .properties(width=charts.CONTENT_WIDTH, height={"step": charts.step_for(data["label"])}, title=charts.titled(
             "Every result of the round", "Choose a benchmark and scenario below the chart; click a mark to open its logs"),
             description="Dot plot of every published result of the chosen benchmark and scenario, coloured and shaped "
                         "by accelerator family; widgets choose the benchmark, scenario, measure and filters.")
@@ -73,13 +73,13 @@ def llm_scenarios_chart(results: pd.DataFrame, reference) -> alt.Chart:
     llm = results[results["scenario"].isin(LLM_SCENARIOS) & (results["metric"] == "throughput")]
     with_interactive = sorted(set(llm.loc[llm["scenario"] == "Interactive", "benchmark"]))
     llm = llm[llm["benchmark"].isin(with_interactive)]
-    data = _marks(llm)
+    data = _marks(llm, reference)
     data["series"] = data["submitter"] + " · " + data["system"]
     options = with_interactive or ["none"]
     benchmark = alt.param(name="llm_benchmark", value=options[0], bind=alt.binding_select(options=options, name="Benchmark "))
     colour, shape = charts.family_scales(reference, data["family"])
     base = alt.Chart(data).transform_filter(alt.datum.benchmark == benchmark).encode(
-        x=alt.X("scenario:N", sort=list(LLM_SCENARIOS), title="Scenario (tighter latency limit to the right)",
+        x=alt.X("scenario:N", sort=list(LLM_SCENARIOS), title="Scenario",
                 axis=alt.Axis(labelAngle=0)),
         y=alt.Y("per_gpu:Q", title="Throughput per GPU", axis=alt.Axis(labelExpr=charts.NUMBERS)),
         color=alt.Color("family:N", scale=colour, legend=charts.family_legend()),

@@ -21,7 +21,7 @@ from claimbook.csvfile import IngestError, read_table
 from claimbook.paths import resolve_path
 
 REFERENCE_DIR = "data/reference"
-ACCELERATOR_COLUMNS = ("pattern", "family", "vendor", "form_factor", "colour", "shape", "note")
+ACCELERATOR_COLUMNS = ("pattern", "family", "short_name", "vendor", "form_factor", "colour", "shape", "note")
 BENCHMARK_COLUMNS = ("model", "benchmark", "display_name", "categories", "note")
 # Marks for families no reviewed line covers: grey, and a shape no reviewed family uses.
 UNLISTED_COLOUR = "#BBBBBB"
@@ -68,8 +68,15 @@ class Reference:
         return rows.iloc[0].to_dict()
 
     def families(self) -> pd.DataFrame:
-        """One row per reviewed family: its vendor, form factor, colour and shape."""
-        return self.accelerators.drop_duplicates("family")[["family", "vendor", "form_factor", "colour", "shape"]]
+        """One row per reviewed family: its short name (for charts), vendor, form factor, colour
+        and shape."""
+        return self.accelerators.drop_duplicates("family")[["family", "short_name", "vendor", "form_factor", "colour",
+                                                            "shape"]]
+
+    def short_name(self, family: str) -> str:
+        """The name a chart's legend gives a family (the full one is in its tooltip)."""
+        rows = self.accelerators[self.accelerators["family"] == family]
+        return str(rows["short_name"].iloc[0]) if not rows.empty else family
 
 
 def _family(accelerators: pd.DataFrame, accelerator: str) -> Family:
