@@ -77,7 +77,8 @@ def _claim_payload(claim, registry) -> dict:
         "claim": {"id": claim.id, "statement": claim.statement, "kind": claim.kind, "fields": claim.fields,
                   "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
                   "result_ids": list(claim.result_ids)},
-        "announcement": announcement.__dict__,
+        # Not where the registry file is: the same book must hash the same in every clone.
+        "announcement": {key: value for key, value in announcement.__dict__.items() if key != "path"},
         "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
     }
 
@@ -292,10 +293,13 @@ def build(
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
     if results is None and not force and out is None:
-        # A plain rebuild with nothing changed is answered before the data is even loaded.
+        # A plain rebuild with nothing changed is answered before the data is even loaded (unless a
+        # killed build left folders to clear: that takes the lock, below).
         pages = plan(registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
         wanted = page_digests(root, root, pages)
-        if _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output):
+        if (not outputs.has_leftovers(target)
+                and _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides),
+                                     html_output)):
             report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
             return BuildResult(target, tuple(job.name for job in pages), (), 0,
                                target / "_build" / "html" if html_output else None, False, tuple(warnings))

@@ -97,14 +97,23 @@ class Lock:
         self.handle.close()
 
 
+def _leftovers(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return [entry for entry in folder.iterdir()
+            if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)) and entry.is_dir() and not entry.is_symlink()]
+
+
+def has_leftovers(target: Path) -> bool:
+    """Whether a killed build left staging or retired folders in ``target`` or its _build/."""
+    return bool(_leftovers(target) or _leftovers(target / "_build"))
+
+
 def clear_leftovers(folder: Path) -> None:
     """Remove staging and retired folders an earlier, killed build left in ``folder`` (only
     ours: they carry our prefixes, and the lock says no build is using them)."""
-    if not folder.is_dir():
-        return
-    for entry in folder.iterdir():
-        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)) and entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+    for entry in _leftovers(folder):
+        shutil.rmtree(entry, ignore_errors=True)
 
 
 _RENAME_EXCHANGE = 2

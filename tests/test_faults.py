@@ -10,14 +10,16 @@ project is never at risk. After one successful plain build:
   hand and leave no staging or retired folder;
 * a second build started while the first holds the lock refuses with one ``error: another build``
   line (exit 1), and the first succeeds;
-* the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.swap_in``),
-  are hit on purpose: a ``sitecustomize`` module on the build's path wraps ``os.replace`` and
-  ``shutil.rmtree`` and sends the build SIGKILL at that exact step (the project's code is not
-  changed).
+* the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.swap_in``:
+  the new folder and the old exchanged in one step, the old one then removed from the staging
+  folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
+  ``shutil.rmtree`` and sends the build SIGKILL right after the exchange or halfway through the
+  removal (the project's code is not changed).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -47,31 +49,28 @@ TOKEN_VARIABLE = "CLAIMBOOK_FAULT_TEST"
 SITECUSTOMIZE = textwrap.dedent('''
     import os
 
-    _step, _prefix = os.environ.get("KILL_AT_STEP"), os.environ.get("KILL_AT_NAME")
+    _step, _name = os.environ.get("KILL_AT_STEP"), os.environ.get("KILL_AT_NAME")
 
     def _die():
         import signal
         os.kill(os.getpid(), signal.SIGKILL)
 
-    if _step == "retire":  # the new version is in place, the old one not yet moved aside
-        _replace = os.replace
+    def _old_version(path):
+        # swap_in leaves the old version in the build's staging folder, under the new one's name
+        path = os.fspath(path)
+        return os.path.basename(path) == _name and ".claimbook-staging-" in path
 
-        def replace(source, destination, *args, **kwargs):
-            if os.path.basename(os.fspath(destination)).startswith(_prefix):
-                _die()
-            return _replace(source, destination, *args, **kwargs)
-
-        os.replace = replace
-    elif _step == "remove":  # the old version moved aside and partly deleted
+    if _step in ("swapped", "remove"):
         import shutil
         _rmtree = shutil.rmtree
 
         def rmtree(path, *args, **kwargs):
-            if os.path.basename(os.fspath(path)).startswith(_prefix):
-                for folder, _, files in os.walk(path):
-                    if files:
-                        os.unlink(os.path.join(folder, sorted(files)[0]))
-                        break
+            if _old_version(path):
+                if _step == "remove":  # partly deleted
+                    for folder, _, files in os.walk(path):
+                        if files:
+                            os.unlink(os.path.join(folder, sorted(files)[0]))
+                            break
                 _die()
             return _rmtree(path, *args, **kwargs)
 
@@ -166,10 +165,11 @@ class FirstBuilds:
 
 @pytest.fixture(scope="module")
 def first_builds(copy) -> FirstBuilds:
-    """The copy's first plain build (``--force``: every page executed, so it runs long), and,
-    while it holds the lock, a second plain build in the same copy."""
+    """The copy's first plain build (its pages are reused, but the copy has no site yet: the
+    HTML is compiled, so it runs for seconds), and, while it holds the lock, a second plain
+    build in the same copy."""
     started = time.perf_counter()
-    first = copy.start("build", "--force")
+    first = copy.start("build")
     staging = copy.root / "_build"
     while not list(staging.glob(".claimbook-staging-*")):  # made just after the lock is taken
         assert first.poll() is None, f"the first build ended early: {first.communicate()[1]}"
@@ -248,8 +248,8 @@ def test_the_next_build_succeeds_without_cleanup(copy, good):
 # The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/claims, then the
 # site. (step, name the step acts on, build options)
 SWAP_STEPS = {
-    "pages-swapped-old-not-yet-retired": ("retire", ".claimbook-retired-claims", ["--no-html"]),
-    "pages-swapped-old-half-removed": ("remove", ".claimbook-retired-claims", ["--no-html"]),
+    "pages-swapped-old-not-yet-removed": ("swapped", "claims", ["--no-html"]),
+    "pages-swapped-old-half-removed": ("remove", "claims", ["--no-html"]),
 }
 
 
@@ -257,6 +257,12 @@ SWAP_STEPS = {
 def test_kill_inside_the_final_swap(copy, good, case):
     step, name, options = SWAP_STEPS[case]
     assert copy.state() == good, "the copy is not in its last good state before the kill"
+    # As after a change to the package: the pages are reused, but the book is assembled again
+    # and book/claims swapped in whole.
+    cache = copy.root / "book" / "claims" / "cache.json"
+    stale = json.loads(cache.read_text())
+    stale["assembly"] = "made by an older version of the package"
+    cache.write_text(json.dumps(stale))
     try:
         killed = copy.run("build", *options, extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
                                                     "KILL_AT_STEP": step, "KILL_AT_NAME": name})
@@ -264,7 +270,7 @@ def test_kill_inside_the_final_swap(copy, good, case):
         assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
         left = copy.leftovers()
         print(f"left after the kill: {left}")
-        sources, site = copy.state()  # the same pages, so the same bytes whichever version is in place
+        sources, site = copy.state()  # the exchange is done: the new version is in place, whole
         done = copy.run("build")  # the next build, with no cleanup by hand
         problems = []
         if sources != good[0]:
@@ -305,7 +311,7 @@ def test_kill_while_removing_the_old_site(copy, good):
     page = copy.root / "book" / "howto.md"
     page.write_text(page.read_text() + "\nOne more line, so that the site changes.\n")
     killed = copy.run("build", extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-                                      "KILL_AT_STEP": "remove", "KILL_AT_NAME": ".claimbook-retired-html"})
+                                      "KILL_AT_STEP": "remove", "KILL_AT_NAME": "html"})
     copy.end_strays()
     assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
     print(f"left after the kill: {copy.leftovers()}")
@@ -313,6 +319,7 @@ def test_kill_while_removing_the_old_site(copy, good):
     assert (copy.root / "_build" / "html" / "index.html").is_file()
     done = copy.run("build")
     assert done.returncode == 0, done.stderr
-    assert "HTML is up to date" in done.stderr  # the site the killed build swapped in was whole
+    # The site the killed build swapped in was whole, and is known to be this book's: not compiled again.
+    assert "compiling HTML" not in done.stderr and "nothing changed" in done.stderr
     assert copy.state()[1] == site_after_kill
     assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
