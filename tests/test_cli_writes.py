@@ -7,37 +7,24 @@ import hashlib
 import json
 import os
 import stat
-import subprocess
-import sys
 
 import pytest
+from clirun import as_subprocess, in_process
 from summaries import OLDER_LAYOUT, summary_row, write_summary
 from test_fetch import Server, handler_for
+from treehash import REPO_EXCLUDED, snapshot
 
 from conftest import ROOT
 
-SKIPPED = {".venv", ".git", "__pycache__", ".pytest_cache"}
-
-
-def claimbook(*args, umask=0o022):
-    return subprocess.run(
-        [sys.executable, "-m", "claimbook", *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-        preexec_fn=lambda: os.umask(umask),
-    )
+# The command line runs in this process (a subprocess costs a second of imports); the first
+# test runs the real `python -m claimbook`, to prove the entry point behaves the same.
+claimbook = in_process
 
 
 def tree_state(root=ROOT) -> dict[str, tuple]:
-    """Every file of the working tree (but the virtual environment, git and caches) with its
-    content hash, mode and modification time: a file rewritten unchanged shows too."""
-    state = {}
-    for folder, folders, files in os.walk(root):
-        folders[:] = sorted(name for name in folders if name not in SKIPPED)
-        for name in files:
-            path = os.path.join(folder, name)
-            info = os.lstat(path)
-            digest = hashlib.sha256(open(path, "rb").read()).hexdigest() if stat.S_ISREG(info.st_mode) else ""
-            state[os.path.relpath(path, root)] = (digest, info.st_mode, info.st_mtime_ns)
-    return state
+    """Every entry of the working tree but the virtual environment, git and caches, with what
+    any write changes (a file rewritten unchanged shows too)."""
+    return snapshot(root, REPO_EXCLUDED, strict=True)
 
 
 @pytest.fixture(autouse=True)
@@ -80,11 +67,11 @@ def age(path, seconds=1000):
 
 def test_ingest_refuses_to_replace_a_different_file(tmp_path):
     out = tmp_path / "v6.1.csv"
-    assert claimbook("ingest", summary(tmp_path), "--out", out).returncode == 0
+    assert as_subprocess("ingest", summary(tmp_path), "--out", out).returncode == 0
     before = out.read_bytes()
     changed = summary(tmp_path, "changed.csv", (0, {"Result": "1100"}), (3, {"Scenario": "SingleStream", "Result": "5",
                                                                              "Units": "Latency (s)"}))
-    done = claimbook("ingest", changed, "--out", out)
+    done = as_subprocess("ingest", changed, "--out", out)
     assert done.returncode == 2
     one_error(done, f"{out} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it")
     assert out.read_bytes() == before

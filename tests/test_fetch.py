@@ -2,15 +2,13 @@
 truncate. No test touches the internet."""
 
 import http.server
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
+from clirun import in_process
 from summaries import summary_row, write_summary
 
-from conftest import ROOT
 
 
 class Server:
@@ -55,10 +53,7 @@ def summary_bytes(tmp_path):
 
 
 def fetch(url, folder, timeout=2):
-    return subprocess.run(
-        [sys.executable, "-m", "claimbook", "fetch", "v9.9", "--from", url, "--dir", str(folder), "--timeout", str(timeout)],
-        capture_output=True, text=True, cwd=ROOT,
-    )
+    return in_process("fetch", "v9.9", "--from", url, "--dir", folder, "--timeout", timeout)
 
 
 def test_fetch_installs_the_file_and_a_checksum(tmp_path, summary_bytes):

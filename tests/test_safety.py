@@ -35,6 +35,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
+from clirun import as_subprocess, in_process
 from summaries import summary_from_tidy
 from treehash import REPO_EXCLUDED, changes, outside, snapshot
 
@@ -47,11 +48,10 @@ PATH_PARAMETERS = ("results_path", "earlier_paths", "reference_dir", "registry_d
                    "result_ids_path", "sources_path", "prices_path")
 
 
-def claimbook(*args, umask: int = 0o022) -> subprocess.CompletedProcess:
-    """The real command line, run in the project."""
-    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
-    done = subprocess.run([sys.executable, "-m", "claimbook", *map(str, args)], cwd=REPO, env=environment,
-                          capture_output=True, text=True, umask=umask, timeout=900)
+def claimbook(*args, umask: int = 0o022, real: bool = True) -> subprocess.CompletedProcess:
+    """The command line, run in the project: the real one, or (``real=False``, for refusals that
+    happen before any work) ``claimbook.cli.main`` in this process."""
+    done = (as_subprocess if real else in_process)(*args, cwd=REPO, umask=umask)
     print(f"$ python -m claimbook {' '.join(map(str, args))}\n-> exit {done.returncode}\n{done.stderr}")
     return done
 
@@ -173,7 +173,8 @@ def test_refused_out_changes_nothing(case, tmp_path):
     before_project, before_tmp = project(), snapshot(tmp_path, strict=True)
     # The project's parent holds other checkouts: its own entries are watched, not their insides.
     before_parent = snapshot(REPO.parent, strict=True, depth=1) if watch_parent else None
-    done = claimbook("build", "--no-html", "--out", given)
+    # The real command line for the first case, the rest in this process.
+    done = claimbook("build", "--no-html", "--out", given, real=case == next(iter(REFUSED)))
     assert_refused(done, given)
     assert_unchanged(before_project, project(), "the project")
     assert_unchanged(before_tmp, snapshot(tmp_path, strict=True), "the output's parent")
@@ -191,7 +192,7 @@ def test_other_inputs_need_out(option, full_summary):
     value = {"--results": full_summary, "--param": 'economics.assumed_prices={"NVIDIA GB300": 12}',
              "--only": "economics"}[option]
     before = project()
-    done = claimbook("build", "--no-html", option, value)
+    done = claimbook("build", "--no-html", option, value, real=False)
     assert_refused(done)
     assert option in done.stderr and "--out" in done.stderr
     assert_unchanged(before, project(), "the project")
@@ -313,8 +314,15 @@ def rows_of(out: Path, chapter_claims=("rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x"))
     return [row for row in rows if row["claim"] in chapter_claims]
 
 
-def test_missing_systems_build_with_a_warning(tmp_path, without_rubin):
-    built = build_watched(tmp_path / "out", "--no-html", "--only", "rubin_speedup", "--results", without_rubin)
+@pytest.fixture(scope="module")
+def built_without_rubin(tmp_path_factory, without_rubin) -> Built:
+    """The rubin_speedup chapter built from results without its system."""
+    out = tmp_path_factory.mktemp("without-rubin") / "out"
+    return build_watched(out, "--no-html", "--only", "rubin_speedup", "--results", without_rubin)
+
+
+def test_missing_systems_build_with_a_warning(built_without_rubin):
+    built = built_without_rubin
     assert_built(built)
     rows = rows_of(built.out)
     assert {row["claim"] for row in rows} == {"rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x"}
@@ -342,9 +350,9 @@ def test_missing_systems_with_strict_exit_1(tmp_path, without_rubin):
     assert not built.parent_changes, built.parent_changes[:20]
 
 
-def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin):
+def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin, built_without_rubin):
     """The warning's own --param, with the first of its closest names, makes the claim checkable."""
-    first = build_watched(tmp_path / "first", "--no-html", "--only", "rubin_speedup", "--results", without_rubin)
+    first = built_without_rubin
     assert first.done.returncode == 0, first.done.stderr
     warning = next(line for line in first.done.stderr.splitlines()
                    if line.startswith("warning: page") and "claim rubin-dsr1-2.5x " in line)

@@ -1,10 +1,11 @@
 """Snapshots of folder trees: what a command changed, and proof that it changed nothing else.
 
 ``snapshot`` walks a folder without following symbolic links and records, for every entry, what
-it is: a folder (and its mode), a link (and where it points) or a file (its mode and the SHA-256
-of its bytes; with ``strict``, also its inode and modification time, so that a file rewritten
-with the very same bytes counts as changed). Two snapshots compare with ``==``; ``changes`` says
-which paths differ, for the assertion's message.
+it is: a folder (and its mode), a link (and where it points) or a file: its mode and the SHA-256
+of its bytes, or with ``strict`` its size, inode, modification and change times, so that a file
+rewritten with the very same bytes counts as changed (and a large tree is read in milliseconds:
+no write can leave the change time as it was). Two snapshots compare with ``==``; ``changes``
+says which paths differ, for the assertion's message.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ def snapshot(root: str | os.PathLike, exclude=(), strict: bool = False, depth: i
         if stat.S_ISDIR(info.st_mode):
             return ("dir", oct(mode))
         if stat.S_ISREG(info.st_mode):
-            described = ("file", oct(mode), _file_digest(path))
-            return described + ((info.st_ino, info.st_mtime_ns) if strict else ())
+            if strict:  # any write, replacement, chmod or rename moves the change time
+                return ("file", oct(mode), info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+            return ("file", oct(mode), _file_digest(path))
         return ("other", oct(mode), stat.S_IFMT(info.st_mode))
 
     def walk(folder: str, relative: str, level: int) -> None:
