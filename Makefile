@@ -18,8 +18,10 @@ book: $(STAMP)
 	$(PY) -m claimbook build --strict
 
 # Unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
+# Three workers on two cores (many tests wait on a subprocess, a browser or a timer); each test
+# file stays on one worker, as its shared builds and a notebook's cells must.
 test: $(STAMP)
-	$(PY) -m pytest --nbval tests book/claims
+	$(PY) -m pytest -n 3 --dist loadfile --nbval tests book/claims
 
 # Only what the build made: the site, its work folders and the environment (never book/claims,
 # which is committed).

@@ -113,6 +113,13 @@ def _module_closure(start: frozenset) -> tuple[str, ...]:
 
 def template_modules(template: Path) -> tuple[str, ...]:
     """Every module of this package a template's code imports, transitively."""
+    info = Path(template).stat()
+    return _template_modules(str(template), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """(Read once per version of the file: every page of a kind shares its template.)"""
     notebook = nbformat.read(template, as_version=4)
     names = set()
     for cell in notebook.cells:

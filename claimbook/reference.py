@@ -42,6 +42,7 @@ class Reference:
         self.accelerators = accelerators
         self.benchmarks = benchmarks
         self._families: dict[str, Family] = {}
+        self._categories: dict[str, tuple[str, ...]] = {}
 
     def family(self, accelerator: str) -> Family:
         if accelerator not in self._families:
@@ -56,10 +57,11 @@ class Reference:
         return str(rows["display_name"].iloc[0]) if not rows.empty else benchmark
 
     def categories(self, benchmark: str) -> tuple[str, ...]:
-        rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
-        if rows.empty:
-            return ()
-        return tuple(part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip())
+        if benchmark not in self._categories:  # asked once per result row: looked up once per benchmark
+            rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
+            self._categories[benchmark] = () if rows.empty else tuple(
+                part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip())
+        return self._categories[benchmark]
 
     def _benchmark_row(self, model: str) -> dict:
         rows = self.benchmarks[self.benchmarks["model"] == model]

@@ -20,6 +20,9 @@ import yaml
 
 from claimbook.paths import resolve_path
 
+# The safe loader, in C where PyYAML was built with libyaml (ten times faster on the registries).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 CLAIMS_DIR = "data/claims"
 CHAPTERS_FILE = "data/chapters.yaml"
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
@@ -208,7 +211,7 @@ def _announcement(document: dict, path: str) -> Announcement:
 
 def read_registry_file(path: Path, label: str) -> tuple[Announcement, list[Claim]]:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except OSError as exc:
         raise RegistryError(f"{label}: cannot read the registry ({exc.strerror})") from exc
     except UnicodeDecodeError:
@@ -233,7 +236,7 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
     if not path.is_file():
         return {}
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise RegistryError(f"{label}: cannot read the chapters file ({exc})") from None
     if not isinstance(document, dict):

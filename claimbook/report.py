@@ -186,15 +186,21 @@ def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: 
     display_html(table_html(frame, caption, links, titles, decimals), table_text(frame.drop(columns=list(hidden)), caption))
 
 
-def ids_for(result_ids: pd.DataFrame, row, with_system: bool = False) -> list[str]:
-    """The IDs an announcement gives the entry a result belongs to (same round, submitter, system
-    and division), each with who states it."""
-    known = result_ids[(result_ids["round"] == row["round"]) & (result_ids["organization"] == row["organization"])
-                       & (result_ids["system"] == row["system"])
-                       & ((result_ids["division"] == row["division"]) | (result_ids["division"] == ""))]
-    if with_system:
-        return [f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})" for item in known.itertuples()]
-    return [f"{item.id} ({item.stated_by})" for item in known.itertuples()]
+def ids_for(result_ids: pd.DataFrame, rows: pd.DataFrame, with_system: bool = False) -> list[list[str]]:
+    """For each result in ``rows``, the IDs an announcement gives the entry it belongs to (same
+    round, submitter, system and division; an ID with no division stands for any), each with who
+    states it."""
+    index: dict[tuple, list] = {}
+    for item in result_ids.itertuples():
+        index.setdefault((item.round, item.organization, item.system), []).append(item)
+    found = []
+    for round_name, organization, system, division in zip(rows["round"], rows["organization"], rows["system"],
+                                                          rows["division"]):
+        known = [item for item in index.get((round_name, organization, system), ())
+                 if item.division in (division, "")]
+        found.append([f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})" if with_system
+                      else f"{item.id} ({item.stated_by})" for item in known])
+    return found
 
 
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -226,7 +232,7 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
                        for division, availability, inferred in
                        zip(rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool))]
     if result_ids is not None and not result_ids.empty:
-        frame["Result ID"] = ["; ".join(ids_for(result_ids, row)) or "—" for _, row in rows.iterrows()]
+        frame["Result ID"] = ["; ".join(ids) or "—" for ids in ids_for(result_ids, rows)]
     frame["Logs"] = "folder"
     frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
     return frame
@@ -262,7 +268,7 @@ def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = Tr
                          f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
                          f"{escape(source.get('published', ''))}; each result above links to its folder of logs.")
         if result_ids is not None and not result_ids.empty:
-            listed = sorted({text for _, row in rows.iterrows() for text in ids_for(result_ids, row, with_system=True)})
+            listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
             if listed:
                 parts.append(f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID.")
     if announcement is not None:

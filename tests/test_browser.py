@@ -12,7 +12,8 @@ of that survey, naming the page, the chart or table, the element and its sizes w
 
 Screenshots of the front page, a chapter, a claim page and the explorer at both widths go to
 tests/artifacts/ (with the counts of what was covered, counts.json). With
-CLAIMBOOK_UPDATE_SCREENSHOTS=1 the README's screenshots in docs/screenshots/ are written too.
+CLAIMBOOK_UPDATE_SCREENSHOTS=1 the README's screenshots in docs/screenshots/ are written too, and
+each of those pages is also pictured whole (NAME-full.png) for review.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ DOCS_SCREENSHOT_LIMIT = 600_000  # bytes
 # A "whole page" screenshot stops here: the explorer is 60000 px tall (its table of every result)
 # and a picture of that is seconds to take and of use to no one.
 FULL_PAGE_LIMIT = 12_000  # px
+# Whole-page pictures (for a person to review) take seconds each: only when pictures are updated.
+WHOLE_PAGES = bool(os.environ.get("CLAIMBOOK_UPDATE_SCREENSHOTS"))
 
 if CHROMIUM is None:
     if os.environ.get("CLAIMBOOK_REQUIRE_BROWSER"):
@@ -355,16 +358,17 @@ def book_site(built_book):
 
 
 def screenshot(browser: Browser, name: str, docs_name: str | None = None) -> None:
-    """The page's first screen and the page whole, as tests/artifacts/NAME.png and NAME-full.png,
-    and the README's picture of it (DOCS_NAME) when it has one. The first screen is taken first:
+    """The page's first screen as tests/artifacts/NAME.png (and, when pictures are being updated,
+    the page whole as NAME-full.png), and the README's picture of it (DOCS_NAME) when it has one. The first screen is taken first:
     a taller picture resizes the viewport for a moment, and the charts redraw for it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     if docs_name:
         docs_screenshot(browser, docs_name)
-    total = browser.page.evaluate("document.documentElement.scrollHeight")
-    clip = {"x": 0, "y": 0, "width": browser.viewport["width"], "height": min(total, FULL_PAGE_LIMIT)}
-    browser.page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True, clip=clip)
+    if WHOLE_PAGES:
+        total = browser.page.evaluate("document.documentElement.scrollHeight")
+        clip = {"x": 0, "y": 0, "width": browser.viewport["width"], "height": min(total, FULL_PAGE_LIMIT)}
+        browser.page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True, clip=clip)
 
 
 def docs_screenshot(browser: Browser, name: str) -> Path:
@@ -785,7 +789,7 @@ def test_scorecard_and_costs_download(chromium, book_site, tmp_path):
 def test_screenshots_for_readers_and_phones(survey):
     for page, name in SCREENSHOT_PAGES.items():
         for suffix in ("", "-phone"):
-            for variant in ("", "-full"):
+            for variant in ("", "-full") if WHOLE_PAGES else ("",):
                 path = ARTIFACTS / f"{name}{suffix}{variant}.png"
                 assert path.is_file() and path.stat().st_size > 10_000, f"{path} was not written for {page}"
     update = os.environ.get("CLAIMBOOK_UPDATE_SCREENSHOTS")

@@ -376,10 +376,14 @@ def _pairs(claim: Claim, data: Data):
                 "small_location": small["location"], "large_location": large["location"]}
 
     scale_outs, context = [], []
-    for _, group in rows.groupby(["organization", "family", "benchmark", "scenario"], sort=True):
-        ordered = group.sort_values(["total_accelerators", "location"])
-        for _, small in ordered.iterrows():
-            for _, large in ordered.iterrows():
+    # Grouped in Python: a few hundred small groups cost more as pandas frames than as lists.
+    systems: dict[tuple, list[dict]] = {}
+    for item in rows.sort_values(["total_accelerators", "location"]).to_dict("records"):
+        systems.setdefault((item["organization"], item["family"], item["benchmark"], item["scenario"]), []).append(item)
+    for key in sorted(systems):
+        ordered = systems[key]
+        for small in ordered:
+            for large in ordered:
                 if large["total_accelerators"] > small["total_accelerators"] and fits(small, large):
                     scale_outs.append(record(small, large, "one submitter's scale-out"))
     for _, group in rows.groupby(["benchmark", "scenario"], sort=True):
