@@ -19,9 +19,10 @@ book: $(STAMP)
 
 # Unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
 # Three workers on two cores (many tests wait on a subprocess, a browser or a timer); each test
-# file stays on one worker, as its shared builds and a notebook's cells must.
+# file stays on one worker, as its shared builds and a notebook's cells must, and the long files
+# start first (tests/conftest.py orders them; xdist keeps that order).
 test: $(STAMP)
-	$(PY) -m pytest -n 3 --dist loadfile --nbval tests book/claims
+	$(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/claims
 
 # Only what the build made: the site, its work folders and the environment (never book/claims,
 # which is committed).

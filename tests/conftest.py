@@ -16,6 +16,19 @@ sys.path.insert(0, str(TESTS))
 HOSTILE_CHAPTERS = ("scaling", "wan_video", "economics", "explorer")
 
 
+# The test files that run for long (real builds, a browser): collected first, so that with
+# several workers (`make test`) they start at once and the short ones fill in around them.
+LONG_FIRST = ("test_browser.py", "test_faults.py", "test_build.py", "test_safety.py", "test_registry_as_data.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        name = Path(str(item.fspath)).name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: the order within a file is kept
+
+
 @pytest.fixture(scope="session")
 def committed_results():
     from claimbook.results import load_results
