@@ -324,6 +324,7 @@ def build(
     with outputs.Lock(build_dir):
         outputs.clear_leftovers(build_dir)
         outputs.clear_leftovers(target)
+        wanted = None
         if table is None and not force:
             pages = plan(data.registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
             wanted = page_digests(root, root, pages)
@@ -335,13 +336,15 @@ def build(
         staging.mkdir()
         try:
             return _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, list(warnings),
-                             out is not None, html_output, only, jobs, force, strict, report)
+                             out is not None, html_output, only, jobs, force, strict, report, wanted)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
 
 def _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, warnings, to_out, html_output,
-              only, jobs_wanted, force, strict, report) -> BuildResult:
+              only, jobs_wanted, force, strict, report, known_digests=None) -> BuildResult:
+    """The build proper, in ``staging``. ``known_digests``: the pages' digests if the caller has
+    them already (a build of the committed data: the same pages, the same inputs)."""
     from claimbook import engine, records, scorecard
     from claimbook.ingest import write_tidy
     book_root = staging if to_out else root  # where the kernels read data from
@@ -357,7 +360,7 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
     previous = target / BOOK_DIR / GENERATED_DIR
     _seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
     cache = _read_cache(generated / CACHE_NAME)["pages"]
-    wanted_digests, to_run = page_digests(root, book_root, pages), []
+    wanted_digests, to_run = known_digests or page_digests(root, book_root, pages), []
     for job in pages:
         template = root / job.template
         digest = wanted_digests[job.name]
@@ -372,18 +375,29 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         reused = len(pages) - len(to_run)
         if reused:
             report(f"reusing {reused} page(s) whose inputs did not change")
-        if to_run:
-            workers = jobs_wanted or os.cpu_count() or 1
-            report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
-            _execute(to_run, workers, report)
-
-        notebooks = [generated / f"{job.name}.ipynb" for job in pages]
-        rows = [row for path in notebooks for row in scorecard.collect(path)]
         included = {claim_id for job in pages for claim_id in job.claims}
         text_only = [claim for claim in data.registry.claims if claim.chapter is None and claim not in data.registry.page_claims()]
         if not only:
             included |= {claim.id for claim in text_only}
-        checks = {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in included}
+
+        def check_all() -> dict:
+            return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in included}
+
+        if to_run:
+            # One more kernel than cores: each spends part of its time starting up and waiting.
+            workers = jobs_wanted or (os.cpu_count() or 1) + 1
+            report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
+            # The engine's checks (for the ledger and the agreement test) need no page: they are
+            # made while the kernels run, which leaves this process waiting anyway.
+            with ThreadPoolExecutor(max_workers=1) as checker:
+                pending = checker.submit(check_all)
+                _execute(to_run, workers, report)
+                checks = pending.result()
+        else:
+            checks = check_all()
+
+        notebooks = [generated / f"{job.name}.ipynb" for job in pages]
+        rows = [row for path in notebooks for row in scorecard.collect(path)]
         rows += [row for claim in text_only if claim.id in included
                  for row in scorecard.rows_for(checks[claim.id], claim.announcement)]
         _agree(rows, checks)

@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
              "into the one it changes (null removes a key), e.g. economics.assumed_prices='{\"NVIDIA GB300\": 12}' "
              "or rubin-dsr1-2.5x.subject.system=NAME; repeatable",
     )
-    build_cmd.add_argument("--jobs", type=int, help="pages executed at once (default: the number of cores)")
+    build_cmd.add_argument("--jobs", type=int, help="pages executed at once (default: one more than the number of cores)")
     build_cmd.add_argument("--force", action="store_true", help="execute every page (or every --only page), whatever the cache says")
     build_cmd.add_argument("--strict", action="store_true",
                            help="exit 1 when a claim finds no result for what it names (CI builds the committed book so)")

@@ -19,11 +19,17 @@ from pathlib import Path
 WORK_DIR = ".sphinx-work"
 SITE_STAMP = ".claimbook-site.json"
 
-# A jupyter-book process that imports itself while the chapters execute, then waits for the
-# command line of the build on its standard input (an empty line: nothing to do).
+# A jupyter-book process that imports itself and the heaviest Sphinx extensions while the
+# chapters execute, then waits for the command line of the build on its standard input (an
+# empty line: nothing to do).
 _WARM_BUILDER = """
-import json, sys
+import importlib, json, sys
 from jupyter_book.cli.main import main
+for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "sphinxcontrib.bibtex"):
+    try:
+        importlib.import_module(name)
+    except Exception:  # only a head start: the build imports what it needs anyway
+        pass
 line = sys.stdin.readline()
 if line.strip():
     main(args=json.loads(line), prog_name="jupyter-book")
