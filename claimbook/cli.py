@@ -12,18 +12,14 @@ import sys
 from pathlib import Path
 
 from claimbook.errors import BuildError, ChapterError, UsageError
-from claimbook.csvfile import row_changes
-from claimbook.diff import claimed_systems, diff_results, format_diff, result_changes
-from claimbook.fetch import ROUND, FetchError, FetchRefused, fetch_summary
 from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
-from claimbook.earlier import ingest_earlier
 from claimbook.html import HtmlError
-from claimbook.ingest import IngestError, ingest, tidy_csv
 from claimbook.outputs import LockedError, OutputError
 from claimbook.paths import PROJECT_ROOT
-from claimbook.prices import ingest_prices
 from claimbook.registry import RegistryError, load_registry
-from claimbook.results import ResultsError, load_results
+
+# The modules that read tables (and so import pandas) are imported by the commands that use
+# them: a build with nothing to do answers before pandas would have loaded.
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -120,6 +116,11 @@ def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -
 def _result_changes(out: Path, table):
     """For a refusal: what the new tidy table changes, by result (whole rows if the file there
     is not a tidy table)."""
+    from claimbook.csvfile import row_changes
+    from claimbook.diff import result_changes
+    from claimbook.ingest import tidy_csv
+    from claimbook.results import ResultsError, load_results
+
     def what_changes(existing: bytes) -> str:
         try:
             return result_changes(load_results(out.absolute()), table)
@@ -129,6 +130,9 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
+    from claimbook.fetch import ROUND
+    from claimbook.ingest import IngestError, ingest, tidy_csv
+
     table = ingest(args.path, args.round_name)
     round_name = str(table["round"].iloc[0])
     if args.out is None and not ROUND.fullmatch(round_name):
@@ -140,6 +144,10 @@ def _run_ingest(args) -> int:
 
 
 def _run_ingest_earlier(args) -> int:
+    from claimbook.csvfile import row_changes
+    from claimbook.earlier import ingest_earlier
+    from claimbook.ingest import tidy_csv
+
     table = ingest_earlier(args.path)
     out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
     data = tidy_csv(table)
@@ -148,6 +156,10 @@ def _run_ingest_earlier(args) -> int:
 
 
 def _run_ingest_prices(args) -> int:
+    from claimbook.csvfile import row_changes
+    from claimbook.ingest import tidy_csv
+    from claimbook.prices import ingest_prices
+
     table = ingest_prices(args.path)
     out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
     data = tidy_csv(table)
@@ -155,6 +167,8 @@ def _run_ingest_prices(args) -> int:
 
 
 def _run_fetch(args) -> int:
+    from claimbook.fetch import fetch_summary
+
     fetched = fetch_summary(args.round_name, args.dir or PROJECT_ROOT / "data" / "raw", args.url, args.timeout,
                             progress=sys.stderr.isatty(), force=args.force)
     if fetched.unchanged:
@@ -167,6 +181,9 @@ def _run_fetch(args) -> int:
 
 
 def _run_diff(args) -> int:
+    from claimbook.diff import claimed_systems, diff_results, format_diff
+    from claimbook.results import load_results
+
     old, new = load_results(args.old), load_results(args.new)
     systems = None if args.all else claimed_systems(load_registry())
     print(format_diff(diff_results(old, new, systems)))
@@ -246,9 +263,20 @@ def main(argv: list[str] | None = None) -> int:
             "build": _run_build,
         }[args.command]
         return run(args)
-    except (IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError) as exc:
+    except Exception as exc:
+        bad_input, failed = _error_kinds()
+        if not isinstance(exc, bad_input + failed):
+            raise
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_BAD_INPUT if isinstance(exc, bad_input) else EXIT_FAILED
+
+
+def _error_kinds() -> tuple[tuple, tuple]:
+    """The errors that are bad input (exit 2) and the failures (exit 1); the classes of the
+    table-reading modules are imported only once an error has to be told apart."""
+    from claimbook.csvfile import IngestError
+    from claimbook.fetch import FetchError, FetchRefused
+    from claimbook.results import ResultsError
+
+    return ((IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError),
+            (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError))

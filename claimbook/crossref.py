@@ -78,25 +78,24 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def left_out_table(meeting: Meeting) -> pd.DataFrame:
+def _results_table(rows: pd.DataFrame, **extra) -> pd.DataFrame:
+    """Results as a meeting's tables show them: the result, ``extra`` columns, then its figures."""
     return pd.DataFrame({
-        "Result": [label_of(row) for _, row in meeting.left_out.iterrows()],
-        "Accelerator": list(meeting.left_out["family"]),
-        "Value": list(meeting.left_out["result"]),
-        "Units": list(meeting.left_out["units"]),
-        "Per GPU": list(meeting.left_out["per_accelerator"]),
+        "Result": [label_of(row) for _, row in rows.iterrows()],
+        **{name: list(values) for name, values in extra.items()},
+        "Accelerator": list(rows["family"]),
+        "Value": list(rows["result"]),
+        "Units": list(rows["units"]),
+        "Per GPU": list(rows["per_accelerator"]),
     })
+
+
+def left_out_table(meeting: Meeting) -> pd.DataFrame:
+    return _results_table(meeting.left_out)
 
 
 def shared_table(meeting: Meeting) -> pd.DataFrame:
-    return pd.DataFrame({
-        "Result": [label_of(row) for _, row in meeting.shared.iterrows()],
-        "Used by the claims of": list(meeting.shared["used_by"]),
-        "Accelerator": list(meeting.shared["family"]),
-        "Value": list(meeting.shared["result"]),
-        "Units": list(meeting.shared["units"]),
-        "Per GPU": list(meeting.shared["per_accelerator"]),
-    })
+    return _results_table(meeting.shared, **{"Used by the claims of": meeting.shared["used_by"]})
 
 
 def rival_comparisons(checks: dict, data) -> pd.DataFrame:

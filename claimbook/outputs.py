@@ -19,6 +19,7 @@ import os
 import shutil
 from pathlib import Path
 
+from claimbook.files import current_umask
 from claimbook.paths import OUT_MARKER, PROJECT_ROOT
 
 LOCK_FILE = ".claimbook.lock"
@@ -170,7 +171,7 @@ def replace_file(new: Path, target: Path) -> bool:
 def follow_umask(folder: Path) -> None:
     """Give every file and folder under ``folder`` the mode a new one gets under the user's umask
     (copies keep their source's mode otherwise)."""
-    mask = umask()
+    mask = current_umask()
     for path in [folder, *folder.rglob("*")]:
         if path.is_symlink():
             continue
@@ -212,17 +213,3 @@ def carry_over(old: Path, new: Path, target: Path, ours: set[str]) -> list[str]:
         shutil.copy2(path, destination)
         kept.append(relative)
     return kept
-
-
-def umask() -> int:
-    """The process's umask, read without changing it where the system allows."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except OSError:
-        pass
-    current = os.umask(0o022)
-    os.umask(current)
-    return current

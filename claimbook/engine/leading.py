@@ -17,7 +17,7 @@ import pandas as pd
 from claimbook.earlier import round_order
 from claimbook.efficiency import pair_label, scaling_pairs
 from claimbook.engine.core import Case, Data, benchmarks_of, cannot_check, finish, label_of, rows_of, scenarios_of, select_for
-from claimbook.engine.scaling import DEFAULT_SUPERLINEAR_MARGIN, superlinear
+from claimbook.engine.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
 from claimbook.registry import Claim
 from claimbook.selectors import select, with_defaults
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure
@@ -275,13 +275,9 @@ def _check_gpus(claim: Claim, data: Data):
 
 
 def _check_efficiency(claim: Claim, data: Data):
-    benchmark = benchmarks_of(claim)[0]
-    small, small_missing = select_for(data, claim, claim.get("small"), "smaller configuration", {"benchmark": benchmark})
-    large, large_missing = select_for(data, claim, claim.get("large"), "larger configuration", {"benchmark": benchmark})
-    missing_texts = [text for text in (small_missing, large_missing) if text]
-    if missing_texts:
-        return cannot_check(claim, f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
-                            missing_texts=missing_texts)
+    small, large, missing = configurations(claim, data)
+    if missing is not None:
+        return missing
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     division = claim.get("division", "closed")
     pairs = scaling_pairs(data.results if division == "any" else data.results[data.results["division"] == division])

@@ -32,14 +32,23 @@ def superlinear(efficiency_percent: float, margin: float = DEFAULT_SUPERLINEAR_M
     return efficiency_percent > 100.0 + margin
 
 
-def check(claim: Claim, data: Data):
+def configurations(claim: Claim, data: Data):
+    """The rows of the claim's smaller and larger configurations (of its first benchmark), or
+    the check that says which of them the data lacks."""
     benchmark = benchmarks_of(claim)[0]
     small, small_missing = select_for(data, claim, claim.get("small"), "smaller configuration", {"benchmark": benchmark})
     large, large_missing = select_for(data, claim, claim.get("large"), "larger configuration", {"benchmark": benchmark})
     missing_texts = [text for text in (small_missing, large_missing) if text]
     if missing_texts:
-        return cannot_check(claim, f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
-                            missing_texts=missing_texts)
+        return None, None, cannot_check(claim, "A configuration of the pair is not in the data: "
+                                        f"{'; '.join(missing_texts)}.", missing_texts=missing_texts)
+    return small, large, None
+
+
+def check(claim: Claim, data: Data):
+    small, large, missing = configurations(claim, data)
+    if missing is not None:
+        return missing
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     named = list(claim.get("scenarios"))
     present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
