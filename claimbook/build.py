@@ -383,8 +383,14 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         if not only:
             included |= {claim.id for claim in text_only}
 
+        # The engine checks the claims of the pages executed now (their pages must agree with it)
+        # and the claims with no page (the ledger shows its check); a reused page was checked by
+        # the build that made it, from inputs its digest proves unchanged.
+        executed_claims = {claim_id for job in pages if job.name in {run[0] for run in to_run} for claim_id in job.claims}
+        checked = included & (executed_claims | {claim.id for claim in text_only})
+
         def check_all() -> dict:
-            return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in included}
+            return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
 
         if to_run:
             # One more kernel than cores: each spends part of its time starting up and waiting.

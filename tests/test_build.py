@@ -70,9 +70,25 @@ def test_one_changed_parameter_re_executes_only_its_page(out_book):
     assert [name for name in before if before[name] != after[name]] == ["wan_video.ipynb"]
     latency = row(scorecard(out_book), "wan-latency-5.7s")
     assert (latency["claimed"], latency["verdict"]) == (5.8, "supported with caveats")  # 5.81 s is "5.8"; inferred
+    # The reused pages' rows are all there, unchanged, though only the executed page was re-checked.
+    others = [item for item in scorecard(out_book) if item["claim"] != "wan-latency-5.7s"]
+    assert others == [item for item in scorecard(ROOT) if item["claim"] != "wan-latency-5.7s"]
     restored = claimbook("build", "--no-html", "--out", out_book)
     assert restored.returncode == 0 and "1 executed" in restored.stderr
     assert {path.name: path.read_bytes() for path in (out_book / "book" / "claims").glob("*.ipynb")} == before
+
+
+def test_a_page_that_disagrees_with_the_engine_stops_the_build():
+    from types import SimpleNamespace
+
+    from claimbook.build import _agree
+    from claimbook.errors import BuildError
+
+    check = SimpleNamespace(claim=SimpleNamespace(id="wan-9x-throughput"), verdict="supported with caveats")
+    _agree([{"claim": "wan-9x-throughput", "verdict": "supported with caveats"}], {"wan-9x-throughput": check})
+    with pytest.raises(BuildError, match="its page says 'supported' but the engine says 'supported with caveats'"):
+        _agree([{"claim": "wan-9x-throughput", "verdict": "supported"}], {"wan-9x-throughput": check})
+    _agree([{"claim": "wan-9x-throughput", "verdict": "supported"}], {})  # a reused page: checked when it was made
 
 
 def test_changed_results_change_the_verdicts(tmp_path, committed_results):
