@@ -150,15 +150,18 @@ def height_for(labels) -> int:
     return max(60, step_for(labels) * len(list(labels)))
 
 
-def value_format(values) -> str:
-    """Axis numbers as readers read them: 1.2M and 350k for large values, 0.65 for small ones."""
+def value_axis(values) -> alt.Axis:
+    """Axis numbers as readers read them: 1.2M, 350k and 4k for large values (a nice axis over
+    9,000 ends at 10k, never at "1e+4"; zero stays "0", not "0k"), 0.65 for small ones."""
     values = [abs(value) for value in values if value is not None and value == value]
-    return "~s" if values and max(values) >= 10000 else ",.3~g"
+    if values and max(values) >= 1000:
+        return alt.Axis(labelExpr="format(datum.value, '~s')")
+    return alt.Axis(format=",.4~g")
 
 
-# Axis numbers for data of any size: SI prefixes from ten thousand up (350k, 1.2M), plain digits
-# below (0.065, 5.8): never "65m" for 0.065.
-NUMBERS = "abs(datum.value) >= 10000 ? format(datum.value, '.3~s') : format(datum.value, ',.3~g')"
+# Axis numbers for data of any size: SI prefixes from a thousand up (2k, 350k, 1.2M), plain digits
+# below (0.065, 5.8): never "65m" for 0.065, never "1e+3".
+NUMBERS = "abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : format(datum.value, ',.4~g')"
 
 
 def room(values, factor: float = 1.45) -> alt.Scale:
@@ -270,7 +273,7 @@ def results_chart(rows: pd.DataFrame, reference, value: str, title: str, descrip
     axis_title = value_title or (", ".join(units) if value == "result" else f"{', '.join(units)} per GPU")
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)))
     points = base.mark_point(filled=True, opacity=0.9).encode(
-        x=alt.X(f"{value}:Q", title=axis_title, axis=alt.Axis(format=value_format(data[value]))),
+        x=alt.X(f"{value}:Q", title=axis_title, axis=value_axis(data[value])),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
         # the claim's own results are drawn large; the description says so (one legend only: a
@@ -352,7 +355,10 @@ def efficiency_chart(pairs: pd.DataFrame, reference, scenario: str, title: str, 
     )
     colour, shape = family_scales(reference, data["family"])
     points = alt.Chart(data).mark_point(filled=True, opacity=0.85).encode(
-        x=alt.X("large_gpus:Q", title="GPUs, larger configuration (log)", scale=alt.Scale(type="log")),
+        # Ticks at 1-2-5 steps, thinned where they would touch (a phone's narrow axis).
+        x=alt.X("large_gpus:Q", title="GPUs, larger configuration (log)", scale=alt.Scale(type="log"),
+                axis=alt.Axis(values=[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+                              labelOverlap="greedy", labelSeparation=6)),
         y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)", scale=alt.Scale(zero=False)),
         color=alt.Color("family:N", scale=colour, legend=family_legend()),
         shape=alt.Shape("family:N", scale=shape, legend=family_legend()),

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from urllib.parse import quote
 
+import numpy as np
 import pandas as pd
 
 from claimbook import caveats
@@ -141,10 +143,33 @@ def show_card(check, book_root: str = "", title: str | None = None, link: str | 
 
 
 def _cell(value, numeric: bool, decimals: int | None = None) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        value = "yes" if value else "no"
     text = escape(number(value, decimals) if numeric else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value))
     if numeric:
         return f'<td class="num">{text}</td>'
+    if len(text) <= 14:  # short text ("Tokens/s") never breaks; long names may, after / and _
+        return f"<td>{text}</td>"
     return "<td>" + text.replace("/", "/<wbr>").replace("_", "_<wbr>") + "</td>"
+
+
+# Headings readers see for the tidy tables' columns; any other snake_case name is spelled out.
+HEADINGS = {
+    "organization": "Submitter", "family": "Accelerator", "gpus": "GPUs", "small_gpus": "GPUs, smaller",
+    "large_gpus": "GPUs, larger", "efficiency_percent": "Efficiency (%)", "per_gpu": "Per GPU",
+    "source_type": "Source", "usd_per_gpu_hour": "USD per GPU-hour",
+    "usd_per_million_tokens": "USD per million tokens",
+}
+
+
+def heading(column) -> str:
+    """A column's heading for readers: ``small_gpus`` is "GPUs, smaller", ``result`` "Result"."""
+    column = str(column)
+    if column in HEADINGS:
+        return HEADINGS[column]
+    if re.fullmatch(r"[a-z][a-z0-9_]*", column):
+        return column.replace("_", " ").capitalize()
+    return column
 
 
 def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None,
@@ -157,7 +182,8 @@ def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, tit
     shown = [column for column in frame.columns if column not in hidden]
     numeric = {column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
                for column in shown}
-    head = "".join(f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(column)}</th>' for column in shown)
+    head = "".join(f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(heading(column))}</th>'
+                   for column in shown)
     body = []
     for _, row in frame.iterrows():
         cells = []
@@ -177,6 +203,7 @@ def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, tit
 
 
 def table_text(frame: pd.DataFrame, caption: str) -> str:
+    frame = frame.rename(columns=heading)
     return caption + "\n" + frame.map(lambda value: number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)).to_string(index=False)
 
 

@@ -242,6 +242,36 @@ def test_plurals_and_numbers():
     assert report.number(15.75, 2) == "15.75"
 
 
+def test_tables_speak_to_readers():
+    import pandas as pd
+
+    assert [report.heading(c) for c in ("organization", "small_gpus", "throughput_ratio", "Case")] == [
+        "Submitter", "GPUs, smaller", "Throughput ratio", "Case"]
+    html_table = report.table_html(pd.DataFrame({"organization": ["Oracle"], "cheaper": [True], "units": ["Tokens/s"],
+                                                 "system": ["GB300-NVL72_GB300-288GB_aarch64x72_TRT"]}), "t")
+    assert "<th scope=\"col\">Submitter</th>" in html_table and "<td>yes</td>" in html_table
+    assert "<td>Tokens/s</td>" in html_table  # short text never breaks
+    assert "GB300-NVL72_<wbr>GB300-288GB_<wbr>aarch64x72_<wbr>TRT" in html_table
+
+
+@pytest.mark.parametrize("values", [[0.02, 0.7], [1.2, 3.74], [120.0, 990.0], [300.0, 9400.0], [5e4, 2.7e6]])
+def test_axis_numbers_read_as_numbers(values):
+    """Drawn by Vega itself: no "1e+3", no "0k", no "65m"."""
+    import json
+
+    import altair as alt
+    import pandas as pd
+    import vl_convert
+
+    frame = pd.DataFrame({"value": values})
+    for axis in (charts.value_axis(values), alt.Axis(labelExpr=charts.NUMBERS)):
+        spec = alt.Chart(frame).mark_point().encode(x=alt.X("value:Q", axis=axis, title=None)).to_dict()
+        svg = vl_convert.vegalite_to_svg(json.dumps(spec))
+        labels = re.findall(r">([^<>]+)</text>", svg)
+        assert labels and labels[0] == "0", labels
+        assert not any("e+" in label or label.endswith("m") or label == "0k" for label in labels), labels
+
+
 def test_verdict_helpers():
     assert matches(3.74, 3.7) and matches(2.57, 2.5) and not matches(5.81, 5.7)
     assert reaches(5.6, 5.7, higher_is_better=False) and not reaches(5.81, 5.7, higher_is_better=False)
