@@ -78,10 +78,20 @@ def with_unit(value: float, unit: str, form: str = "{:.3g}") -> str:
     return form.format(value) + ("" if unit in ("%", "x", "") else " ") + unit
 
 
+# Units that count things: "1 result", "4 categories", whichever form the registry names.
+_COUNTED = {"result": "results", "partner": "partners", "GPU": "GPUs", "category": "categories", "vendor": "vendors",
+            "family": "families", "organization": "organizations", "system": "systems", "benchmark": "benchmarks"}
+_COUNT_FORMS = {**{singular: (singular, many) for singular, many in _COUNTED.items()},
+                **{many: (singular, many) for singular, many in _COUNTED.items()}}
+
+
 def figure(value: float | None, unit: str = "") -> str:
-    """A measured figure as the book writes it: three significant digits, thousands separated."""
+    """A measured figure as the book writes it: three significant digits, thousands separated;
+    a counted unit agrees with its number ("1 result", "3 categories")."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "—"
+    if unit in _COUNT_FORMS:
+        unit = _COUNT_FORMS[unit][0 if value == 1 else 1]
     if abs(value) >= 1000:
         text = f"{value:,.0f}"
     elif abs(value) >= 100:

@@ -11,7 +11,7 @@ import yaml
 from claimbook import bookpages, charts, digests, html, outputs, params, report
 from claimbook.reference import annotate, load_reference
 from claimbook.registry import RegistryError, load_registry
-from claimbook.verdict import gap_percent, matches, reaches, signed, weakest
+from claimbook.verdict import figure, gap_percent, matches, reaches, signed, weakest
 from conftest import ROOT
 
 REFERENCE = load_reference(ROOT / "data" / "reference")
@@ -240,6 +240,8 @@ def test_plurals_and_numbers():
     assert (report.plural(1, "result"), report.plural(3, "result")) == ("1 result", "3 results")
     assert report.number(1234567.0) == "1,234,567" and report.number(0.6546) == "0.655"
     assert report.number(15.75, 2) == "15.75"
+    assert [figure(1, "results"), figure(3, "category"), figure(1, "vendors"), figure(0.655, "samples/s")] == [
+        "1 result", "3 categories", "1 vendor", "0.655 samples/s"]
 
 
 def test_tables_speak_to_readers():

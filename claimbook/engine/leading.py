@@ -331,9 +331,11 @@ def _check_efficiency(claim: Claim, data: Data):
     if beaten_by_flagged:
         codes.add("superlinear-baseline")
     if not flagged.empty:
-        notes.append(f"{len(flagged)} pair(s) above {100 + margin:g}% efficiency are shown but left out of the field: "
+        highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
+        notes.append(f"{len(flagged)} pair(s) above {100 + margin:g}% efficiency are shown but left out of the field"
+                     + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
                      + "; ".join(f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"
-                                 for _, row in flagged.head(3).iterrows()))
+                                 for _, row in highest.iterrows()))
     rows = rows_of([small[small["location"].isin(set(own["small_location"]))],
                     large[large["location"].isin(set(own["large_location"]))]])
     tables = {"pairs": pairs.assign(superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]],
