@@ -256,10 +256,26 @@ def _missing_warnings(rows: list[dict], registry) -> list[str]:
             continue
         claim = registry.claim(claim_id)
         where = claim.chapter or f"{claim.announcement}/{claim.parent or claim.id}"
-        field = missing[0].split(" ", 1)[0].split(":")[0]
         warnings.append(f"warning: page {where}: claim {claim_id} cannot be checked, {missing[0]}; point it elsewhere "
-                        f"with --param {claim_id}.{field}.system=NAME (or another field of the selector)")
+                        f"with --param {claim_id}.{_selector_path(claim, missing[0])}=NAME (or another field of the "
+                        "selector)")
     return warnings
+
+
+def _selector_path(claim, missing: str) -> str:
+    """The --param path of the selector field a "no result" text names: ``subject.system``,
+    ``rows.family``, or ``items.1.family`` for the second item of a list."""
+    import re
+
+    role = missing.split(" ", 1)[0].split(":")[0]
+    column = re.search(r"no result with (\w+)=", missing)
+    column = column.group(1) if column else "system"
+    if role == "item":
+        labels = [item.get("label", "") if isinstance(item, dict) else "" for item in claim.get("items") or []]
+        index = next((position for position, label in enumerate(labels) if label and missing.startswith(f"item {label} (")),
+                     None)
+        role = f"items.{index if index is not None else 0}"
+    return f"{role}.{column}"
 
 
 def build(

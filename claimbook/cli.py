@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
         "--param", action="append", default=[], metavar="TARGET.NAME=VALUE",
         help="change one chapter parameter or claim field (needs --out); VALUE is read as YAML, and a mapping merges "
              "into the one it changes (null removes a key), e.g. economics.assumed_prices='{\"NVIDIA GB300\": 12}' "
-             "or rubin-dsr1-2.5x.subject.system=NAME; repeatable",
+             "or rubin-dsr1-2.5x.subject.system=NAME; a number picks an item of a list (rubin-frameworks.items.1.family=NAME); "
+             "repeatable",
     )
     build_cmd.add_argument("--jobs", type=int, help="pages executed at once (default: one more than the number of cores)")
     build_cmd.add_argument("--force", action="store_true", help="execute every page (or every --only page), whatever the cache says")

@@ -128,6 +128,44 @@ def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
     assert claims == {"rubin-dsr1-2.5x": {"subject.system": "X"}, "amd-breadth.categories": {"named": ["language"]}}
 
 
+def test_a_missing_system_warning_suggests_a_param_that_works():
+    from claimbook.build import _missing_warnings
+    from claimbook.context import apply_overrides
+
+    registry = load_registry()
+    cases = {
+        "rubin-dsr1-2.5x": ("subject (organization NVIDIA, system VR-X): no result with system='VR-X'; closest ...",
+                            "rubin-dsr1-2.5x.subject.system=NAME"),
+        "nebius-rubin-preview": ("rows (organization Nebius, family NVIDIA Vera Rubin): no result with family='NVIDIA "
+                                 "Vera Rubin'", "nebius-rubin-preview.rows.family=NAME"),
+        "rubin-frameworks": ("item DeepSeek-R1 with TensorRT-LLM (organization NVIDIA, family NVIDIA Vera Rubin): no "
+                             "result with family='NVIDIA Vera Rubin'", "rubin-frameworks.items.1.family=NAME"),
+    }
+    for claim_id, (missing, suggestion) in cases.items():
+        [warning] = _missing_warnings([{"claim": claim_id, "part_of": "", "missing": [missing]}], registry)
+        assert f"--param {suggestion}" in warning, warning
+        # ... and the suggested --param is taken, and changes that field only
+        _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry)
+        changed = apply_overrides(registry, overrides).claim(claim_id)
+        path = suggestion[len(claim_id) + 1:].rsplit("=", 1)[0].split(".")
+        value = changed.fields
+        for step in path:
+            value = value[int(step)] if isinstance(value, list) else value[step]
+        assert value == "ELSEWHERE"
+    items = apply_overrides(registry, {"rubin-frameworks": {"items.1.family": "X"}}).claim("rubin-frameworks").get("items")
+    assert [item["family"] for item in items] == ["NVIDIA Vera Rubin", "X"]
+
+
+def test_a_list_item_is_named_by_its_index():
+    from claimbook.mappings import set_path
+
+    fields = {"items": [{"a": 1}, {"a": 2}]}
+    assert set_path(fields, "items.1.a", 5) == {"items": [{"a": 1}, {"a": 5}]}
+    assert fields == {"items": [{"a": 1}, {"a": 2}]}  # the original is left as it was
+    with pytest.raises(RegistryError, match="items is a list of 2; name an item by its index, 0 to 1"):
+        set_path(fields, "items.2.a", 5)
+
+
 @pytest.mark.parametrize("text, message", [
     ("nowhere.tolerance=1", "'nowhere' is neither a chapter nor a claim"),
     ("economics.colour=1", "chapter economics has no parameter 'colour'"),
