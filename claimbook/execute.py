@@ -17,16 +17,24 @@ _VOLATILE_NOTEBOOK_KEYS = ("start_time", "end_time", "duration", "input_path", "
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
 
 
-def _kernel_manager(stderr_file, book_root: Path):
+def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path):
     """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
-    the build's output, and its last words are at hand if it dies) and whose kernel reads data
-    relative to the book being built."""
+    the build's output, and its last words are at hand if it dies), whose kernel reads data
+    relative to the book being built, and which talks to its kernel over Unix sockets in a
+    folder of its own.
+
+    Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
+    kernels started at once by two processes (two builds, or test workers) can pick the same
+    port. The loser dies at start-up, and the client's request to it can then block forever.
+    Sockets in a private folder cannot collide."""
     from jupyter_client import AsyncKernelManager
 
     from claimbook.paths import BOOK_ROOT_VARIABLE
 
     class ChapterKernel(AsyncKernelManager):
         async def _async_start_kernel(self, **kw):
+            self.transport = "ipc"
+            self.ip = str(socket_folder / "kernel")
             kw.setdefault("stderr", stderr_file)
             environment = dict(kw.get("env") or os.environ)
             environment[BOOK_ROOT_VARIABLE] = str(book_root)
@@ -101,8 +109,10 @@ def execute_chapter(
 
     output.parent.mkdir(parents=True, exist_ok=True)
     source = with_title(template, title, output.parent)
-    with tempfile.TemporaryFile(mode="w+") as kernel_stderr:
-        kernel_class = _kernel_manager(kernel_stderr, cwd)
+    # A short path: a Unix socket's path has a limit of about a hundred bytes.
+    with tempfile.TemporaryFile(mode="w+") as kernel_stderr, \
+            tempfile.TemporaryDirectory(prefix="claimbook-kernel-") as sockets:
+        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets))
         try:
             papermill.execute_notebook(
                 str(source),

@@ -335,3 +335,30 @@ def test_the_toc_lists_every_page(tmp_path):
     assert files[:2] == ["claims/nvidia-v6.1", "claims/amd-v6.1"] and "claims/explorer" in files
     amd = next(entry for entry in toc["parts"][0]["chapters"] if entry["file"] == "claims/amd-v6.1")
     assert amd["sections"] == [{"file": "claims/amd-v6.1/amd-wan-vs-b300"}]
+
+
+def test_kernels_talk_over_sockets_of_their_own(tmp_path):
+    """Two kernels started at once by two processes cannot pick the same port and hang a build:
+    each kernel of a build listens on Unix sockets in a folder of its own."""
+    import asyncio
+    import tempfile
+
+    from claimbook.execute import _kernel_manager
+
+    async def start_and_stop():
+        with tempfile.TemporaryFile(mode="w+") as stderr:
+            manager = _kernel_manager(stderr, tmp_path, tmp_path)(kernel_name="python3")
+            await manager.start_kernel()
+            try:
+                info = manager.get_connection_info()
+                client = manager.client()
+                client.start_channels()
+                await client.wait_for_ready(timeout=60)
+                client.stop_channels()
+                return info, sorted(path.name for path in tmp_path.iterdir())
+            finally:
+                await manager.shutdown_kernel(now=True)
+
+    info, sockets = asyncio.run(start_and_stop())
+    assert info["transport"] == "ipc" and info["ip"] == str(tmp_path / "kernel")
+    assert sockets and all(name.startswith("kernel-") for name in sockets)

@@ -270,8 +270,11 @@ def check(claim: Claim, data: Data):
         failing = [(label, best) for label, holds, best in rival_cases if holds is False]
         if failing:
             codes.add("not-best-rival")
-            listed = "; ".join(f"{label}: {_fmt(next(c for c in measured_cases if c.label == label).extra['measured_vs_best_any'], unit)} "
-                               f"against {label_of(best)}" for label, best in failing)
+            by_label = {case.label: case for case in measured_cases}
+            listed = "; ".join(
+                f"{label}: {_fmt(by_label[label].extra['measured_vs_best_any'], unit)} against {label_of(best)}"
+                + (f", short of the claimed {_fmt(by_label[label].claimed, unit)}" if by_label[label].claimed is not None else "")
+                for label, best in failing)
             notes.append(f"Against the best result of the class by any submitter the claim does not hold in {listed}")
     return finish(claim, verdict, reason, cases=cases, deciding=deciding, rows=rows, codes=codes, notes=notes,
                   tables=tables, missing_texts=missing_texts)
