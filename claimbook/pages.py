@@ -357,6 +357,16 @@ def ratio_spread(checks) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def superlinear_pairs(check) -> pd.DataFrame:
+    """The scaling pairs above linear (plus the margin) that a "leading" check left out of its
+    field, highest first, in the columns readers need."""
+    pairs = check.tables.get("pairs")
+    if pairs is None or pairs.empty:
+        return pd.DataFrame()
+    flagged = pairs[pairs["superlinear"]].sort_values("efficiency_percent", ascending=False, kind="stable")
+    return flagged[["organization", "benchmark", "scenario", "family", "small_gpus", "large_gpus", "efficiency_percent"]]
+
+
 def case_table(check) -> pd.DataFrame:
     """The cases of a check with what each compares, for a chapter's tables."""
     if check.claim.kind == "leading":
