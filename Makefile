@@ -17,11 +17,13 @@ $(STAMP): requirements.txt pyproject.toml
 book: $(STAMP)
 	$(PY) -m claimbook build --strict
 
-# Unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
+# Lint and format first (a lint error fails the run), then unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
 # Three workers on two cores (many tests wait on a subprocess, a browser or a timer); each test
 # file stays on one worker, as its shared builds and a notebook's cells must, and the long files
 # start first (tests/conftest.py orders them; xdist keeps that order).
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/claims
 
 # Only what the build made: the site, its work folders and the environment (never book/claims,

@@ -45,10 +45,12 @@ CHANGED_CHAPTER, CHANGED_PARAMETER = "scaling", "scaling-288gpu-99pct.tolerance"
 def run(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> tuple[float, str]:
     """Wall time and stderr of a command that must succeed."""
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
-        raise SystemExit(f"failed ({done.returncode}): {' '.join(command)}\n{(done.stderr + done.stdout)[-3000:]}")
+        raise SystemExit(
+            f"failed ({done.returncode}): {' '.join(command)}\n{(done.stderr + done.stdout)[-3000:]}"
+        )
     return elapsed, done.stderr
 
 
@@ -62,7 +64,9 @@ def run_measured(command: list[str], cwd: Path, env: dict) -> tuple[float, float
         "if done.returncode: sys.exit(done.stderr[-3000:])\n"
         "print(elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    done = subprocess.run([PYTHON, "-c", script, *command], cwd=cwd, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [PYTHON, "-c", script, *command], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr[-3000:]}")
     elapsed, kilobytes = done.stdout.split()
@@ -127,8 +131,18 @@ def set_execute_mode(project: Path, mode: str) -> None:
 
 def jupyter_book_command(project: Path) -> list[str]:
     # The same call as the book's own (claimbook.html), but warnings are not errors here.
-    return [JUPYTER_BOOK, "build", str(project), "--toc", str(project / "claims" / "_toc.yml"),
-            "--config", str(project / "_config.yml"), "--builder", "html", "--quiet"]
+    return [
+        JUPYTER_BOOK,
+        "build",
+        str(project),
+        "--toc",
+        str(project / "claims" / "_toc.yml"),
+        "--config",
+        str(project / "_config.yml"),
+        "--builder",
+        "html",
+        "--quiet",
+    ]
 
 
 def big_summary(rows: int, path: Path) -> Path:
@@ -147,7 +161,9 @@ def big_summary(rows: int, path: Path) -> Path:
             item = dict(record)
             if copy:
                 item["Organization"] = f"{record['Organization']}-{copy}"
-                item["Location"] = record["Location"].replace(f"/{record['Organization']}/", f"/{item['Organization']}/", 1)
+                item["Location"] = record["Location"].replace(
+                    f"/{record['Organization']}/", f"/{item['Organization']}/", 1
+                )
                 item["Result"] = repr(float(record["Result"]) * (1 + generator.uniform(-0.05, 0.05)))
             out.append(item)
         copy += 1
@@ -173,10 +189,16 @@ def ingest_measure(path: Path) -> tuple[float, float, float]:
         "print(tracemalloc.get_traced_memory()[1] / 2**20, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
     )
     seconds = min(
-        float(subprocess.run([PYTHON, "-c", timing, str(path)], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
+        float(
+            subprocess.run(
+                [PYTHON, "-c", timing, str(path)], cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout
+        )
         for _ in range(3)
     )
-    done = subprocess.run([PYTHON, "-c", memory, str(path)], cwd=ROOT, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [PYTHON, "-c", memory, str(path)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     python_peak, rss = (float(value) for value in done.stdout.split())
     return seconds, python_peak, rss
 
@@ -198,8 +220,14 @@ def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -
         "    times.append(time.perf_counter() - t)\n"
         "print(min(times))\n"
     )
-    done = subprocess.run([PYTHON, "-c", script, str(copy), chapter, str(folder / "scratch.ipynb")], cwd=copy,
-                          env=environment, capture_output=True, text=True)
+    done = subprocess.run(
+        [PYTHON, "-c", script, str(copy), chapter, str(folder / "scratch.ipynb")],
+        cwd=copy,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"could not time {chapter} alone:\n{done.stderr[-2000:]}")
     return float(done.stdout.split()[-1])
@@ -215,8 +243,12 @@ def main() -> None:
         raise SystemExit(f"{SHARED_SUMMARY}: the official summary is needed to make large inputs")
 
     results: dict = {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-                    "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+        },
     }
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
@@ -231,27 +263,39 @@ def main() -> None:
             shutil.rmtree(copy / "_build")  # made by the build; the HTML is compiled from nothing
             give_vega_bundle(copy)
 
-        results["ours_cold_s"] = best_of(args.repeat, claimbook + ["--force"], copy, environment, before=cold_ours)
+        results["ours_cold_s"] = best_of(
+            args.repeat, claimbook + ["--force"], copy, environment, before=cold_ours
+        )
         results["ours_noop_s"] = best_of(args.repeat + 1, claimbook, copy, environment)
 
         out = folder / "param-book"
         run(claimbook + ["--out", str(out)], copy, environment)
         results["ours_param_change_s"] = min(
-            run(claimbook + ["--out", str(out), "--param", f"{CHANGED_PARAMETER}={0.011 + 0.001 * index}"],
-                copy, environment)[0] for index in range(args.repeat))
-        results["param_change_chapter_execution_s"] = chapter_seconds(copy, environment, CHANGED_CHAPTER, folder)
+            run(
+                claimbook + ["--out", str(out), "--param", f"{CHANGED_PARAMETER}={0.011 + 0.001 * index}"],
+                copy,
+                environment,
+            )[0]
+            for index in range(args.repeat)
+        )
+        results["param_change_chapter_execution_s"] = chapter_seconds(
+            copy, environment, CHANGED_CHAPTER, folder
+        )
 
         project = jupyter_book_project(copy, folder)
 
         def cold_jupyter_book():
             shutil.rmtree(project / "_build", ignore_errors=True)
 
-        results["jupyter_book_force_s"] = best_of(args.repeat, jupyter_book_command(project), folder, environment,
-                                                  before=cold_jupyter_book)
+        results["jupyter_book_force_s"] = best_of(
+            args.repeat, jupyter_book_command(project), folder, environment, before=cold_jupyter_book
+        )
         set_execute_mode(project, "cache")
         cold_jupyter_book()
         run(jupyter_book_command(project), folder, environment)  # fills jupyter-book's cache
-        results["jupyter_book_noop_s"] = best_of(args.repeat + 1, jupyter_book_command(project), folder, environment)
+        results["jupyter_book_noop_s"] = best_of(
+            args.repeat + 1, jupyter_book_command(project), folder, environment
+        )
         results["cold_ratio"] = results["ours_cold_s"] / results["jupyter_book_force_s"]
         results["noop_ratio"] = results["ours_noop_s"] / results["jupyter_book_noop_s"]
 
@@ -259,34 +303,62 @@ def main() -> None:
         for size in [int(value) for value in args.sizes.split(",")]:
             path = big_summary(size, folder / f"summary-{size}.csv")
             seconds, python_peak, rss = ingest_measure(path)
-            scale.append({"rows": size, "ingest_s": seconds, "ingest_python_peak_mib": python_peak, "ingest_rss_mib": rss})
+            scale.append(
+                {
+                    "rows": size,
+                    "ingest_s": seconds,
+                    "ingest_python_peak_mib": python_peak,
+                    "ingest_rss_mib": rss,
+                }
+            )
         for entry in (scale[0], scale[-1]):
             path = folder / f"summary-{entry['rows']}.csv"
-            seconds, rss = run_measured(claimbook + ["--results", str(path), "--no-html", "--force", "--out",
-                                                     str(folder / f"big-{entry['rows']}")], copy, environment)
+            seconds, rss = run_measured(
+                claimbook
+                + [
+                    "--results",
+                    str(path),
+                    "--no-html",
+                    "--force",
+                    "--out",
+                    str(folder / f"big-{entry['rows']}"),
+                ],
+                copy,
+                environment,
+            )
             entry["build_s"], entry["build_peak_rss_mib"] = seconds, rss
         results["scale"] = scale
 
     if not args.skip_tests:
-        if subprocess.run(["make", "--question", ".venv/.installed"], cwd=ROOT).returncode != 0:
-            raise SystemExit("the environment is not in place (run `make test` once first): `make test` is timed warm")
+        if subprocess.run(["make", "--question", ".venv/.installed"], cwd=ROOT, check=False).returncode != 0:
+            raise SystemExit(
+                "the environment is not in place (run `make test` once first): `make test` is timed warm"
+            )
         results["make_test_s"] = run(["make", "test"])[0]
 
     (ROOT / "benchmarks" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"machine: {results['machine']}")
     print(f"fresh clone's first build (HTML only): {results['fresh_clone_first_build_s']:.1f} s")
-    print(f"cold build:     ours {results['ours_cold_s']:.1f} s, jupyter-book (force) {results['jupyter_book_force_s']:.1f} s,"
-          f" ratio {results['cold_ratio']:.2f} (goal <= 0.6)")
-    print(f"no-op rebuild:  ours {results['ours_noop_s']:.2f} s, jupyter-book (cache) {results['jupyter_book_noop_s']:.2f} s,"
-          f" ratio {results['noop_ratio']:.2f} (goal <= 0.5)")
-    print(f"one parameter changed: {results['ours_param_change_s']:.1f} s, of which the chapter's own execution "
-          f"{results['param_change_chapter_execution_s']:.1f} s (goal <= max(3, execution + 1))")
+    print(
+        f"cold build:     ours {results['ours_cold_s']:.1f} s, jupyter-book (force) {results['jupyter_book_force_s']:.1f} s,"
+        f" ratio {results['cold_ratio']:.2f} (goal <= 0.6)"
+    )
+    print(
+        f"no-op rebuild:  ours {results['ours_noop_s']:.2f} s, jupyter-book (cache) {results['jupyter_book_noop_s']:.2f} s,"
+        f" ratio {results['noop_ratio']:.2f} (goal <= 0.5)"
+    )
+    print(
+        f"one parameter changed: {results['ours_param_change_s']:.1f} s, of which the chapter's own execution "
+        f"{results['param_change_chapter_execution_s']:.1f} s (goal <= max(3, execution + 1))"
+    )
     if "make_test_s" in results:
         print(f"make test:      {results['make_test_s']:.0f} s (goal <= 120)")
     print("rows    ingest_s  python_peak_MiB  rss_MiB  build_s  build_peak_rss_MiB")
     for entry in results["scale"]:
-        print(f"{entry['rows']:>6}  {entry['ingest_s']:8.3f}  {entry['ingest_python_peak_mib']:15.1f}  {entry['ingest_rss_mib']:7.1f}"
-              f"  {entry.get('build_s', float('nan')):7.1f}  {entry.get('build_peak_rss_mib', float('nan')):18.1f}")
+        print(
+            f"{entry['rows']:>6}  {entry['ingest_s']:8.3f}  {entry['ingest_python_peak_mib']:15.1f}  {entry['ingest_rss_mib']:7.1f}"
+            f"  {entry.get('build_s', float('nan')):7.1f}  {entry.get('build_peak_rss_mib', float('nan')):18.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -45,7 +45,9 @@ def _rows_by_claim(rows: list[dict]) -> dict[str, list[dict]]:
 def verdict_of(rows: list[dict]) -> str:
     verdicts = {row["verdict"] for row in rows}
     if len(verdicts) != 1:
-        raise ValueError(f"claim {rows[0]['claim']} has rows with different verdicts: {', '.join(sorted(verdicts))}")
+        raise ValueError(
+            f"claim {rows[0]['claim']} has rows with different verdicts: {', '.join(sorted(verdicts))}"
+        )
     return verdicts.pop()
 
 
@@ -59,13 +61,32 @@ def ledger_entries(rows: list[dict], registry) -> list[dict]:
     for claim in registry.claims:
         claim_rows = by_claim[claim.id]
         first = claim_rows[0]
-        entries.append({
-            "claim": claim, "verdict": verdict_of(claim_rows), "reason": first["reason"], "range": first["range"],
-            "caveats": first["caveats"], "acknowledged": first.get("acknowledged") or [],
-            "evidence": sorted({location for row in claim_rows for location in LOCATION.findall(row.get("evidence") or "")}),
-            "parts": [{"claim": part, "verdict": verdict_of(by_claim[part.id]), "reason": by_claim[part.id][0]["reason"],
-                       "caveats": by_claim[part.id][0]["caveats"]} for part in claim.parts],
-        })
+        entries.append(
+            {
+                "claim": claim,
+                "verdict": verdict_of(claim_rows),
+                "reason": first["reason"],
+                "range": first["range"],
+                "caveats": first["caveats"],
+                "acknowledged": first.get("acknowledged") or [],
+                "evidence": sorted(
+                    {
+                        location
+                        for row in claim_rows
+                        for location in LOCATION.findall(row.get("evidence") or "")
+                    }
+                ),
+                "parts": [
+                    {
+                        "claim": part,
+                        "verdict": verdict_of(by_claim[part.id]),
+                        "reason": by_claim[part.id][0]["reason"],
+                        "caveats": by_claim[part.id][0]["caveats"],
+                    }
+                    for part in claim.parts
+                ],
+            }
+        )
     return entries
 
 
@@ -77,22 +98,37 @@ def tally(entries: list[dict]) -> dict[str, int]:
 def _entry_html(entry: dict, registry, round_name: str, prefix: str) -> str:
     claim = entry["claim"]
     link = claim_link(claim, registry, prefix)
-    results = [f'<a href="{report.escape(report.provenance_url(round_name, location))}">{index}</a>'
-               for index, location in enumerate(entry["evidence"][:6], start=1)]
+    results = [
+        f'<a href="{report.escape(report.provenance_url(round_name, location))}">{index}</a>'
+        for index, location in enumerate(entry["evidence"][:6], start=1)
+    ]
     more = f" (+{len(entry['evidence']) - 6})" if len(entry["evidence"]) > 6 else ""
-    parts = "".join(f"<li>{report.badge(part['verdict'])} {report.escape(part['claim'].statement)}"
-                    f"{' ' + report.caveat_badges(part['caveats'], prefix) if part['caveats'] else ''}</li>"
-                    for part in entry["parts"])
-    figures = f'<p class="claimbook-range"><strong>Measured:</strong> {report.escape(entry["range"])}</p>' if entry["range"] else ""
+    parts = "".join(
+        f"<li>{report.badge(part['verdict'])} {report.escape(part['claim'].statement)}"
+        f"{' ' + report.caveat_badges(part['caveats'], prefix) if part['caveats'] else ''}</li>"
+        for part in entry["parts"]
+    )
+    figures = (
+        f'<p class="claimbook-range"><strong>Measured:</strong> {report.escape(entry["range"])}</p>'
+        if entry["range"]
+        else ""
+    )
     return (
         f'<li class="claimbook-ledger-item" id="ledger-{report.escape(claim.id)}" data-verdict="{report.escape(entry["verdict"])}">'
         f'<p class="claimbook-ledger-claim"><a href="{report.escape(link)}">{report.escape(claim.statement)}</a></p>'
         f'<p class="claimbook-ledger-meta">{report.badge(entry["verdict"])} <code>{report.escape(claim.id)}</code></p>'
         f'<p class="claimbook-finding">{report.escape(entry["reason"])}</p>{figures}'
-        + (f'<p class="claimbook-caveats">{report.caveat_badges(entry["caveats"], prefix, entry["acknowledged"])}</p>'
-           if entry["caveats"] else "")
+        + (
+            f'<p class="claimbook-caveats">{report.caveat_badges(entry["caveats"], prefix, entry["acknowledged"])}</p>'
+            if entry["caveats"]
+            else ""
+        )
         + (f'<ul class="claimbook-parts">{parts}</ul>' if parts else "")
-        + (f'<p class="claimbook-ledger-results">Results used: {", ".join(results)}{more}</p>' if results else "")
+        + (
+            f'<p class="claimbook-ledger-results">Results used: {", ".join(results)}{more}</p>'
+            if results
+            else ""
+        )
         + "</li>"
     )
 
@@ -103,17 +139,23 @@ def _tally_html(entries_by_announcement: dict, registry, prefix: str) -> str:
     for announcement_id, entries in entries_by_announcement.items():
         announcement = registry.announcements[announcement_id]
         counts = tally(entries)
-        source = (f' · <a href="{report.escape(announcement.source_url)}">source</a>' if announcement.source_url else "")
+        source = (
+            f' · <a href="{report.escape(announcement.source_url)}">source</a>'
+            if announcement.source_url
+            else ""
+        )
         body.append(
             f'<tr><th scope="row"><a href="{prefix}claims/{report.escape(announcement_id)}.html">'
             f"{report.escape(announcement.title)}</a> ({report.escape(announcement.date)}){source}</th>"
             + "".join(f'<td class="num">{counts[verdict]}</td>' for verdict in VERDICTS)
             + f'<td class="num">{len(entries)}</td></tr>'
         )
-    return (f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Verdicts per announcement">'
-            f'<table class="claimbook-table claimbook-tally"><caption>Verdicts per announcement</caption><thead><tr>'
-            f'<th scope="col">Announcement</th>{head}<th scope="col" class="num">Claims</th></tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    return (
+        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Verdicts per announcement">'
+        f'<table class="claimbook-table claimbook-tally"><caption>Verdicts per announcement</caption><thead><tr>'
+        f'<th scope="col">Announcement</th>{head}<th scope="col" class="num">Claims</th></tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _counts_chart(entries_by_announcement: dict, registry) -> str:
@@ -122,11 +164,20 @@ def _counts_chart(entries_by_announcement: dict, registry) -> str:
         counts = tally(entries)
         for verdict in VERDICTS:
             icon, word, _ = report.BADGES[verdict]
-            records.append({"announcement": registry.announcements[announcement_id].publisher, "verdict": word,
-                            "verdict_label": f"{icon} {word}", "claims": counts[verdict]})
+            records.append(
+                {
+                    "announcement": registry.announcements[announcement_id].publisher,
+                    "verdict": word,
+                    "verdict_label": f"{icon} {word}",
+                    "claims": counts[verdict],
+                }
+            )
     charts.use_book_style()
-    chart = charts.verdict_counts_chart(pd.DataFrame(records), "How many claims hold, per announcement",
-                                        "Bar chart of the number of claims with each verdict, one bar per announcement.")
+    chart = charts.verdict_counts_chart(
+        pd.DataFrame(records),
+        "How many claims hold, per announcement",
+        "Bar chart of the number of claims with each verdict, one bar per announcement.",
+    )
     spec = chart.to_dict()
     return charts.embed_html(spec) + charts.data_table_html(spec)
 
@@ -150,44 +201,66 @@ def front_page(rows: list[dict], registry, round_name: str, citation: str = "") 
     for announcement_id, announcement_entries in by_announcement.items():
         announcement = registry.announcements[announcement_id]
         sections.append(f"## {announcement.title}\n")
-        sections.append(f"{report.plural(len(announcement_entries), 'claim')}: "
-                        + ", ".join(f"{count} {verdict}" for verdict, count in tally(announcement_entries).items() if count)
-                        + f". [The announcement's chapter](claims/{announcement_id}.md).\n")
+        sections.append(
+            f"{report.plural(len(announcement_entries), 'claim')}: "
+            + ", ".join(
+                f"{count} {verdict}" for verdict, count in tally(announcement_entries).items() if count
+            )
+            + f". [The announcement's chapter](claims/{announcement_id}.md).\n"
+        )
         for verdict in VERDICTS:
             group = [entry for entry in announcement_entries if entry["verdict"] == verdict]
             if not group:
                 continue
             sections.append(f"### {verdict[:1].upper() + verdict[1:]} ({len(group)})\n")
-            sections.append(raw('<ul class="claimbook-ledger">'
-                                + "".join(_entry_html(entry, registry, round_name, "") for entry in group) + "</ul>"))
+            sections.append(
+                raw(
+                    '<ul class="claimbook-ledger">'
+                    + "".join(_entry_html(entry, registry, round_name, "") for entry in group)
+                    + "</ul>"
+                )
+            )
     return (
         "<!-- Generated by `python -m claimbook build` from the scorecard; do not edit by hand. -->\n\n"
         f"Of {report.plural(len(entries), 'claim')} checked against the MLPerf Inference {report.escape(round_name)} "
         f"results: {summary}.\n\n"
         + raw(_tally_html(by_announcement, registry, "") + _counts_chart(by_announcement, registry))
         + "\nThe full scorecard, one row per claim and case, downloads as {download}`CSV <claims/scorecard.csv>` or "
-        "{download}`JSON <claims/scorecard.json>`.\n\n" + "\n".join(sections)
+        "{download}`JSON <claims/scorecard.json>`.\n\n"
+        + "\n".join(sections)
         + ("\n## Sources\n\n" + raw(citation) if citation else "")
     )
 
 
-def announcement_page(announcement, rows: list[dict], registry, round_name: str, checks: dict, citation: str = "") -> str:
+def announcement_page(
+    announcement, rows: list[dict], registry, round_name: str, checks: dict, citation: str = ""
+) -> str:
     """One announcement's chapter: who said what and where, its tally, and every claim with its
     verdict and a link to the page that shows the work; claims no data bears on are shown here."""
-    entries = [entry for entry in ledger_entries(rows, registry) if entry["claim"].announcement == announcement.id]
+    entries = [
+        entry for entry in ledger_entries(rows, registry) if entry["claim"].announcement == announcement.id
+    ]
     counts = tally(entries)
-    source = (f"[{announcement.source_label or announcement.source_url}]({announcement.source_url})"
-              if announcement.source_url else announcement.source_label)
+    source = (
+        f"[{announcement.source_label or announcement.source_url}]({announcement.source_url})"
+        if announcement.source_url
+        else announcement.source_label
+    )
     lines = [
         f"# {announcement.title}\n",
         "<!-- Generated by `python -m claimbook build` from the registry and the scorecard. -->\n",
-        f"**Who:** {announcement.publisher}. **When:** {announcement.date}. **Round:** MLPerf Inference "
-        f"{announcement.round}. **Source:** {source}. The claims are paraphrased; their figures are kept.\n",
+        (
+            f"**Who:** {announcement.publisher}. **When:** {announcement.date}. **Round:** MLPerf Inference "
+            f"{announcement.round}. **Source:** {source}. The claims are paraphrased; their figures are kept.\n"
+        ),
     ]
     if announcement.note:
         lines.append(f"{announcement.note}\n")
-    lines.append(f"**Verdicts:** " + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
-                 + f" (of {report.plural(len(entries), 'claim')}).\n")
+    lines.append(
+        "**Verdicts:** "
+        + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+        + f" (of {report.plural(len(entries), 'claim')}).\n"
+    )
     cards = []
     for entry in entries:
         claim = entry["claim"]
@@ -196,7 +269,9 @@ def announcement_page(announcement, rows: list[dict], registry, round_name: str,
         if check is not None:
             cards.append(f'<div id="claim-{report.escape(claim.id)}">' + report.card(check, "../") + "</div>")
         else:
-            cards.append(f'<div id="claim-{report.escape(claim.id)}">' + _summary_card(entry, link) + "</div>")
+            cards.append(
+                f'<div id="claim-{report.escape(claim.id)}">' + _summary_card(entry, link) + "</div>"
+            )
     lines.append(raw("".join(cards)))
     lines.append("\n## Sources\n\n" + raw(citation or report.citation(None, announcement, {}, derived=True)))
     return "\n".join(lines)
@@ -204,15 +279,24 @@ def announcement_page(announcement, rows: list[dict], registry, round_name: str,
 
 def _summary_card(entry: dict, link: str) -> str:
     claim = entry["claim"]
-    return (f'<div class="claimbook-card" data-verdict="{report.escape(entry["verdict"])}" data-claim="{report.escape(claim.id)}">'
-            f'<p class="claimbook-card-title"><a href="{report.escape(link)}">{report.escape(claim.get("title") or claim.id)}</a> '
-            f'{report.badge(entry["verdict"])}</p>'
-            f'<p class="claimbook-claim"><em>The claim:</em> {report.escape(claim.statement)}</p>'
-            f'<p class="claimbook-finding"><em>What the results show:</em> {report.escape(entry["reason"])}</p>'
-            + (f'<p class="claimbook-range"><strong>Measured:</strong> {report.escape(entry["range"])}</p>' if entry["range"] else "")
-            + (f'<p class="claimbook-caveats">{report.caveat_badges(entry["caveats"], "../", entry["acknowledged"])}</p>'
-               if entry["caveats"] else "")
-            + f'<p><a href="{report.escape(link)}">The evidence →</a></p></div>')
+    return (
+        f'<div class="claimbook-card" data-verdict="{report.escape(entry["verdict"])}" data-claim="{report.escape(claim.id)}">'
+        f'<p class="claimbook-card-title"><a href="{report.escape(link)}">{report.escape(claim.get("title") or claim.id)}</a> '
+        f"{report.badge(entry['verdict'])}</p>"
+        f'<p class="claimbook-claim"><em>The claim:</em> {report.escape(claim.statement)}</p>'
+        f'<p class="claimbook-finding"><em>What the results show:</em> {report.escape(entry["reason"])}</p>'
+        + (
+            f'<p class="claimbook-range"><strong>Measured:</strong> {report.escape(entry["range"])}</p>'
+            if entry["range"]
+            else ""
+        )
+        + (
+            f'<p class="claimbook-caveats">{report.caveat_badges(entry["caveats"], "../", entry["acknowledged"])}</p>'
+            if entry["caveats"]
+            else ""
+        )
+        + f'<p><a href="{report.escape(link)}">The evidence →</a></p></div>'
+    )
 
 
 def caveats_page() -> str:
@@ -220,8 +304,10 @@ def caveats_page() -> str:
     items = []
     for caveat in caveats.VOCABULARY:
         kind = "qualifies a verdict" if caveat.qualifies else "labels a figure"
-        items.append(f'<dt id="caveat-{caveat.code}"><span class="claimbook-caveat">{report.escape(caveat.label)}</span> '
-                     f"<code>{caveat.code}</code> ({kind})</dt><dd>{report.escape(caveat.explanation)}</dd>")
+        items.append(
+            f'<dt id="caveat-{caveat.code}"><span class="claimbook-caveat">{report.escape(caveat.label)}</span> '
+            f"<code>{caveat.code}</code> ({kind})</dt><dd>{report.escape(caveat.explanation)}</dd>"
+        )
     return raw(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
 
 
@@ -232,15 +318,25 @@ def kinds_page(registry) -> str:
 
     rows = []
     for name, module in engine.KINDS.items():
-        rows.append({"Kind": name, "What it checks": engine.KIND_DESCRIPTIONS[name],
-                     "Required fields": ", ".join(module.REQUIRED) or "—",
-                     "Optional fields": ", ".join(module.OPTIONAL)})
-    parts = [raw(report.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")), "### An example of each kind\n"]
+        rows.append(
+            {
+                "Kind": name,
+                "What it checks": engine.KIND_DESCRIPTIONS[name],
+                "Required fields": ", ".join(module.REQUIRED) or "—",
+                "Optional fields": ", ".join(module.OPTIONAL),
+            }
+        )
+    parts = [
+        raw(report.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
+        "### An example of each kind\n",
+    ]
     for kind, entry in scaffold.kind_examples(registry).items():
         module = engine.KINDS[kind]
         doc = " ".join((module.__doc__ or "").split("\n\n")[0].split())
         parts.append(f"**{kind}**: {report.escape(doc)}\n")
-        parts.append("```yaml\n" + yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True) + "```\n")
+        parts.append(
+            "```yaml\n" + yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True) + "```\n"
+        )
     parts.append("### Mistakes and their messages\n")
     for what, entry, message in scaffold.mistakes():
         parts.append(f"With {what}:\n")
@@ -254,10 +350,18 @@ def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
     page per claim), then the pages about the whole round and the method."""
     parts = []
     for announcement_id in registry.announcements:
-        sections = [{"file": f"claims/{name}"} for name in chapters_built
-                    if any(claim.chapter == name and claim.announcement == announcement_id for claim in registry.claims)]
-        sections += [{"file": f"claims/{announcement_id}/{claim.id}"} for claim in registry.page_claims()
-                     if claim.announcement == announcement_id and claim.id in pages_built]
+        sections = [
+            {"file": f"claims/{name}"}
+            for name in chapters_built
+            if any(
+                claim.chapter == name and claim.announcement == announcement_id for claim in registry.claims
+            )
+        ]
+        sections += [
+            {"file": f"claims/{announcement_id}/{claim.id}"}
+            for claim in registry.page_claims()
+            if claim.announcement == announcement_id and claim.id in pages_built
+        ]
         entry = {"file": f"claims/{announcement_id}"}
         if sections:
             entry["sections"] = sections
@@ -273,4 +377,6 @@ def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
     }
     if not extra_chapters:
         document["parts"].pop(1)
-    return "# Generated by `python -m claimbook build`; do not edit by hand.\n" + yaml.safe_dump(document, sort_keys=False)
+    return "# Generated by `python -m claimbook build`; do not edit by hand.\n" + yaml.safe_dump(
+        document, sort_keys=False
+    )

@@ -19,14 +19,15 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from claimbook import digests, html, outputs
 from claimbook.errors import BuildError, UsageError
-from claimbook.params import ParamError, apply as apply_params
+from claimbook.params import ParamError
+from claimbook.params import apply as apply_params
 from claimbook.paths import PROJECT_ROOT
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
@@ -50,7 +51,9 @@ NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
 @dataclass(frozen=True)
 class Job:
-    name: str  # the page's path under book/claims, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
+    name: (
+        str  # the page's path under book/claims, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
+    )
     template: str
     parameters: dict
     title: str | None
@@ -74,9 +77,14 @@ def _claim_payload(claim, registry) -> dict:
     header and the other claims of its sentence."""
     announcement = registry.announcements[claim.announcement]
     return {
-        "claim": {"id": claim.id, "statement": claim.statement, "kind": claim.kind, "fields": claim.fields,
-                  "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
-                  "result_ids": list(claim.result_ids)},
+        "claim": {
+            "id": claim.id,
+            "statement": claim.statement,
+            "kind": claim.kind,
+            "fields": claim.fields,
+            "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
+            "result_ids": list(claim.result_ids),
+        },
         # Not where the registry file is: the same book must hash the same in every clone.
         "announcement": {key: value for key, value in announcement.__dict__.items() if key != "path"},
         "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
@@ -90,38 +98,83 @@ def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, o
     for name, chapter in registry.chapters.items():
         claims = registry.chapter_claims(name)
         ids = tuple(claim.id for claim in claims)
-        own = {key: value for key, value in dict(chapter_changes.get(name) or chapter.parameters).items()
-               if key != "standalone"}
-        parameters = {**common, **own, "claim_ids": list(ids),
-                      "book_root": "../",
-                      "overrides": {key: value for key, value in claim_overrides.items()
-                                    if key in ids or any(key.startswith(i + ".") for i in ids)}}
+        own = {
+            key: value
+            for key, value in dict(chapter_changes.get(name) or chapter.parameters).items()
+            if key != "standalone"
+        }
+        parameters = {
+            **common,
+            **own,
+            "claim_ids": list(ids),
+            "book_root": "../",
+            "overrides": {
+                key: value
+                for key, value in claim_overrides.items()
+                if key in ids or any(key.startswith(i + ".") for i in ids)
+            },
+        }
         if not claims and not chapter.parameters.get("standalone"):
             continue
-        jobs.append(Job(name, chapter.template, parameters, None, ids,
-                        [_claim_payload(claim, registry) for claim in claims]))
+        jobs.append(
+            Job(
+                name,
+                chapter.template,
+                parameters,
+                None,
+                ids,
+                [_claim_payload(claim, registry) for claim in claims],
+            )
+        )
     for claim in registry.page_claims():
-        related = {claim.id, *(part.id for part in claim.parts), *(other.id for other in registry.sentence(claim))}
-        parameters = {**common, "claim_id": claim.id, "book_root": "../../",
-                      "overrides": {key: value for key, value in claim_overrides.items() if key in related}}
-        jobs.append(Job(f"{claim.announcement}/{claim.id}", CLAIM_TEMPLATE, parameters,
-                        claim.get("title") or claim.statement, (claim.id,), [_claim_payload(claim, registry)]))
+        related = {
+            claim.id,
+            *(part.id for part in claim.parts),
+            *(other.id for other in registry.sentence(claim)),
+        }
+        parameters = {
+            **common,
+            "claim_id": claim.id,
+            "book_root": "../../",
+            "overrides": {key: value for key, value in claim_overrides.items() if key in related},
+        }
+        jobs.append(
+            Job(
+                f"{claim.announcement}/{claim.id}",
+                CLAIM_TEMPLATE,
+                parameters,
+                claim.get("title") or claim.statement,
+                (claim.id,),
+                [_claim_payload(claim, registry)],
+            )
+        )
     if only:
         wanted = set(only)
         known = {job.name for job in jobs} | {name.split("/")[-1] for name in (job.name for job in jobs)}
-        unknown = sorted(name for name in wanted if name not in known and not any(name in job.claims for job in jobs))
+        unknown = sorted(
+            name for name in wanted if name not in known and not any(name in job.claims for job in jobs)
+        )
         if unknown:
-            raise UsageError(f"--only {unknown[0]}: no page, chapter or claim of that name; chapters: "
-                             f"{', '.join(registry.chapters)}")
-        jobs = [job for job in jobs if job.name in wanted or job.name.split("/")[-1] in wanted
-                or wanted & set(job.claims)]
+            raise UsageError(
+                f"--only {unknown[0]}: no page, chapter or claim of that name; chapters: "
+                f"{', '.join(registry.chapters)}"
+            )
+        jobs = [
+            job
+            for job in jobs
+            if job.name in wanted or job.name.split("/")[-1] in wanted or wanted & set(job.claims)
+        ]
     return jobs
 
 
 def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
     """What each page's executed notebook depends on (see ``claimbook.digests``)."""
-    return {job.name: digests.chapter_digest(root / job.template, job.parameters, book_root, job.digest_claims,
-                                             NOT_DIGESTED) for job in pages}
+    return {
+        job.name: digests.chapter_digest(
+            root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED
+        )
+        for job in pages
+    }
 
 
 def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:
@@ -171,17 +224,23 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     scorecard, the generated pages are made in the build), the registries, the data, the book's
     hand-written sources, the pins."""
     inputs = {
-        "pages": page_digests_, "overrides": overrides,
-        "package": digests.folder_digest(root / "claimbook"), "data": digests.folder_digest(root / "data"),
+        "pages": page_digests_,
+        "overrides": overrides,
+        "package": digests.folder_digest(root / "claimbook"),
+        "data": digests.folder_digest(root / "data"),
         "environment": digests.environment_digest(),
-        "book": {path.relative_to(root / BOOK_DIR).as_posix(): digests.file_digest(path)
-                 for path in sorted((root / BOOK_DIR).rglob("*"))
-                 if path.is_file() and path.relative_to(root / BOOK_DIR).parts[0] not in (GENERATED_DIR, "_build")},
+        "book": {
+            path.relative_to(root / BOOK_DIR).as_posix(): digests.file_digest(path)
+            for path in sorted((root / BOOK_DIR).rglob("*"))
+            if path.is_file() and path.relative_to(root / BOOK_DIR).parts[0] not in (GENERATED_DIR, "_build")
+        },
     }
     return digests.bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())
 
 
-def _nothing_changed(root: Path, target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool) -> bool:
+def _nothing_changed(
+    root: Path, target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool
+) -> bool:
     """Whether the target already holds this very book: every page current, nothing else changed."""
     generated = target / BOOK_DIR / GENERATED_DIR
     cache = _read_cache(generated / CACHE_NAME)
@@ -195,13 +254,28 @@ def _nothing_changed(root: Path, target: Path, pages: list[Job], wanted: dict, a
 
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
     """The book's hand-written sources (not its generated pages), and for an --out book its data."""
-    shutil.copytree(root / BOOK_DIR, staging / BOOK_DIR,
-                    ignore=shutil.ignore_patterns(GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__",
-                                                  f"{outputs.STAGING_PREFIX}*", f"{outputs.RETIRED_PREFIX}*"),
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        root / BOOK_DIR,
+        staging / BOOK_DIR,
+        ignore=shutil.ignore_patterns(
+            GENERATED_DIR,
+            "_build",
+            ".ipynb_checkpoints",
+            "__pycache__",
+            f"{outputs.STAGING_PREFIX}*",
+            f"{outputs.RETIRED_PREFIX}*",
+        ),
+        dirs_exist_ok=True,
+    )
     if with_data:
-        for relative in [*DATA_INPUTS["earlier_paths"], DATA_INPUTS["result_ids_path"], DATA_INPUTS["sources_path"],
-                         DATA_INPUTS["chapters_file"], RESULTS, "data/prices/gpu_hour_prices.csv"]:
+        for relative in [
+            *DATA_INPUTS["earlier_paths"],
+            DATA_INPUTS["result_ids_path"],
+            DATA_INPUTS["sources_path"],
+            DATA_INPUTS["chapters_file"],
+            RESULTS,
+            "data/prices/gpu_hour_prices.csv",
+        ]:
             source = root / relative
             if source.is_file():
                 (staging / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -242,8 +316,10 @@ def _check_systems(data, registry) -> None:
         for name, value in claim.fields.items():
             for system in systems(value):
                 if str(system) not in known:
-                    raise UsageError(f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
-                                     "book has names it")
+                    raise UsageError(
+                        f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
+                        "book has names it"
+                    )
 
 
 def _missing_warnings(rows: list[dict], registry) -> list[str]:
@@ -256,9 +332,11 @@ def _missing_warnings(rows: list[dict], registry) -> list[str]:
             continue
         claim = registry.claim(claim_id)
         where = claim.chapter or f"{claim.announcement}/{claim.parent or claim.id}"
-        warnings.append(f"warning: page {where}: claim {claim_id} cannot be checked, {missing[0]}; point it elsewhere "
-                        f"with --param {claim_id}.{_selector_path(claim, missing[0])}=NAME (or another field of the "
-                        "selector)")
+        warnings.append(
+            f"warning: page {where}: claim {claim_id} cannot be checked, {missing[0]}; point it elsewhere "
+            f"with --param {claim_id}.{_selector_path(claim, missing[0])}=NAME (or another field of the "
+            "selector)"
+        )
     return warnings
 
 
@@ -271,9 +349,17 @@ def _selector_path(claim, missing: str) -> str:
     column = re.search(r"no result with (\w+)=", missing)
     column = column.group(1) if column else "system"
     if role == "item":
-        labels = [item.get("label", "") if isinstance(item, dict) else "" for item in claim.get("items") or []]
-        index = next((position for position, label in enumerate(labels) if label and missing.startswith(f"item {label} (")),
-                     None)
+        labels = [
+            item.get("label", "") if isinstance(item, dict) else "" for item in claim.get("items") or []
+        ]
+        index = next(
+            (
+                position
+                for position, label in enumerate(labels)
+                if label and missing.startswith(f"item {label} (")
+            ),
+            None,
+        )
         role = f"items.{index if index is not None else 0}"
     return f"{role}.{column}"
 
@@ -299,8 +385,10 @@ def build(
     root = Path(root).resolve()
     if out is None and (results is not None or overrides or only):
         what = "--results" if results is not None else "--param" if overrides else "--only"
-        raise UsageError(f"{what} builds a book from other inputs; give --out DIR for it (the committed book is "
-                         "built only from the committed data, by a plain build)")
+        raise UsageError(
+            f"{what} builds a book from other inputs; give --out DIR for it (the committed book is "
+            "built only from the committed data, by a plain build)"
+        )
     target = outputs.check_out_folder(out, root) if out is not None else root
     table = None
     # A plain rebuild of unchanged inputs is answered from digests alone; it needs no engine (nor
@@ -314,14 +402,23 @@ def build(
     if quick:
         # A plain rebuild with nothing changed is answered before the data is even loaded (unless a
         # killed build left folders to clear: that takes the lock, below).
-        pages = plan(registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
+        pages = plan(
+            registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only
+        )
         wanted = page_digests(root, root, pages)
-        if (not outputs.has_leftovers(target)
-                and _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides),
-                                     html_output)):
+        if not outputs.has_leftovers(target) and _nothing_changed(
+            root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+        ):
             report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
-            return BuildResult(target, tuple(job.name for job in pages), (), 0,
-                               target / "_build" / "html" if html_output else None, False, tuple(warnings))
+            return BuildResult(
+                target,
+                tuple(job.name for job in pages),
+                (),
+                0,
+                target / "_build" / "html" if html_output else None,
+                False,
+                tuple(warnings),
+            )
     from claimbook.context import load_data
     from claimbook.ingest import ingest
 
@@ -329,10 +426,17 @@ def build(
         if results is not None:
             report(f"ingesting {results}")
             table = _as_read(ingest(results, round_name))
-        data = load_data(str(root / RESULTS), [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
-                         str(root / DATA_INPUTS["reference_dir"]), str(root / CLAIMS_DIR), str(root / CHAPTERS_FILE),
-                         claim_overrides, str(root / DATA_INPUTS["result_ids_path"]),
-                         str(root / DATA_INPUTS["sources_path"]), results_table=table)
+        data = load_data(
+            str(root / RESULTS),
+            [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
+            str(root / DATA_INPUTS["reference_dir"]),
+            str(root / CLAIMS_DIR),
+            str(root / CHAPTERS_FILE),
+            claim_overrides,
+            str(root / DATA_INPUTS["result_ids_path"]),
+            str(root / DATA_INPUTS["sources_path"]),
+            results_table=table,
+        )
         _check_systems(data, data.registry)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
@@ -345,27 +449,75 @@ def build(
         outputs.clear_leftovers(target)
         wanted = None
         if table is None and not force:
-            pages = plan(data.registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
+            pages = plan(
+                data.registry,
+                {"results_path": RESULTS, **DATA_INPUTS},
+                chapter_changes,
+                claim_overrides,
+                only,
+            )
             wanted = page_digests(root, root, pages)
-            if _nothing_changed(root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output):
+            if _nothing_changed(
+                root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+            ):
                 report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
-                return BuildResult(target, tuple(job.name for job in pages), (), 0,
-                                   target / "_build" / "html" if html_output else None, False, tuple(warnings))
+                return BuildResult(
+                    target,
+                    tuple(job.name for job in pages),
+                    (),
+                    0,
+                    target / "_build" / "html" if html_output else None,
+                    False,
+                    tuple(warnings),
+                )
         staging = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
         staging.mkdir()
         try:
-            return _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, list(warnings),
-                             out is not None, html_output, only, jobs, force, strict, report, wanted)
+            return _build_in(
+                root,
+                target,
+                staging,
+                data,
+                table,
+                chapter_changes,
+                claim_overrides,
+                list(warnings),
+                out is not None,
+                html_output,
+                only,
+                jobs,
+                force,
+                strict,
+                report,
+                wanted,
+            )
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _build_in(root, target, staging, data, table, chapter_changes, claim_overrides, warnings, to_out, html_output,
-              only, jobs_wanted, force, strict, report, known_digests=None) -> BuildResult:
+def _build_in(
+    root,
+    target,
+    staging,
+    data,
+    table,
+    chapter_changes,
+    claim_overrides,
+    warnings,
+    to_out,
+    html_output,
+    only,
+    jobs_wanted,
+    force,
+    strict,
+    report,
+    known_digests=None,
+) -> BuildResult:
     """The build proper, in ``staging``. ``known_digests``: the pages' digests if the caller has
     them already (a build of the committed data: the same pages, the same inputs)."""
     from claimbook import engine, records, scorecard
     from claimbook.ingest import write_tidy
+
     book_root = staging if to_out else root  # where the kernels read data from
     _copy_sources(root, staging, with_data=to_out)
     results_path = RESULTS
@@ -395,18 +547,26 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         if reused:
             report(f"reusing {reused} page(s) whose inputs did not change")
         included = {claim_id for job in pages for claim_id in job.claims}
-        text_only = [claim for claim in data.registry.claims if claim.chapter is None and claim not in data.registry.page_claims()]
+        text_only = [
+            claim
+            for claim in data.registry.claims
+            if claim.chapter is None and claim not in data.registry.page_claims()
+        ]
         if not only:
             included |= {claim.id for claim in text_only}
 
         # The engine checks the claims of the pages executed now (their pages must agree with it)
         # and the claims with no page (the ledger shows its check); a reused page was checked by
         # the build that made it, from inputs its digest proves unchanged.
-        executed_claims = {claim_id for job in pages if job.name in {run[0] for run in to_run} for claim_id in job.claims}
+        executed_claims = {
+            claim_id for job in pages if job.name in {run[0] for run in to_run} for claim_id in job.claims
+        }
         checked = included & (executed_claims | {claim.id for claim in text_only})
 
         def check_all() -> dict:
-            return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
+            return {
+                claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked
+            }
 
         if to_run:
             # One more kernel than cores: each spends part of its time starting up and waiting.
@@ -423,20 +583,27 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
 
         notebooks = [generated / f"{job.name}.ipynb" for job in pages]
         rows = [row for path in notebooks for row in scorecard.collect(path)]
-        rows += [row for claim in text_only if claim.id in included
-                 for row in scorecard.rows_for(checks[claim.id], claim.announcement)]
+        rows += [
+            row
+            for claim in text_only
+            if claim.id in included
+            for row in scorecard.rows_for(checks[claim.id], claim.announcement)
+        ]
         _agree(rows, checks)
         partial = _partial(data.registry, included)
         scorecard.write(rows, generated)
         round_label = str(data.results["round"].iloc[0])
         _write_pages(generated, partial, rows, checks, round_label, pages, book_root / results_path, data)
-        _write_costs([row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv")
+        _write_costs(
+            [row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv"
+        )
         warnings += _missing_warnings(rows, data.registry)
         report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
 
         assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)
-        (generated / CACHE_NAME).write_text(json.dumps({"pages": wanted_digests, "assembly": assembly}, indent=2,
-                                                       sort_keys=True) + "\n")
+        (generated / CACHE_NAME).write_text(
+            json.dumps({"pages": wanted_digests, "assembly": assembly}, indent=2, sort_keys=True) + "\n"
+        )
         html_folder, rebuilt = None, False
         if html_output:
             html_folder, rebuilt = _compile(root, target, staging, builder, report, assembly)
@@ -446,13 +613,24 @@ def _build_in(root, target, staging, data, table, chapter_changes, claim_overrid
         html.stop_builder(builder)
     for warning in warnings:
         report(warning)
-    report(f"built into {target}: {len(pages)} page(s), {len(to_run)} executed, {len(rows)} scorecard row(s)"
-           + (f", HTML in {target / '_build' / 'html'}" if html_output else ""))
+    report(
+        f"built into {target}: {len(pages)} page(s), {len(to_run)} executed, {len(rows)} scorecard row(s)"
+        + (f", HTML in {target / '_build' / 'html'}" if html_output else "")
+    )
     if strict and any(warning.startswith("warning: page") for warning in warnings):
-        raise BuildError(f"--strict: {sum(w.startswith('warning: page') for w in warnings)} claim(s) found no result "
-                         "for what they name (see the warnings above); the book was written")
-    return BuildResult(target, tuple(job.name for job in pages), tuple(job[0] for job in to_run), len(rows),
-                       target / "_build" / "html" if html_output else None, rebuilt, tuple(warnings))
+        raise BuildError(
+            f"--strict: {sum(w.startswith('warning: page') for w in warnings)} claim(s) found no result "
+            "for what they name (see the warnings above); the book was written"
+        )
+    return BuildResult(
+        target,
+        tuple(job.name for job in pages),
+        tuple(job[0] for job in to_run),
+        len(rows),
+        target / "_build" / "html" if html_output else None,
+        rebuilt,
+        tuple(warnings),
+    )
 
 
 def _as_read(table):
@@ -484,37 +662,61 @@ def _agree(rows: list[dict], checks: dict) -> None:
         if check is None:
             continue
         if row["claim"] == check.claim.id and row["verdict"] != check.verdict:
-            raise BuildError(f"claim {row['claim']}: its page says {row['verdict']!r} but the engine says "
-                             f"{check.verdict!r}; rebuild with --force")
+            raise BuildError(
+                f"claim {row['claim']}: its page says {row['verdict']!r} but the engine says "
+                f"{check.verdict!r}; rebuild with --force"
+            )
 
 
 def _partial(registry, included: set[str]):
     """The registry restricted to the claims this book shows (all of them, unless --only)."""
     from dataclasses import replace
 
-    return replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in included),
-                   announcements={key: value for key, value in registry.announcements.items()
-                                  if any(claim.announcement == key and claim.id in included for claim in registry.claims)})
+    return replace(
+        registry,
+        claims=tuple(claim for claim in registry.claims if claim.id in included),
+        announcements={
+            key: value
+            for key, value in registry.announcements.items()
+            if any(claim.announcement == key and claim.id in included for claim in registry.claims)
+        },
+    )
 
 
-def _write_pages(generated: Path, registry, rows: list[dict], checks: dict, round_label: str, pages,
-                 results_file: Path, data) -> None:
+def _write_pages(
+    generated: Path,
+    registry,
+    rows: list[dict],
+    checks: dict,
+    round_label: str,
+    pages,
+    results_file: Path,
+    data,
+) -> None:
     """The generated pages; any other page an earlier build generated here goes (the folder is ours)."""
     from claimbook import bookpages, report
 
     def cite(selected_rows, announcement=None):
         used = bookpages.used_results(selected_rows, data.results)
-        return report.citation(used if not used.empty else None, announcement, data.sources or {},
-                               result_ids=data.result_ids)
+        return report.citation(
+            used if not used.empty else None, announcement, data.sources or {}, result_ids=data.result_ids
+        )
 
-    pages_text = {"front.md": bookpages.front_page(rows, registry, round_label, cite(rows)),
-                  "caveats.md": bookpages.caveats_page(), "kinds.md": bookpages.kinds_page(registry)}
+    pages_text = {
+        "front.md": bookpages.front_page(rows, registry, round_label, cite(rows)),
+        "caveats.md": bookpages.caveats_page(),
+        "kinds.md": bookpages.kinds_page(registry),
+    }
     for announcement in registry.announcements.values():
-        text_checks = {claim_id: check for claim_id, check in checks.items()
-                       if check.claim.announcement == announcement.id}
+        text_checks = {
+            claim_id: check
+            for claim_id, check in checks.items()
+            if check.claim.announcement == announcement.id
+        }
         own = [row for row in rows if row["announcement"] == announcement.id]
-        pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(announcement, rows, registry, round_label,
-                                                                           text_checks, cite(own, announcement))
+        pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(
+            announcement, rows, registry, round_label, text_checks, cite(own, announcement)
+        )
     names = {job.name for job in pages}
     chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
     round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
@@ -557,7 +759,9 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     if current.is_dir() and html.read_stamp(current) == stamp:
         report("HTML is up to date")
         html.stop_builder(builder)
-        if html.read_stamp(current, "assembly") != assembly:  # the same site, now known to come from this book
+        if (
+            html.read_stamp(current, "assembly") != assembly
+        ):  # the same site, now known to come from this book
             html.write_stamp(current, stamp, assembly)
         return None, False
     report("compiling HTML with jupyter-book")
@@ -568,7 +772,9 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     return fresh, True
 
 
-def _publish(target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool, report) -> None:
+def _publish(
+    target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool, report
+) -> None:
     """Swap the new book in: each folder in one step, the HTML last. A file someone else put in a
     folder the build replaces is carried into the new version first; every file written follows
     the user's umask."""
@@ -589,5 +795,9 @@ def _publish(target: Path, staging: Path, to_out: bool, html_folder: Path | None
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
     for new, old in pairs:
         outputs.swap_in(new, old)
-    outputs.write_manifest(build_dir, target, [old for _, old in pairs] + ([build_dir / "html"] if not rebuilt else []),
-                           exclude=set(kept))
+    outputs.write_manifest(
+        build_dir,
+        target,
+        [old for _, old in pairs] + ([build_dir / "html"] if not rebuilt else []),
+        exclude=set(kept),
+    )

@@ -21,52 +21,102 @@ class Caveat:
 
 
 VOCABULARY = (
-    Caveat("preview", "preview system",
-           "A result used is in the Preview category: the system was not yet available; MLCommons requires it to be "
-           "resubmitted as Available in a later round, and its figures may change."),
-    Caveat("rdi", "research system",
-           "A result used is in the Research, Development or Internal (RDI) category: not a product that can be bought."),
-    Caveat("open-division", "Open division",
-           "A result used is in the Open division, whose rules allow changes to the model or its processing that the "
-           "Closed division forbids; Open and Closed results do not measure the same thing."),
-    Caveat("inferred", "inferred result",
-           "A result used carries the `inferred` flag of the MLCommons summary."),
-    Caveat("different-size", "different system size",
-           "The results compared come from systems of different sizes (GPU counts), or the system's size differs "
-           "from the one the claim names."),
-    Caveat("unnamed-baseline", "unnamed baseline",
-           "The claim does not name what it compares against; the book judged it against the natural reading (the "
-           "claimant's own comparable systems) and shows every candidate."),
-    Caveat("superlinear-baseline", "above-linear scaling",
-           "A scaling pair above 100% efficiency (beyond the tolerance) points to a weak smaller configuration, not "
-           "to better scaling; such pairs are shown and flagged and never lead a comparison."),
-    Caveat("best-case-only", "best case only",
-           "An \"up to\" figure is reached in the best case only; the other cases show less."),
-    Caveat("understated", "claim understates",
-           "The published results show more than the claim states."),
-    Caveat("not-best-rival", "not against the best rival",
-           "The comparison holds against the baseline the claim names but not against the best result of that class "
-           "by any submitter."),
-    Caveat("definition-dependent", "depends on a definition",
-           "The verdict depends on how a term of the claim is read; the book shows each reading."),
-    Caveat("detail-mismatch", "detail differs",
-           "A detail the claim names (a software name, a number format) is not what the results state."),
-    Caveat("incomplete-data", "incomplete data",
-           "Part of what the claim covers has no result in the data the book has (a scenario, a round, a field the "
-           "summary does not record)."),
-    Caveat("other-round", "another round",
-           "The comparison sets results of different MLPerf rounds against each other."),
-    Caveat("vendor-source", "vendor figure",
-           "A figure used comes from a vendor's announcement, not from MLCommons' published results."),
-    Caveat("no-system-size", "size not stated",
-           "A figure used has no stated system size, so it cannot be set against a result of a named system."),
-    Caveat("derived-metric", "derived by this book", "A figure shown is derived by this book from published results "
-           "(a ratio, an efficiency, a per-GPU, per-watt or cost figure); it is not an MLPerf metric and is not "
-           "verified by MLCommons.", qualifies=False),
-    Caveat("board-power-spec", "board power, not measured",
-           "A per-watt or energy figure uses the GPU board power (TGP) a submitter states in its notes: a "
-           "specification and a ceiling, not a measurement. MLPerf Inference v6.1 has no power results.",
-           qualifies=False),
+    Caveat(
+        "preview",
+        "preview system",
+        "A result used is in the Preview category: the system was not yet available; MLCommons requires it to be "
+        "resubmitted as Available in a later round, and its figures may change.",
+    ),
+    Caveat(
+        "rdi",
+        "research system",
+        "A result used is in the Research, Development or Internal (RDI) category: not a product that can be bought.",
+    ),
+    Caveat(
+        "open-division",
+        "Open division",
+        "A result used is in the Open division, whose rules allow changes to the model or its processing that the "
+        "Closed division forbids; Open and Closed results do not measure the same thing.",
+    ),
+    Caveat(
+        "inferred", "inferred result", "A result used carries the `inferred` flag of the MLCommons summary."
+    ),
+    Caveat(
+        "different-size",
+        "different system size",
+        "The results compared come from systems of different sizes (GPU counts), or the system's size differs "
+        "from the one the claim names.",
+    ),
+    Caveat(
+        "unnamed-baseline",
+        "unnamed baseline",
+        "The claim does not name what it compares against; the book judged it against the natural reading (the "
+        "claimant's own comparable systems) and shows every candidate.",
+    ),
+    Caveat(
+        "superlinear-baseline",
+        "above-linear scaling",
+        "A scaling pair above 100% efficiency (beyond the tolerance) points to a weak smaller configuration, not "
+        "to better scaling; such pairs are shown and flagged and never lead a comparison.",
+    ),
+    Caveat(
+        "best-case-only",
+        "best case only",
+        'An "up to" figure is reached in the best case only; the other cases show less.',
+    ),
+    Caveat("understated", "claim understates", "The published results show more than the claim states."),
+    Caveat(
+        "not-best-rival",
+        "not against the best rival",
+        "The comparison holds against the baseline the claim names but not against the best result of that class "
+        "by any submitter.",
+    ),
+    Caveat(
+        "definition-dependent",
+        "depends on a definition",
+        "The verdict depends on how a term of the claim is read; the book shows each reading.",
+    ),
+    Caveat(
+        "detail-mismatch",
+        "detail differs",
+        "A detail the claim names (a software name, a number format) is not what the results state.",
+    ),
+    Caveat(
+        "incomplete-data",
+        "incomplete data",
+        "Part of what the claim covers has no result in the data the book has (a scenario, a round, a field the "
+        "summary does not record).",
+    ),
+    Caveat(
+        "other-round",
+        "another round",
+        "The comparison sets results of different MLPerf rounds against each other.",
+    ),
+    Caveat(
+        "vendor-source",
+        "vendor figure",
+        "A figure used comes from a vendor's announcement, not from MLCommons' published results.",
+    ),
+    Caveat(
+        "no-system-size",
+        "size not stated",
+        "A figure used has no stated system size, so it cannot be set against a result of a named system.",
+    ),
+    Caveat(
+        "derived-metric",
+        "derived by this book",
+        "A figure shown is derived by this book from published results "
+        "(a ratio, an efficiency, a per-GPU, per-watt or cost figure); it is not an MLPerf metric and is not "
+        "verified by MLCommons.",
+        qualifies=False,
+    ),
+    Caveat(
+        "board-power-spec",
+        "board power, not measured",
+        "A per-watt or energy figure uses the GPU board power (TGP) a submitter states in its notes: a "
+        "specification and a ceiling, not a measurement. MLPerf Inference v6.1 has no power results.",
+        qualifies=False,
+    ),
 )
 BY_CODE = {caveat.code: caveat for caveat in VOCABULARY}
 CODES = tuple(BY_CODE)

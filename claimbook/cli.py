@@ -27,33 +27,52 @@ EXIT_BAD_INPUT = 2
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m claimbook", description="Fetch and ingest MLPerf results, build the claims book, compare and list."
+        prog="python -m claimbook",
+        description="Fetch and ingest MLPerf results, build the claims book, compare and list.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    ingest_cmd = commands.add_parser("ingest", help="turn an MLCommons summary.csv into the tidy results table")
+    ingest_cmd = commands.add_parser(
+        "ingest", help="turn an MLCommons summary.csv into the tidy results table"
+    )
     ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
-    ingest_cmd.add_argument("--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)")
+    ingest_cmd.add_argument(
+        "--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)"
+    )
     ingest_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/ROUND.csv)")
     _add_force(ingest_cmd)
 
     earlier_cmd = commands.add_parser(
         "ingest-earlier", help="validate a partial table of earlier-round figures (with source_type)"
     )
-    earlier_cmd.add_argument("path", type=Path, help="CSV with version, organization, platform, ..., source_type, source")
-    earlier_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)")
+    earlier_cmd.add_argument(
+        "path", type=Path, help="CSV with version, organization, platform, ..., source_type, source"
+    )
+    earlier_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)"
+    )
     _add_force(earlier_cmd)
 
     prices_cmd = commands.add_parser("ingest-prices", help="validate a table of GPU-hour prices")
-    prices_cmd.add_argument("path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note")
-    prices_cmd.add_argument("--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)")
+    prices_cmd.add_argument(
+        "path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note"
+    )
+    prices_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)"
+    )
     _add_force(prices_cmd)
 
-    fetch_cmd = commands.add_parser("fetch", help="download a round's summary.csv from the MLCommons results repository")
+    fetch_cmd = commands.add_parser(
+        "fetch", help="download a round's summary.csv from the MLCommons results repository"
+    )
     fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
-    fetch_cmd.add_argument("--from", dest="url", help="download from this URL instead of the MLCommons repository")
+    fetch_cmd.add_argument(
+        "--from", dest="url", help="download from this URL instead of the MLCommons repository"
+    )
     fetch_cmd.add_argument("--dir", type=Path, help="where rounds are kept (default: data/raw)")
-    fetch_cmd.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
+    fetch_cmd.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)"
+    )
     _add_force(fetch_cmd, "the round's summary.csv")
 
     diff_cmd = commands.add_parser("diff", help="what changed between two tidy result tables")
@@ -67,42 +86,75 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("kinds", help="the kinds of claim a registry can hold, and their fields")
 
     new_cmd = commands.add_parser("new-announcement", help="start a registry file for a new announcement")
-    new_cmd.add_argument("identifier", metavar="ID", help="the announcement's id, e.g. acme-v6.1 (the file's name)")
-    new_cmd.add_argument("--publisher", required=True, help="who made the claims, as the results file names it")
+    new_cmd.add_argument(
+        "identifier", metavar="ID", help="the announcement's id, e.g. acme-v6.1 (the file's name)"
+    )
+    new_cmd.add_argument(
+        "--publisher", required=True, help="who made the claims, as the results file names it"
+    )
     new_cmd.add_argument("--title", required=True, help="the announcement's title")
     new_cmd.add_argument("--date", required=True, help="its date, YYYY-MM-DD")
-    new_cmd.add_argument("--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)")
+    new_cmd.add_argument(
+        "--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)"
+    )
 
     build_cmd = commands.add_parser(
-        "build", help="execute the pages, write the scorecard and the ledger, compile the HTML",
+        "build",
+        help="execute the pages, write the scorecard and the ledger, compile the HTML",
         description="Without options: the committed book from the committed data (book/claims and _build/html). "
-                    "With --out DIR: a whole book, its data included, in DIR (a new or empty folder, or one an "
-                    "earlier --out made); --results, --param and --only need --out.")
-    build_cmd.add_argument("--results", type=Path, help="build from this summary.csv instead of the committed data (needs --out)")
-    build_cmd.add_argument("--round", dest="round_name", help="round label for --results (default: its version column)")
-    build_cmd.add_argument("--out", type=Path, help="build a whole book into this folder; the committed book is untouched")
-    build_cmd.add_argument("--no-html", action="store_true", help="execute the pages and write the scorecard only")
+        "With --out DIR: a whole book, its data included, in DIR (a new or empty folder, or one an "
+        "earlier --out made); --results, --param and --only need --out.",
+    )
     build_cmd.add_argument(
-        "--only", action="append", metavar="NAME",
+        "--results", type=Path, help="build from this summary.csv instead of the committed data (needs --out)"
+    )
+    build_cmd.add_argument(
+        "--round", dest="round_name", help="round label for --results (default: its version column)"
+    )
+    build_cmd.add_argument(
+        "--out", type=Path, help="build a whole book into this folder; the committed book is untouched"
+    )
+    build_cmd.add_argument(
+        "--no-html", action="store_true", help="execute the pages and write the scorecard only"
+    )
+    build_cmd.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
         help="a book of only this chapter, claim or page (needs --out); repeatable",
     )
     build_cmd.add_argument(
-        "--param", action="append", default=[], metavar="TARGET.NAME=VALUE",
+        "--param",
+        action="append",
+        default=[],
+        metavar="TARGET.NAME=VALUE",
         help="change one chapter parameter or claim field (needs --out); VALUE is read as YAML, and a mapping merges "
-             "into the one it changes (null removes a key), e.g. economics.assumed_prices='{\"NVIDIA GB300\": 12}' "
-             "or rubin-dsr1-2.5x.subject.system=NAME; a number picks an item of a list (rubin-frameworks.items.1.family=NAME); "
-             "repeatable",
+        "into the one it changes (null removes a key), e.g. economics.assumed_prices='{\"NVIDIA GB300\": 12}' "
+        "or rubin-dsr1-2.5x.subject.system=NAME; a number picks an item of a list (rubin-frameworks.items.1.family=NAME); "
+        "repeatable",
     )
-    build_cmd.add_argument("--jobs", type=int, help="pages executed at once (default: one more than the number of cores)")
-    build_cmd.add_argument("--force", action="store_true", help="execute every page (or every --only page), whatever the cache says")
-    build_cmd.add_argument("--strict", action="store_true",
-                           help="exit 1 when a claim finds no result for what it names (CI builds the committed book so)")
+    build_cmd.add_argument(
+        "--jobs", type=int, help="pages executed at once (default: one more than the number of cores)"
+    )
+    build_cmd.add_argument(
+        "--force",
+        action="store_true",
+        help="execute every page (or every --only page), whatever the cache says",
+    )
+    build_cmd.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a claim finds no result for what it names (CI builds the committed book so)",
+    )
     return parser
 
 
 def _add_force(command, what: str = "the output file") -> None:
-    command.add_argument("--force", action="store_true",
-                         help=f"replace {what} even if it exists and differs (otherwise refused, saying what would change)")
+    command.add_argument(
+        "--force",
+        action="store_true",
+        help=f"replace {what} even if it exists and differs (otherwise refused, saying what would change)",
+    )
 
 
 def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -> int:
@@ -127,6 +179,7 @@ def _result_changes(out: Path, table):
             return result_changes(load_results(out.absolute()), table)
         except ResultsError:
             return row_changes(existing, tidy_csv(table))
+
     return what_changes
 
 
@@ -137,11 +190,18 @@ def _run_ingest(args) -> int:
     table = ingest(args.path, args.round_name)
     round_name = str(table["round"].iloc[0])
     if args.out is None and not ROUND.fullmatch(round_name):
-        raise IngestError(f"{args.path}: round {round_name!r} is not of the form vMAJOR.MINOR, so it cannot name "
-                          "the output file; pass --round or --out")
+        raise IngestError(
+            f"{args.path}: round {round_name!r} is not of the form vMAJOR.MINOR, so it cannot name "
+            "the output file; pass --round or --out"
+        )
     out = args.out or PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
-    return _write_table(tidy_csv(table), out, args.force, f"{len(table)} results of round {round_name}",
-                        _result_changes(out, table))
+    return _write_table(
+        tidy_csv(table),
+        out,
+        args.force,
+        f"{len(table)} results of round {round_name}",
+        _result_changes(out, table),
+    )
 
 
 def _run_ingest_earlier(args) -> int:
@@ -152,8 +212,13 @@ def _run_ingest_earlier(args) -> int:
     table = ingest_earlier(args.path)
     out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
     data = tidy_csv(table)
-    return _write_table(data, out, args.force, f"{len(table)} earlier-round figures",
-                        lambda existing: row_changes(existing, data))
+    return _write_table(
+        data,
+        out,
+        args.force,
+        f"{len(table)} earlier-round figures",
+        lambda existing: row_changes(existing, data),
+    )
 
 
 def _run_ingest_prices(args) -> int:
@@ -164,20 +229,33 @@ def _run_ingest_prices(args) -> int:
     table = ingest_prices(args.path)
     out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
     data = tidy_csv(table)
-    return _write_table(data, out, args.force, f"{len(table)} prices", lambda existing: row_changes(existing, data))
+    return _write_table(
+        data, out, args.force, f"{len(table)} prices", lambda existing: row_changes(existing, data)
+    )
 
 
 def _run_fetch(args) -> int:
     from claimbook.fetch import fetch_summary
 
-    fetched = fetch_summary(args.round_name, args.dir or PROJECT_ROOT / "data" / "raw", args.url, args.timeout,
-                            progress=sys.stderr.isatty(), force=args.force)
+    fetched = fetch_summary(
+        args.round_name,
+        args.dir or PROJECT_ROOT / "data" / "raw",
+        args.url,
+        args.timeout,
+        progress=sys.stderr.isatty(),
+        force=args.force,
+    )
     if fetched.unchanged:
-        print(f"unchanged: {fetched.path} already holds this download ({fetched.results} results, "
-              f"sha256 {fetched.sha256})", file=sys.stderr)
+        print(
+            f"unchanged: {fetched.path} already holds this download ({fetched.results} results, "
+            f"sha256 {fetched.sha256})",
+            file=sys.stderr,
+        )
     else:
-        print(f"fetched {fetched.results} results ({fetched.size} bytes, sha256 {fetched.sha256}) to {fetched.path}",
-              file=sys.stderr)
+        print(
+            f"fetched {fetched.results} results ({fetched.size} bytes, sha256 {fetched.sha256}) to {fetched.path}",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -225,11 +303,15 @@ def _run_new_announcement(args) -> int:
     from claimbook.scaffold import new_registry
 
     if not ID_PATTERN.match(args.identifier):
-        raise UsageError(f"{args.identifier!r}: an announcement id uses lower-case letters, digits, '-' and '.'")
+        raise UsageError(
+            f"{args.identifier!r}: an announcement id uses lower-case letters, digits, '-' and '.'"
+        )
     out = PROJECT_ROOT / "data" / "claims" / f"{args.identifier}.yaml"
     if out.exists():
         raise UsageError(f"{out}: exists; a new announcement needs a new id (nothing was written)")
-    text = new_registry(args.identifier, args.publisher, args.title, args.date, args.round_name, load_registry())
+    text = new_registry(
+        args.identifier, args.publisher, args.title, args.date, args.round_name, load_registry()
+    )
     replace_file(out, text.encode("utf-8"), False, lambda existing: "")
     print(f"wrote {out}: fill in its claims, then run `make book`", file=sys.stderr)
     return 0
@@ -243,8 +325,15 @@ def _run_build(args) -> int:
     from claimbook.build import build  # the build's imports (notebooks, charts) only when building
 
     build(
-        results=args.results, round_name=args.round_name, out=args.out, html_output=not args.no_html,
-        only=args.only, overrides=args.param, jobs=args.jobs, force=args.force, strict=args.strict,
+        results=args.results,
+        round_name=args.round_name,
+        out=args.out,
+        html_output=not args.no_html,
+        only=args.only,
+        overrides=args.param,
+        jobs=args.jobs,
+        force=args.force,
+        strict=args.strict,
     )
     return 0
 
@@ -279,5 +368,7 @@ def _error_kinds() -> tuple[tuple, tuple]:
     from claimbook.fetch import FetchError, FetchRefused
     from claimbook.results import ResultsError
 
-    return ((IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError),
-            (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError))
+    return (
+        (IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError),
+        (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError),
+    )

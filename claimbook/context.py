@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from claimbook.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.engine import validate_claim
-from claimbook.mappings import set_path
 from claimbook.engine.core import Data
+from claimbook.mappings import set_path
 from claimbook.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError, load_registry
 from claimbook.results import load_results
@@ -35,14 +35,25 @@ def apply_overrides(registry: Registry, overrides: dict) -> Registry:
     return replace(registry, claims=tuple(changed(claim) for claim in registry.claims))
 
 
-def load_data(results_path: str, earlier_paths=(), reference_dir: str = "data/reference",
-              registry_dir: str = CLAIMS_DIR, chapters_file: str = CHAPTERS_FILE, overrides: dict | None = None,
-              result_ids_path: str = "data/result_ids.csv", sources_path: str = "data/mlperf/sources.csv",
-              results_table=None) -> Data:
+def load_data(
+    results_path: str,
+    earlier_paths=(),
+    reference_dir: str = "data/reference",
+    registry_dir: str = CLAIMS_DIR,
+    chapters_file: str = CHAPTERS_FILE,
+    overrides: dict | None = None,
+    result_ids_path: str = "data/result_ids.csv",
+    sources_path: str = "data/mlperf/sources.csv",
+    results_table=None,
+) -> Data:
     """The registry, the round's annotated results, earlier rounds (with the figures
     announcements state for them), the reviewed tables, the cited result IDs and the sources."""
     registry = apply_overrides(load_registry(registry_dir, chapters_file), overrides or {})
     reference = load_reference(reference_dir)
     results = annotate(load_results(results_path) if results_table is None else results_table, reference)
-    earlier = combine_rounds([load_round_table(path) for path in earlier_paths] + [announced_figures(registry)])
-    return Data(results, earlier, reference, registry, load_result_ids(result_ids_path), load_sources(sources_path))
+    earlier = combine_rounds(
+        [load_round_table(path) for path in earlier_paths] + [announced_figures(registry)]
+    )
+    return Data(
+        results, earlier, reference, registry, load_result_ids(result_ids_path), load_sources(sources_path)
+    )

@@ -23,8 +23,13 @@ class Meeting:
 def _leaves(check):
     """A check and its parts whose figures rest on particular results: a count or a list of
     what exists (partners, kinds of benchmark) touches results only as examples."""
-    return [part for part in (check.parts or (check,)) if part.rows is not None and not part.rows.empty
-            and not (part.claim.kind == "presence" and (part.claim.get("count") or part.claim.get("items")))]
+    return [
+        part
+        for part in (check.parts or (check,))
+        if part.rows is not None
+        and not part.rows.empty
+        and not (part.claim.kind == "presence" and (part.claim.get("count") or part.claim.get("items")))
+    ]
 
 
 def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
@@ -44,22 +49,46 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
         entry["locations"].add(location)
         for announcement, leaves in sides.items():
             for leaf in leaves:
-                if all(existing.claim.id != leaf.claim.id for existing in entry["sides"].setdefault(announcement, [])):
+                if all(
+                    existing.claim.id != leaf.claim.id
+                    for existing in entry["sides"].setdefault(announcement, [])
+                ):
                     entry["sides"][announcement].append(leaf)
     found = []
     for (benchmark, scenario), entry in sorted(meetings.items()):
-        used = {location for leaves in entry["sides"].values() for leaf in leaves for location in leaf.rows["location"]}
-        same = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)
-                            & (data.results["division"] == "closed")]
+        used = {
+            location
+            for leaves in entry["sides"].values()
+            for leaf in leaves
+            for location in leaf.rows["location"]
+        }
+        same = data.results[
+            (data.results["benchmark"] == benchmark)
+            & (data.results["scenario"] == scenario)
+            & (data.results["division"] == "closed")
+        ]
         higher = bool(same["higher_is_better"].iloc[0]) if not same.empty else True
         others = same[~same["location"].isin(used)].sort_values("result", ascending=not higher).head(top)
         in_scenario = same[same["location"].isin(used)].sort_values("result", ascending=not higher)
-        users_of = {location: sorted(registry_publisher(data, announcement) for announcement, leaves in entry["sides"].items()
-                                     if any(location in set(leaf.rows["location"]) for leaf in leaves))
-                    for location in in_scenario["location"]}
-        found.append(Meeting(benchmark, scenario, in_scenario.assign(used_by=[" and ".join(users_of[location])
-                                                                             for location in in_scenario["location"]])
-                             .reset_index(drop=True), entry["sides"], others.reset_index(drop=True)))
+        users_of = {
+            location: sorted(
+                registry_publisher(data, announcement)
+                for announcement, leaves in entry["sides"].items()
+                if any(location in set(leaf.rows["location"]) for leaf in leaves)
+            )
+            for location in in_scenario["location"]
+        }
+        found.append(
+            Meeting(
+                benchmark,
+                scenario,
+                in_scenario.assign(
+                    used_by=[" and ".join(users_of[location]) for location in in_scenario["location"]]
+                ).reset_index(drop=True),
+                entry["sides"],
+                others.reset_index(drop=True),
+            )
+        )
     return found
 
 
@@ -72,22 +101,30 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
     rows = []
     for announcement, leaves in meeting.sides.items():
         for leaf in leaves:
-            rows.append({"Announcement": registry.announcements[announcement].publisher,
-                         "Claim": leaf.claim.get("title") or leaf.claim.statement, "Claim id": leaf.claim.id,
-                         "Verdict": leaf.verdict, "Measured": leaf.measured_range() or "—"})
+            rows.append(
+                {
+                    "Announcement": registry.announcements[announcement].publisher,
+                    "Claim": leaf.claim.get("title") or leaf.claim.statement,
+                    "Claim id": leaf.claim.id,
+                    "Verdict": leaf.verdict,
+                    "Measured": leaf.measured_range() or "—",
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def _results_table(rows: pd.DataFrame, **extra) -> pd.DataFrame:
     """Results as a meeting's tables show them: the result, ``extra`` columns, then its figures."""
-    return pd.DataFrame({
-        "Result": [label_of(row) for _, row in rows.iterrows()],
-        **{name: list(values) for name, values in extra.items()},
-        "Accelerator": list(rows["family"]),
-        "Value": list(rows["result"]),
-        "Units": list(rows["units"]),
-        "Per GPU": list(rows["per_accelerator"]),
-    })
+    return pd.DataFrame(
+        {
+            "Result": [label_of(row) for _, row in rows.iterrows()],
+            **{name: list(values) for name, values in extra.items()},
+            "Accelerator": list(rows["family"]),
+            "Value": list(rows["result"]),
+            "Units": list(rows["units"]),
+            "Per GPU": list(rows["per_accelerator"]),
+        }
+    )
 
 
 def left_out_table(meeting: Meeting) -> pd.DataFrame:
@@ -103,7 +140,7 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     best result of any accelerator at the same size that the comparison leaves out."""
     rows = []
     for check in checks.values():
-        for leaf in (check.parts or (check,)):
+        for leaf in check.parts or (check,):
             if leaf.claim.kind != "ratio" or leaf.rows is None or leaf.rows.empty:
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
@@ -114,24 +151,37 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                 rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
-                same = data.results[(data.results["benchmark"] == subject["benchmark"])
-                                    & (data.results["scenario"] == subject["scenario"])
-                                    & (data.results["total_accelerators"] == subject["total_accelerators"])
-                                    & (data.results["division"] == "closed")
-                                    & ~data.results["location"].isin(case.evidence)]
+                same = data.results[
+                    (data.results["benchmark"] == subject["benchmark"])
+                    & (data.results["scenario"] == subject["scenario"])
+                    & (data.results["total_accelerators"] == subject["total_accelerators"])
+                    & (data.results["division"] == "closed")
+                    & ~data.results["location"].isin(case.evidence)
+                ]
                 higher = bool(subject["higher_is_better"])
                 best = same.sort_values("result", ascending=not higher).head(1)
                 best_row = best.iloc[0] if not best.empty else None
                 gap = None
                 if best_row is not None:
-                    ratio = subject["result"] / best_row["result"] if higher else best_row["result"] / subject["result"]
+                    ratio = (
+                        subject["result"] / best_row["result"]
+                        if higher
+                        else best_row["result"] / subject["result"]
+                    )
                     gap = 100 * (ratio - 1)
-                rows.append({
-                    "Announcement": announcement.publisher, "Claim id": leaf.claim.id, "Case": case.label,
-                    "Claimant's result": label_of(subject), "Compared with": label_of(rival),
-                    "Measured": case.measured, "Unit": case.unit,
-                    "Best result at that size, any accelerator": "—" if best_row is None else
-                    f"{label_of(best_row)}, {best_row['family']}",
-                    "Claimant against it (%)": gap,
-                })
+                rows.append(
+                    {
+                        "Announcement": announcement.publisher,
+                        "Claim id": leaf.claim.id,
+                        "Case": case.label,
+                        "Claimant's result": label_of(subject),
+                        "Compared with": label_of(rival),
+                        "Measured": case.measured,
+                        "Unit": case.unit,
+                        "Best result at that size, any accelerator": "—"
+                        if best_row is None
+                        else f"{label_of(best_row)}, {best_row['family']}",
+                        "Claimant against it (%)": gap,
+                    }
+                )
     return pd.DataFrame(rows)

@@ -45,7 +45,10 @@ _SIGNATURES = (
     (b"BZh", "a bzip2-compressed file, not a CSV; decompress it first"),
     (b"\xfd7zXZ\x00", "an xz-compressed file, not a CSV; decompress it first"),
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive, not a CSV"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old-style Excel or Office file, not a CSV; export the sheet as CSV"),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "an old-style Excel or Office file, not a CSV; export the sheet as CSV",
+    ),
     (b"SQLite format 3\x00", "an SQLite database, not a CSV"),
     (b"PAR1", "a Parquet file, not a CSV"),
 )
@@ -126,8 +129,10 @@ def _not_utf8(head: bytes, whole: bool) -> tuple[int | None, str] | None:
 
 
 def _encoding_advice(byte: int) -> str:
-    return (f"not UTF-8 text (byte 0x{byte:02x}); the file seems to be Latin-1 or Windows-1252 encoded; "
-            "re-save it as UTF-8")
+    return (
+        f"not UTF-8 text (byte 0x{byte:02x}); the file seems to be Latin-1 or Windows-1252 encoded; "
+        "re-save it as UTF-8"
+    )
 
 
 def _markup(text: str) -> str | None:
@@ -164,8 +169,10 @@ def _delimiter(text: str) -> str | None:
     if counts[mark] == 0:
         return None
     name = _DELIMITERS[mark]
-    return (f"this looks {name}-separated (the header is one field with {counts[mark]} {name}s); "
-            "save it with commas as the separator")
+    return (
+        f"this looks {name}-separated (the header is one field with {counts[mark]} {name}s); "
+        "save it with commas as the separator"
+    )
 
 
 def sniff(head: bytes, whole: bool) -> tuple[int | None, str] | None:
@@ -279,7 +286,7 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
     path = Path(path)
     check_looks_like_csv(path, what)
     try:
-        handle = open(path, newline="", encoding="utf-8-sig")
+        handle = open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115 -- only the open is guarded; used in `with` below
     except OSError as exc:
         raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
     with handle:
@@ -297,13 +304,18 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
                 first_line = line + 1
                 line = reader.line_num
                 if lines.record_cut_off():
-                    raise _truncated(path, first_line, "the file ends inside a quoted field begun on this line")
+                    raise _truncated(
+                        path, first_line, "the file ends inside a quoted field begun on this line"
+                    )
                 if len(values) != width:
                     if not any(value.strip() for value in values):
                         continue
                     if lines.line_cut_off():
-                        raise _truncated(path, first_line, f"the last record has {len(values)} of {width} fields "
-                                                           "and no line end")
+                        raise _truncated(
+                            path,
+                            first_line,
+                            f"the last record has {len(values)} of {width} fields and no line end",
+                        )
                     raise IngestError(f"{path}, line {first_line}: {_width_mismatch(len(values), header)}")
                 if not any(values) and not any(value.strip() for value in values):
                     continue
@@ -321,12 +333,16 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
 
 def _width_mismatch(count: int, header: list[str]) -> str:
     if len(header) == 1:
-        return (f"{count} fields where the header has 1 ({_excerpt(header[0])}); "
-                "the file does not look like a comma-separated table")
+        return (
+            f"{count} fields where the header has 1 ({_excerpt(header[0])}); "
+            "the file does not look like a comma-separated table"
+        )
     return f"{count} fields where the header has {len(header)}"
 
 
-def read_records(path: Path, what: str = "results file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+def read_records(
+    path: Path, what: str = "results file"
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     """The header and (first line number, record as a dict) pairs of a CSV file."""
     header, rows, lines = read_rows(path, what)
     return header, [(line, dict(zip(header, values))) for line, values in zip(lines, rows)]
@@ -353,8 +369,10 @@ def row_changes(old: bytes, new: bytes) -> str:
     before, after = Counter(map(tuple, old_rows[1:])), Counter(map(tuple, new_rows[1:]))
     added, removed = sum((after - before).values()), sum((before - after).values())
     kept = sum((before & after).values())
-    return (f"{added} row{'' if added == 1 else 's'} added, {removed} removed, {kept} kept "
-            "(a changed row counts as removed and added)")
+    return (
+        f"{added} row{'' if added == 1 else 's'} added, {removed} removed, {kept} kept "
+        "(a changed row counts as removed and added)"
+    )
 
 
 def _rows_of(data: bytes) -> list[list[str]]:

@@ -30,18 +30,24 @@ def claimed_systems(registry) -> set[tuple[str, str]]:
     return systems
 
 
-def diff_results(old: pd.DataFrame, new: pd.DataFrame, systems: set[tuple[str, str]] | None = None) -> pd.DataFrame:
+def diff_results(
+    old: pd.DataFrame, new: pd.DataFrame, systems: set[tuple[str, str]] | None = None
+) -> pd.DataFrame:
     """New, removed and changed results (by result key); ``systems`` limits the comparison."""
     key = list(RESULT_KEY)
     if systems is not None:
+
         def keep(frame):
             pairs = pd.Series(list(zip(frame["organization"], frame["system"])), index=frame.index)
             return frame[pairs.isin(systems)]
+
         old, new = keep(old), keep(new)
     merged = old[key + ["result", "units"]].merge(
         new[key + ["result", "units"]], on=key, how="outer", suffixes=("_old", "_new"), indicator=True
     )
-    status = merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
+    status = (
+        merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
+    )
     changed = (merged["_merge"] == "both") & (
         (merged["result_old"] != merged["result_new"]) | (merged["units_old"] != merged["units_new"])
     )
@@ -58,7 +64,9 @@ def diff_results(old: pd.DataFrame, new: pd.DataFrame, systems: set[tuple[str, s
     table["change_percent"] = 100 * (table["new_result"] / table["old_result"] - 1)
     table = table[table["status"] != "unchanged"]
     order = {"changed": 0, "new": 1, "removed": 2}
-    table = table.sort_values(["status", *key], key=lambda column: column.map(order) if column.name == "status" else column)
+    table = table.sort_values(
+        ["status", *key], key=lambda column: column.map(order) if column.name == "status" else column
+    )
     return table.reset_index(drop=True)[list(DIFF_COLUMNS)]
 
 

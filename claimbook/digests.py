@@ -44,7 +44,9 @@ def with_file_digests(value, root: Path, skip=()):
     """Parameters with every path to an existing file or folder (relative to ``root``) replaced
     by the digest of its content."""
     if isinstance(value, dict):
-        return {key: (item if key in skip else with_file_digests(item, root, skip)) for key, item in value.items()}
+        return {
+            key: (item if key in skip else with_file_digests(item, root, skip)) for key, item in value.items()
+        }
     if isinstance(value, list):
         return [with_file_digests(item, root, skip) for item in value]
     if isinstance(value, str) and value and len(value) < 4096 and "\n" not in value:
@@ -61,7 +63,7 @@ def with_file_digests(value, root: Path, skip=()):
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_file(name: str) -> Path | None:
     """The source file of a module of this package, or None if it is not one."""
     if name != PACKAGE and not name.startswith(PACKAGE + "."):
@@ -89,17 +91,20 @@ def _imports(source: str, package: str) -> set[str]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_imports(name: str) -> frozenset:
     """The modules of this package one module imports, itself parsed once per process."""
     path = _module_file(name)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     parents = {".".join(name.split(".")[:index]) for index in range(1, len(name.split(".")))}
-    return frozenset(other for other in _imports(path.read_text(encoding="utf-8"), package) | parents
-                     if _module_file(other))
+    return frozenset(
+        other
+        for other in _imports(path.read_text(encoding="utf-8"), package) | parents
+        if _module_file(other)
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_closure(start: frozenset) -> tuple[str, ...]:
     seen, todo = set(), [name for name in start if _module_file(name)]
     while todo:
@@ -117,7 +122,7 @@ def template_modules(template: Path) -> tuple[str, ...]:
     return _template_modules(str(template), info.st_mtime_ns, info.st_size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     """(Read once per version of the file: every page of a kind shares its template.)"""
     notebook = nbformat.read(template, as_version=4)

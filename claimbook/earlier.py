@@ -9,6 +9,7 @@ evidence, system identified), as a partial table of figures each with a ``source
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -30,13 +31,33 @@ SOURCE_TYPES = {
     "vendor-announcement": "a vendor's announcement",
 }
 EARLIER_COLUMNS = (
-    "version", "organization", "platform", "model", "scenario", "result", "units",
-    "total_accelerators", "result_id", "source_type", "source",
+    "version",
+    "organization",
+    "platform",
+    "model",
+    "scenario",
+    "result",
+    "units",
+    "total_accelerators",
+    "result_id",
+    "source_type",
+    "source",
 )
 EARLIER_OPTIONAL = ("division",)
 ROUND_COLUMNS = (
-    "round", "organization", "system", "model", "scenario", "result", "units", "higher_is_better",
-    "total_accelerators", "division", "result_id", "source_type", "source",
+    "round",
+    "organization",
+    "system",
+    "model",
+    "scenario",
+    "result",
+    "units",
+    "higher_is_better",
+    "total_accelerators",
+    "division",
+    "result_id",
+    "source_type",
+    "source",
 )
 UNSPECIFIED_SYSTEM = "unspecified"
 
@@ -62,8 +83,18 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     frame["total_accelerators"] = frame["total_accelerators"].astype("Int64")
     frame["higher_is_better"] = frame["higher_is_better"].astype(bool)
     frame["result"] = frame["result"].astype(float)
-    for column in ("round", "organization", "system", "model", "scenario", "units", "division", "result_id",
-                   "source_type", "source"):
+    for column in (
+        "round",
+        "organization",
+        "system",
+        "model",
+        "scenario",
+        "units",
+        "division",
+        "result_id",
+        "source_type",
+        "source",
+    ):
         frame[column] = frame[column].fillna("").astype(str)
     return frame[list(ROUND_COLUMNS)]
 
@@ -76,9 +107,13 @@ def _earlier_row(where: str, text: dict) -> dict:
     if scenario is None:
         raise IngestError(f"{where}: unknown scenario {text['scenario']!r}")
     if text["units"] not in UNITS:
-        raise IngestError(f"{where}: unknown units {text['units']!r}; the book understands {', '.join(UNITS)}")
+        raise IngestError(
+            f"{where}: unknown units {text['units']!r}; the book understands {', '.join(UNITS)}"
+        )
     if text["source_type"] not in SOURCE_TYPES:
-        raise IngestError(f"{where}: unknown source_type {text['source_type']!r}; known: {', '.join(SOURCE_TYPES)}")
+        raise IngestError(
+            f"{where}: unknown source_type {text['source_type']!r}; known: {', '.join(SOURCE_TYPES)}"
+        )
     division = text.get("division", "").lower()
     if division not in ("", "closed", "open"):
         raise IngestError(f"{where}: division is {text['division']!r}; use closed, open or leave it empty")
@@ -86,7 +121,9 @@ def _earlier_row(where: str, text: dict) -> dict:
     gpus = None
     if text["total_accelerators"]:
         if not text["total_accelerators"].isdigit() or int(text["total_accelerators"]) == 0:
-            raise IngestError(f"{where}: total_accelerators is {text['total_accelerators']!r}, not a positive whole number")
+            raise IngestError(
+                f"{where}: total_accelerators is {text['total_accelerators']!r}, not a positive whole number"
+            )
         gpus = int(text["total_accelerators"])
     return {
         "round": text["version"],
@@ -121,9 +158,15 @@ def load_round_table(path: str | os.PathLike) -> pd.DataFrame:
         return from_tidy(load_results(path))
     missing = [name for name in ROUND_COLUMNS if name not in header and name != "division"]
     if missing:
-        raise IngestError(f"{path}: neither a tidy results table nor an earlier-round table (missing {', '.join(missing)})")
-    frame = pd.read_csv(path, dtype={"round": str, "result_id": str, "source": str, "division": str},
-                        keep_default_na=False, na_values={"total_accelerators": [""]})
+        raise IngestError(
+            f"{path}: neither a tidy results table nor an earlier-round table (missing {', '.join(missing)})"
+        )
+    frame = pd.read_csv(
+        path,
+        dtype={"round": str, "result_id": str, "source": str, "division": str},
+        keep_default_na=False,
+        na_values={"total_accelerators": [""]},
+    )
     if "division" not in frame.columns:
         frame["division"] = ""
     return _typed(frame)
@@ -141,15 +184,23 @@ def announced_figures(registry) -> pd.DataFrame:
         subject = claim.get("subject") or {}
         units = stated.get("units", "Tokens/s")
         for scenario, value in (stated.get("figures") or {}).items():
-            rows.append({
-                "round": str(stated["round"]), "organization": subject.get("organization", announcement.claimant),
-                "system": stated.get("system") or subject.get("system") or UNSPECIFIED_SYSTEM,
-                "model": claim.get("benchmark"), "scenario": scenario, "result": float(value), "units": units,
-                "higher_is_better": UNITS[units][1], "total_accelerators": stated.get("gpus"),
-                "division": str(stated.get("division") or ""), "result_id": str(stated.get("result_id") or ""),
-                "source_type": "vendor-announcement",
-                "source": f"{announcement.title} ({announcement.date})",
-            })
+            rows.append(
+                {
+                    "round": str(stated["round"]),
+                    "organization": subject.get("organization", announcement.claimant),
+                    "system": stated.get("system") or subject.get("system") or UNSPECIFIED_SYSTEM,
+                    "model": claim.get("benchmark"),
+                    "scenario": scenario,
+                    "result": float(value),
+                    "units": units,
+                    "higher_is_better": UNITS[units][1],
+                    "total_accelerators": stated.get("gpus"),
+                    "division": str(stated.get("division") or ""),
+                    "result_id": str(stated.get("result_id") or ""),
+                    "source_type": "vendor-announcement",
+                    "source": f"{announcement.title} ({announcement.date})",
+                }
+            )
     frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
     frame = frame.drop_duplicates(["round", "organization", "system", "model", "scenario", "result"])
     return _typed(frame)
@@ -165,7 +216,9 @@ def combine_rounds(frames: list[pd.DataFrame]) -> pd.DataFrame:
     frame = pd.concat(frames, ignore_index=True)
     strength = {name: rank for rank, name in enumerate(SOURCE_TYPES)}
     frame = frame.assign(_strength=frame["source_type"].map(strength), _order=frame["round"].map(round_order))
-    frame = frame.sort_values(["_order", "organization", "system", "model", "scenario", "_strength"], kind="stable")
+    frame = frame.sort_values(
+        ["_order", "organization", "system", "model", "scenario", "_strength"], kind="stable"
+    )
     return frame.drop(columns=["_strength", "_order"]).reset_index(drop=True)
 
 
@@ -177,11 +230,19 @@ def source_types_table() -> pd.DataFrame:
 def system_history(data, organization: str, system: str, benchmark: str) -> pd.DataFrame:
     """One system's figures on one benchmark in every round the book has: the current round's
     published results and the earlier-round table, strongest source first within a round."""
-    current = data.results[(data.results["organization"] == organization) & (data.results["system"] == system)
-                           & (data.results["benchmark"] == benchmark)]
-    earlier = data.earlier[(data.earlier["organization"] == organization) & (data.earlier["system"] == system)
-                           & (data.earlier["model"].map(data.reference.benchmark) == benchmark)]
-    frame = combine_rounds([from_tidy(current.drop(columns=["family", "vendor", "form_factor", "benchmark"])), earlier])
+    current = data.results[
+        (data.results["organization"] == organization)
+        & (data.results["system"] == system)
+        & (data.results["benchmark"] == benchmark)
+    ]
+    earlier = data.earlier[
+        (data.earlier["organization"] == organization)
+        & (data.earlier["system"] == system)
+        & (data.earlier["model"].map(data.reference.benchmark) == benchmark)
+    ]
+    frame = combine_rounds(
+        [from_tidy(current.drop(columns=["family", "vendor", "form_factor", "benchmark"])), earlier]
+    )
     return frame.drop_duplicates(["round", "scenario"], keep="first").reset_index(drop=True)
 
 
@@ -191,7 +252,7 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
     order = list(SOURCE_TYPES)
     rounds = sorted(set(history["round"]), key=round_order)
     rows = []
-    for before, after in zip(rounds, rounds[1:]):
+    for before, after in itertools.pairwise(rounds):
         for scenario in sorted(set(history["scenario"])):
             old = history[(history["round"] == before) & (history["scenario"] == scenario)]
             new = history[(history["round"] == after) & (history["scenario"] == scenario)]
@@ -200,7 +261,28 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
             old, new = old.iloc[0], new.iloc[0]
             gain = new["result"] / old["result"] if new["higher_is_better"] else old["result"] / new["result"]
             weaker = max(old["source_type"], new["source_type"], key=order.index)
-            rows.append({"scenario": scenario, "from_round": before, "to_round": after, "from_result": old["result"],
-                         "to_result": new["result"], "units": new["units"], "gain": gain, "evidence": weaker})
-    return pd.DataFrame(rows, columns=["scenario", "from_round", "to_round", "from_result", "to_result", "units",
-                                       "gain", "evidence"])
+            rows.append(
+                {
+                    "scenario": scenario,
+                    "from_round": before,
+                    "to_round": after,
+                    "from_result": old["result"],
+                    "to_result": new["result"],
+                    "units": new["units"],
+                    "gain": gain,
+                    "evidence": weaker,
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "scenario",
+            "from_round",
+            "to_round",
+            "from_result",
+            "to_result",
+            "units",
+            "gain",
+            "evidence",
+        ],
+    )

@@ -10,9 +10,21 @@ from claimbook import records
 SECONDS_PER_HOUR = 3600
 TOKENS_PER_MILLION = 1_000_000
 COST_COLUMNS = (
-    "organization", "system", "accelerator", "model", "scenario", "availability", "total_accelerators",
-    "tokens_per_second", "price_provider", "price_kind", "usd_per_gpu_hour", "usd_per_million_tokens",
-    "gpu_watts", "joules_per_token", "location",
+    "organization",
+    "system",
+    "accelerator",
+    "model",
+    "scenario",
+    "availability",
+    "total_accelerators",
+    "tokens_per_second",
+    "price_provider",
+    "price_kind",
+    "usd_per_gpu_hour",
+    "usd_per_million_tokens",
+    "gpu_watts",
+    "joules_per_token",
+    "location",
 )
 
 
@@ -39,11 +51,20 @@ def cost_table(results: pd.DataFrame, chosen_prices: pd.DataFrame) -> pd.DataFra
     for item in priced.itertuples():
         rows.append(
             {
-                "organization": item.organization, "system": item.system, "accelerator": item.family,
-                "model": item.benchmark, "scenario": item.scenario, "availability": item.availability,
-                "total_accelerators": item.total_accelerators, "tokens_per_second": item.result,
-                "price_provider": item.provider, "price_kind": item.pricing, "usd_per_gpu_hour": item.usd_per_gpu_hour,
-                "usd_per_million_tokens": usd_per_million_tokens(item.total_accelerators, item.usd_per_gpu_hour, item.result),
+                "organization": item.organization,
+                "system": item.system,
+                "accelerator": item.family,
+                "model": item.benchmark,
+                "scenario": item.scenario,
+                "availability": item.availability,
+                "total_accelerators": item.total_accelerators,
+                "tokens_per_second": item.result,
+                "price_provider": item.provider,
+                "price_kind": item.pricing,
+                "usd_per_gpu_hour": item.usd_per_gpu_hour,
+                "usd_per_million_tokens": usd_per_million_tokens(
+                    item.total_accelerators, item.usd_per_gpu_hour, item.result
+                ),
                 "gpu_watts": item.gpu_watts,
                 "joules_per_token": joules_per_token(item.total_accelerators, item.gpu_watts, item.result),
                 "location": item.location,
@@ -51,18 +72,26 @@ def cost_table(results: pd.DataFrame, chosen_prices: pd.DataFrame) -> pd.DataFra
         )
     table = pd.DataFrame(rows, columns=list(COST_COLUMNS))
     table["joules_per_token"] = table["joules_per_token"].astype("float64")
-    return table.sort_values(["model", "scenario", "usd_per_million_tokens", "location"], kind="stable").reset_index(drop=True)
+    return table.sort_values(
+        ["model", "scenario", "usd_per_million_tokens", "location"], kind="stable"
+    ).reset_index(drop=True)
 
 
 def break_even_price(new: pd.Series, baseline: pd.Series, baseline_usd_per_gpu_hour: float) -> float:
     """The new system's price per GPU-hour at which its cost per token equals the baseline's."""
-    return baseline_usd_per_gpu_hour * (new["result"] / baseline["result"]) * (
-        baseline["total_accelerators"] / new["total_accelerators"]
+    return (
+        baseline_usd_per_gpu_hour
+        * (new["result"] / baseline["result"])
+        * (baseline["total_accelerators"] / new["total_accelerators"])
     )
 
 
-def break_even_table(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float,
-                     new_usd_per_gpu_hour: float | None) -> pd.DataFrame:
+def break_even_table(
+    new_rows: pd.DataFrame,
+    baseline_rows: pd.DataFrame,
+    baseline_usd_per_gpu_hour: float,
+    new_usd_per_gpu_hour: float | None,
+) -> pd.DataFrame:
     """Per benchmark and scenario with token results on both sides: the new system's break-even
     price, and whether the assumed price is below it (then the new system is cheaper per token)."""
     tokens = new_rows[new_rows["units"] == "Tokens/s"]
@@ -70,17 +99,35 @@ def break_even_table(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseli
     rows = []
     for _, item in merged.iterrows():
         new = pd.Series({"result": item["result_new"], "total_accelerators": item["total_accelerators_new"]})
-        base = pd.Series({"result": item["result_baseline"], "total_accelerators": item["total_accelerators_baseline"]})
+        base = pd.Series(
+            {"result": item["result_baseline"], "total_accelerators": item["total_accelerators_baseline"]}
+        )
         price = break_even_price(new, base, baseline_usd_per_gpu_hour)
-        rows.append({
-            "benchmark": item["benchmark"], "scenario": item["scenario"],
-            "speedup": item["result_new"] / item["result_baseline"],
-            "baseline_usd_per_gpu_hour": baseline_usd_per_gpu_hour, "break_even_usd_per_gpu_hour": price,
-            "assumed_usd_per_gpu_hour": new_usd_per_gpu_hour,
-            "cheaper_at_assumed_price": None if new_usd_per_gpu_hour is None else bool(new_usd_per_gpu_hour < price),
-        })
-    return pd.DataFrame(rows, columns=["benchmark", "scenario", "speedup", "baseline_usd_per_gpu_hour",
-                                       "break_even_usd_per_gpu_hour", "assumed_usd_per_gpu_hour", "cheaper_at_assumed_price"])
+        rows.append(
+            {
+                "benchmark": item["benchmark"],
+                "scenario": item["scenario"],
+                "speedup": item["result_new"] / item["result_baseline"],
+                "baseline_usd_per_gpu_hour": baseline_usd_per_gpu_hour,
+                "break_even_usd_per_gpu_hour": price,
+                "assumed_usd_per_gpu_hour": new_usd_per_gpu_hour,
+                "cheaper_at_assumed_price": None
+                if new_usd_per_gpu_hour is None
+                else bool(new_usd_per_gpu_hour < price),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "benchmark",
+            "scenario",
+            "speedup",
+            "baseline_usd_per_gpu_hour",
+            "break_even_usd_per_gpu_hour",
+            "assumed_usd_per_gpu_hour",
+            "cheaper_at_assumed_price",
+        ],
+    )
 
 
 def break_even_notes(break_even: pd.DataFrame, new_family: str, baseline_family: str) -> tuple[str, ...]:
@@ -92,44 +139,72 @@ def break_even_notes(break_even: pd.DataFrame, new_family: str, baseline_family:
     high = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmax()]
     base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
     return (
-        f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (no public price), {new_family} is cheaper "
-        f"per token in every scenario only if priced below {low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour "
-        f"(the conservative figure, set by {low['benchmark']} {low['scenario']}); in its best scenario "
-        f"({high['benchmark']} {high['scenario']}) below {high['break_even_usd_per_gpu_hour']:.2f}",
+        (
+            f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (no public price), {new_family} is cheaper "
+            f"per token in every scenario only if priced below {low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour "
+            f"(the conservative figure, set by {low['benchmark']} {low['scenario']}); in its best scenario "
+            f"({high['benchmark']} {high['scenario']}) below {high['break_even_usd_per_gpu_hour']:.2f}"
+        ),
         "These prices scale with the assumed baseline price; change it with --param economics.assumed_prices",
     )
 
 
-def sensitivity(new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float,
-                prices: np.ndarray) -> pd.DataFrame:
+def sensitivity(
+    new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float, prices: np.ndarray
+) -> pd.DataFrame:
     """Cost per million tokens of the new system over a range of its price, and of the baseline at
     its assumed price (a flat line), per scenario: the lines cross at the break-even price."""
     frames = []
     tokens = new_rows[new_rows["units"] == "Tokens/s"]
     for item in tokens.itertuples():
-        base = baseline_rows[(baseline_rows["benchmark"] == item.benchmark) & (baseline_rows["scenario"] == item.scenario)]
+        base = baseline_rows[
+            (baseline_rows["benchmark"] == item.benchmark) & (baseline_rows["scenario"] == item.scenario)
+        ]
         if base.empty:
             continue
         base = base.iloc[0]
-        flat = usd_per_million_tokens(int(base["total_accelerators"]), baseline_usd_per_gpu_hour, float(base["result"]))
-        frames.append(pd.DataFrame({
-            "system": f"{item.family}, {item.total_accelerators} GPUs", "scenario": item.scenario,
-            "line": f"new {item.scenario}",
-            "usd_per_gpu_hour": prices,
-            "usd_per_million_tokens": [usd_per_million_tokens(item.total_accelerators, price, item.result) for price in prices],
-        }))
-        frames.append(pd.DataFrame({
-            "system": f"{base['family']}, {int(base['total_accelerators'])} GPUs, at {baseline_usd_per_gpu_hour:.2f} USD/h",
-            "scenario": item.scenario, "line": f"baseline {item.scenario}", "usd_per_gpu_hour": prices,
-            "usd_per_million_tokens": flat,
-        }))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["system", "scenario", "line", "usd_per_gpu_hour", "usd_per_million_tokens"])
+        flat = usd_per_million_tokens(
+            int(base["total_accelerators"]), baseline_usd_per_gpu_hour, float(base["result"])
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": f"{item.family}, {item.total_accelerators} GPUs",
+                    "scenario": item.scenario,
+                    "line": f"new {item.scenario}",
+                    "usd_per_gpu_hour": prices,
+                    "usd_per_million_tokens": [
+                        usd_per_million_tokens(item.total_accelerators, price, item.result)
+                        for price in prices
+                    ],
+                }
+            )
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": f"{base['family']}, {int(base['total_accelerators'])} GPUs, at {baseline_usd_per_gpu_hour:.2f} USD/h",
+                    "scenario": item.scenario,
+                    "line": f"baseline {item.scenario}",
+                    "usd_per_gpu_hour": prices,
+                    "usd_per_million_tokens": flat,
+                }
+            )
+        )
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(
+            columns=["system", "scenario", "line", "usd_per_gpu_hour", "usd_per_million_tokens"]
+        )
+    )
 
 
 def publish_costs(table: pd.DataFrame) -> None:
     """Record the cost table for the build, which writes it to ``costs.csv``."""
     records.publish(
-        "costs", table.to_dict("records"), COST_COLUMNS,
+        "costs",
+        table.to_dict("records"),
+        COST_COLUMNS,
         ("organization", "system", "model", "scenario", "usd_per_million_tokens"),
     )

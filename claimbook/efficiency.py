@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-
 # A scaling pair: the same submitter running the same benchmark and scenario on the same
 # accelerator, in the same division, at two different GPU counts.
 PAIR_KEY = ("organization", "division", "family", "benchmark", "scenario")
@@ -76,7 +75,10 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
                         "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
                         "throughput_ratio": large["result"] / small["result"],
                         "efficiency": scaling_efficiency(
-                            large["result"], large["total_accelerators"], small["result"], small["total_accelerators"]
+                            large["result"],
+                            large["total_accelerators"],
+                            small["result"],
+                            small["total_accelerators"],
                         ),
                         "small_per_gpu": small["per_accelerator"],
                         "large_per_gpu": large["per_accelerator"],

@@ -13,7 +13,14 @@ from claimbook.errors import ChapterError
 
 KERNEL = "python3"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
-_VOLATILE_NOTEBOOK_KEYS = ("start_time", "end_time", "duration", "input_path", "output_path", "environment_variables")
+_VOLATILE_NOTEBOOK_KEYS = (
+    "start_time",
+    "end_time",
+    "duration",
+    "input_path",
+    "output_path",
+    "environment_variables",
+)
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
 
 
@@ -100,7 +107,13 @@ def with_title(template: Path, title: str | None, folder: Path) -> Path:
 
 
 def execute_chapter(
-    name: str, template: Path, output: Path, parameters: dict, cwd: Path, template_label: str, title: str | None = None
+    name: str,
+    template: Path,
+    output: Path,
+    parameters: dict,
+    cwd: Path,
+    template_label: str,
+    title: str | None = None,
 ) -> Path:
     """Run ``template`` with ``parameters`` into ``output``, the kernel reading data from the book
     root ``cwd``; raises ChapterError on failure."""
@@ -110,8 +123,10 @@ def execute_chapter(
     output.parent.mkdir(parents=True, exist_ok=True)
     source = with_title(template, title, output.parent)
     # A short path: a Unix socket's path has a limit of about a hundred bytes.
-    with tempfile.TemporaryFile(mode="w+") as kernel_stderr, \
-            tempfile.TemporaryDirectory(prefix="claimbook-kernel-") as sockets:
+    with (
+        tempfile.TemporaryFile(mode="w+") as kernel_stderr,
+        tempfile.TemporaryDirectory(prefix="claimbook-kernel-") as sockets,
+    ):
         kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets))
         try:
             papermill.execute_notebook(

@@ -24,7 +24,14 @@ import pandas as pd
 
 from claimbook.csvfile import IngestError, TruncatedError, row_changes
 from claimbook.diff import result_changes
-from claimbook.files import ReplaceRefused, existing_bytes, install, make_directories, open_temporary, remove_if_empty
+from claimbook.files import (
+    ReplaceRefused,
+    existing_bytes,
+    install,
+    make_directories,
+    open_temporary,
+    remove_if_empty,
+)
 from claimbook.ingest import ingest, summary_versions
 
 DEFAULT_URL = "https://raw.githubusercontent.com/mlcommons/inference_results_{round}/main/summary.csv"
@@ -78,12 +85,20 @@ def round_folder(destination_dir: Path, round_name: str) -> Path:
     base = Path(destination_dir).resolve()
     folder = (base / round_name).resolve()
     if not folder.is_relative_to(base) or folder == base:
-        raise FetchRefused(f"{Path(destination_dir) / round_name} leads to {folder}, outside {base}; not writing there")
+        raise FetchRefused(
+            f"{Path(destination_dir) / round_name} leads to {folder}, outside {base}; not writing there"
+        )
     return folder
 
 
-def fetch_summary(round_name: str, destination_dir: Path, url: str | None = None, timeout: float = 30.0,
-                  progress: bool = False, force: bool = False) -> Fetched:
+def fetch_summary(
+    round_name: str,
+    destination_dir: Path,
+    url: str | None = None,
+    timeout: float = 30.0,
+    progress: bool = False,
+    force: bool = False,
+) -> Fetched:
     """Download, verify and install ``destination_dir/ROUND/summary.csv`` and its checksum record.
 
     An existing different summary is replaced only with ``force``; an identical one is left
@@ -133,11 +148,13 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
     except urllib.error.HTTPError as exc:
         raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
     except http.client.IncompleteRead as exc:
-        raise FetchError(f"{url}: truncated download, {size + len(exc.partial)} of {expected} bytes") from None
+        raise FetchError(
+            f"{url}: truncated download, {size + len(exc.partial)} of {expected} bytes"
+        ) from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise FetchError(f"{url}: download failed ({reason})") from None
-    except Exception as exc:  # other http.client errors
+    except Exception as exc:  # noqa: BLE001 -- other http.client errors
         raise FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})") from None
     if expected is not None and size != expected:
         raise FetchError(f"{url}: truncated download, {size} of {expected} bytes")
@@ -152,15 +169,21 @@ def _verify(temporary: Path, url: str, round_name: str, size: int) -> pd.DataFra
     try:
         table = ingest(temporary, round_name)
     except TruncatedError as exc:
-        raise FetchError(f"{url}: truncated download: {size} bytes received and the last record "
-                         f"(line {exc.line}) is cut off") from None
+        raise FetchError(
+            f"{url}: truncated download: {size} bytes received and the last record "
+            f"(line {exc.line}) is cut off"
+        ) from None
     except IngestError as exc:
-        raise FetchError(f"{url}: the download is not a valid results summary ({size} bytes): "
-                         f"{_without_path(str(exc), temporary)}") from None
+        raise FetchError(
+            f"{url}: the download is not a valid results summary ({size} bytes): "
+            f"{_without_path(str(exc), temporary)}"
+        ) from None
     versions = summary_versions(temporary)
     if versions and versions != {round_name}:
-        raise FetchRefused(f"{url}: the file is of round {', '.join(sorted(versions))} (its version column), "
-                           f"not {round_name}; nothing was installed")
+        raise FetchRefused(
+            f"{url}: the file is of round {', '.join(sorted(versions))} (its version column), "
+            f"not {round_name}; nothing was installed"
+        )
     return table
 
 
@@ -168,7 +191,7 @@ def _without_path(message: str, path: Path) -> str:
     """An ingest error about the temporary file, worded without it ("line 3: ...")."""
     name = str(path)
     if message.startswith(name):
-        message = message[len(name):].lstrip(",: ")
+        message = message[len(name) :].lstrip(",: ")
     return message.replace(name, "the download")
 
 

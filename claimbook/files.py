@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 
 class WriteError(Exception):
@@ -127,7 +128,9 @@ def existing_bytes(target: Path) -> bytes | None:
 UNCHANGED, WRITTEN = "unchanged", "written"
 
 
-def replace_file(target: str | os.PathLike, data: bytes, force: bool, what_changes: Callable[[bytes], str]) -> str:
+def replace_file(
+    target: str | os.PathLike, data: bytes, force: bool, what_changes: Callable[[bytes], str]
+) -> str:
     """Write ``data`` to ``target`` unless a different file is there and ``force`` is false.
 
     An identical file is left alone (its time stamps too) and ``UNCHANGED`` returned; a
@@ -139,6 +142,8 @@ def replace_file(target: str | os.PathLike, data: bytes, force: bool, what_chang
     if existing == data:
         return UNCHANGED
     if existing is not None and not force:
-        raise ReplaceRefused(f"{target} exists and differs: {what_changes(existing)}; pass --force to replace it")
+        raise ReplaceRefused(
+            f"{target} exists and differs: {what_changes(existing)}; pass --force to replace it"
+        )
     write_atomically(target, data)
     return WRITTEN

@@ -42,8 +42,13 @@ class HtmlError(RuntimeError):
 
 def start_builder() -> subprocess.Popen:
     """Start a jupyter-book process early, so its imports overlap the chapters' execution."""
-    return subprocess.Popen([sys.executable, "-c", _WARM_BUILDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", _WARM_BUILDER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def stop_builder(builder: subprocess.Popen | None) -> None:
@@ -62,8 +67,9 @@ def sync(source: Path, work: Path) -> int:
     wanted = set()
     for path in sorted(source.rglob("*")):
         relative = path.relative_to(source)
-        if "_build" in relative.parts[:1] or any(part.startswith((".claimbook-staging-", ".claimbook-retired-"))
-                                                  for part in relative.parts):
+        if "_build" in relative.parts[:1] or any(
+            part.startswith((".claimbook-staging-", ".claimbook-retired-")) for part in relative.parts
+        ):
             continue
         wanted.add(relative)
         target = work / relative
@@ -91,8 +97,20 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
     """Compile the staged ``book`` in the work folder under ``work_root``; the HTML folder."""
     work = work_root / WORK_DIR
     sync(book, work)
-    arguments = ["build", str(work), "--toc", str(work / "claims" / "_toc.yml"), "--config", str(work / "_config.yml"),
-                 "--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
+    arguments = [
+        "build",
+        str(work),
+        "--toc",
+        str(work / "claims" / "_toc.yml"),
+        "--config",
+        str(work / "_config.yml"),
+        "--builder",
+        "html",
+        "-W",
+        "-n",
+        "--keep-going",
+        "--quiet",
+    ]
     builder = builder if builder is not None and builder.poll() is None else start_builder()
     stdout, stderr = builder.communicate(json.dumps(arguments) + "\n")
     if builder.returncode != 0:

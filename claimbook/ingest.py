@@ -29,7 +29,6 @@ from claimbook.schema import (
     UNITS,
 )
 
-
 # "1400W TGP Per GPU", "B300 TGP 1100W", "1200 W GPU power limit": a wattage counts as GPU
 # power only when TGP or "power" stands close to it, so chassis names like "dg5W" do not.
 _WATTS = re.compile(r"(?<![\w.])(\d{2,5})\s?W\b")
@@ -63,8 +62,10 @@ def _check_columns(path: Path, header: list[str]) -> None:
         raise IngestError(wrong_kind)
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
     if len(missing) == len(REQUIRED_COLUMNS):
-        raise IngestError(f"{path}: not an MLCommons summary.csv: none of its columns "
-                          f"({', '.join(REQUIRED_COLUMNS)}) is in the header")
+        raise IngestError(
+            f"{path}: not an MLCommons summary.csv: none of its columns "
+            f"({', '.join(REQUIRED_COLUMNS)}) is in the header"
+        )
     if missing:
         raise IngestError(
             f"{path}: missing required column(s) {', '.join(missing)}; "
@@ -99,7 +100,9 @@ def positive_result(where: str, text: str, column: str = "Result") -> float:
         raise IngestError(f"{where}: {column} is {text!r}, not a number")
     value = float(text.strip())
     if not math.isfinite(value) or value <= 0:
-        raise IngestError(f"{where}: {column} is {text.strip()!r}; a result must be a finite number above zero")
+        raise IngestError(
+            f"{where}: {column} is {text.strip()!r}; a result must be a finite number above zero"
+        )
     return value
 
 
@@ -178,22 +181,32 @@ def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], di
     nodes = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["number_of_nodes"]]
     per_node = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["accelerators_per_node"]]
     total = [a * b for a, b in zip(nodes, per_node)]
-    stated = [int(value) if _WHOLE.fullmatch(value) else (None if value == "" else -1)
-              for value in columns["total_accelerators"]]
+    stated = [
+        int(value) if _WHOLE.fullmatch(value) else (None if value == "" else -1)
+        for value in columns["total_accelerators"]
+    ]
     system = [system_from_location(value) for value in columns["Location"]]
     required = list(zip(*(columns[name] for name in ("Organization", "Division", "Availability", "Model"))))
     valid = [
         scenario[i] is not None
         and columns["Units"][i] in UNITS
-        and math.isfinite(result[i]) and result[i] > 0
-        and nodes[i] >= 0 and per_node[i] >= 0
+        and math.isfinite(result[i])
+        and result[i] > 0
+        and nodes[i] >= 0
+        and per_node[i] >= 0
         and (stated[i] is None or stated[i] == total[i])
         and system[i] is not None
         and all(required[i])
         for i in range(count)
     ]
-    return valid, {"scenario": scenario, "result": result, "nodes": nodes, "per_node": per_node, "total": total,
-                   "system": system}
+    return valid, {
+        "scenario": scenario,
+        "result": result,
+        "nodes": nodes,
+        "per_node": per_node,
+        "total": total,
+        "system": system,
+    }
 
 
 def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
@@ -220,14 +233,18 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
         versions = sorted(set(column("version")) - {""})
         if len(versions) != 1:
             found = ", ".join(versions) if versions else "none"
-            raise IngestError(f"{path}: cannot tell the round from the version column (found: {found}); pass --round")
+            raise IngestError(
+                f"{path}: cannot tell the round from the version column (found: {found}); pass --round"
+            )
         round_name = versions[0]
     valid, values = _validity(columns, len(rows))
     if not all(valid):
         position = valid.index(False)
         where = f"{path}, line {lines[position]}"
         _tidy_row(where, dict(zip(header, rows[position])), round_name)
-        raise IngestError(f"{where}: the record breaks a rule of the results format")  # the two passes disagree
+        raise IngestError(
+            f"{where}: the record breaks a rule of the results format"
+        )  # the two passes disagree
 
     units = columns["Units"]
     metric = [UNITS[unit][0] for unit in units]
@@ -259,7 +276,9 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
                 value / gpus if kind == "throughput" and gpus > 0 else math.nan
                 for value, gpus, kind in zip(result, total, metric)
             ],
-            "gpu_watts": [watts_by_note[note] if watts_by_note[note] is not None else math.nan for note in notes],
+            "gpu_watts": [
+                watts_by_note[note] if watts_by_note[note] is not None else math.nan for note in notes
+            ],
             "framework": columns["framework"],
             "weight_data_types": columns["weight_data_types"],
             "inferred": [value in ("1", "True", "true") for value in columns["inferred"]],

@@ -31,13 +31,17 @@ def set_path(fields: dict, path: str, value) -> dict:
         if isinstance(inner, list):
             index, _, deeper = rest.partition(".")
             if not index.isdigit() or int(index) >= len(inner):
-                raise RegistryError(f"cannot set {path}: {head} is a list of {len(inner)}; name an item by its "
-                                    f"index, 0 to {len(inner) - 1} ({head}.0.NAME)")
+                raise RegistryError(
+                    f"cannot set {path}: {head} is a list of {len(inner)}; name an item by its "
+                    f"index, 0 to {len(inner) - 1} ({head}.0.NAME)"
+                )
             items = list(inner)
             position = int(index)
             if deeper and not isinstance(items[position], dict):
                 raise RegistryError(f"cannot set {path}: {head}.{index} is not a mapping")
-            items[position] = set_path(items[position], deeper, value) if deeper else merge(items[position], value)
+            items[position] = (
+                set_path(items[position], deeper, value) if deeper else merge(items[position], value)
+            )
             updated[head] = items
         elif inner is not None and not isinstance(inner, dict):
             raise RegistryError(f"cannot set {path}: {head} is not a mapping")

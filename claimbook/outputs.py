@@ -27,8 +27,19 @@ STAGING_PREFIX = ".claimbook-staging-"
 RETIRED_PREFIX = ".claimbook-retired-"
 # Folders of the project that hold sources: an --out folder inside one would mix a built book
 # into them.
-SOURCE_FOLDERS = ("book", "data", "notebooks", "claimbook", "tests", "docs", "benchmarks", ".git", ".venv", ".ci",
-                  ".github")
+SOURCE_FOLDERS = (
+    "book",
+    "data",
+    "notebooks",
+    "claimbook",
+    "tests",
+    "docs",
+    "benchmarks",
+    ".git",
+    ".venv",
+    ".ci",
+    ".github",
+)
 
 
 class OutputError(ValueError):
@@ -45,19 +56,25 @@ def check_out_folder(out: Path, project: Path = PROJECT_ROOT) -> Path:
     target = given.resolve()
     project = project.resolve()
     if target == project or project.is_relative_to(target):
-        raise OutputError(f"--out {given}: that folder holds the project itself; choose a new or empty folder")
+        raise OutputError(
+            f"--out {given}: that folder holds the project itself; choose a new or empty folder"
+        )
     if target.is_relative_to(project):
         first = target.relative_to(project).parts[0]
         if first in SOURCE_FOLDERS:
-            raise OutputError(f"--out {given}: inside the project's {first}/ folder; choose a folder outside the "
-                              "project's sources (e.g. _build/mybook or a new folder elsewhere)")
+            raise OutputError(
+                f"--out {given}: inside the project's {first}/ folder; choose a folder outside the "
+                "project's sources (e.g. _build/mybook or a new folder elsewhere)"
+            )
     if target.exists() and not target.is_dir():
         raise OutputError(f"--out {given}: is a file, not a folder; nothing was written")
     if target.is_dir():
         entries = [entry.name for entry in target.iterdir()]
         if entries and OUT_MARKER not in entries:
-            raise OutputError(f"--out {given}: the folder is not empty and was not made by `claimbook build --out` "
-                              f"(no {OUT_MARKER}); choose a new or empty folder")
+            raise OutputError(
+                f"--out {given}: the folder is not empty and was not made by `claimbook build --out` "
+                f"(no {OUT_MARKER}); choose a new or empty folder"
+            )
     return target
 
 
@@ -86,7 +103,9 @@ class Lock:
             self.handle.seek(0)
             holder = self.handle.read().strip() or "another process"
             self.handle.close()
-            raise LockedError(f"another build is writing to {self.path.parent} ({holder}); try again when it ends") from None
+            raise LockedError(
+                f"another build is writing to {self.path.parent} ({holder}); try again when it ends"
+            ) from None
         self.handle.seek(0)
         self.handle.truncate()
         self.handle.write(f"pid {os.getpid()}\n")
@@ -101,8 +120,13 @@ class Lock:
 def _leftovers(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
-    return [entry for entry in folder.iterdir()
-            if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)) and entry.is_dir() and not entry.is_symlink()]
+    return [
+        entry
+        for entry in folder.iterdir()
+        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
+        and entry.is_dir()
+        and not entry.is_symlink()
+    ]
 
 
 def has_leftovers(target: Path) -> bool:
@@ -191,8 +215,14 @@ def read_manifest(build_dir: Path) -> set[str]:
 
 def write_manifest(build_dir: Path, target: Path, folders, exclude=frozenset()) -> None:
     """Record the files the build wrote (those it carried over for someone else excepted)."""
-    files = sorted(relative for folder in folders if folder.is_dir() for path in folder.rglob("*") if path.is_file()
-                   if (relative := path.relative_to(target).as_posix()) not in exclude)
+    files = sorted(
+        relative
+        for folder in folders
+        if folder.is_dir()
+        for path in folder.rglob("*")
+        if path.is_file()
+        if (relative := path.relative_to(target).as_posix()) not in exclude
+    )
     (build_dir / MANIFEST).write_text(json.dumps(files, indent=0) + "\n")
 
 

@@ -26,15 +26,24 @@ def cases_frame(check: Check) -> pd.DataFrame:
         if case.measured is None:
             continue
         detail = case.extra.get("baseline") or case.extra.get("next") or case.extra.get("note") or ""
-        rows.append({"case": case.label, "measured": case.measured, "claimed": case.claimed,
-                     "outcome": OUTCOME[case.reaches], "detail": str(detail)})
+        rows.append(
+            {
+                "case": case.label,
+                "measured": case.measured,
+                "claimed": case.claimed,
+                "outcome": OUTCOME[case.reaches],
+                "detail": str(detail),
+            }
+        )
     return pd.DataFrame(rows, columns=["case", "measured", "claimed", "outcome", "detail"])
 
 
 class ClaimPage:
     """Everything one claim's page shows, computed once."""
 
-    def __init__(self, data: Data, claim_id: str, book_root: str = "../", chapter: str = "", check: Check | None = None):
+    def __init__(
+        self, data: Data, claim_id: str, book_root: str = "../", chapter: str = "", check: Check | None = None
+    ):
         self.data = data
         self.claim = data.registry.claim(claim_id)
         self.announcement = data.registry.announcements[self.claim.announcement]
@@ -52,7 +61,9 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         found = []
         for check in checks:
-            maker = CHARTS.get(check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}")
+            maker = CHARTS.get(
+                check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}"
+            )
             if maker is not None:
                 found.extend(maker(self, check))
         return found
@@ -62,8 +73,10 @@ class ClaimPage:
 
         made = self.charts()
         if not made:
-            report.display_html("<p>No chart: no published result measures this claim.</p>",
-                                "No chart: no published result measures this claim.")
+            report.display_html(
+                "<p>No chart: no published result measures this claim.</p>",
+                "No chart: no published result measures this claim.",
+            )
         for chart in made:
             display(chart)
 
@@ -71,7 +84,9 @@ class ClaimPage:
     def evidence(self):
         checks = self.check.parts or (self.check,)
         for check in checks:
-            caption = "Published results used" + (f" ({check.claim.id.rsplit('.', 1)[-1]})" if self.check.parts else "")
+            caption = "Published results used" + (
+                f" ({check.claim.id.rsplit('.', 1)[-1]})" if self.check.parts else ""
+            )
             report.evidence(check.rows, caption, self.data.result_ids)
 
     def context(self):
@@ -85,8 +100,10 @@ class ClaimPage:
                 report.table(table, caption)
                 shown = True
         if not shown:
-            report.display_html("<p>No further context: the evidence above is everything the check used.</p>",
-                                "No further context.")
+            report.display_html(
+                "<p>No further context: the evidence above is everything the check used.</p>",
+                "No further context.",
+            )
 
     # -- how it was checked ---------------------------------------------------------------
     def method(self, parameters: dict, template: str):
@@ -94,16 +111,29 @@ class ClaimPage:
         for kind in kinds:
             module = engine.KINDS.get(kind)
             text = inspect.getdoc(module) if module else ""
-            report.display_html(f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
-                                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n")) + "</p></div>",
-                                f"{kind}: {text}")
+            report.display_html(
+                f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
+                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n"))
+                + "</p></div>",
+                f"{kind}: {text}",
+            )
         report.parameters(parameters, template)
 
     def citation(self):
-        rows = pd.concat([check.rows for check in (self.check.parts or (self.check,))
-                          if check.rows is not None and not check.rows.empty] or [pd.DataFrame()])
-        report.show_citation(rows if not rows.empty else None, self.announcement, self.data.sources or {},
-                             result_ids=self.data.result_ids)
+        rows = pd.concat(
+            [
+                check.rows
+                for check in (self.check.parts or (self.check,))
+                if check.rows is not None and not check.rows.empty
+            ]
+            or [pd.DataFrame()]
+        )
+        report.show_citation(
+            rows if not rows.empty else None,
+            self.announcement,
+            self.data.sources or {},
+            result_ids=self.data.result_ids,
+        )
 
     def publish(self):
         scorecard.publish([self.check], self.chapter)
@@ -117,7 +147,9 @@ class Chapter:
         self.name = name
         self.book_root = book_root
         checks = checks or {}
-        self.pages = [ClaimPage(data, claim_id, book_root, name, checks.get(claim_id)) for claim_id in claim_ids]
+        self.pages = [
+            ClaimPage(data, claim_id, book_root, name, checks.get(claim_id)) for claim_id in claim_ids
+        ]
 
     def page(self, claim_id: str) -> ClaimPage:
         return next(page for page in self.pages if page.claim.id == claim_id)
@@ -128,24 +160,42 @@ class Chapter:
 
     def evidence(self):
         for page in self.pages:
-            report.evidence(page.check.rows, f"Published results used for {page.claim.get('title') or page.claim.id}",
-                            self.data.result_ids)
+            report.evidence(
+                page.check.rows,
+                f"Published results used for {page.claim.get('title') or page.claim.id}",
+                self.data.result_ids,
+            )
 
     def method(self, parameters: dict, template: str):
-        kinds = sorted({check.claim.kind for page in self.pages for check in (page.check.parts or (page.check,))})
+        kinds = sorted(
+            {check.claim.kind for page in self.pages for check in (page.check.parts or (page.check,))}
+        )
         for kind in kinds:
             text = inspect.getdoc(engine.KINDS[kind]) or ""
-            report.display_html(f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
-                                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n")) + "</p></div>",
-                                f"{kind}: {text}")
+            report.display_html(
+                f'<div class="claimbook-method"><p><strong>{report.escape(kind)}</strong>: '
+                + "</p><p>".join(report.escape(paragraph) for paragraph in text.split("\n\n"))
+                + "</p></div>",
+                f"{kind}: {text}",
+            )
         report.parameters(parameters, template)
 
     def citation(self):
-        rows = pd.concat([page.check.rows for page in self.pages if page.check.rows is not None and not page.check.rows.empty]
-                         or [pd.DataFrame()])
+        rows = pd.concat(
+            [
+                page.check.rows
+                for page in self.pages
+                if page.check.rows is not None and not page.check.rows.empty
+            ]
+            or [pd.DataFrame()]
+        )
         announcement = self.pages[0].announcement if self.pages else None
-        report.show_citation(rows if not rows.empty else None, announcement, self.data.sources or {},
-                             result_ids=self.data.result_ids)
+        report.show_citation(
+            rows if not rows.empty else None,
+            announcement,
+            self.data.sources or {},
+            result_ids=self.data.result_ids,
+        )
 
     def publish(self):
         scorecard.publish([page.check for page in self.pages], self.name)
@@ -168,9 +218,17 @@ def _ratio_charts(page: ClaimPage, check: Check):
         line, label = (1.0, "level") if unit == "x" else (0.0, "level")
     elif form == "within":
         line, label = -float(check.claim.get("within")), f"{check.claim.get('within')}% below"
-    return [charts.case_chart(cases, check.claim.get("title") or check.claim.statement,
-                              f"Bar chart of the measured {'ratio' if unit == 'x' else 'lead in percent'} in each case "
-                              f"of the claim {check.claim.id}; a dashed line marks the {label} figure.", unit, line, label)]
+    return [
+        charts.case_chart(
+            cases,
+            check.claim.get("title") or check.claim.statement,
+            f"Bar chart of the measured {'ratio' if unit == 'x' else 'lead in percent'} in each case "
+            f"of the claim {check.claim.id}; a dashed line marks the {label} figure.",
+            unit,
+            line,
+            label,
+        )
+    ]
 
 
 def _figure_charts(page: ClaimPage, check: Check):
@@ -179,30 +237,49 @@ def _figure_charts(page: ClaimPage, check: Check):
         if case.measured is None:
             continue
         benchmark = engine.core.benchmarks_of(check.claim)[0]
-        rows = page.data.results[(page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == case.scenario)]
+        rows = page.data.results[
+            (page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == case.scenario)
+        ]
         rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
         scale = float(check.claim.get("scale", 1))
-        made.append(charts.results_chart(
-            rows, page.data.reference, "result",
-            f"{page.data.reference.display_name(benchmark)}, {case.scenario}: every published result",
-            f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
-            "line marks the claimed figure.", highlight=case.evidence,
-            claimed=case.claimed * scale if case.claimed is not None else None))
+        made.append(
+            charts.results_chart(
+                rows,
+                page.data.reference,
+                "result",
+                f"{page.data.reference.display_name(benchmark)}, {case.scenario}: every published result",
+                f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
+                "line marks the claimed figure.",
+                highlight=case.evidence,
+                claimed=case.claimed * scale if case.claimed is not None else None,
+            )
+        )
     return made
 
 
 def _scaling_charts(page: ClaimPage, check: Check):
     division = check.claim.get("division", "closed")
-    results = page.data.results if division == "any" else page.data.results[page.data.results["division"] == division]
+    results = (
+        page.data.results
+        if division == "any"
+        else page.data.results[page.data.results["division"] == division]
+    )
     pairs = scaling_pairs(results)
     made = []
     for case in check.cases:
         if case.claimed is None or case.measured is None:
             continue
-        made.append(charts.efficiency_chart(
-            pairs, page.data.reference, case.scenario, f"Scaling efficiency of every scaling pair, {case.scenario}",
-            "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
-            "is drawn large; the dashed line is linear scaling.", highlight=[(case.evidence[1], case.evidence[0])]))
+        made.append(
+            charts.efficiency_chart(
+                pairs,
+                page.data.reference,
+                case.scenario,
+                f"Scaling efficiency of every scaling pair, {case.scenario}",
+                "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
+                "is drawn large; the dashed line is linear scaling.",
+                highlight=[(case.evidence[1], case.evidence[0])],
+            )
+        )
     return made
 
 
@@ -210,9 +287,17 @@ def _leading_result_charts(page: ClaimPage, check: Check):
     cases = cases_frame(check)
     if cases.empty:
         return []
-    return [charts.case_chart(cases, "How far ahead of the best other result",
-                              "Bar chart: for each case, the claim's best result divided by the best other result "
-                              "(above 1 means ahead); the dashed line marks level.", "x", 1.0, "level")]
+    return [
+        charts.case_chart(
+            cases,
+            "How far ahead of the best other result",
+            "Bar chart: for each case, the claim's best result divided by the best other result "
+            "(above 1 means ahead); the dashed line marks level.",
+            "x",
+            1.0,
+            "level",
+        )
+    ]
 
 
 def _leading_efficiency_charts(page: ClaimPage, check: Check):
@@ -221,20 +306,32 @@ def _leading_efficiency_charts(page: ClaimPage, check: Check):
         return []
     own = pairs[pairs["own"]]
     scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
-    return [charts.efficiency_chart(pairs, page.data.reference, scenario, f"Scaling efficiency of every pair, {scenario}",
-                                    "Scatter plot of every scaling pair's efficiency against the larger configuration's "
-                                    "GPU count; the claim's pair is drawn large.",
-                                    highlight=list(zip(own["small_location"], own["large_location"])))
-            for scenario in scenarios]
+    return [
+        charts.efficiency_chart(
+            pairs,
+            page.data.reference,
+            scenario,
+            f"Scaling efficiency of every pair, {scenario}",
+            "Scatter plot of every scaling pair's efficiency against the larger configuration's "
+            "GPU count; the claim's pair is drawn large.",
+            highlight=list(zip(own["small_location"], own["large_location"])),
+        )
+        for scenario in scenarios
+    ]
 
 
 def _round_gain_charts(page: ClaimPage, check: Check):
     gains = check.tables.get("gains")
     if gains is None or gains.empty:
         return []
-    return [charts.rounds_chart(gains, "The same system, round to round",
-                                "Line chart of the system's result in the earlier round and in this one, per scenario; "
-                                "the point's shape says where the earlier figure comes from.")]
+    return [
+        charts.rounds_chart(
+            gains,
+            "The same system, round to round",
+            "Line chart of the system's result in the earlier round and in this one, per scenario; "
+            "the point's shape says where the earlier figure comes from.",
+        )
+    ]
 
 
 def _presence_charts(page: ClaimPage, check: Check):
@@ -242,29 +339,51 @@ def _presence_charts(page: ClaimPage, check: Check):
     if found is not None and not found.empty:
         named_values = _named_values(check)
         column = found.columns[0]
-        table = found.assign(named=found[column].astype(str).isin(named_values).map(
-            {True: "named by the claim", False: "not named"}))
-        return [charts.count_chart(table, column, f"Results per {column}",
-                                   f"Bar chart of the number of published results per {column}; the text says "
-                                   "whether the claim names it.")]
+        table = found.assign(
+            named=found[column]
+            .astype(str)
+            .isin(named_values)
+            .map({True: "named by the claim", False: "not named"})
+        )
+        return [
+            charts.count_chart(
+                table,
+                column,
+                f"Results per {column}",
+                f"Bar chart of the number of published results per {column}; the text says "
+                "whether the claim names it.",
+            )
+        ]
     if check.rows is None or check.rows.empty or check.claim.get("items") or check.claim.get("pairs"):
         return []
     made = []
     for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
-        rows = page.data.results[(page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == scenario)]
+        rows = page.data.results[
+            (page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == scenario)
+        ]
         throughput = rows["metric"].eq("throughput").all()
-        made.append(charts.results_chart(
-            rows, page.data.reference, "per_gpu" if throughput else "result",
-            f"{page.data.reference.display_name(benchmark)}, {scenario}: " + ("per GPU" if throughput else "every result"),
-            f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
-            highlight=list(check.rows["location"])))
+        made.append(
+            charts.results_chart(
+                rows,
+                page.data.reference,
+                "per_gpu" if throughput else "result",
+                f"{page.data.reference.display_name(benchmark)}, {scenario}: "
+                + ("per GPU" if throughput else "every result"),
+                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
+                highlight=list(check.rows["location"]),
+            )
+        )
     return made[:3]
 
 
 def _named_values(check: Check) -> set[str]:
     named = check.claim.get("named")
     if isinstance(named, dict):
-        return {str(value) for values in named.values() for value in (values if isinstance(values, list) else [values])}
+        return {
+            str(value)
+            for values in named.values()
+            for value in (values if isinstance(values, list) else [values])
+        }
     return {str(value) for value in (named or [])}
 
 
@@ -274,35 +393,66 @@ def _unnamed_baseline_charts(page: ClaimPage, check: Check):
     if table is None or table.empty or f"{scenario} ratio" not in table:
         return []
     direction = "higher" if scenario != "SingleStream" else "lower"
-    mine = check.rows[check.rows["scenario"] == scenario] if check.rows is not None and not check.rows.empty else None
+    mine = (
+        check.rows[check.rows["scenario"] == scenario]
+        if check.rows is not None and not check.rows.empty
+        else None
+    )
     if mine is not None and not mine.empty:
         direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
-    return [charts.candidates_chart(table, scenario, float(check.claim.claimed), direction,
-                                    f"The claimed system against every candidate, {scenario}",
-                                    "Bar chart of the ratio against each candidate baseline, labelled with its class; "
-                                    "the dashed line marks the claimed figure.")]
+    return [
+        charts.candidates_chart(
+            table,
+            scenario,
+            float(check.claim.claimed),
+            direction,
+            f"The claimed system against every candidate, {scenario}",
+            "Bar chart of the ratio against each candidate baseline, labelled with its class; "
+            "the dashed line marks the claimed figure.",
+        )
+    ]
 
 
 CHARTS = {
-    "ratio": _ratio_charts, "figure": _figure_charts, "scaling": _scaling_charts,
-    "leading-result": _leading_result_charts, "leading-gpus": _leading_result_charts,
-    "leading-efficiency": _leading_efficiency_charts, "round-gain": _round_gain_charts,
-    "presence": _presence_charts, "unnamed-baseline": _unnamed_baseline_charts,
+    "ratio": _ratio_charts,
+    "figure": _figure_charts,
+    "scaling": _scaling_charts,
+    "leading-result": _leading_result_charts,
+    "leading-gpus": _leading_result_charts,
+    "leading-efficiency": _leading_efficiency_charts,
+    "round-gain": _round_gain_charts,
+    "presence": _presence_charts,
+    "unnamed-baseline": _unnamed_baseline_charts,
 }
 
 
 def _comparisons(frame):
-    shown = frame.rename(columns={"case": "Case", "subject": "Claim's result", "subject_result": "Its result",
-                                  "baseline": "Compared with", "baseline_result": "Their result", "units": "Units",
-                                  "chosen_as": "Baseline chosen as", "measured": "Measured", "claimed": "Claimed",
-                                  "best_of_class": "Best of the class by anyone",
-                                  "measured_vs_best_of_class": "Measured against it"})
-    return shown, "Each comparison: the results on both sides, and the best of the baseline's class by any submitter"
+    shown = frame.rename(
+        columns={
+            "case": "Case",
+            "subject": "Claim's result",
+            "subject_result": "Its result",
+            "baseline": "Compared with",
+            "baseline_result": "Their result",
+            "units": "Units",
+            "chosen_as": "Baseline chosen as",
+            "measured": "Measured",
+            "claimed": "Claimed",
+            "best_of_class": "Best of the class by anyone",
+            "measured_vs_best_of_class": "Measured against it",
+        }
+    )
+    return (
+        shown,
+        "Each comparison: the results on both sides, and the best of the baseline's class by any submitter",
+    )
 
 
 def _candidates(frame):
     keep = [column for column in frame.columns if not column.endswith("location")]
-    return frame[keep], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
+    return frame[
+        keep
+    ], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
 
 
 def _found(frame):
@@ -313,29 +463,60 @@ CONTEXT = {
     "comparisons": _comparisons,
     "candidates": _candidates,
     "found": _found,
-    "named": lambda frame: (frame, "Each name the claim gives, and the organizations it stands for in the data"),
+    "named": lambda frame: (
+        frame,
+        "Each name the claim gives, and the organizations it stands for in the data",
+    ),
     "definitions": lambda frame: (frame, "The count under each reading of the claim"),
-    "same_figure": lambda frame: (frame[["organization", "system", "scenario", "result", "units", "claimed"]],
-                                  "Every published result that is the claimed figure at the precision stated"),
-    "gains": lambda frame: (frame.drop(columns=["from_source", "to_source"], errors="ignore"), "The gain, scenario by scenario"),
-    "headline_figures": lambda frame: (frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
-                                       "Earlier figures that name no system"),
+    "same_figure": lambda frame: (
+        frame[["organization", "system", "scenario", "result", "units", "claimed"]],
+        "Every published result that is the claimed figure at the precision stated",
+    ),
+    "gains": lambda frame: (
+        frame.drop(columns=["from_source", "to_source"], errors="ignore"),
+        "The gain, scenario by scenario",
+    ),
+    "headline_figures": lambda frame: (
+        frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
+        "Earlier figures that name no system",
+    ),
     "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
     "largest_systems": lambda frame: (frame, "The largest systems in the round"),
-    "pairs": lambda frame: (frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
-                            "Pairs of results (first 40)"),
+    "pairs": lambda frame: (
+        frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
+        "Pairs of results (first 40)",
+    ),
 }
 
 
-def open_chapter(name: str, results_path: str, earlier_paths, reference_dir: str, registry_dir: str,
-                 chapters_file: str, result_ids_path: str, sources_path: str, claim_ids, book_root: str,
-                 overrides: dict, checks: dict | None = None) -> Chapter:
+def open_chapter(
+    name: str,
+    results_path: str,
+    earlier_paths,
+    reference_dir: str,
+    registry_dir: str,
+    chapters_file: str,
+    result_ids_path: str,
+    sources_path: str,
+    claim_ids,
+    book_root: str,
+    overrides: dict,
+    checks: dict | None = None,
+) -> Chapter:
     """Load everything a chapter reads (the one way) and check its claims."""
     from claimbook.context import load_data
 
     charts.use_book_style()
-    data = load_data(results_path, earlier_paths, reference_dir, registry_dir, chapters_file, overrides,
-                     result_ids_path, sources_path)
+    data = load_data(
+        results_path,
+        earlier_paths,
+        reference_dir,
+        registry_dir,
+        chapters_file,
+        overrides,
+        result_ids_path,
+        sources_path,
+    )
     return Chapter(data, claim_ids, book_root, name, checks)
 
 
@@ -346,14 +527,18 @@ def ratio_spread(checks) -> pd.DataFrame:
         for case in check.cases:
             if case.measured is None:
                 continue
-            rows.append({
-                "Claim": check.claim.get("title") or check.claim.id, "Case": case.label,
-                "Ratio": case.measured, "Claimed": case.claimed,
-                "Per GPU": case.extra.get("per_gpu_ratio"),
-                "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
-                "Against the best of the class by anyone": case.extra.get("measured_vs_best_any"),
-                "Best of the class": case.extra.get("best_any") or "—",
-            })
+            rows.append(
+                {
+                    "Claim": check.claim.get("title") or check.claim.id,
+                    "Case": case.label,
+                    "Ratio": case.measured,
+                    "Claimed": case.claimed,
+                    "Per GPU": case.extra.get("per_gpu_ratio"),
+                    "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
+                    "Against the best of the class by anyone": case.extra.get("measured_vs_best_any"),
+                    "Best of the class": case.extra.get("best_any") or "—",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -364,29 +549,58 @@ def superlinear_pairs(check) -> pd.DataFrame:
     if pairs is None or pairs.empty:
         return pd.DataFrame()
     flagged = pairs[pairs["superlinear"]].sort_values("efficiency_percent", ascending=False, kind="stable")
-    return flagged[["organization", "benchmark", "scenario", "family", "small_gpus", "large_gpus", "efficiency_percent"]]
+    return flagged[
+        ["organization", "benchmark", "scenario", "family", "small_gpus", "large_gpus", "efficiency_percent"]
+    ]
 
 
 def case_table(check) -> pd.DataFrame:
     """The cases of a check with what each compares, for a chapter's tables."""
     if check.claim.kind == "leading":
-        return pd.DataFrame([{
-            "Case": case.label, "The claim's": case.extra.get("subject_value"), "Best other": case.extra.get("next", "—"),
-            "Its value": case.extra.get("next_value"), "Units": case.extra.get("units", ""),
-            "Leads": {True: "yes", False: "no", None: "—"}[case.reaches],
-        } for case in check.cases])
+        return pd.DataFrame(
+            [
+                {
+                    "Case": case.label,
+                    "The claim's": case.extra.get("subject_value"),
+                    "Best other": case.extra.get("next", "—"),
+                    "Its value": case.extra.get("next_value"),
+                    "Units": case.extra.get("units", ""),
+                    "Leads": {True: "yes", False: "no", None: "—"}[case.reaches],
+                }
+                for case in check.cases
+            ]
+        )
     if check.claim.kind == "scaling":
-        return pd.DataFrame([{
-            "Scenario": case.label, "Smaller": case.extra.get("small", "—"), "Larger": case.extra.get("large", "—"),
-            "Throughput ratio": case.extra.get("throughput_ratio"), "GPU ratio": case.extra.get("gpu_ratio"),
-            "Efficiency (%)": case.measured, "Claimed (%)": case.claimed,
-            "Holds": {True: "yes", False: "no", None: "not claimed"}[case.reaches],
-        } for case in check.cases])
+        return pd.DataFrame(
+            [
+                {
+                    "Scenario": case.label,
+                    "Smaller": case.extra.get("small", "—"),
+                    "Larger": case.extra.get("large", "—"),
+                    "Throughput ratio": case.extra.get("throughput_ratio"),
+                    "GPU ratio": case.extra.get("gpu_ratio"),
+                    "Efficiency (%)": case.measured,
+                    "Claimed (%)": case.claimed,
+                    "Holds": {True: "yes", False: "no", None: "not claimed"}[case.reaches],
+                }
+                for case in check.cases
+            ]
+        )
     rows = []
     for case in check.cases:
         extra = case.extra
-        rows.append({"Case": case.label, "Measured": case.measured, "Claimed": case.claimed,
-                     "Holds": {True: "yes", False: "no", None: "—"}[case.reaches],
-                     "Compared": extra.get("baseline") or extra.get("next") or extra.get("small") or extra.get("note") or "—",
-                     "Other side": extra.get("large") or extra.get("leader") or "—"})
+        rows.append(
+            {
+                "Case": case.label,
+                "Measured": case.measured,
+                "Claimed": case.claimed,
+                "Holds": {True: "yes", False: "no", None: "—"}[case.reaches],
+                "Compared": extra.get("baseline")
+                or extra.get("next")
+                or extra.get("small")
+                or extra.get("note")
+                or "—",
+                "Other side": extra.get("large") or extra.get("leader") or "—",
+            }
+        )
     return pd.DataFrame(rows)

@@ -34,10 +34,12 @@ def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     matches = [(name, kind) for name, kind in candidates if target_name.startswith(name + ".")]
     if not matches:
         target = target_name.rsplit(".", 1)[0]
-        raise ParamError(f"--param {text!r}: {target!r} is neither a chapter nor a claim; chapters: "
-                         f"{', '.join(registry.chapters)}")
+        raise ParamError(
+            f"--param {text!r}: {target!r} is neither a chapter nor a claim; chapters: "
+            f"{', '.join(registry.chapters)}"
+        )
     name, kind = max(matches, key=lambda match: len(match[0]))
-    path = target_name[len(name) + 1:]
+    path = target_name[len(name) + 1 :]
     if not path:
         raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
     return kind, name, path, value
@@ -61,8 +63,11 @@ def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
             chapters[name] = set_path(parameters, path, value)
             if isinstance(before, dict) and isinstance(chapters[name][top], dict):
                 lost = [key for key in before if key not in chapters[name][top]]
-                warnings += [f"warning: --param {name}.{top}: {key} has no value now (a null removed it); what "
-                             "needed it (a price, for instance) leaves the chapter's tables" for key in lost]
+                warnings += [
+                    f"warning: --param {name}.{top}: {key} has no value now (a null removed it); what "
+                    "needed it (a price, for instance) leaves the chapter's tables"
+                    for key in lost
+                ]
         else:
             claim = registry.claim(name)
             from claimbook.engine import KINDS
@@ -71,7 +76,9 @@ def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
             top = path.split(".")[0]
             allowed = set(module.REQUIRED + module.OPTIONAL) if module else set()
             if top not in allowed and top not in claim.fields:
-                raise ParamError(f"--param {text!r}: a {claim.kind} claim has no field {top!r}; it has "
-                                 f"{', '.join(sorted(allowed | set(claim.fields)))}")
+                raise ParamError(
+                    f"--param {text!r}: a {claim.kind} claim has no field {top!r}; it has "
+                    f"{', '.join(sorted(allowed | set(claim.fields)))}"
+                )
             claims.setdefault(name, {})[path] = value
     return chapters, claims, warnings

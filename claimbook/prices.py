@@ -29,13 +29,19 @@ def ingest_prices(path: str | os.PathLike) -> pd.DataFrame:
             if not text[name]:
                 raise IngestError(f"{where}: {name} is empty")
         if not text["usd_per_gpu_hour"]:
-            raise IngestError(f"{where}: the price (usd_per_gpu_hour) of {text['provider']} {text['accelerator']} is missing")
+            raise IngestError(
+                f"{where}: the price (usd_per_gpu_hour) of {text['provider']} {text['accelerator']} is missing"
+            )
         try:
             price = float(text["usd_per_gpu_hour"])
         except ValueError:
-            raise IngestError(f"{where}: usd_per_gpu_hour is {text['usd_per_gpu_hour']!r}, not a number") from None
+            raise IngestError(
+                f"{where}: usd_per_gpu_hour is {text['usd_per_gpu_hour']!r}, not a number"
+            ) from None
         if not math.isfinite(price) or price <= 0:
-            raise IngestError(f"{where}: usd_per_gpu_hour is {text['usd_per_gpu_hour']!r}; a price must be above zero")
+            raise IngestError(
+                f"{where}: usd_per_gpu_hour is {text['usd_per_gpu_hour']!r}; a price must be above zero"
+            )
         rows.append({**text, "usd_per_gpu_hour": price})
     return pd.DataFrame(rows, columns=list(PRICE_COLUMNS))
 
@@ -45,8 +51,9 @@ def load_prices(path: str | os.PathLike) -> pd.DataFrame:
     return ingest_prices(path)
 
 
-def choose_prices(prices: pd.DataFrame, families: list[str], pricing: str, assumed: dict[str, float],
-                  reference) -> pd.DataFrame:
+def choose_prices(
+    prices: pd.DataFrame, families: list[str], pricing: str, assumed: dict[str, float], reference
+) -> pd.DataFrame:
     """One price per accelerator family: the price the reader assumed for it, else the lowest
     public price of the ``pricing`` kind (else of any kind). Families with neither are left out.
 
@@ -56,15 +63,27 @@ def choose_prices(prices: pd.DataFrame, families: list[str], pricing: str, assum
     by_family = {}
     for name, value in (assumed or {}).items():
         family = reference.family(name).name
-        if not (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0):
+        if not (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value > 0
+        ):
             raise ValueError(f"the assumed price for {name} must be a positive number, got {value!r}")
         by_family[family] = float(value)
     listed = prices.assign(family=[reference.family(name).name for name in prices["accelerator"]])
     chosen = []
     for family in sorted(set(families)):
         if family in by_family:
-            chosen.append({"family": family, "usd_per_gpu_hour": by_family[family], "provider": "",
-                           "pricing": ASSUMED, "as_of": ""})
+            chosen.append(
+                {
+                    "family": family,
+                    "usd_per_gpu_hour": by_family[family],
+                    "provider": "",
+                    "pricing": ASSUMED,
+                    "as_of": "",
+                }
+            )
             continue
         candidates = listed[listed["family"] == family]
         if candidates.empty:
@@ -72,8 +91,15 @@ def choose_prices(prices: pd.DataFrame, families: list[str], pricing: str, assum
         preferred = candidates[candidates["pricing"] == pricing]
         pool = preferred if not preferred.empty else candidates
         best = pool.sort_values(["usd_per_gpu_hour", "provider"], kind="stable").iloc[0]
-        chosen.append({"family": family, "usd_per_gpu_hour": float(best["usd_per_gpu_hour"]), "provider": best["provider"],
-                       "pricing": best["pricing"], "as_of": best["as_of"]})
+        chosen.append(
+            {
+                "family": family,
+                "usd_per_gpu_hour": float(best["usd_per_gpu_hour"]),
+                "provider": best["provider"],
+                "pricing": best["pricing"],
+                "as_of": best["as_of"],
+            }
+        )
     return pd.DataFrame(chosen, columns=["family", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
 
 
@@ -83,8 +109,15 @@ def price_of(chosen: pd.DataFrame, family: str) -> float | None:
     return None if rows.empty else float(rows["usd_per_gpu_hour"].iloc[0])
 
 
-PRICE_HEADINGS = {"family": "Accelerator", "accelerator": "Accelerator", "provider": "Provider",
-                  "usd_per_gpu_hour": "USD per GPU-hour", "pricing": "Pricing", "as_of": "As of", "note": "Note"}
+PRICE_HEADINGS = {
+    "family": "Accelerator",
+    "accelerator": "Accelerator",
+    "provider": "Provider",
+    "usd_per_gpu_hour": "USD per GPU-hour",
+    "pricing": "Pricing",
+    "as_of": "As of",
+    "note": "Note",
+}
 
 
 def readable(prices: pd.DataFrame) -> pd.DataFrame:

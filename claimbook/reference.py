@@ -59,8 +59,13 @@ class Reference:
     def categories(self, benchmark: str) -> tuple[str, ...]:
         if benchmark not in self._categories:  # asked once per result row: looked up once per benchmark
             rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
-            self._categories[benchmark] = () if rows.empty else tuple(
-                part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip())
+            self._categories[benchmark] = (
+                ()
+                if rows.empty
+                else tuple(
+                    part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip()
+                )
+            )
         return self._categories[benchmark]
 
     def _benchmark_row(self, model: str) -> dict:
@@ -72,8 +77,9 @@ class Reference:
     def families(self) -> pd.DataFrame:
         """One row per reviewed family: its short name (for charts), vendor, form factor, colour
         and shape."""
-        return self.accelerators.drop_duplicates("family")[["family", "short_name", "vendor", "form_factor", "colour",
-                                                            "shape"]]
+        return self.accelerators.drop_duplicates("family")[
+            ["family", "short_name", "vendor", "form_factor", "colour", "shape"]
+        ]
 
     def short_name(self, family: str) -> str:
         """The name a chart's legend gives a family (the full one is in its tooltip)."""
@@ -109,7 +115,9 @@ def load_reference(directory: str | os.PathLike = REFERENCE_DIR) -> Reference:
         try:
             re.compile(pattern)
         except re.error as exc:
-            raise IngestError(f"{folder / 'accelerators.csv'}, line {line}: pattern {pattern!r} is not a valid regular expression ({exc})") from None
+            raise IngestError(
+                f"{folder / 'accelerators.csv'}, line {line}: pattern {pattern!r} is not a valid regular expression ({exc})"
+            ) from None
     pairs = accelerators.drop_duplicates("family")[["colour", "shape"]]
     if pairs.duplicated().any():
         raise IngestError(f"{folder / 'accelerators.csv'}: two families share one colour and shape")

@@ -64,7 +64,7 @@ class Claim:
     fields: dict
     where: str  # "data/claims/x.yaml: claim ID", the prefix of every message about this claim
     chapter: str | None = None
-    parts: tuple["Claim", ...] = ()
+    parts: tuple[Claim, ...] = ()
     parent: str | None = None
     result_ids: tuple[str, ...] = ()
     note: str = ""
@@ -129,8 +129,11 @@ class Registry:
         group = claim.get("sentence")
         if not group:
             return (claim,)
-        return tuple(other for other in self.all_claims() if other.get("sentence") == group
-                     and other.announcement == claim.announcement)
+        return tuple(
+            other
+            for other in self.all_claims()
+            if other.get("sentence") == group and other.announcement == claim.announcement
+        )
 
 
 def _text_only(claim: Claim) -> bool:
@@ -142,8 +145,14 @@ def _where(path: str, claim_id: str | None, index: int) -> str:
     return f"{path}: claim {claim_id}" if claim_id else f"{path}: claims[{index}]"
 
 
-def _claim(entry, path: str, index: int, announcement: Announcement, parent: dict | None = None,
-           validate: bool = True) -> Claim:
+def _claim(
+    entry,
+    path: str,
+    index: int,
+    announcement: Announcement,
+    parent: dict | None = None,
+    validate: bool = True,
+) -> Claim:
     if not isinstance(entry, dict):
         raise RegistryError(f"{path}: claims[{index}]: each claim must be a mapping")
     claim_id = entry.get("id")
@@ -151,7 +160,9 @@ def _claim(entry, path: str, index: int, announcement: Announcement, parent: dic
     if not claim_id or not isinstance(claim_id, str):
         raise RegistryError(f"{where}: field id: required")
     if not ID_PATTERN.match(claim_id):
-        raise RegistryError(f"{where}: field id: use lower-case letters, digits, '-' and '.', got {claim_id!r}")
+        raise RegistryError(
+            f"{where}: field id: use lower-case letters, digits, '-' and '.', got {claim_id!r}"
+        )
     values = dict(entry)
     if parent is not None:
         for name in INHERITED:
@@ -173,9 +184,15 @@ def _claim(entry, path: str, index: int, announcement: Announcement, parent: dic
     if chapter is not None and not isinstance(chapter, str):
         raise RegistryError(f"{where}: field chapter: expected a chapter name")
     claim = Claim(
-        id=claim_id, announcement=announcement.id, statement=" ".join(str(values["statement"]).split()),
-        kind=str(values["kind"]), fields=fields, where=where, chapter=chapter,
-        parent=parent["id"] if parent else None, result_ids=tuple(str(item) for item in result_ids),
+        id=claim_id,
+        announcement=announcement.id,
+        statement=" ".join(str(values["statement"]).split()),
+        kind=str(values["kind"]),
+        fields=fields,
+        where=where,
+        chapter=chapter,
+        parent=parent["id"] if parent else None,
+        result_ids=tuple(str(item) for item in result_ids),
         note=" ".join(str(values.get("note") or "").split()),
     )
     if validate:
@@ -200,12 +217,16 @@ def _announcement(document: dict, path: str) -> Announcement:
             raise RegistryError(f"{path}: field announcement.{name}: required")
     unknown = sorted(set(header) - set(HEADER_REQUIRED) - set(HEADER_OPTIONAL))
     if unknown:
-        raise RegistryError(f"{path}: field announcement.{unknown[0]}: unknown; the header has "
-                            f"{', '.join(HEADER_REQUIRED + HEADER_OPTIONAL)}")
+        raise RegistryError(
+            f"{path}: field announcement.{unknown[0]}: unknown; the header has "
+            f"{', '.join(HEADER_REQUIRED + HEADER_OPTIONAL)}"
+        )
     values = {name: header.get(name) for name in HEADER_REQUIRED + HEADER_OPTIONAL}
     values["result_ids"] = tuple(str(item) for item in (header.get("result_ids") or ()))
-    values = {name: (str(value) if isinstance(value, (int, float)) and name != "result_ids" else value)
-              for name, value in values.items()}
+    values = {
+        name: (str(value) if isinstance(value, (int, float)) and name != "result_ids" else value)
+        for name, value in values.items()
+    }
     values["note"] = " ".join(str(values.get("note") or "").split())
     values["source_label"] = str(values.get("source_label") or "")
     return Announcement(path=path, **values)
@@ -221,18 +242,23 @@ def read_registry_file(path: Path, label: str, validate: bool = True) -> tuple[A
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark is not None else ""
-        raise RegistryError(f"{label}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+        raise RegistryError(
+            f"{label}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})"
+        ) from None
     if not isinstance(document, dict):
         raise RegistryError(f"{label}: expected a mapping with 'announcement' and 'claims'")
     unknown = sorted(set(document) - {"announcement", "claims"})
     if unknown:
-        raise RegistryError(f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'")
+        raise RegistryError(
+            f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'"
+        )
     announcement = _announcement(document, label)
     entries = document.get("claims")
     if not isinstance(entries, list) or not entries:
         raise RegistryError(f"{label}: field claims: a non-empty list of claims is required")
-    return announcement, [_claim(entry, label, index, announcement, validate=validate)
-                          for index, entry in enumerate(entries)]
+    return announcement, [
+        _claim(entry, label, index, announcement, validate=validate) for index, entry in enumerate(entries)
+    ]
 
 
 def _chapters(path: Path, label: str) -> dict[str, Chapter]:
@@ -251,12 +277,17 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
         parameters = entry.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")
-        chapters[str(name)] = Chapter(str(name), str(entry["title"]), str(entry["template"]), dict(parameters))
+        chapters[str(name)] = Chapter(
+            str(name), str(entry["title"]), str(entry["template"]), dict(parameters)
+        )
     return chapters
 
 
-def load_registry(claims_dir: str | os.PathLike = CLAIMS_DIR, chapters_file: str | os.PathLike = CHAPTERS_FILE,
-                  validate: bool = True) -> Registry:
+def load_registry(
+    claims_dir: str | os.PathLike = CLAIMS_DIR,
+    chapters_file: str | os.PathLike = CHAPTERS_FILE,
+    validate: bool = True,
+) -> Registry:
     """Every registry file in ``claims_dir`` (announcements in date order) and the chapters.
 
     ``validate=False`` leaves out the engine's check of each claim's kind and fields (and the
@@ -275,20 +306,30 @@ def load_registry(claims_dir: str | os.PathLike = CLAIMS_DIR, chapters_file: str
     announcements, claims = {}, []
     for announcement, file_claims in read:
         if announcement.id in announcements:
-            raise RegistryError(f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
-                                f"{announcements[announcement.id].path}")
+            raise RegistryError(
+                f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
+                f"{announcements[announcement.id].path}"
+            )
         announcements[announcement.id] = announcement
         claims.extend(file_claims)
     seen: dict[str, str] = {}
     for claim in claims:
         for item in (claim, *claim.parts):
             if item.id in seen:
-                raise RegistryError(f"{item.where}: field id: duplicate id; {item.id!r} is also in {seen[item.id]}")
+                raise RegistryError(
+                    f"{item.where}: field id: duplicate id; {item.id!r} is also in {seen[item.id]}"
+                )
             seen[item.id] = item.where.split(": claim")[0]
     chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
     for claim in claims:
         if claim.chapter is not None and claim.chapter not in chapters:
-            raise RegistryError(f"{claim.where}: field chapter: {claim.chapter!r} is not a chapter of {chapters_file}; "
-                                f"chapters: {', '.join(chapters) or 'none'}")
-    return Registry(announcements, tuple(claims), chapters, tuple(read_label for read_label in
-                                                                 (str(Path(claims_dir) / p.name) for p in paths)))
+            raise RegistryError(
+                f"{claim.where}: field chapter: {claim.chapter!r} is not a chapter of {chapters_file}; "
+                f"chapters: {', '.join(chapters) or 'none'}"
+            )
+    return Registry(
+        announcements,
+        tuple(claims),
+        chapters,
+        tuple(read_label for read_label in (str(Path(claims_dir) / p.name) for p in paths)),
+    )

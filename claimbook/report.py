@@ -21,9 +21,11 @@ from claimbook import caveats
 from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
-TRADEMARK = ("The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in the "
-             "United States and other countries. All rights reserved. Unauthorized use strictly prohibited. See "
-             "www.mlcommons.org for more information.")
+TRADEMARK = (
+    "The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in the "
+    "United States and other countries. All rights reserved. Unauthorized use strictly prohibited. See "
+    "www.mlcommons.org for more information."
+)
 NOT_VERIFIED = "Result not verified by MLCommons Association."
 # Icon, word and CSS class of each verdict: the icon and the word say it; colour only repeats it.
 BADGES = {
@@ -72,8 +74,10 @@ def number(value, decimals: int | None = None) -> str:
 
 def badge(verdict: str) -> str:
     icon, word, css = BADGES[verdict]
-    return (f'<span class="claimbook-badge claimbook-badge-{css}"><span aria-hidden="true">{icon}</span> '
-            f"{escape(word)}</span>")
+    return (
+        f'<span class="claimbook-badge claimbook-badge-{css}"><span aria-hidden="true">{icon}</span> '
+        f"{escape(word)}</span>"
+    )
 
 
 def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
@@ -84,8 +88,10 @@ def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
         css = "claimbook-caveat" + ("" if caveat.qualifies else " claimbook-caveat-label")
         stated = code in set(acknowledged)
         label = caveat.label + (" (stated by the claim)" if stated else "")
-        parts.append(f'<a class="{css}" href="{escape(book_root)}method.html#caveat-{escape(code)}" '
-                     f'title="{escape(caveat.explanation)}">{escape(label)}</a>')
+        parts.append(
+            f'<a class="{css}" href="{escape(book_root)}method.html#caveat-{escape(code)}" '
+            f'title="{escape(caveat.explanation)}">{escape(label)}</a>'
+        )
     return " ".join(parts)
 
 
@@ -105,14 +111,20 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
     parts_html = ""
     if check.parts:
         items = "".join(
-            f"<li>{badge(part.verdict)} {escape(part.claim.statement)} <span class=\"claimbook-finding\">"
-            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>" for part in check.parts)
+            f'<li>{badge(part.verdict)} {escape(part.claim.statement)} <span class="claimbook-finding">'
+            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>"
+            for part in check.parts
+        )
         parts_html = f'<ul class="claimbook-parts">{items}</ul>'
     figures = ""
     if measured:
         figures = f'<p class="claimbook-range"><strong>Measured:</strong> {escape(measured)}</p>'
     notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
-    notes_html = f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>' if notes else ""
+    notes_html = (
+        f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
+        if notes
+        else ""
+    )
     return (
         f'<div class="claimbook-card" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
@@ -145,7 +157,11 @@ def show_card(check, book_root: str = "", title: str | None = None, link: str | 
 def _cell(value, numeric: bool, decimals: int | None = None) -> str:
     if isinstance(value, (bool, np.bool_)):
         value = "yes" if value else "no"
-    text = escape(number(value, decimals) if numeric else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value))
+    text = escape(
+        number(value, decimals)
+        if numeric
+        else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value)
+    )
     if numeric:
         return f'<td class="num">{text}</td>'
     if len(text) <= 14:  # short text ("Tokens/s") never breaks; long names may, after / and _
@@ -155,9 +171,15 @@ def _cell(value, numeric: bool, decimals: int | None = None) -> str:
 
 # Headings readers see for the tidy tables' columns; any other snake_case name is spelled out.
 HEADINGS = {
-    "organization": "Submitter", "family": "Accelerator", "gpus": "GPUs", "small_gpus": "GPUs, smaller",
-    "large_gpus": "GPUs, larger", "efficiency_percent": "Efficiency (%)", "per_gpu": "Per GPU",
-    "source_type": "Source", "usd_per_gpu_hour": "USD per GPU-hour",
+    "organization": "Submitter",
+    "family": "Accelerator",
+    "gpus": "GPUs",
+    "small_gpus": "GPUs, smaller",
+    "large_gpus": "GPUs, larger",
+    "efficiency_percent": "Efficiency (%)",
+    "per_gpu": "Per GPU",
+    "source_type": "Source",
+    "usd_per_gpu_hour": "USD per GPU-hour",
     "usd_per_million_tokens": "USD per million tokens",
 }
 
@@ -172,18 +194,27 @@ def heading(column) -> str:
     return column
 
 
-def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None,
-               decimals: dict | None = None) -> str:
+def table_html(
+    frame: pd.DataFrame,
+    caption: str,
+    links: dict | None = None,
+    titles: dict | None = None,
+    decimals: dict | None = None,
+) -> str:
     """An escaped HTML table in its own scroll box. ``links`` maps a column to a column of URLs
     (its cells become links); ``titles`` maps a column to a column of tooltips; ``decimals`` fixes
     the decimals of a numeric column (prices)."""
     links, titles, decimals = links or {}, titles or {}, decimals or {}
     hidden = set(links.values()) | set(titles.values())
     shown = [column for column in frame.columns if column not in hidden]
-    numeric = {column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
-               for column in shown}
-    head = "".join(f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(heading(column))}</th>'
-                   for column in shown)
+    numeric = {
+        column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
+        for column in shown
+    }
+    head = "".join(
+        f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(heading(column))}</th>'
+        for column in shown
+    )
     body = []
     for _, row in frame.iterrows():
         cells = []
@@ -204,13 +235,31 @@ def table_html(frame: pd.DataFrame, caption: str, links: dict | None = None, tit
 
 def table_text(frame: pd.DataFrame, caption: str) -> str:
     frame = frame.rename(columns=heading)
-    return caption + "\n" + frame.map(lambda value: number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)).to_string(index=False)
+    return (
+        caption
+        + "\n"
+        + frame.map(
+            lambda value: (
+                number(value)
+                if isinstance(value, (int, float)) and not isinstance(value, bool)
+                else str(value)
+            )
+        ).to_string(index=False)
+    )
 
 
-def table(frame: pd.DataFrame, caption: str, links: dict | None = None, titles: dict | None = None,
-          decimals: dict | None = None):
+def table(
+    frame: pd.DataFrame,
+    caption: str,
+    links: dict | None = None,
+    titles: dict | None = None,
+    decimals: dict | None = None,
+):
     hidden = set((links or {}).values()) | set((titles or {}).values())
-    display_html(table_html(frame, caption, links, titles, decimals), table_text(frame.drop(columns=list(hidden)), caption))
+    display_html(
+        table_html(frame, caption, links, titles, decimals),
+        table_text(frame.drop(columns=list(hidden)), caption),
+    )
 
 
 def ids_for(result_ids: pd.DataFrame, rows: pd.DataFrame, with_system: bool = False) -> list[list[str]]:
@@ -221,12 +270,22 @@ def ids_for(result_ids: pd.DataFrame, rows: pd.DataFrame, with_system: bool = Fa
     for item in result_ids.itertuples():
         index.setdefault((item.round, item.organization, item.system), []).append(item)
     found = []
-    for round_name, organization, system, division in zip(rows["round"], rows["organization"], rows["system"],
-                                                          rows["division"]):
-        known = [item for item in index.get((round_name, organization, system), ())
-                 if item.division in (division, "")]
-        found.append([f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})" if with_system
-                      else f"{item.id} ({item.stated_by})" for item in known])
+    for round_name, organization, system, division in zip(
+        rows["round"], rows["organization"], rows["system"], rows["division"]
+    ):
+        known = [
+            item
+            for item in index.get((round_name, organization, system), ())
+            if item.division in (division, "")
+        ]
+        found.append(
+            [
+                f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})"
+                if with_system
+                else f"{item.id} ({item.stated_by})"
+                for item in known
+            ]
+        )
     return found
 
 
@@ -238,13 +297,15 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
     units = sorted(set(rows["units"]))
     one_unit = len(units) == 1
     result_column = f"Result ({units[0]})" if one_unit else "Result"
-    frame = pd.DataFrame({
-        "Submitter": rows["organization"].astype(str).values,
-        "System": rows["system"].astype(str).values,
-        "Accelerator": rows["family"].astype(str).values,
-        "_published_accelerator": rows["accelerator"].astype(str).values,
-        "GPUs": rows["total_accelerators"].astype(int).values,
-    })
+    frame = pd.DataFrame(
+        {
+            "Submitter": rows["organization"].astype(str).values,
+            "System": rows["system"].astype(str).values,
+            "Accelerator": rows["family"].astype(str).values,
+            "_published_accelerator": rows["accelerator"].astype(str).values,
+            "GPUs": rows["total_accelerators"].astype(int).values,
+        }
+    )
     if rows["benchmark"].nunique() > 1:
         frame["Benchmark"] = rows["benchmark"].astype(str).values
     frame["Scenario"] = rows["scenario"].astype(str).values
@@ -255,9 +316,12 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
     if pd.notna(per_gpu).any():
         frame["Per GPU"] = per_gpu
     # Division, category and the inferred flag in one column: what MLCommons asks to be stated.
-    frame["Status"] = [", ".join([division, availability] + (["inferred"] if inferred else []))
-                       for division, availability, inferred in
-                       zip(rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool))]
+    frame["Status"] = [
+        ", ".join([division, availability] + (["inferred"] if inferred else []))
+        for division, availability, inferred in zip(
+            rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool)
+        )
+    ]
     if result_ids is not None and not result_ids.empty:
         frame["Result ID"] = ["; ".join(ids) or "—" for ids in ids_for(result_ids, rows)]
     frame["Logs"] = "folder"
@@ -276,7 +340,13 @@ def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None =
     table(frame, caption, links={"Logs": "_url"}, titles={"Accelerator": "_published_accelerator"})
 
 
-def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = True, result_ids: pd.DataFrame | None = None) -> str:
+def citation(
+    rows: pd.DataFrame,
+    announcement,
+    sources: dict,
+    derived: bool = True,
+    result_ids: pd.DataFrame | None = None,
+) -> str:
     """The footnote MLCommons' rules ask for: suite and version, division, benchmarks and
     scenarios, source and date, result IDs where known, the derived-metric statement and the
     trademark legend."""
@@ -287,22 +357,30 @@ def citation(rows: pd.DataFrame, announcement, sources: dict, derived: bool = Tr
         scenarios = ", ".join(sorted(set(rows["scenario"])))
         benchmarks = ", ".join(sorted(set(rows["benchmark"])))
         source = sources.get(round_name, {})
-        parts.append(f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
-                     f"({escape(scenarios)}).")
+        parts.append(
+            f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
+            f"({escape(scenarios)})."
+        )
         if source:
-            parts.append(f"Results from MLCommons' {escape(source.get('repository', ''))} "
-                         f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
-                         f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
-                         f"{escape(source.get('published', ''))}; each result above links to its folder of logs.")
+            parts.append(
+                f"Results from MLCommons' {escape(source.get('repository', ''))} "
+                f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
+                f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
+                f"{escape(source.get('published', ''))}; each result above links to its folder of logs."
+            )
         if result_ids is not None and not result_ids.empty:
             listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
             if listed:
-                parts.append(f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID.")
+                parts.append(
+                    f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID."
+                )
     if announcement is not None:
         parts.append(f"Claims paraphrased from {escape(announcement.title)} ({escape(announcement.date)}).")
     if derived:
-        parts.append("Ratios, per-GPU and per-watt figures, efficiencies, costs and verdicts are derived by this "
-                     f"book from the published results. {NOT_VERIFIED}")
+        parts.append(
+            "Ratios, per-GPU and per-watt figures, efficiencies, costs and verdicts are derived by this "
+            f"book from the published results. {NOT_VERIFIED}"
+        )
     parts.append(escape(TRADEMARK))
     return '<p class="claimbook-citation">' + " ".join(parts) + "</p>"
 
@@ -316,8 +394,10 @@ def show_citation(rows, announcement, sources: dict, derived: bool = True, resul
 
 def details(summary: str, markup: str, text: str):
     """Folded content for readers who want it (a chapter's parameters, for instance)."""
-    display_html(f'<details class="claimbook-details"><summary>{escape(summary)}</summary>{markup}</details>',
-                 f"{summary}\n{text}")
+    display_html(
+        f'<details class="claimbook-details"><summary>{escape(summary)}</summary>{markup}</details>',
+        f"{summary}\n{text}",
+    )
 
 
 def parameters(values: dict, template: str):
@@ -325,6 +405,9 @@ def parameters(values: dict, template: str):
     import json
 
     shown = json.dumps(values, indent=2, ensure_ascii=False, sort_keys=True, default=str)
-    details("Parameters this page ran with",
-            f"<p>Template <code>{escape(template)}</code>, executed by <code>python -m claimbook build</code>.</p>"
-            f'<pre class="claimbook-parameters">{html.escape(shown)}</pre>', shown)
+    details(
+        "Parameters this page ran with",
+        f"<p>Template <code>{escape(template)}</code>, executed by <code>python -m claimbook build</code>.</p>"
+        f'<pre class="claimbook-parameters">{html.escape(shown)}</pre>',
+        shown,
+    )

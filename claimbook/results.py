@@ -15,7 +15,6 @@ from claimbook.csvfile import TIDY, IngestError, check_looks_like_csv, kind_prob
 from claimbook.paths import resolve_path
 from claimbook.schema import TIDY_COLUMNS
 
-
 _DTYPES = {
     "round": "string",
     "organization": "string",
@@ -44,6 +43,7 @@ _DTYPES = {
     "location": "string",
 }
 
+
 class ResultsError(ValueError):
     """A tidy results table that cannot be read."""
 
@@ -59,8 +59,9 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
         raise ResultsError(f"{path}: no such results table; run `python -m claimbook ingest` first")
     _check_tidy_columns(path, _as_results_error(read_header, path, _WHAT))
     try:
-        frame = pd.read_csv(path, dtype=_DTYPES, keep_default_na=False,
-                            na_values={"per_accelerator": [""], "gpu_watts": [""]})
+        frame = pd.read_csv(
+            path, dtype=_DTYPES, keep_default_na=False, na_values={"per_accelerator": [""], "gpu_watts": [""]}
+        )
     except ValueError as exc:  # pandas' parser errors and values of the wrong type
         raise ResultsError(_unreadable(path, exc)) from None
     return frame[list(TIDY_COLUMNS)]
@@ -118,4 +119,3 @@ def _fits(dtype: str | None, name: str, value: str) -> bool:
     if dtype == "bool":
         return value.strip() in ("True", "False", "true", "false", "TRUE", "FALSE")
     return True
-

@@ -12,15 +12,43 @@ EXAMPLE_FILE = "data/claims/acme-v6.1.yaml"
 # Mistakes the how-to page shows, each with the message the book's own validation gives.
 MISTAKES = (
     ("an unknown kind", {"id": "acme-fast", "statement": "Acme is fast.", "kind": "speed"}),
-    ("a field the kind does not have", {"id": "acme-fast", "statement": "Acme is fast.", "kind": "figure",
-                                        "benchmark": "gpt-oss-120b", "subject": {"organization": "Acme"},
-                                        "scenarios": ["Offline"], "claimed": 1000, "colour": "red"}),
-    ("a missing claimed value", {"id": "acme-fast", "statement": "Acme is 2x faster.", "kind": "ratio", "form": "up-to",
-                                 "benchmark": "gpt-oss-120b", "subject": {"organization": "Acme"},
-                                 "baseline": {"organization": "Other"}}),
-    ("a selector field that does not exist", {"id": "acme-fast", "statement": "Acme is fast.", "kind": "figure",
-                                              "benchmark": "gpt-oss-120b", "subject": {"company": "Acme"},
-                                              "scenarios": ["Offline"], "claimed": 1000}),
+    (
+        "a field the kind does not have",
+        {
+            "id": "acme-fast",
+            "statement": "Acme is fast.",
+            "kind": "figure",
+            "benchmark": "gpt-oss-120b",
+            "subject": {"organization": "Acme"},
+            "scenarios": ["Offline"],
+            "claimed": 1000,
+            "colour": "red",
+        },
+    ),
+    (
+        "a missing claimed value",
+        {
+            "id": "acme-fast",
+            "statement": "Acme is 2x faster.",
+            "kind": "ratio",
+            "form": "up-to",
+            "benchmark": "gpt-oss-120b",
+            "subject": {"organization": "Acme"},
+            "baseline": {"organization": "Other"},
+        },
+    ),
+    (
+        "a selector field that does not exist",
+        {
+            "id": "acme-fast",
+            "statement": "Acme is fast.",
+            "kind": "figure",
+            "benchmark": "gpt-oss-120b",
+            "subject": {"company": "Acme"},
+            "scenarios": ["Offline"],
+            "claimed": 1000,
+        },
+    ),
 )
 
 
@@ -43,8 +71,16 @@ def kind_examples(registry) -> dict[str, dict]:
 
 
 def _example_announcement() -> Announcement:
-    return Announcement("acme-v6.1", "Acme's MLPerf Inference v6.1 post", "Acme", "Acme", "Acme", "2026-09-18", "v6.1",
-                        EXAMPLE_FILE)
+    return Announcement(
+        "acme-v6.1",
+        "Acme's MLPerf Inference v6.1 post",
+        "Acme",
+        "Acme",
+        "Acme",
+        "2026-09-18",
+        "v6.1",
+        EXAMPLE_FILE,
+    )
 
 
 def mistakes() -> list[tuple[str, dict, str]]:
@@ -62,12 +98,22 @@ def mistakes() -> list[tuple[str, dict, str]]:
 
 def new_registry(identifier: str, publisher: str, title: str, date: str, round_name: str, registry) -> str:
     """A registry file for a new announcement: its header, and an example of each kind commented out."""
-    header = {"announcement": {
-        "id": identifier, "title": title, "publisher": publisher, "claimant": publisher, "vendor": publisher,
-        "date": date, "round": round_name, "source_url": "https://example.org/the-announcement",
-        "source_label": "where the announcement can be read", "results_retrieved": date, "division": "closed",
-        "result_ids": [],
-    }}
+    header = {
+        "announcement": {
+            "id": identifier,
+            "title": title,
+            "publisher": publisher,
+            "claimant": publisher,
+            "vendor": publisher,
+            "date": date,
+            "round": round_name,
+            "source_url": "https://example.org/the-announcement",
+            "source_label": "where the announcement can be read",
+            "results_retrieved": date,
+            "division": "closed",
+            "result_ids": [],
+        }
+    }
     lines = [
         f"# Claims of {title}, paraphrased: each claim's figures as stated, in the book's own words.",
         "# Uncomment an example, make it this announcement's claim, and build: python -m claimbook build",

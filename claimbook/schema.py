@@ -24,7 +24,13 @@ REQUIRED_COLUMNS = (
     "Units",
 )
 OPTIONAL_COLUMNS = (
-    "MlperfModel", "framework", "inferred", "notes", "total_accelerators", "PrivateID", "weight_data_types",
+    "MlperfModel",
+    "framework",
+    "inferred",
+    "notes",
+    "total_accelerators",
+    "PrivateID",
+    "weight_data_types",
 )
 
 # Canonical spelling of each scenario; summaries sometimes write them in lower case.

@@ -20,9 +20,30 @@ from claimbook.verdict import SUPPORTED_WITH_CAVEATS, VERDICTS
 
 KIND = "scorecard"
 COLUMNS = (
-    "announcement", "claim", "part_of", "chapter", "kind", "scenario", "claimed", "measured", "unit", "verdict",
-    "reaches_claim", "deciding", "range", "caveats", "acknowledged", "division", "availability", "reason", "evidence",
-    "result_ids", "measured_vs_best_any", "per_gpu_ratio", "per_watt_ratio", "missing",
+    "announcement",
+    "claim",
+    "part_of",
+    "chapter",
+    "kind",
+    "scenario",
+    "claimed",
+    "measured",
+    "unit",
+    "verdict",
+    "reaches_claim",
+    "deciding",
+    "range",
+    "caveats",
+    "acknowledged",
+    "division",
+    "availability",
+    "reason",
+    "evidence",
+    "result_ids",
+    "measured_vs_best_any",
+    "per_gpu_ratio",
+    "per_watt_ratio",
+    "missing",
 )
 REQUIRED = ("announcement", "claim", "kind", "verdict", "reason", "caveats", "division", "availability")
 LIST_COLUMNS = ("caveats", "acknowledged", "division", "availability", "result_ids", "missing")
@@ -44,30 +65,56 @@ def rows_for(check, chapter: str) -> list[dict]:
     claim = check.claim
     used = check.rows if check.rows is not None else pd.DataFrame()
     shared = {
-        "announcement": claim.announcement, "claim": claim.id, "part_of": claim.parent or "", "chapter": chapter,
-        "kind": claim.kind, "verdict": check.verdict, "range": check.measured_range(), "caveats": list(check.caveats),
+        "announcement": claim.announcement,
+        "claim": claim.id,
+        "part_of": claim.parent or "",
+        "chapter": chapter,
+        "kind": claim.kind,
+        "verdict": check.verdict,
+        "range": check.measured_range(),
+        "caveats": list(check.caveats),
         "acknowledged": list(check.acknowledged),
         "division": sorted(set(used["division"])) if not used.empty else [],
         "availability": sorted(set(used["availability"])) if not used.empty else [],
-        "reason": " ".join([check.reason, *check.notes]).strip(), "result_ids": list(claim.result_ids),
-        "unit": claim.unit, "missing": list(check.missing),
+        "reason": " ".join([check.reason, *check.notes]).strip(),
+        "result_ids": list(claim.result_ids),
+        "unit": claim.unit,
+        "missing": list(check.missing),
     }
     cases = check.cases or ()
     rows = []
     for case in cases:
-        rows.append({
-            **shared, "scenario": case.label, "claimed": _number(case.claimed), "measured": _number(case.measured),
-            "unit": case.unit or claim.unit, "reaches_claim": case.reaches, "deciding": case.label == check.deciding,
-            "evidence": "; ".join(case.evidence),
-            "measured_vs_best_any": _number(case.extra.get("measured_vs_best_any")),
-            "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
-            "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
-        })
+        rows.append(
+            {
+                **shared,
+                "scenario": case.label,
+                "claimed": _number(case.claimed),
+                "measured": _number(case.measured),
+                "unit": case.unit or claim.unit,
+                "reaches_claim": case.reaches,
+                "deciding": case.label == check.deciding,
+                "evidence": "; ".join(case.evidence),
+                "measured_vs_best_any": _number(case.extra.get("measured_vs_best_any")),
+                "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
+                "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
+            }
+        )
     if not rows:
         claimed = claim.claimed if isinstance(claim.claimed, (int, float)) else None
-        rows.append({**shared, "scenario": "", "claimed": _number(claimed), "measured": None, "reaches_claim": None,
-                     "deciding": True, "evidence": "; ".join(sorted(set(used["location"]))) if not used.empty else "",
-                     "measured_vs_best_any": None, "per_gpu_ratio": None, "per_watt_ratio": None})
+        rows.append(
+            {
+                **shared,
+                "scenario": "",
+                "claimed": _number(claimed),
+                "measured": None,
+                "reaches_claim": None,
+                "deciding": True,
+                "evidence": "; ".join(sorted(set(used["location"]))) if not used.empty else "",
+                "measured_vs_best_any": None,
+                "per_gpu_ratio": None,
+                "per_watt_ratio": None,
+            }
+        )
     for part in check.parts:
         rows.extend(rows_for(part, chapter))
     return rows
@@ -81,14 +128,24 @@ def normalise(rows: list[dict]) -> list[dict]:
         if missing:
             raise ScorecardError(f"scorecard row {index} ({row.get('claim')}): missing {', '.join(missing)}")
         if row["verdict"] not in VERDICTS:
-            raise ScorecardError(f"scorecard row {index} ({row['claim']}): unknown verdict {row['verdict']!r}")
+            raise ScorecardError(
+                f"scorecard row {index} ({row['claim']}): unknown verdict {row['verdict']!r}"
+            )
         unknown = [code for code in row["caveats"] if code not in CODES]
         if unknown:
-            raise ScorecardError(f"scorecard row {index} ({row['claim']}): unknown caveat(s) {', '.join(unknown)}")
+            raise ScorecardError(
+                f"scorecard row {index} ({row['claim']}): unknown caveat(s) {', '.join(unknown)}"
+            )
         if row["verdict"] == SUPPORTED_WITH_CAVEATS and not row["caveats"]:
-            raise ScorecardError(f"scorecard row {index} ({row['claim']}): 'supported with caveats' without a caveat")
-        cleaned.append({name: (list(row.get(name) or []) if name in LIST_COLUMNS else records.clean(row.get(name)))
-                        for name in COLUMNS})
+            raise ScorecardError(
+                f"scorecard row {index} ({row['claim']}): 'supported with caveats' without a caveat"
+            )
+        cleaned.append(
+            {
+                name: (list(row.get(name) or []) if name in LIST_COLUMNS else records.clean(row.get(name)))
+                for name in COLUMNS
+            }
+        )
     return cleaned
 
 

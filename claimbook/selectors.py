@@ -50,7 +50,9 @@ def validate(selector, where: str) -> None:
             validate(value, f"{where}.exclude")
             continue
         if field not in FIELDS:
-            raise SelectorError(f"{where}.{field}: unknown field; a selector may use {', '.join(FIELDS)} and exclude")
+            raise SelectorError(
+                f"{where}.{field}: unknown field; a selector may use {', '.join(FIELDS)} and exclude"
+            )
         if field in NUMERIC:
             if isinstance(value, dict):
                 unknown = set(value) - {"min", "max"}
@@ -60,7 +62,9 @@ def validate(selector, where: str) -> None:
                 if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
                     raise SelectorError(f"{where}.{field}: expected whole numbers, got {value!r}")
             elif not (isinstance(value, int) and not isinstance(value, bool)):
-                raise SelectorError(f"{where}.{field}: expected a whole number, a list or {{min, max}}, got {value!r}")
+                raise SelectorError(
+                    f"{where}.{field}: expected a whole number, a list or {{min, max}}, got {value!r}"
+                )
         elif isinstance(value, list):
             if not value or not all(isinstance(v, (str, int, float)) for v in value):
                 raise SelectorError(f"{where}.{field}: expected a non-empty list of values, got {value!r}")

@@ -45,7 +45,9 @@ def matches(measured: float | None, claimed: float, tolerance: float = 0.0) -> b
     return abs(measured - claimed) <= tolerance * abs(claimed)
 
 
-def reaches(measured: float | None, claimed: float, tolerance: float = 0.0, higher_is_better: bool = True) -> bool:
+def reaches(
+    measured: float | None, claimed: float, tolerance: float = 0.0, higher_is_better: bool = True
+) -> bool:
     """Whether ``measured`` is the claimed figure or better than it (for the claim)."""
     if measured is None or not math.isfinite(measured):
         return False
@@ -79,10 +81,21 @@ def with_unit(value: float, unit: str, form: str = "{:.3g}") -> str:
 
 
 # Units that count things: "1 result", "4 categories", whichever form the registry names.
-_COUNTED = {"result": "results", "partner": "partners", "GPU": "GPUs", "category": "categories", "vendor": "vendors",
-            "family": "families", "organization": "organizations", "system": "systems", "benchmark": "benchmarks"}
-_COUNT_FORMS = {**{singular: (singular, many) for singular, many in _COUNTED.items()},
-                **{many: (singular, many) for singular, many in _COUNTED.items()}}
+_COUNTED = {
+    "result": "results",
+    "partner": "partners",
+    "GPU": "GPUs",
+    "category": "categories",
+    "vendor": "vendors",
+    "family": "families",
+    "organization": "organizations",
+    "system": "systems",
+    "benchmark": "benchmarks",
+}
+_COUNT_FORMS = {
+    **{singular: (singular, many) for singular, many in _COUNTED.items()},
+    **{many: (singular, many) for singular, many in _COUNTED.items()},
+}
 
 
 def figure(value: float | None, unit: str = "") -> str:

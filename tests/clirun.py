@@ -47,14 +47,24 @@ def in_process(*args, cwd: Path = ROOT, umask: int = 0o022) -> subprocess.Comple
             code = main(argv)
         except SystemExit as exc:  # argparse: a usage error exits 2, --help 0
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        except Exception:  # what Python prints when a command dies of an uncaught exception
+        except Exception:  # noqa: BLE001 -- what Python prints when a command dies of an uncaught exception
             traceback.print_exc()
             code = 1
     return subprocess.CompletedProcess(["claimbook", *argv], code, out.getvalue(), err.getvalue())
 
 
-def as_subprocess(*args, cwd: Path = ROOT, umask: int = 0o022, timeout: float = 900) -> subprocess.CompletedProcess:
+def as_subprocess(
+    *args, cwd: Path = ROOT, umask: int = 0o022, timeout: float = 900
+) -> subprocess.CompletedProcess:
     """The real command line, in a process of its own."""
     environment = {key: value for key, value in os.environ.items() if key not in HIDDEN_VARIABLES}
-    return subprocess.run([sys.executable, "-m", "claimbook", *map(str, args)], cwd=cwd, env=environment,
-                          capture_output=True, text=True, umask=umask, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", *map(str, args)],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        umask=umask,
+        timeout=timeout,
+        check=False,
+    )

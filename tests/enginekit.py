@@ -13,25 +13,53 @@ from claimbook.reference import annotate, load_reference
 from claimbook.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]
-HEADER = {"id": "acme-v6.1", "title": "Acme's post", "publisher": "Acme", "claimant": "Acme", "vendor": "NVIDIA",
-          "date": "2026-09-17", "round": "v6.1"}
+HEADER = {
+    "id": "acme-v6.1",
+    "title": "Acme's post",
+    "publisher": "Acme",
+    "claimant": "Acme",
+    "vendor": "NVIDIA",
+    "date": "2026-09-17",
+    "round": "v6.1",
+}
 
 
-def result(organization: str, system: str, scenario: str, value: float, *, gpus: int = 8, nodes: int = 1,
-           accelerator: str = "NVIDIA B300-SXM-270GB", model: str = "gpt-oss-120b", units: str = "Tokens/s",
-           **extra) -> dict:
+def result(
+    organization: str,
+    system: str,
+    scenario: str,
+    value: float,
+    *,
+    gpus: int = 8,
+    nodes: int = 1,
+    accelerator: str = "NVIDIA B300-SXM-270GB",
+    model: str = "gpt-oss-120b",
+    units: str = "Tokens/s",
+    **extra,
+) -> dict:
     """One raw summary row with the fields engine tests care about."""
-    return summary_row(Organization=organization, system=system, Scenario=scenario, Result=repr(float(value)),
-                       Model=model, accelerator_model_name=accelerator, number_of_nodes=str(nodes),
-                       accelerators_per_node=str(gpus // nodes), total_accelerators=str(gpus), Units=units, **extra)
+    return summary_row(
+        Organization=organization,
+        system=system,
+        Scenario=scenario,
+        Result=repr(float(value)),
+        Model=model,
+        accelerator_model_name=accelerator,
+        number_of_nodes=str(nodes),
+        accelerators_per_node=str(gpus // nodes),
+        total_accelerators=str(gpus),
+        Units=units,
+        **extra,
+    )
 
 
 def world(tmp_path: Path, rows: list[dict], claims: list[dict], header: dict | None = None) -> Data:
     """Data for the engine: the rows ingested, one registry file with ``claims``."""
     folder = tmp_path / "claims"
     folder.mkdir(exist_ok=True)
-    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump({"announcement": {**HEADER, **(header or {})},
-                                                           "claims": claims}, sort_keys=False))
+    (folder / "acme-v6.1.yaml").write_text(
+        yaml.safe_dump({"announcement": {**HEADER, **(header or {})}, "claims": claims}, sort_keys=False)
+    )
     (tmp_path / "chapters.yaml").write_text("{}\n")
     registry = load_registry(folder, tmp_path / "chapters.yaml")
     reference = load_reference(ROOT / "data" / "reference")

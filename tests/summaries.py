@@ -8,14 +8,41 @@ from pathlib import Path
 import pandas as pd
 
 CURRENT_LAYOUT = [
-    "Organization", "Availability", "Division", "SystemType", "SystemName", "Platform", "Model",
-    "MlperfModel", "Scenario", "Result", "Accuracy", "number_of_nodes", "host_processor_model_name",
-    "host_processors_per_node", "host_processor_core_count", "accelerator_model_name",
-    "accelerators_per_node", "total_accelerators", "Location", "framework", "operating_system", "notes",
-    "compliance", "errors", "version", "inferred", "has_power", "Units", "weight_data_types",
-    "design_power_watts", "PrivateID",
+    "Organization",
+    "Availability",
+    "Division",
+    "SystemType",
+    "SystemName",
+    "Platform",
+    "Model",
+    "MlperfModel",
+    "Scenario",
+    "Result",
+    "Accuracy",
+    "number_of_nodes",
+    "host_processor_model_name",
+    "host_processors_per_node",
+    "host_processor_core_count",
+    "accelerator_model_name",
+    "accelerators_per_node",
+    "total_accelerators",
+    "Location",
+    "framework",
+    "operating_system",
+    "notes",
+    "compliance",
+    "errors",
+    "version",
+    "inferred",
+    "has_power",
+    "Units",
+    "weight_data_types",
+    "design_power_watts",
+    "PrivateID",
 ]
-OLDER_LAYOUT = [name for name in CURRENT_LAYOUT if name not in ("total_accelerators", "design_power_watts", "PrivateID")]
+OLDER_LAYOUT = [
+    name for name in CURRENT_LAYOUT if name not in ("total_accelerators", "design_power_watts", "PrivateID")
+]
 
 
 def summary_row(**values) -> dict:
@@ -113,8 +140,13 @@ def rack(organization: str, gpus: int, scenario: str, result: float, **extra) ->
     """A GB300 result at ``gpus`` GPUs (4 per node), for scaling tests."""
     system = extra.pop("system", f"GB300_x{gpus}")
     return summary_row(
-        Organization=organization, system=system, Scenario=scenario, Result=str(result),
-        number_of_nodes=str(max(1, gpus // 4)), accelerators_per_node=str(min(4, gpus)), total_accelerators=str(gpus),
+        Organization=organization,
+        system=system,
+        Scenario=scenario,
+        Result=str(result),
+        number_of_nodes=str(max(1, gpus // 4)),
+        accelerators_per_node=str(min(4, gpus)),
+        total_accelerators=str(gpus),
         **extra,
     )
 
@@ -133,23 +165,43 @@ def hostile_rows() -> list[dict]:
     very long name; they form a scaling pair, a WAN 2.2 single node and priced token results,
     so they reach the tables and charts of every chapter."""
     organization = f"{IMAGE}{RIGHT_TO_LEFT}"
-    common = dict(
-        Organization=organization,
-        accelerator_model_name="NVIDIA B200-SXM-180GB",
-        SystemName=f"{SCRIPT}{LONG}",
-        framework=f"{JAVASCRIPT_LINK} {SCRIPT}",
-        notes=f"{SCRIPT} 1000W TGP per GPU",
-    )
+    common = {
+        "Organization": organization,
+        "accelerator_model_name": "NVIDIA B200-SXM-180GB",
+        "SystemName": f"{SCRIPT}{LONG}",
+        "framework": f"{JAVASCRIPT_LINK} {SCRIPT}",
+        "notes": f"{SCRIPT} 1000W TGP per GPU",
+    }
     rows = []
     for gpus, nodes in ((8, 1), (16, 2)):
         system = f"{SVG}x{gpus}"
         for scenario, result in (("Offline", 60000.0 * gpus / 8), ("Server", 50000.0 * gpus / 8)):
-            rows.append(summary_row(system=system, Model="deepseek-r1", Scenario=scenario, Result=str(result),
-                                    number_of_nodes=str(nodes), accelerators_per_node="8", total_accelerators=str(gpus),
-                                    **common))
+            rows.append(
+                summary_row(
+                    system=system,
+                    Model="deepseek-r1",
+                    Scenario=scenario,
+                    Result=str(result),
+                    number_of_nodes=str(nodes),
+                    accelerators_per_node="8",
+                    total_accelerators=str(gpus),
+                    **common,
+                )
+            )
     for scenario, result, units in (("Offline", 0.05, "Samples/s"), ("SingleStream", 20.0, "Latency (s)")):
-        rows.append(summary_row(system=f"{SVG}x8", Model="wan-2.2-t2v-a14b", Scenario=scenario, Result=str(result),
-                                Units=units, number_of_nodes="1", accelerators_per_node="8", total_accelerators="8", **common))
+        rows.append(
+            summary_row(
+                system=f"{SVG}x8",
+                Model="wan-2.2-t2v-a14b",
+                Scenario=scenario,
+                Result=str(result),
+                Units=units,
+                number_of_nodes="1",
+                accelerators_per_node="8",
+                total_accelerators="8",
+                **common,
+            )
+        )
     for row in rows:
         row["Location"] = row["Location"].replace(f"./closed/{organization}/", f"./closed/{JAVASCRIPT_LINK}/")
     return rows

@@ -32,22 +32,36 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-
 from conftest import ROOT
 
-CHROMIUM = next((path for path in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"))
-                 if path and Path(path).is_file()), None)
+CHROMIUM = next(
+    (
+        path
+        for path in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"))
+        if path and Path(path).is_file()
+    ),
+    None,
+)
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 LAUNCH_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 VIEWPORTS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 SKIPPED_PARTS = {"_static", "_sources", "_downloads", "_images"}
 SKIPPED_PAGES = {"genindex.html", "search.html"}
 FRONT, CHAPTER, CLAIM_PAGE, EXPLORER = (
-    "index.html", "claims/rubin_speedup.html", "claims/amd-v6.1/amd-wan-vs-b300.html", "claims/explorer.html")
+    "index.html",
+    "claims/rubin_speedup.html",
+    "claims/amd-v6.1/amd-wan-vs-b300.html",
+    "claims/explorer.html",
+)
 # page -> artifact name; each is saved at both widths, whole and as its first screen
 SCREENSHOT_PAGES = {FRONT: "ledger", CHAPTER: "chapter", CLAIM_PAGE: "claim", EXPLORER: "explorer"}
 # the README's pictures: the first screen and a bit more, not a whole 16000-pixel page
@@ -62,13 +76,14 @@ WHOLE_PAGES = bool(os.environ.get("CLAIMBOOK_UPDATE_SCREENSHOTS"))
 
 if CHROMIUM is None:
     if os.environ.get("CLAIMBOOK_REQUIRE_BROWSER"):
-        pytest.fail("Chromium is required (CLAIMBOOK_REQUIRE_BROWSER is set) but /usr/bin/chromium is not installed",
-                    pytrace=False)
+        pytest.fail(
+            "Chromium is required (CLAIMBOOK_REQUIRE_BROWSER is set) but /usr/bin/chromium is not installed",
+            pytrace=False,
+        )
     pytest.skip("browser tests need Debian's chromium (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
 
 # ---------------------------------------------------------------------------------------------
 # Serving a built site on loopback, and loading its pages with every outside request blocked
@@ -119,7 +134,11 @@ class Site:
 
 
 def is_loopback(url: str) -> bool:
-    return url.startswith(("data:", "blob:", "about:")) or urlparse(url).hostname in ("127.0.0.1", "localhost", "::1")
+    return url.startswith(("data:", "blob:", "about:")) or urlparse(url).hostname in (
+        "127.0.0.1",
+        "localhost",
+        "::1",
+    )
 
 
 # Every request to a host other than loopback goes to a proxy on a loopback port where nothing
@@ -155,7 +174,9 @@ class Browser:
         try:
             self.page.wait_for_function(
                 "document.querySelectorAll('.claimbook-chart').length"
-                " === document.querySelectorAll('.claimbook-chart svg.marks').length", timeout=15000)
+                " === document.querySelectorAll('.claimbook-chart svg.marks').length",
+                timeout=15000,
+            )
         except PlaywrightError:
             self.errors.append("not every chart was drawn within 15 s")
         return (response.status if response else None), list(self.blocked), list(self.errors)
@@ -413,23 +434,41 @@ def survey(chromium, book_site):
                 clock = time.perf_counter()
                 if page in SCREENSHOT_PAGES:
                     suffix = "" if viewport_name == "desktop" else "-phone"
-                    screenshot(browser, f"{SCREENSHOT_PAGES[page]}{suffix}",
-                               f"{DOCS_SCREENSHOTS[page]}{suffix}" if page in DOCS_SCREENSHOTS else None)
+                    screenshot(
+                        browser,
+                        f"{SCREENSHOT_PAGES[page]}{suffix}",
+                        f"{DOCS_SCREENSHOTS[page]}{suffix}" if page in DOCS_SCREENSHOTS else None,
+                    )
                 seconds["screenshots"] += time.perf_counter() - clock
-                visits[viewport_name].append(PageVisit(page, viewport_name, status, blocked, errors, measured))
+                visits[viewport_name].append(
+                    PageVisit(page, viewport_name, status, blocked, errors, measured)
+                )
         finally:
             browser.close()
     charts = sum(len(visit.measured["charts"]) for visit in visits["desktop"])
     tables = sum(len(visit.measured["tables"]) for visit in visits["desktop"])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "counts.json").write_text(json.dumps({
-        "pages": len(pages), "viewports": {name: [size["width"], size["height"]] for name, size in VIEWPORTS.items()},
-        "page_loads": sum(len(found) for found in visits.values()), "charts": charts, "tables": tables,
-        "chart_texts": sum(chart["texts"] for visit in visits["desktop"] for chart in visit.measured["charts"]),
-        "chart_specs": len(chart_specs(book_site)),
-        "seconds": {"survey": round(time.perf_counter() - started, 1),
-                    **{name: round(value, 1) for name, value in seconds.items()}},
-    }, indent=2) + "\n")
+    (ARTIFACTS / "counts.json").write_text(
+        json.dumps(
+            {
+                "pages": len(pages),
+                "viewports": {name: [size["width"], size["height"]] for name, size in VIEWPORTS.items()},
+                "page_loads": sum(len(found) for found in visits.values()),
+                "charts": charts,
+                "tables": tables,
+                "chart_texts": sum(
+                    chart["texts"] for visit in visits["desktop"] for chart in visit.measured["charts"]
+                ),
+                "chart_specs": len(chart_specs(book_site)),
+                "seconds": {
+                    "survey": round(time.perf_counter() - started, 1),
+                    **{name: round(value, 1) for name, value in seconds.items()},
+                },
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     return visits
 
 
@@ -479,7 +518,8 @@ def test_outside_requests_are_blocked_and_recorded(chromium, book_site):
     try:
         browser.load(book_site.base + "method.html")
         outcome = browser.page.evaluate(
-            "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)")
+            "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)"
+        )
         assert outcome.startswith("failed"), outcome
         assert browser.blocked == ["http://outside.invalid/probe"]
     finally:
@@ -500,14 +540,18 @@ def test_every_in_book_link_leads_to_a_built_file(book_site, survey):
                 target = target / "index.html"
             checked += 1
             if not target.is_file():
-                problems.append(f"{visit.page}: link {href!r} leads to no built file ({target.relative_to(book_site.folder)})")
+                problems.append(
+                    f"{visit.page}: link {href!r} leads to no built file ({target.relative_to(book_site.folder)})"
+                )
                 continue
             if target_url.fragment and target.suffix == ".html":
                 if target not in ids_of:
                     ids_of[target] = set(re.findall(r'\bid="([^"]+)"', target.read_text(errors="replace")))
                 if unquote(target_url.fragment) not in ids_of[target]:
-                    problems.append(f"{visit.page}: link {href!r} names #{target_url.fragment}, which "
-                                    f"{target.relative_to(book_site.folder)} does not have")
+                    problems.append(
+                        f"{visit.page}: link {href!r} names #{target_url.fragment}, which "
+                        f"{target.relative_to(book_site.folder)} does not have"
+                    )
     assert checked > 100
     failing(problems, "in-book links lead nowhere")
 
@@ -531,7 +575,10 @@ def test_every_chart_is_drawn_with_marks(book_site, survey):
                 problems.append(f"{where}: empty facet or concatenated view: {cell}")
             for mark in chart["invisible"]:
                 problems.append(f"{where}: a mark cannot be seen: {mark}")
-    in_html = sum((book_site.folder / visit.page).read_text().count('class="claimbook-chart"') for visit in survey["desktop"])
+    in_html = sum(
+        (book_site.folder / visit.page).read_text().count('class="claimbook-chart"')
+        for visit in survey["desktop"]
+    )
     assert drawn == in_html * len(VIEWPORTS), f"{drawn} charts drawn, the HTML has {in_html} per viewport"
     from claimbook.registry import load_registry
 
@@ -552,18 +599,24 @@ def test_every_chart_is_labelled_and_has_its_data(survey):
             where = f"{visit.page}, chart {chart['index'] + 1} ({chart.get('title') or chart['id']})"
             label = chart["label"]
             if chart["role"] != "figure" or len(label) < 40:
-                problems.append(f"{where}: role {chart['role']!r} and aria-label {label!r}: a chart is a figure "
-                                "labelled with its title and a description")
+                problems.append(
+                    f"{where}: role {chart['role']!r} and aria-label {label!r}: a chart is a figure "
+                    "labelled with its title and a description"
+                )
             if chart.get("drawnTitle") and not label.startswith(chart["drawnTitle"][:30]):
-                problems.append(f"{where}: the aria-label does not start with the chart's title "
-                                f"{chart['drawnTitle'][:60]!r}: it reads {label[:90]!r}")
+                problems.append(
+                    f"{where}: the aria-label does not start with the chart's title "
+                    f"{chart['drawnTitle'][:60]!r}: it reads {label[:90]!r}"
+                )
             if not chart.get("drawnTitle"):
                 problems.append(f"{where}: draws no title")
             if not chart["svgAction"]:
                 problems.append(f"{where}: its menu offers no SVG export")
         if visit.measured["chartData"] != len(charts):
-            problems.append(f"{visit.page}: {len(charts)} charts but {visit.measured['chartData']} "
-                            "'Data behind this chart' tables")
+            problems.append(
+                f"{visit.page}: {len(charts)} charts but {visit.measured['chartData']} "
+                "'Data behind this chart' tables"
+            )
     failing(problems, "charts lack a label, a title, an export or their data")
 
 
@@ -572,8 +625,10 @@ def test_no_chart_text_is_clipped_or_overlapping(survey, viewport):
     problems = []
     for visit in survey[viewport]:
         for chart in visit.measured["charts"]:
-            where = (f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
-                     f"{chart.get('title', '')[:70]!r}")
+            where = (
+                f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
+                f"{chart.get('title', '')[:70]!r}"
+            )
             for clipped in chart.get("clipped", []):
                 problems.append(f"{where}: {clipped['detail']}")
             for overlap in chart.get("overlaps", []):
@@ -587,9 +642,11 @@ def test_no_legend_label_is_truncated(survey, viewport):
     for visit in survey[viewport]:
         for chart in visit.measured["charts"]:
             for truncated in chart.get("truncated", []):
-                problems.append(f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
-                                f"{chart.get('title', '')[:70]!r}: {truncated['kind']} cut with an ellipsis: "
-                                f"{truncated['text']!r}")
+                problems.append(
+                    f"{visit.page} at {VIEWPORTS[viewport]['width']} px, chart {chart['index'] + 1} "
+                    f"{chart.get('title', '')[:70]!r}: {truncated['kind']} cut with an ellipsis: "
+                    f"{truncated['text']!r}"
+                )
     failing(problems, f"chart texts are truncated at {viewport} width")
 
 
@@ -603,10 +660,14 @@ def test_no_page_scrolls_sideways(survey, viewport):
     problems = []
     for visit in survey[viewport]:
         if visit.measured["scrollWidth"] > width + 1:
-            problems.append(f"{visit.page}: the page is {visit.measured['scrollWidth']} px wide at {width} px")
+            problems.append(
+                f"{visit.page}: the page is {visit.measured['scrollWidth']} px wide at {width} px"
+            )
         elif visit.measured["scrollWidthOpened"] > width + 1:
-            problems.append(f"{visit.page}: the page becomes {visit.measured['scrollWidthOpened']} px wide at {width} px "
-                            "once its tables' <details> are opened")
+            problems.append(
+                f"{visit.page}: the page becomes {visit.measured['scrollWidthOpened']} px wide at {width} px "
+                "once its tables' <details> are opened"
+            )
     failing(problems, f"pages scroll sideways at {width} px")
 
 
@@ -619,8 +680,10 @@ def test_every_table_s_last_column_can_be_reached(survey, viewport):
                 continue
             measured += 1
             for problem in table["problems"]:
-                problems.append(f"{visit.page} at {VIEWPORTS[viewport]['width']} px, table {index + 1} "
-                                f"{table['caption'][:70]!r} {problem}")
+                problems.append(
+                    f"{visit.page} at {VIEWPORTS[viewport]['width']} px, table {index + 1} "
+                    f"{table['caption'][:70]!r} {problem}"
+                )
     assert measured > 0
     failing(problems, f"tables whose last column cannot be reached at {viewport} width")
 
@@ -628,7 +691,7 @@ def test_every_table_s_last_column_can_be_reached(survey, viewport):
 # ---------------------------------------------------------------------------------------------
 # One colour and one shape per accelerator family across the book
 
-SPEC = re.compile(r"^\s*var spec = (\{.*\});\s*$", re.M)
+SPEC = re.compile(r"^\s*var spec = (\{.*\});\s*$", re.MULTILINE)
 COLOUR_CHANNELS = ("color", "fill", "stroke")
 
 
@@ -659,14 +722,20 @@ def _family_encodings(spec: dict):
             for channel, encoding in (node.get("encoding") or {}).items():
                 if isinstance(encoding, dict) and encoding.get("field") == "family":
                     yield channel, encoding
-            stack += [value for key, value in node.items() if key != "encoding" and isinstance(value, (dict, list))]
+            stack += [
+                value for key, value in node.items() if key != "encoding" and isinstance(value, (dict, list))
+            ]
         elif isinstance(node, list):
             stack += node
 
 
 def _families_in_data(spec: dict) -> set[str]:
-    return {str(record["family"]) for records in (spec.get("datasets") or {}).values()
-            for record in records if isinstance(record, dict) and "family" in record}
+    return {
+        str(record["family"])
+        for records in (spec.get("datasets") or {}).values()
+        for record in records
+        if isinstance(record, dict) and "family" in record
+    }
 
 
 def test_one_colour_and_one_shape_per_accelerator_family(book_site, survey):
@@ -687,20 +756,29 @@ def test_one_colour_and_one_shape_per_accelerator_family(book_site, survey):
             scale = encoding.get("scale") or {}
             domain, values = scale.get("domain"), scale.get("range")
             if not isinstance(domain, list) or not isinstance(values, list) or len(values) < len(domain):
-                problems.append(f"{where}: the {channel} of the family has no explicit domain and range "
-                                f"(it would take the default palette): {scale}")
+                problems.append(
+                    f"{where}: the {channel} of the family has no explicit domain and range "
+                    f"(it would take the default palette): {scale}"
+                )
                 continue
             scales += 1
             missing = _families_in_data(spec) - set(domain)
             if missing:
-                problems.append(f"{where}: families {sorted(missing)} are in the data but not in the {channel} domain")
+                problems.append(
+                    f"{where}: families {sorted(missing)} are in the data but not in the {channel} domain"
+                )
             for family, value in zip(domain, values):
                 seen[kind][family].setdefault(value, []).append(where)
     for kind, families in seen.items():
         for family, values in sorted(families.items()):
             if len(values) > 1:
-                problems.append(f"{family} has {len(values)} {kind}s: "
-                                + "; ".join(f"{value} on {places[0]} (and {len(places) - 1} more)" for value, places in values.items()))
+                problems.append(
+                    f"{family} has {len(values)} {kind}s: "
+                    + "; ".join(
+                        f"{value} on {places[0]} (and {len(places) - 1} more)"
+                        for value, places in values.items()
+                    )
+                )
     looks = defaultdict(list)
     for family in seen["colour"].keys() | seen["shape"].keys():
         colour = next(iter(seen["colour"].get(family, {None: 0})))
@@ -723,7 +801,9 @@ def _marks_of(page, chart_index: int = 0) -> list[tuple]:
              const svg = document.querySelectorAll('.claimbook-chart svg.marks')[index];
              return [...svg.querySelectorAll('.role-mark > *')].map(m => {
                const r = m.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; });
-           }""", chart_index)
+           }""",
+        chart_index,
+    )
 
 
 def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium, book_site, tmp_path):
@@ -733,7 +813,9 @@ def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium,
         assert (status, blocked, errors) == (200, [], [])
         page = browser.page
         select = page.locator(".claimbook-chart").first.locator("select[name='benchmark']")
-        assert select.count() == 1, "the explorer's first chart has no benchmark <select> bound to its parameter"
+        assert select.count() == 1, (
+            "the explorer's first chart has no benchmark <select> bound to its parameter"
+        )
         options = select.locator("option").evaluate_all("options => options.map(option => option.value)")
         current = select.input_value()
         assert len(options) >= 3 and current in options
@@ -747,7 +829,8 @@ def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium,
             changes.append((choice, len(after), after != before))
             assert errors == browser.errors == [], f"choosing {choice} logged {browser.errors}"
         assert any(changed for _, _, changed in changes), (
-            f"choosing another benchmark did not change the marks ({len(before)} marks for {current}): {changes}")
+            f"choosing another benchmark did not change the marks ({len(before)} marks for {current}): {changes}"
+        )
 
         link = page.locator("a.download[href$='round.csv']").first
         assert link.count() == 1, "the explorer has no round.csv download link"
@@ -769,8 +852,10 @@ def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium,
 def test_scorecard_and_costs_download(chromium, book_site, tmp_path):
     browser = Browser(chromium, VIEWPORTS["desktop"])
     try:
-        for page, downloads in ((FRONT, (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "["))),
-                                ("claims/economics.html", (("costs.csv", "organization,"),))):
+        for page, downloads in (
+            (FRONT, (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "["))),
+            ("claims/economics.html", (("costs.csv", "organization,"),)),
+        ):
             status, blocked, errors = browser.load(book_site.base + page)
             assert (status, blocked, errors) == (200, [], []), page
             for name, start in downloads:
@@ -796,7 +881,9 @@ def test_screenshots_for_readers_and_phones(survey):
     for page, name in DOCS_SCREENSHOTS.items():
         for suffix in ("", "-phone"):
             made = ARTIFACTS / "docs" / f"{name}{suffix}.png"
-            assert 10_000 < made.stat().st_size < DOCS_SCREENSHOT_LIMIT, f"{made} is {made.stat().st_size} bytes"
+            assert 10_000 < made.stat().st_size < DOCS_SCREENSHOT_LIMIT, (
+                f"{made} is {made.stat().st_size} bytes"
+            )
             if update:
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(made, SCREENSHOTS / made.name)
@@ -855,12 +942,15 @@ def test_hostile_text_renders_inert(chromium, hostile_site):
             if found["scripts"]:
                 problems.append(f"{page}: {found['scripts']} injected javascript: link(s)")
             if found["scrollWidth"] > viewport["width"] + 1:
-                problems.append(f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
-                                f"{viewport['width']} px")
+                problems.append(
+                    f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
+                    f"{viewport['width']} px"
+                )
             if IMAGE in found["text"]:
                 shown_as_text.append(page)
     finally:
         browser.close()
     failing(problems, "problems with hostile data")
     assert len(shown_as_text) >= 3, (
-        f"the hostile names should be visible as plain text on the pages that list submitters; only on {shown_as_text}")
+        f"the hostile names should be visible as plain text on the pages that list submitters; only on {shown_as_text}"
+    )

@@ -7,19 +7,25 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
 from claimbook.build import CACHE_NAME, committed_plan
 from claimbook.diff import claimed_systems, diff_results, format_diff
 from claimbook.registry import load_registry
-from conftest import ROOT
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
 
 
 def claimbook(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "claimbook", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
 
 
 def scorecard(folder):
@@ -27,7 +33,9 @@ def scorecard(folder):
 
 
 def row(rows, claim, scenario=None):
-    return next(item for item in rows if item["claim"] == claim and (scenario is None or item["scenario"] == scenario))
+    return next(
+        item for item in rows if item["claim"] == claim and (scenario is None or item["scenario"] == scenario)
+    )
 
 
 def test_the_committed_book_is_built_from_the_committed_inputs():
@@ -69,7 +77,10 @@ def test_one_changed_parameter_re_executes_only_its_page(out_book):
     after = {path.name: path.read_bytes() for path in (out_book / "book" / "claims").glob("*.ipynb")}
     assert [name for name in before if before[name] != after[name]] == ["wan_video.ipynb"]
     latency = row(scorecard(out_book), "wan-latency-5.7s")
-    assert (latency["claimed"], latency["verdict"]) == (5.8, "supported with caveats")  # 5.81 s is "5.8"; inferred
+    assert (latency["claimed"], latency["verdict"]) == (
+        5.8,
+        "supported with caveats",
+    )  # 5.81 s is "5.8"; inferred
     # The reused pages' rows are all there, unchanged, though only the executed page was re-checked.
     others = [item for item in scorecard(out_book) if item["claim"] != "wan-latency-5.7s"]
     assert others == [item for item in scorecard(ROOT) if item["claim"] != "wan-latency-5.7s"]
@@ -85,17 +96,28 @@ def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from claimbook.errors import BuildError
 
     check = SimpleNamespace(claim=SimpleNamespace(id="wan-9x-throughput"), verdict="supported with caveats")
-    _agree([{"claim": "wan-9x-throughput", "verdict": "supported with caveats"}], {"wan-9x-throughput": check})
-    with pytest.raises(BuildError, match="its page says 'supported' but the engine says 'supported with caveats'"):
+    _agree(
+        [{"claim": "wan-9x-throughput", "verdict": "supported with caveats"}], {"wan-9x-throughput": check}
+    )
+    with pytest.raises(
+        BuildError, match="its page says 'supported' but the engine says 'supported with caveats'"
+    ):
         _agree([{"claim": "wan-9x-throughput", "verdict": "supported"}], {"wan-9x-throughput": check})
-    _agree([{"claim": "wan-9x-throughput", "verdict": "supported"}], {})  # a reused page: checked when it was made
+    _agree(
+        [{"claim": "wan-9x-throughput", "verdict": "supported"}], {}
+    )  # a reused page: checked when it was made
 
 
 def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     changed = committed_results.copy()
 
     def scale(system, model, scenario, factor):
-        target = (changed.organization == "NVIDIA") & (changed.system == system) & (changed.model == model) & (changed.scenario == scenario)
+        target = (
+            (changed.organization == "NVIDIA")
+            & (changed.system == system)
+            & (changed.model == model)
+            & (changed.scenario == scenario)
+        )
         assert target.sum() == 1
         changed.loc[target, "result"] *= factor
 
@@ -103,20 +125,37 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     scale("GB300-NVL72_GB300-288GB_aarch64x288_TRT", "deepseek-r1", "Offline", 0.9)  # 99.5% -> 89.5%
     scale(RACK, "wan-2.2-t2v-a14b", "SingleStream", 5.7 / 5.807651162902777)  # now exactly 5.7 s
     summary = summary_from_tidy(changed, tmp_path / "summary.csv")
-    done = claimbook("build", "--no-html", "--results", summary, "--out", tmp_path / "out",
-                     "--only", "rubin_speedup", "--only", "scaling", "--only", "wan_video")
+    done = claimbook(
+        "build",
+        "--no-html",
+        "--results",
+        summary,
+        "--out",
+        tmp_path / "out",
+        "--only",
+        "rubin_speedup",
+        "--only",
+        "scaling",
+        "--only",
+        "wan_video",
+    )
     assert done.returncode == 0, done.stderr
     rows = scorecard(tmp_path / "out")
     committed = json.loads((ROOT / "book" / "claims" / "scorecard.json").read_text())
-    for claim, before, after in [("rubin-qwen3vl-3.7x", "supported with caveats", "not supported"),
-                                 ("scaling-288gpu-99pct", "supported", "not supported"),
-                                 ("wan-latency-5.7s", "not supported", "supported with caveats")]:
+    for claim, before, after in [
+        ("rubin-qwen3vl-3.7x", "supported with caveats", "not supported"),
+        ("scaling-288gpu-99pct", "supported", "not supported"),
+        ("wan-latency-5.7s", "not supported", "supported with caveats"),
+    ]:
         assert (row(committed, claim)["verdict"], row(rows, claim)["verdict"]) == (before, after), claim
     assert row(rows, "rubin-qwen3vl-3.7x", "Interactive")["measured"] == pytest.approx(
-        row(committed, "rubin-qwen3vl-3.7x", "Interactive")["measured"] * 0.5)
+        row(committed, "rubin-qwen3vl-3.7x", "Interactive")["measured"] * 0.5
+    )
     # A partial book has only the pages it built, and records data paths relative to its own root.
-    names = sorted(path.relative_to(tmp_path / "out" / "book" / "claims").as_posix()
-                   for path in (tmp_path / "out" / "book" / "claims").rglob("*.ipynb"))
+    names = sorted(
+        path.relative_to(tmp_path / "out" / "book" / "claims").as_posix()
+        for path in (tmp_path / "out" / "book" / "claims").rglob("*.ipynb")
+    )
     assert names == ["rubin_speedup.ipynb", "scaling.ipynb", "wan_video.ipynb"]
     text = (tmp_path / "out" / "book" / "claims" / "scaling.ipynb").read_text()
     assert '"data/mlperf/v6.1.csv"' in text and "staging" not in text and str(tmp_path) not in text
@@ -124,7 +163,9 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
 
 def test_an_older_layout_builds_its_pages_and_html(tmp_path, committed_results):
     summary = summary_from_tidy(committed_results, tmp_path / "older.csv", OLDER_LAYOUT)
-    done = claimbook("build", "--results", summary, "--round", "v6.1", "--out", tmp_path / "out", "--only", "rubin_speedup")
+    done = claimbook(
+        "build", "--results", summary, "--round", "v6.1", "--out", tmp_path / "out", "--only", "rubin_speedup"
+    )
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "_build" / "html" / "claims" / "rubin_speedup.html").read_text()
     assert page.count('class="claimbook-chart"') == 4
@@ -144,7 +185,9 @@ def test_list_shows_every_claim_and_its_verdict():
 def test_kinds_and_a_new_announcement(tmp_path):
     done = claimbook("kinds")
     assert done.returncode == 0 and "unnamed-baseline" in done.stdout
-    refused = claimbook("new-announcement", "amd-v6.1", "--publisher", "AMD", "--title", "t", "--date", "2026-09-17")
+    refused = claimbook(
+        "new-announcement", "amd-v6.1", "--publisher", "AMD", "--title", "t", "--date", "2026-09-17"
+    )
     assert refused.returncode == 2 and "exists" in refused.stderr
 
 
@@ -152,8 +195,11 @@ def test_diff_limits_to_the_systems_the_claims_name(committed_results):
     systems = claimed_systems(load_registry())
     assert ("NVIDIA", RUBIN) in systems and ("AMD", "9x8xMI355X_2xEPYC_9575F") in systems
     old = committed_results
-    new = committed_results.assign(result=committed_results["result"].where(committed_results["system"] != RUBIN,
-                                                                           committed_results["result"] * 1.1))
+    new = committed_results.assign(
+        result=committed_results["result"].where(
+            committed_results["system"] != RUBIN, committed_results["result"] * 1.1
+        )
+    )
     table = diff_results(old, new, systems)
     assert set(table["system"]) == {RUBIN} and set(table["status"]) == {"changed"}
     assert format_diff(diff_results(old, old, systems)) == "no differences"

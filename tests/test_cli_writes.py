@@ -10,11 +10,10 @@ import stat
 
 import pytest
 from clirun import as_subprocess, in_process
+from conftest import ROOT
 from summaries import OLDER_LAYOUT, summary_row, write_summary
 from test_fetch import Server, handler_for
 from treehash import REPO_EXCLUDED, snapshot
-
-from conftest import ROOT
 
 # The command line runs in this process (a subprocess costs a second of imports); the first
 # test runs the real `python -m claimbook`, to prove the entry point behaves the same.
@@ -46,8 +45,10 @@ def one_error(done, *phrases):
 
 def summary(tmp_path, name="summary.csv", *changes, version="v6.1"):
     """A small raw summary: three results, with ``changes`` (index, overrides) applied."""
-    rows = [summary_row(Scenario=scenario, Result=result, version=version)
-            for scenario, result in (("Offline", "1000"), ("Server", "900"), ("Interactive", "800"))]
+    rows = [
+        summary_row(Scenario=scenario, Result=result, version=version)
+        for scenario, result in (("Offline", "1000"), ("Server", "900"), ("Interactive", "800"))
+    ]
     for index, overrides in changes:
         if index >= len(rows):
             rows.append(summary_row(version=version, **overrides))
@@ -65,15 +66,22 @@ def age(path, seconds=1000):
 
 # ingest: --out follows the same rules as the default output under data/
 
+
 def test_ingest_refuses_to_replace_a_different_file(tmp_path):
     out = tmp_path / "v6.1.csv"
     assert as_subprocess("ingest", summary(tmp_path), "--out", out).returncode == 0
     before = out.read_bytes()
-    changed = summary(tmp_path, "changed.csv", (0, {"Result": "1100"}), (3, {"Scenario": "SingleStream", "Result": "5",
-                                                                             "Units": "Latency (s)"}))
+    changed = summary(
+        tmp_path,
+        "changed.csv",
+        (0, {"Result": "1100"}),
+        (3, {"Scenario": "SingleStream", "Result": "5", "Units": "Latency (s)"}),
+    )
     done = as_subprocess("ingest", changed, "--out", out)
     assert done.returncode == 2
-    one_error(done, f"{out} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it")
+    one_error(
+        done, f"{out} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it"
+    )
     assert out.read_bytes() == before
 
 
@@ -127,10 +135,13 @@ def test_a_round_that_cannot_name_a_file(tmp_path):
     one_error(done, "round '../../outside' is not of the form vMAJOR.MINOR", "pass --round or --out")
 
 
-@pytest.mark.parametrize("command, source", [
-    ("ingest-prices", ROOT / "data" / "prices" / "gpu_hour_prices.csv"),
-    ("ingest-earlier", None),
-])
+@pytest.mark.parametrize(
+    "command, source",
+    [
+        ("ingest-prices", ROOT / "data" / "prices" / "gpu_hour_prices.csv"),
+        ("ingest-earlier", None),
+    ],
+)
 def test_small_tables_refuse_by_row_counts(tmp_path, command, source):
     if source is None:
         source = tmp_path / "earlier.csv"
@@ -145,7 +156,9 @@ def test_small_tables_refuse_by_row_counts(tmp_path, command, source):
     out.write_text("".join(lines[:-1]))  # one row fewer than ingest makes
     done = claimbook(command, source, "--out", out)
     assert done.returncode == 2
-    one_error(done, f"{out} exists and differs: 1 row added, 0 removed, {len(lines) - 2} kept", "pass --force")
+    one_error(
+        done, f"{out} exists and differs: 1 row added, 0 removed, {len(lines) - 2} kept", "pass --force"
+    )
     assert claimbook(command, source, "--out", out, "--force").returncode == 0
     assert out.read_text() == "".join(lines)
     assert "unchanged" in claimbook(command, source, "--out", out).stderr
@@ -153,8 +166,10 @@ def test_small_tables_refuse_by_row_counts(tmp_path, command, source):
 
 # file modes
 
-@pytest.mark.parametrize("umask, file_mode, folder_mode", [(0o022, 0o644, 0o755), (0o002, 0o664, 0o775),
-                                                            (0o077, 0o600, 0o700)])
+
+@pytest.mark.parametrize(
+    "umask, file_mode, folder_mode", [(0o022, 0o644, 0o755), (0o002, 0o664, 0o775), (0o077, 0o600, 0o700)]
+)
 def test_ingest_writes_with_the_umask(tmp_path, umask, file_mode, folder_mode):
     out = tmp_path / "new" / "v6.1.csv"
     done = claimbook("ingest", summary(tmp_path), "--out", out, umask=umask)
@@ -173,6 +188,7 @@ def test_a_forced_replacement_gets_the_umask_mode_too(tmp_path):
 
 # fetch
 
+
 @pytest.fixture
 def serve():
     servers = []
@@ -190,7 +206,9 @@ def fetch(round_name, url, folder, *extra):
     return claimbook("fetch", round_name, "--from", url, "--dir", folder, "--timeout", "5", *extra)
 
 
-@pytest.mark.parametrize("round_name", ["../../../outside", "", "v6", "6.1", "v6.1/../x", "v6.1/x", "V6.1", "v6.1 "])
+@pytest.mark.parametrize(
+    "round_name", ["../../../outside", "", "v6", "6.1", "v6.1/../x", "v6.1/x", "V6.1", "v6.1 "]
+)
 def test_fetch_takes_only_a_round_label(tmp_path, serve, round_name):
     url = serve(summary(tmp_path).read_bytes())
     folder = tmp_path / "raw"
@@ -212,8 +230,9 @@ def test_fetch_writes_only_inside_its_folder(tmp_path, serve):
     assert list(elsewhere.iterdir()) == []
 
 
-@pytest.mark.parametrize("url", ["not-a-url", "ftp://127.0.0.1/summary.csv", "http://", "/tmp/summary.csv",
-                                 "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "url", ["not-a-url", "ftp://127.0.0.1/summary.csv", "http://", "/tmp/summary.csv", "javascript:alert(1)"]
+)
 def test_fetch_from_something_that_is_not_a_url(tmp_path, url):
     done = fetch("v6.1", url, tmp_path / "raw")
     assert done.returncode == 2
@@ -265,9 +284,15 @@ def test_fetch_refuses_to_replace_a_different_summary(tmp_path, serve):
     url = serve(newer.read_bytes())
     done = fetch("v6.1", url, folder)
     assert done.returncode == 2
-    one_error(done, f"{installed} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it")
+    one_error(
+        done,
+        f"{installed} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it",
+    )
     assert installed.read_bytes() == before and record.read_bytes() == record_before
-    assert sorted(path.name for path in installed.parent.iterdir()) == ["summary.csv", "summary.csv.sha256.json"]
+    assert sorted(path.name for path in installed.parent.iterdir()) == [
+        "summary.csv",
+        "summary.csv.sha256.json",
+    ]
 
     forced = fetch("v6.1", url, folder, "--force")
     assert forced.returncode == 0, forced.stderr
@@ -298,13 +323,20 @@ def test_fetch_over_a_file_that_is_not_a_summary_counts_rows(tmp_path, serve):
 
 
 def test_a_truncated_download_names_the_url_not_a_temporary_file(tmp_path, serve):
-    body = write_summary(tmp_path / "s.csv", [summary_row(notes="GB300, 1400W TGP per GPU"),
-                                              summary_row(Scenario="Server", notes="GB300, 1400W TGP per GPU")]).read_bytes()
+    body = write_summary(
+        tmp_path / "s.csv",
+        [
+            summary_row(notes="GB300, 1400W TGP per GPU"),
+            summary_row(Scenario="Server", notes="GB300, 1400W TGP per GPU"),
+        ],
+    ).read_bytes()
     cut = body[: body.rindex(b'"GB300') + 4]  # the server says this is all there is
     url = serve(cut)
     done = fetch("v6.1", url, tmp_path / "raw")
     assert done.returncode == 1
-    line = one_error(done, f"{url}: truncated download: {len(cut)} bytes received and the last record (line 3) is cut off")
+    line = one_error(
+        done, f"{url}: truncated download: {len(cut)} bytes received and the last record (line 3) is cut off"
+    )
     assert ".part" not in line and ".tmp" not in line and str(tmp_path) not in line
     assert not (tmp_path / "raw").exists()
 
@@ -321,14 +353,34 @@ def test_an_invalid_download_names_the_url_not_a_temporary_file(tmp_path, serve)
 
 CASES = {
     "ingest": lambda tmp_path, url: ("ingest", summary(tmp_path), "--out", tmp_path / "out" / "v6.1.csv"),
-    "ingest, bad input": lambda tmp_path, url: ("ingest", tmp_path / "missing.csv", "--out", tmp_path / "out.csv"),
+    "ingest, bad input": lambda tmp_path, url: (
+        "ingest",
+        tmp_path / "missing.csv",
+        "--out",
+        tmp_path / "out.csv",
+    ),
     "ingest, round only": lambda tmp_path, url: ("ingest", summary(tmp_path), "--round", "v6.1/../../x"),
-    "ingest-prices": lambda tmp_path, url: ("ingest-prices", ROOT / "data" / "prices" / "gpu_hour_prices.csv",
-                                            "--out", tmp_path / "prices.csv"),
+    "ingest-prices": lambda tmp_path, url: (
+        "ingest-prices",
+        ROOT / "data" / "prices" / "gpu_hour_prices.csv",
+        "--out",
+        tmp_path / "prices.csv",
+    ),
     "ingest of committed data": lambda tmp_path, url: ("ingest", ROOT / "data" / "mlperf" / "v6.1.csv"),
-    "diff": lambda tmp_path, url: ("diff", ROOT / "data" / "mlperf" / "v6.1.csv", ROOT / "data" / "mlperf" / "v6.1.csv"),
+    "diff": lambda tmp_path, url: (
+        "diff",
+        ROOT / "data" / "mlperf" / "v6.1.csv",
+        ROOT / "data" / "mlperf" / "v6.1.csv",
+    ),
     "fetch": lambda tmp_path, url: ("fetch", "v6.1", "--from", url, "--dir", tmp_path / "raw"),
-    "fetch, bad round": lambda tmp_path, url: ("fetch", "../../data", "--from", url, "--dir", tmp_path / "raw"),
+    "fetch, bad round": lambda tmp_path, url: (
+        "fetch",
+        "../../data",
+        "--from",
+        url,
+        "--dir",
+        tmp_path / "raw",
+    ),
     "fetch, wrong round": lambda tmp_path, url: ("fetch", "v9.9", "--from", url, "--dir", tmp_path / "raw"),
 }
 

@@ -1,8 +1,8 @@
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
+from conftest import ROOT
 
 from claimbook.economics import (
     break_even_notes,
@@ -15,7 +15,6 @@ from claimbook.economics import (
 from claimbook.ingest import IngestError
 from claimbook.prices import ASSUMED, PRICE_COLUMNS, choose_prices, ingest_prices, load_prices
 from claimbook.reference import annotate, load_reference
-from conftest import ROOT
 
 
 def test_cost_formula():
@@ -39,8 +38,14 @@ def write_prices(tmp_path, lines):
 @pytest.mark.parametrize(
     "line, message",
     [
-        ("AWS,NVIDIA B200,,on-demand,2026-07-15,x", "line 2: the price (usd_per_gpu_hour) of AWS NVIDIA B200 is missing"),
-        ("AWS,NVIDIA B200,-3,on-demand,2026-07-15,x", "line 2: usd_per_gpu_hour is '-3'; a price must be above zero"),
+        (
+            "AWS,NVIDIA B200,,on-demand,2026-07-15,x",
+            "line 2: the price (usd_per_gpu_hour) of AWS NVIDIA B200 is missing",
+        ),
+        (
+            "AWS,NVIDIA B200,-3,on-demand,2026-07-15,x",
+            "line 2: usd_per_gpu_hour is '-3'; a price must be above zero",
+        ),
         ("AWS,NVIDIA B200,0,on-demand,2026-07-15,x", "a price must be above zero"),
         ("AWS,NVIDIA B200,cheap,on-demand,2026-07-15,x", "usd_per_gpu_hour is 'cheap', not a number"),
         (",NVIDIA B200,3,on-demand,2026-07-15,x", "line 2: provider is empty"),
@@ -55,12 +60,24 @@ REFERENCE = load_reference(ROOT / "data" / "reference")
 
 
 def test_prices_are_chosen_per_family(tmp_path):
-    prices = ingest_prices(write_prices(tmp_path, [
-        "A,NVIDIA B200,8,on-demand,d,", "B,NVIDIA B200,5,reserved,d,", "C,NVIDIA B200,6,on-demand,d,",
-        "D,NVIDIA GB200,10,capacity-block,d,",
-    ]))
-    chosen = choose_prices(prices, ["NVIDIA B200", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA Vera Rubin", "AMD MI355X"],
-                           "on-demand", {"NVIDIA GB300": 12.0, "NVIDIA VR200": 15.0}, REFERENCE)
+    prices = ingest_prices(
+        write_prices(
+            tmp_path,
+            [
+                "A,NVIDIA B200,8,on-demand,d,",
+                "B,NVIDIA B200,5,reserved,d,",
+                "C,NVIDIA B200,6,on-demand,d,",
+                "D,NVIDIA GB200,10,capacity-block,d,",
+            ],
+        )
+    )
+    chosen = choose_prices(
+        prices,
+        ["NVIDIA B200", "NVIDIA GB200", "NVIDIA GB300", "NVIDIA Vera Rubin", "AMD MI355X"],
+        "on-demand",
+        {"NVIDIA GB300": 12.0, "NVIDIA VR200": 15.0},
+        REFERENCE,
+    )
     by = chosen.set_index("family")
     assert by.loc["NVIDIA B200", "usd_per_gpu_hour"] == 6.0  # the cheapest of the kind asked for
     assert by.loc["NVIDIA GB200", "usd_per_gpu_hour"] == 10.0  # no on-demand price: the cheapest of any kind
@@ -76,8 +93,9 @@ def test_every_vera_rubin_result_is_priced_by_one_assumption(committed_results):
     """Nebius publishes Vera Rubin as "NVIDIA VR200": its results must not drop out of the cost table."""
     results = annotate(committed_results, REFERENCE)
     prices = load_prices(ROOT / "data" / "prices" / "gpu_hour_prices.csv")
-    chosen = choose_prices(prices, list(results["family"]), "on-demand", {"NVIDIA GB300": 12, "NVIDIA Vera Rubin": 18},
-                           REFERENCE)
+    chosen = choose_prices(
+        prices, list(results["family"]), "on-demand", {"NVIDIA GB300": 12, "NVIDIA Vera Rubin": 18}, REFERENCE
+    )
     costs = cost_table(results, chosen)
     rubin = results[(results["family"] == "NVIDIA Vera Rubin") & (results["units"] == "Tokens/s")]
     assert set(rubin["location"]) <= set(costs["location"])
@@ -87,7 +105,10 @@ def test_every_vera_rubin_result_is_priced_by_one_assumption(committed_results):
 def test_break_even_and_the_sensitivity_lines_cross_there(committed_results):
     results = annotate(committed_results, REFERENCE)
     new = results[results["system"] == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
-    base = results[(results["system"] == "GB300-NVL72_GB300-288GB_aarch64x72_TRT") & (results["organization"] == "NVIDIA")]
+    base = results[
+        (results["system"] == "GB300-NVL72_GB300-288GB_aarch64x72_TRT")
+        & (results["organization"] == "NVIDIA")
+    ]
     table = break_even_table(new, base, 10.5, 15.75)
     assert list(table["benchmark"].unique()) == ["deepseek-r1"]  # the only token benchmark of both
     for row in table.itertuples():
@@ -95,15 +116,20 @@ def test_break_even_and_the_sensitivity_lines_cross_there(committed_results):
         other = base[(base["benchmark"] == row.benchmark) & (base["scenario"] == row.scenario)].iloc[0]
         # at the break-even price both racks cost the same per token
         assert usd_per_million_tokens(72, row.break_even_usd_per_gpu_hour, own["result"]) == pytest.approx(
-            usd_per_million_tokens(72, 10.5, other["result"]))
+            usd_per_million_tokens(72, 10.5, other["result"])
+        )
         assert row.cheaper_at_assumed_price == (15.75 < row.break_even_usd_per_gpu_hour)
     notes = break_even_notes(table, "NVIDIA Vera Rubin", "NVIDIA GB300")
     conservative = table["break_even_usd_per_gpu_hour"].min()
     assert f"below {conservative:.2f} USD per GPU-hour (the conservative figure" in notes[0]
     curves = sensitivity(new, base, 10.5, np.linspace(2, 40, 39))
-    assert set(curves["line"]) == {f"{side} {scenario}" for side in ("new", "baseline") for scenario in table["scenario"]}
+    assert set(curves["line"]) == {
+        f"{side} {scenario}" for side in ("new", "baseline") for scenario in table["scenario"]
+    }
     flat = curves[curves["line"].str.startswith("baseline")]
-    assert flat.groupby("line")["usd_per_million_tokens"].nunique().eq(1).all()  # the baseline at its price is flat
+    assert (
+        flat.groupby("line")["usd_per_million_tokens"].nunique().eq(1).all()
+    )  # the baseline at its price is flat
 
 
 def test_cost_table_counts_board_power_only(committed_results):
@@ -112,6 +138,9 @@ def test_cost_table_counts_board_power_only(committed_results):
     chosen = choose_prices(prices, list(results["family"]), "on-demand", {}, REFERENCE)
     costs = cost_table(results[results["division"] == "closed"], chosen)
     row = costs.dropna(subset=["joules_per_token"]).iloc[0]
-    assert row["joules_per_token"] == pytest.approx(row["total_accelerators"] * row["gpu_watts"] / row["tokens_per_second"])
+    assert row["joules_per_token"] == pytest.approx(
+        row["total_accelerators"] * row["gpu_watts"] / row["tokens_per_second"]
+    )
     assert row["usd_per_million_tokens"] == pytest.approx(
-        row["total_accelerators"] * row["usd_per_gpu_hour"] * 1e6 / (row["tokens_per_second"] * 3600))
+        row["total_accelerators"] * row["usd_per_gpu_hour"] * 1e6 / (row["tokens_per_second"] * 3600)
+    )

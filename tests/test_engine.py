@@ -7,9 +7,15 @@ from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPO
 
 
 def ratio_claim(**fields):
-    return {"id": "fast", "statement": "Acme is faster.", "kind": "ratio", "benchmark": "gpt-oss-120b",
-            "subject": {"organization": "Acme", "system": "new"}, "baseline": {"organization": "Acme", "system": "old"},
-            **fields}
+    return {
+        "id": "fast",
+        "statement": "Acme is faster.",
+        "kind": "ratio",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "new"},
+        "baseline": {"organization": "Acme", "system": "old"},
+        **fields,
+    }
 
 
 def two_systems(new=(300.0, 200.0, 100.0), old=(100.0, 100.0, 100.0), **extra):
@@ -37,23 +43,36 @@ def test_up_to_not_reached_is_not_supported(tmp_path):
 
 
 # -- a stated figure holds at the precision it is stated with ------------------------------------
-@pytest.mark.parametrize("measured, claimed, verdict", [
-    (374.0, 3.7, SUPPORTED),  # 3.74 rounds to 3.7
-    (257.0, 2.5, SUPPORTED),  # 2.57 truncates to 2.5
-    (381.0, 3.7, SUPPORTED_WITH_CAVEATS),  # the data show more: the claim understates
-    (350.0, 3.7, NOT_SUPPORTED),
-])
+@pytest.mark.parametrize(
+    "measured, claimed, verdict",
+    [
+        (374.0, 3.7, SUPPORTED),  # 3.74 rounds to 3.7
+        (257.0, 2.5, SUPPORTED),  # 2.57 truncates to 2.5
+        (381.0, 3.7, SUPPORTED_WITH_CAVEATS),  # the data show more: the claim understates
+        (350.0, 3.7, NOT_SUPPORTED),
+    ],
+)
 def test_up_to_figures_match_at_their_precision(tmp_path, measured, claimed, verdict):
-    data = world(tmp_path, two_systems(new=(measured, 10.0, 10.0), old=(100.0, 100.0, 100.0)),
-                 [ratio_claim(form="up-to", claimed=claimed, scenarios=["Offline"])])
+    data = world(
+        tmp_path,
+        two_systems(new=(measured, 10.0, 10.0), old=(100.0, 100.0, 100.0)),
+        [ratio_claim(form="up-to", claimed=claimed, scenarios=["Offline"])],
+    )
     assert check(data, "fast").verdict == verdict
 
 
 def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp_path):
     rows = [result("Acme", "rack", "SingleStream", 5.81, model="wan-2.2-t2v-a14b", units="Latency (s)")]
-    claim = {"id": "latency", "statement": "5.7 s per video.", "kind": "figure", "benchmark": "wan-2.2-t2v-a14b",
-             "subject": {"organization": "Acme", "system": "rack"}, "scenarios": ["SingleStream"], "claimed": 5.7,
-             "unit": "s"}
+    claim = {
+        "id": "latency",
+        "statement": "5.7 s per video.",
+        "kind": "figure",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "rack"},
+        "scenarios": ["SingleStream"],
+        "claimed": 5.7,
+        "unit": "s",
+    }
     result_ = check(world(tmp_path, rows, [claim]), "latency")
     assert result_.verdict == NOT_SUPPORTED
     assert "1.9% below it, in the claimant's favour" in result_.reason
@@ -62,7 +81,11 @@ def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp
 def test_a_tolerance_decides_the_verdict_and_every_case_alike(tmp_path):
     from claimbook import scorecard
 
-    data = world(tmp_path, two_systems(new=(374.0, 190.0, 180.0)), [ratio_claim(form="up-to", claimed=3.7, tolerance=0.55)])
+    data = world(
+        tmp_path,
+        two_systems(new=(374.0, 190.0, 180.0)),
+        [ratio_claim(form="up-to", claimed=3.7, tolerance=0.55)],
+    )
     result_ = check(data, "fast")
     rows = scorecard.rows_for(result_, "test")
     assert all(row["reaches_claim"] for row in rows)  # 1.9x is within 55% of 3.7x: every case reaches it
@@ -72,26 +95,73 @@ def test_a_tolerance_decides_the_verdict_and_every_case_alike(tmp_path):
 # -- an unnamed baseline is read the natural way; rivals never support a claim ----------------------
 def single_node_world(tmp_path, own_throughput, own_latency):
     rows = [
-        result("Acme", "rack", "Offline", 0.9, gpus=72, nodes=18, model="wan-2.2-t2v-a14b", units="Samples/s",
-               accelerator="NVIDIA GB300"),
-        result("Acme", "rack", "SingleStream", 6.0, gpus=72, nodes=18, model="wan-2.2-t2v-a14b", units="Latency (s)",
-               accelerator="NVIDIA GB300"),
+        result(
+            "Acme",
+            "rack",
+            "Offline",
+            0.9,
+            gpus=72,
+            nodes=18,
+            model="wan-2.2-t2v-a14b",
+            units="Samples/s",
+            accelerator="NVIDIA GB300",
+        ),
+        result(
+            "Acme",
+            "rack",
+            "SingleStream",
+            6.0,
+            gpus=72,
+            nodes=18,
+            model="wan-2.2-t2v-a14b",
+            units="Latency (s)",
+            accelerator="NVIDIA GB300",
+        ),
         result("Acme", "node", "Offline", own_throughput, model="wan-2.2-t2v-a14b", units="Samples/s"),
         result("Acme", "node", "SingleStream", own_latency, model="wan-2.2-t2v-a14b", units="Latency (s)"),
-        result("Rival", "node", "Offline", 0.1, model="wan-2.2-t2v-a14b", units="Samples/s",
-               accelerator="AMD Instinct MI355X 288GB HBM3e"),
-        result("Rival", "node", "SingleStream", 45.0, model="wan-2.2-t2v-a14b", units="Latency (s)",
-               accelerator="AMD Instinct MI355X 288GB HBM3e"),
+        result(
+            "Rival",
+            "node",
+            "Offline",
+            0.1,
+            model="wan-2.2-t2v-a14b",
+            units="Samples/s",
+            accelerator="AMD Instinct MI355X 288GB HBM3e",
+        ),
+        result(
+            "Rival",
+            "node",
+            "SingleStream",
+            45.0,
+            model="wan-2.2-t2v-a14b",
+            units="Latency (s)",
+            accelerator="AMD Instinct MI355X 288GB HBM3e",
+        ),
     ]
-    common = {"kind": "unnamed-baseline", "benchmark": "wan-2.2-t2v-a14b", "subject": {"organization": "Acme", "system": "rack"},
-              "candidates": {"nodes": 1}, "sentence": "one-node"}
-    claims = [{"id": "throughput-9x", "statement": "9x a node.", "scenario": "Offline", "claimed": 9, **common},
-              {"id": "latency-7.5x", "statement": "7.5x lower latency.", "scenario": "SingleStream", "claimed": 7.5, **common}]
+    common = {
+        "kind": "unnamed-baseline",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "rack"},
+        "candidates": {"nodes": 1},
+        "sentence": "one-node",
+    }
+    claims = [
+        {"id": "throughput-9x", "statement": "9x a node.", "scenario": "Offline", "claimed": 9, **common},
+        {
+            "id": "latency-7.5x",
+            "statement": "7.5x lower latency.",
+            "scenario": "SingleStream",
+            "claimed": 7.5,
+            **common,
+        },
+    ]
     return world(tmp_path, rows, claims)
 
 
 def test_an_unnamed_baseline_is_the_claimants_own_system_first(tmp_path):
-    data = single_node_world(tmp_path, own_throughput=0.1, own_latency=45.0)  # the own node gives both 9x and 7.5x
+    data = single_node_world(
+        tmp_path, own_throughput=0.1, own_latency=45.0
+    )  # the own node gives both 9x and 7.5x
     for claim_id in ("throughput-9x", "latency-7.5x"):
         result_ = check(data, claim_id)
         assert result_.verdict == SUPPORTED_WITH_CAVEATS and "unnamed-baseline" in result_.caveats
@@ -99,7 +169,9 @@ def test_an_unnamed_baseline_is_the_claimants_own_system_first(tmp_path):
 
 
 def test_a_match_only_among_rivals_never_supports_a_claim(tmp_path):
-    data = single_node_world(tmp_path, own_throughput=0.3, own_latency=18.0)  # own node: 3x and 3x; the rival: 9x and 7.5x
+    data = single_node_world(
+        tmp_path, own_throughput=0.3, own_latency=18.0
+    )  # own node: 3x and 3x; the rival: 9x and 7.5x
     for claim_id in ("throughput-9x", "latency-7.5x"):
         result_ = check(data, claim_id)
         assert result_.verdict == NOT_SUPPORTED
@@ -120,32 +192,67 @@ def test_pairs_above_linear_never_lead(tmp_path):
         result("Acme", "one", "Offline", 100.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"),
         result("Acme", "four", "Offline", 396.0, gpus=288, nodes=72, accelerator="NVIDIA GB300"),
         result("Other", "small", "Offline", 10.0, gpus=4, nodes=1, accelerator="NVIDIA GB300"),
-        result("Other", "big", "Offline", 300.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"),  # 167%: a weak small one
+        result(
+            "Other", "big", "Offline", 300.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"
+        ),  # 167%: a weak small one
     ]
-    claim = {"id": "leading", "statement": "Leading scaling.", "kind": "leading", "metric": "efficiency",
-             "benchmark": "gpt-oss-120b", "scenarios": ["Offline"], "subject": {"organization": "Acme"},
-             "small": {"organization": "Acme", "system": "one"}, "large": {"organization": "Acme", "system": "four"},
-             "definitions": [{"label": "any scale-out", "scale_out": True}]}
+    claim = {
+        "id": "leading",
+        "statement": "Leading scaling.",
+        "kind": "leading",
+        "metric": "efficiency",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "subject": {"organization": "Acme"},
+        "small": {"organization": "Acme", "system": "one"},
+        "large": {"organization": "Acme", "system": "four"},
+        "definitions": [{"label": "any scale-out", "scale_out": True}],
+    }
     result_ = check(world(tmp_path, rows, [claim]), "leading")
     assert result_.verdict == CANNOT_BE_CHECKED  # the only rival is above linear, so there is no rival left
     assert "superlinear-baseline" in result_.caveats
 
 
 def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
-    rows = [result("Acme", "small", "Offline", 10.0, gpus=4, accelerator="NVIDIA GB300"),
-            result("Acme", "big", "Offline", 200.0, gpus=72, nodes=18, accelerator="NVIDIA GB300")]
-    claim = {"id": "scaling", "statement": "Scales.", "kind": "scaling", "benchmark": "gpt-oss-120b", "scenarios": ["Offline"],
-             "claimed": 100, "small": {"organization": "Acme", "system": "small"}, "large": {"organization": "Acme", "system": "big"}}
+    rows = [
+        result("Acme", "small", "Offline", 10.0, gpus=4, accelerator="NVIDIA GB300"),
+        result("Acme", "big", "Offline", 200.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"),
+    ]
+    claim = {
+        "id": "scaling",
+        "statement": "Scales.",
+        "kind": "scaling",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "claimed": 100,
+        "small": {"organization": "Acme", "system": "small"},
+        "large": {"organization": "Acme", "system": "big"},
+    }
     result_ = check(world(tmp_path, rows, [claim]), "scaling")
     assert "superlinear-baseline" in result_.caveats and result_.verdict == SUPPORTED_WITH_CAVEATS
 
 
 # -- a mismatch in a detail the claim names rules out plain "supported" -----------------------------
 def test_a_detail_mismatch_rules_out_plain_supported(tmp_path):
-    rows = [result("Acme", "edge", "SingleStream", 1.5, gpus=1, model="qwen3.6-27b", units="Latency (s)",
-                   framework="TensorRT 10.16")]
-    claim = {"id": "edge", "statement": "Edge results with Edge-LLM.", "kind": "presence",
-             "rows": {"organization": "Acme", "benchmark": "qwen3.6-27b"}, "detail": {"framework": "Edge-LLM"}}
+    rows = [
+        result(
+            "Acme",
+            "edge",
+            "SingleStream",
+            1.5,
+            gpus=1,
+            model="qwen3.6-27b",
+            units="Latency (s)",
+            framework="TensorRT 10.16",
+        )
+    ]
+    claim = {
+        "id": "edge",
+        "statement": "Edge results with Edge-LLM.",
+        "kind": "presence",
+        "rows": {"organization": "Acme", "benchmark": "qwen3.6-27b"},
+        "detail": {"framework": "Edge-LLM"},
+    }
     result_ = check(world(tmp_path, rows, [claim]), "edge")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and "detail-mismatch" in result_.caveats
 
@@ -153,9 +260,19 @@ def test_a_detail_mismatch_rules_out_plain_supported(tmp_path):
 # -- compound claims are split; the claim is as strong as its weakest part --------------------------
 def test_a_compound_claim_is_as_strong_as_its_weakest_part(tmp_path):
     rows = two_systems()
-    claim = {"id": "both", "statement": "Faster and cheaper.", "kind": "compound", "parts": [
-        {**ratio_claim(form="up-to", claimed=3, scenarios=["Offline"]), "id": "both.faster", "statement": "Faster."},
-        {"id": "both.cheaper", "statement": "Cheaper.", "kind": "not-checkable", "reason": "No prices."}]}
+    claim = {
+        "id": "both",
+        "statement": "Faster and cheaper.",
+        "kind": "compound",
+        "parts": [
+            {
+                **ratio_claim(form="up-to", claimed=3, scenarios=["Offline"]),
+                "id": "both.faster",
+                "statement": "Faster.",
+            },
+            {"id": "both.cheaper", "statement": "Cheaper.", "kind": "not-checkable", "reason": "No prices."},
+        ],
+    }
     result_ = check(world(tmp_path, rows, [claim]), "both")
     assert [part.verdict for part in result_.parts] == [SUPPORTED, CANNOT_BE_CHECKED]
     assert result_.verdict == CANNOT_BE_CHECKED
@@ -172,13 +289,18 @@ def test_caveats_are_computed_from_the_rows_used(tmp_path):
 
 def test_a_caveat_the_claim_states_is_shown_but_not_held_against_it(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Availability="preview")
-    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, acknowledges=["preview"])]), "fast")
+    result_ = check(
+        world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, acknowledges=["preview"])]), "fast"
+    )
     assert "preview" in result_.caveats and result_.acknowledged == ("preview",)
     assert result_.verdict == SUPPORTED
 
 
 def test_a_comparison_of_different_sizes_says_so(tmp_path):
-    rows = [result("Acme", "new", "Offline", 300.0, gpus=16, nodes=2), result("Acme", "old", "Offline", 100.0)]
+    rows = [
+        result("Acme", "new", "Offline", 300.0, gpus=16, nodes=2),
+        result("Acme", "old", "Offline", 100.0),
+    ]
     result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3)]), "fast")
     assert "different-size" in result_.caveats
 
@@ -186,15 +308,26 @@ def test_a_comparison_of_different_sizes_says_so(tmp_path):
 # -- a comparison is checked as stated and against the best rival result by anyone -----------------
 def rival_rows(partner_best: float):
     amd = "AMD Instinct MI355X 288GB HBM3e"
-    return [result("Acme", "mi", "Offline", 120.0, accelerator=amd), result("NVIDIA", "own", "Offline", 100.0),
-            result("Partner", "fast", "Offline", partner_best)]
+    return [
+        result("Acme", "mi", "Offline", 120.0, accelerator=amd),
+        result("NVIDIA", "own", "Offline", 100.0),
+        result("Partner", "fast", "Offline", partner_best),
+    ]
 
 
 @pytest.mark.parametrize("partner_best, flagged", [(110.0, False), (125.0, True)])
 def test_the_rivals_own_result_then_the_best_by_anyone(tmp_path, partner_best, flagged):
-    claim = {"id": "lead", "statement": "Ahead of B300.", "kind": "ratio", "form": "lead", "unit": "%",
-             "benchmark": "gpt-oss-120b", "subject": {"organization": "Acme", "system": "mi"},
-             "baseline": {"family": "NVIDIA B300", "gpus": 8}, "prefer": {"organization": "NVIDIA"}}
+    claim = {
+        "id": "lead",
+        "statement": "Ahead of B300.",
+        "kind": "ratio",
+        "form": "lead",
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "mi"},
+        "baseline": {"family": "NVIDIA B300", "gpus": 8},
+        "prefer": {"organization": "NVIDIA"},
+    }
     data = world(tmp_path, rival_rows(partner_best), [claim], {"vendor": "AMD"})
     result_ = check(data, "lead")
     assert result_.cases[0].extra["baseline"].startswith("NVIDIA own")
@@ -203,24 +336,46 @@ def test_the_rivals_own_result_then_the_best_by_anyone(tmp_path, partner_best, f
 
 
 def test_the_best_partner_stands_in_when_the_rival_has_no_result(tmp_path):
-    rows = [result("Acme", "mi", "Offline", 120.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
-            result("Partner", "a", "Offline", 90.0), result("Partner", "b", "Offline", 100.0)]
-    claim = {"id": "lead", "statement": "Ahead of B300.", "kind": "ratio", "form": "lead", "unit": "%",
-             "benchmark": "gpt-oss-120b", "subject": {"organization": "Acme", "system": "mi"},
-             "baseline": {"family": "NVIDIA B300", "gpus": 8}, "prefer": {"organization": "NVIDIA"}}
+    rows = [
+        result("Acme", "mi", "Offline", 120.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
+        result("Partner", "a", "Offline", 90.0),
+        result("Partner", "b", "Offline", 100.0),
+    ]
+    claim = {
+        "id": "lead",
+        "statement": "Ahead of B300.",
+        "kind": "ratio",
+        "form": "lead",
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "mi"},
+        "baseline": {"family": "NVIDIA B300", "gpus": 8},
+        "prefer": {"organization": "NVIDIA"},
+    }
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "lead")
     assert result_.cases[0].extra["baseline_chosen"] == "best partner"
     assert result_.cases[0].extra["baseline"].startswith("Partner b")
 
 
 def test_a_tie_uses_the_claims_own_definition(tmp_path):
-    rows = [result("Acme", "mi", "Offline", 102.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
-            result("Acme", "mi", "Server", 96.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
-            result("NVIDIA", "own", "Offline", 100.0), result("NVIDIA", "own", "Server", 100.0)]
-    claim = {"id": "ties", "statement": "Ties.", "kind": "ratio", "form": "outcomes", "tie_within": 3, "unit": "%",
-             "benchmark": "gpt-oss-120b", "subject": {"organization": "Acme", "system": "mi"},
-             "baseline": [{"label": "B300", "family": "NVIDIA B300", "gpus": 8}],
-             "outcomes": {"B300": {"Offline": "tie", "Server": "tie"}}}
+    rows = [
+        result("Acme", "mi", "Offline", 102.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
+        result("Acme", "mi", "Server", 96.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
+        result("NVIDIA", "own", "Offline", 100.0),
+        result("NVIDIA", "own", "Server", 100.0),
+    ]
+    claim = {
+        "id": "ties",
+        "statement": "Ties.",
+        "kind": "ratio",
+        "form": "outcomes",
+        "tie_within": 3,
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "mi"},
+        "baseline": [{"label": "B300", "family": "NVIDIA B300", "gpus": 8}],
+        "outcomes": {"B300": {"Offline": "tie", "Server": "tie"}},
+    }
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "ties")
     assert result_.verdict == NOT_SUPPORTED  # Server is 4% behind: a trail, not a tie
     assert "B300 · Server -4.0%: trail, claimed tie" in result_.reason
@@ -228,7 +383,11 @@ def test_a_tie_uses_the_claims_own_definition(tmp_path):
 
 # -- what a selection does not find is said, with the closest names -----------------------------
 def test_a_missing_system_cannot_be_checked_and_names_the_closest(tmp_path):
-    data = world(tmp_path, two_systems(), [ratio_claim(form="up-to", claimed=3, subject={"organization": "Acme", "system": "neww"})])
+    data = world(
+        tmp_path,
+        two_systems(),
+        [ratio_claim(form="up-to", claimed=3, subject={"organization": "Acme", "system": "neww"})],
+    )
     result_ = check(data, "fast")
     assert result_.verdict == CANNOT_BE_CHECKED
     assert "system='neww'" in result_.reason and "new" in result_.missing[0]
@@ -237,8 +396,16 @@ def test_a_missing_system_cannot_be_checked_and_names_the_closest(tmp_path):
 # -- counts and presences -----------------------------------------------------------------------
 def test_a_partner_counts_through_its_strongest_results(tmp_path):
     rows = [result("Alpha", "x", "Offline", 1.0), result("Beta", "y", "Offline", 1.0, Division="open")]
-    claim = {"id": "partners", "statement": "Two partners.", "kind": "presence", "count": "organization", "claimed": 2,
-             "division": "any", "rows": {"vendor": "NVIDIA"}, "named": {"Alpha Inc": "Alpha", "Beta Ltd": "Beta"}}
+    claim = {
+        "id": "partners",
+        "statement": "Two partners.",
+        "kind": "presence",
+        "count": "organization",
+        "claimed": 2,
+        "division": "any",
+        "rows": {"vendor": "NVIDIA"},
+        "named": {"Alpha Inc": "Alpha", "Beta Ltd": "Beta"},
+    }
     result_ = check(world(tmp_path, rows, [claim]), "partners")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and result_.caveats == ("open-division",)
     assert any("Beta y: Open division" in note for note in result_.notes)
@@ -246,9 +413,16 @@ def test_a_partner_counts_through_its_strongest_results(tmp_path):
 
 def test_a_count_that_depends_on_a_definition_says_so(tmp_path):
     rows = [result("Alpha", "x", "Offline", 1.0, nodes=2, gpus=8), result("Beta", "y", "Offline", 1.0)]
-    claim = {"id": "multi", "statement": "Two multi-node partners.", "kind": "presence", "count": "organization",
-             "claimed": 2, "rows": {"nodes": {"min": 2}}, "named": ["Alpha", "Beta"],
-             "definitions": [{"label": "more than one node", "nodes": {"min": 2}}, {"label": "any size"}]}
+    claim = {
+        "id": "multi",
+        "statement": "Two multi-node partners.",
+        "kind": "presence",
+        "count": "organization",
+        "claimed": 2,
+        "rows": {"nodes": {"min": 2}},
+        "named": ["Alpha", "Beta"],
+        "definitions": [{"label": "more than one node", "nodes": {"min": 2}}, {"label": "any size"}],
+    }
     result_ = check(world(tmp_path, rows, [claim]), "multi")
     assert result_.verdict == NOT_SUPPORTED and "definition-dependent" in result_.caveats
     assert any("only if one counts any size" in note for note in result_.notes)
@@ -256,10 +430,18 @@ def test_a_count_that_depends_on_a_definition_says_so(tmp_path):
 
 def test_a_vendor_figure_of_an_earlier_round_is_weaker_evidence(tmp_path):
     rows = [result("Acme", "node", "Offline", 128.0)]
-    claim = {"id": "gain", "statement": "28% faster than v6.0.", "kind": "round-gain", "form": "each", "unit": "%",
-             "benchmark": "gpt-oss-120b", "from_round": "v6.0", "claimed": {"Offline": 28},
-             "subject": {"organization": "Acme", "system": "node"},
-             "stated": {"round": "v6.0", "figures": {"Offline": 100.0}, "gpus": 8, "units": "Tokens/s"}}
+    claim = {
+        "id": "gain",
+        "statement": "28% faster than v6.0.",
+        "kind": "round-gain",
+        "form": "each",
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "from_round": "v6.0",
+        "claimed": {"Offline": 28},
+        "subject": {"organization": "Acme", "system": "node"},
+        "stated": {"round": "v6.0", "figures": {"Offline": 100.0}, "gpus": 8, "units": "Tokens/s"},
+    }
     result_ = check(world(tmp_path, rows, [claim]), "gain")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and "vendor-source" in result_.caveats
     assert result_.cases[0].measured == pytest.approx(28.0)

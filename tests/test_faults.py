@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from treehash import changes, leftovers, snapshot
-
 from conftest import ROOT as REPO
+from treehash import changes, leftovers, snapshot
 
 COPY_EXCLUDED = {".venv", ".git", "_build", "__pycache__", ".pytest_cache"}
 # When a `build --force` is killed: seconds after its start, or once it says it has executed a
@@ -46,7 +45,7 @@ TOKEN_VARIABLE = "CLAIMBOOK_FAULT_TEST"
 
 # Loaded by every Python process of a build whose path has it (the build, its kernels, the HTML
 # builder); it acts only in the process that reaches the named step of the final swap.
-SITECUSTOMIZE = textwrap.dedent('''
+SITECUSTOMIZE = textwrap.dedent("""
     import os
 
     _step, _name = os.environ.get("KILL_AT_STEP"), os.environ.get("KILL_AT_NAME")
@@ -75,7 +74,7 @@ SITECUSTOMIZE = textwrap.dedent('''
             return _rmtree(path, *args, **kwargs)
 
         shutil.rmtree = rmtree
-''')
+""")
 
 
 @dataclass
@@ -87,17 +86,34 @@ class Copy:
 
     def run(self, *args, extra: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "claimbook", *args], cwd=self.root,
-                              env={**self.environment, **(extra or {})}, capture_output=True, text=True,
-                              umask=0o022, start_new_session=True, timeout=timeout)
-        print(f"$ python -m claimbook {' '.join(args)}  ({time.perf_counter() - started:.1f} s)\n"
-              f"-> exit {done.returncode}\n{done.stderr}")
+        done = subprocess.run(
+            [sys.executable, "-m", "claimbook", *args],
+            cwd=self.root,
+            env={**self.environment, **(extra or {})},
+            capture_output=True,
+            text=True,
+            umask=0o022,
+            start_new_session=True,
+            timeout=timeout,
+            check=False,
+        )
+        print(
+            f"$ python -m claimbook {' '.join(args)}  ({time.perf_counter() - started:.1f} s)\n"
+            f"-> exit {done.returncode}\n{done.stderr}"
+        )
         return done
 
     def start(self, *args) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "claimbook", *args], cwd=self.root, env=self.environment,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, umask=0o022,
-                                start_new_session=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", "claimbook", *args],
+            cwd=self.root,
+            env=self.environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            umask=0o022,
+            start_new_session=True,
+        )
 
     def end_strays(self) -> list[str]:
         """SIGKILL the processes a killed build left behind (its kernels run in process groups
@@ -120,8 +136,7 @@ class Copy:
     def state(self) -> tuple[dict, dict]:
         """What a kill must not change: every source of the copy (book/ first of all), by content,
         and the site."""
-        return (snapshot(self.root, COPY_EXCLUDED),
-                snapshot(self.root / "_build" / "html"))
+        return (snapshot(self.root, COPY_EXCLUDED), snapshot(self.root / "_build" / "html"))
 
     def leftovers(self) -> list[str]:
         return leftovers(self.root)
@@ -143,10 +158,22 @@ def copy(tmp_path_factory):
     hooks.mkdir()
     (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
     token = uuid.uuid4().hex
-    environment = {key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")}
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")
+    }
     environment.update({"PYTHONPATH": str(root), TOKEN_VARIABLE: token})
-    where = subprocess.run([sys.executable, "-c", "import claimbook, claimbook.paths as p; print(claimbook.__file__); "
-                            "print(p.PROJECT_ROOT)"], cwd=root, env=environment, capture_output=True, text=True)
+    where = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import claimbook, claimbook.paths as p; print(claimbook.__file__); print(p.PROJECT_ROOT)",
+        ],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     module_file, project_root = where.stdout.split()
     assert Path(module_file).is_relative_to(root) and Path(project_root) == root, where
     the_copy = Copy(root, environment, token, hooks)
@@ -182,10 +209,17 @@ def first_builds(copy) -> FirstBuilds:
     still_running = first.poll() is None
     stdout, stderr = first.communicate(timeout=900)
     first_seconds = time.perf_counter() - started
-    print(f"first build ({first_seconds:.1f} s), second started after {second_started_after:.1f} s:\n{stderr}")
+    print(
+        f"first build ({first_seconds:.1f} s), second started after {second_started_after:.1f} s:\n{stderr}"
+    )
     assert still_running, "the first build ended before the second one did: the lock was not tested"
-    return FirstBuilds(subprocess.CompletedProcess(first.args, first.returncode, stdout, stderr), second,
-                       second_started_after, first_seconds, during)
+    return FirstBuilds(
+        subprocess.CompletedProcess(first.args, first.returncode, stdout, stderr),
+        second,
+        second_started_after,
+        first_seconds,
+        during,
+    )
 
 
 def test_a_second_build_refuses_while_the_first_holds_the_lock(first_builds):
@@ -208,8 +242,11 @@ def good(copy, first_builds) -> tuple[dict, dict]:
     return copy.state()
 
 
-@pytest.mark.parametrize("moment", KILL_AFTER, ids=[f"{moment:g}s" if isinstance(moment, float) else
-                                                   moment.replace(" ", "-") for moment in KILL_AFTER])
+@pytest.mark.parametrize(
+    "moment",
+    KILL_AFTER,
+    ids=[f"{moment:g}s" if isinstance(moment, float) else moment.replace(" ", "-") for moment in KILL_AFTER],
+)
 def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
     assert copy.state() == good, "the copy is not in its last good state before the kill"
     started = time.perf_counter()
@@ -228,8 +265,10 @@ def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
     build.wait(timeout=60)
     reader.join(timeout=10)
     strays = copy.end_strays()
-    print(f"killed after {time.perf_counter() - started:.1f} s (exit {build.returncode}); it had said:\n"
-          f"{''.join(said)}left: {copy.leftovers()}\nstray processes ended: {strays}")
+    print(
+        f"killed after {time.perf_counter() - started:.1f} s (exit {build.returncode}); it had said:\n"
+        f"{''.join(said)}left: {copy.leftovers()}\nstray processes ended: {strays}"
+    )
     assert build.returncode == -signal.SIGKILL
     sources, site = copy.state()
     assert sources == good[0], f"the kill changed the copy's sources: {changes(good[0], sources)[:20]}"
@@ -264,8 +303,15 @@ def test_kill_inside_the_final_swap(copy, good, case):
     stale["assembly"] = "made by an older version of the package"
     cache.write_text(json.dumps(stale))
     try:
-        killed = copy.run("build", *options, extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-                                                    "KILL_AT_STEP": step, "KILL_AT_NAME": name})
+        killed = copy.run(
+            "build",
+            *options,
+            extra={
+                "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
+                "KILL_AT_STEP": step,
+                "KILL_AT_NAME": name,
+            },
+        )
         copy.end_strays()
         assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
         left = copy.leftovers()
@@ -280,7 +326,9 @@ def test_kill_inside_the_final_swap(copy, good, case):
         if done.returncode != 0:
             problems.append(f"the next build failed: {error_line(done)}")
         if copy.leftovers():
-            problems.append(f"after the next build, staging or retired folders are left: {copy.leftovers()[:4]} ...")
+            problems.append(
+                f"after the next build, staging or retired folders are left: {copy.leftovers()[:4]} ..."
+            )
         assert not problems, "\n".join(problems)
         assert copy.state() == good
     finally:
@@ -310,8 +358,14 @@ def test_kill_while_removing_the_old_site(copy, good):
     the rest. (Runs last: it changes the copy's book.)"""
     page = copy.root / "book" / "howto.md"
     page.write_text(page.read_text() + "\nOne more line, so that the site changes.\n")
-    killed = copy.run("build", extra={"PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-                                      "KILL_AT_STEP": "remove", "KILL_AT_NAME": "html"})
+    killed = copy.run(
+        "build",
+        extra={
+            "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
+            "KILL_AT_STEP": "remove",
+            "KILL_AT_NAME": "html",
+        },
+    )
     copy.end_strays()
     assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
     print(f"left after the kill: {copy.leftovers()}")

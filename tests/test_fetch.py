@@ -10,14 +10,15 @@ from clirun import in_process
 from summaries import summary_row, write_summary
 
 
-
 class Server:
     def __init__(self, handler):
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/summary.csv"
         # Polled often: shutting a server down waits for its next poll (0.5 s by default).
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
 
     def close(self):
         self.server.shutdown()
@@ -48,8 +49,10 @@ def handler_for(behaviour, body=b""):
 @pytest.fixture
 def summary_bytes(tmp_path):
     # The round fetched below is v9.9, and fetch checks the file's version column against it.
-    rows = [summary_row(Scenario="Offline", Result="1000", version="v9.9"),
-            summary_row(Scenario="Server", Result="900", version="v9.9")]
+    rows = [
+        summary_row(Scenario="Offline", Result="1000", version="v9.9"),
+        summary_row(Scenario="Server", Result="900", version="v9.9"),
+    ]
     return write_summary(tmp_path / "fixture.csv", rows).read_bytes()
 
 
@@ -70,8 +73,13 @@ def test_fetch_installs_the_file_and_a_checksum(tmp_path, summary_bytes):
     installed = tmp_path / "v9.9" / "summary.csv"
     assert installed.read_bytes() == summary_bytes
     record = json.loads((tmp_path / "v9.9" / "summary.csv.sha256.json").read_text())
-    assert record == {"round": "v9.9", "url": server.url, "sha256": hashlib.sha256(summary_bytes).hexdigest(),
-                      "bytes": len(summary_bytes), "results": 2}
+    assert record == {
+        "round": "v9.9",
+        "url": server.url,
+        "sha256": hashlib.sha256(summary_bytes).hexdigest(),
+        "bytes": len(summary_bytes),
+        "results": 2,
+    }
 
 
 @pytest.mark.parametrize(

@@ -2,11 +2,11 @@ import math
 
 import pandas as pd
 import pytest
+from conftest import ROOT, SHARED_SUMMARY
 from summaries import CURRENT_LAYOUT, OLDER_LAYOUT, summary_row, write_summary
 
 from claimbook.ingest import IngestError, gpu_watts_from_notes, ingest, system_from_location, write_tidy
 from claimbook.schema import TIDY_COLUMNS
-from conftest import ROOT, SHARED_SUMMARY
 
 
 def test_current_layout_is_tidied(tmp_path):
@@ -41,7 +41,11 @@ def test_older_layout_derives_total_accelerators(tmp_path):
 
 
 def test_older_layout_without_optional_columns_at_all(tmp_path):
-    layout = [name for name in OLDER_LAYOUT if name not in ("MlperfModel", "framework", "inferred", "notes", "version")]
+    layout = [
+        name
+        for name in OLDER_LAYOUT
+        if name not in ("MlperfModel", "framework", "inferred", "notes", "version")
+    ]
     path = write_summary(tmp_path / "minimal.csv", [summary_row()], layout)
     table = ingest(path, "v4.1")
     assert table["gpu_watts"].isna().all()
@@ -68,7 +72,10 @@ def test_cpu_only_systems_have_no_per_accelerator_rate(tmp_path):
         ({"Units": "Furlongs/s"}, "line 2: unknown Units 'Furlongs/s'"),
         ({"number_of_nodes": "two"}, "line 2: number_of_nodes is 'two', not a whole number"),
         ({"accelerators_per_node": "-4"}, "line 2: accelerators_per_node is -4, which is negative"),
-        ({"total_accelerators": "70"}, "line 2: total_accelerators is 70 but number_of_nodes x accelerators_per_node is 18 x 4 = 72"),
+        (
+            {"total_accelerators": "70"},
+            "line 2: total_accelerators is 70 but number_of_nodes x accelerators_per_node is 18 x 4 = 72",
+        ),
         ({"Location": "somewhere"}, "line 2: Location 'somewhere' does not name a system folder"),
         ({"Organization": ""}, "line 2: Organization is empty"),
     ],
@@ -90,7 +97,9 @@ def test_missing_required_column_is_named(tmp_path):
 
 def test_duplicate_results_are_rejected(tmp_path):
     path = write_summary(tmp_path / "dup.csv", [summary_row(), summary_row(Result="2000")])
-    with pytest.raises(IngestError, match=r"dup.csv, line 3: duplicate result for Acme, closed, .*first at line 2"):
+    with pytest.raises(
+        IngestError, match=r"dup.csv, line 3: duplicate result for Acme, closed, .*first at line 2"
+    ):
         ingest(path, "v6.1")
 
 
@@ -123,7 +132,9 @@ def test_ragged_row_and_missing_file(tmp_path):
 
 
 def test_round_must_be_given_when_versions_disagree(tmp_path):
-    path = write_summary(tmp_path / "mixed.csv", [summary_row(version="v6.0"), summary_row(Scenario="Server", version="v6.1")])
+    path = write_summary(
+        tmp_path / "mixed.csv", [summary_row(version="v6.0"), summary_row(Scenario="Server", version="v6.1")]
+    )
     with pytest.raises(IngestError, match=r"cannot tell the round .*v6.0, v6.1"):
         ingest(path)
     assert ingest(path, "v6.1")["round"].unique().tolist() == ["v6.1"]
@@ -146,7 +157,10 @@ def test_gpu_watts_from_notes(notes, watts):
 
 
 def test_system_from_location():
-    assert system_from_location("./closed/NVIDIA/results/VR-NVL72_x72/deepseek-r1/Offline/performance/run_1") == "VR-NVL72_x72"
+    assert (
+        system_from_location("./closed/NVIDIA/results/VR-NVL72_x72/deepseek-r1/Offline/performance/run_1")
+        == "VR-NVL72_x72"
+    )
     assert system_from_location("closed/NVIDIA/measurements/x") is None
 
 
@@ -182,7 +196,9 @@ def test_notes_are_not_copied(committed_results):
     assert not committed_results["framework"].str.contains("TGP").any()
 
 
-@pytest.mark.skipif(not SHARED_SUMMARY.is_file(), reason="the official summary is not beside this clone (../shared)")
+@pytest.mark.skipif(
+    not SHARED_SUMMARY.is_file(), reason="the official summary is not beside this clone (../shared)"
+)
 def test_committed_table_is_what_ingest_makes_of_the_official_file(tmp_path):
     fresh = write_tidy(ingest(SHARED_SUMMARY, "v6.1"), tmp_path / "v6.1.csv")
     assert fresh.read_bytes() == (ROOT / "data" / "mlperf" / "v6.1.csv").read_bytes()
@@ -190,7 +206,13 @@ def test_committed_table_is_what_ingest_makes_of_the_official_file(tmp_path):
 
 def test_committed_table_facts(committed_results):
     assert len(committed_results) == 492
-    assert set(committed_results["scenario"]) <= {"Offline", "Server", "Interactive", "SingleStream", "MultiStream"}
+    assert set(committed_results["scenario"]) <= {
+        "Offline",
+        "Server",
+        "Interactive",
+        "SingleStream",
+        "MultiStream",
+    }
     rubin = committed_results[committed_results["system"] == "VR-NVL72_VR-288GB_aarch64x72_TRT"]
     assert set(rubin["availability"]) == {"preview"} and set(rubin["gpu_watts"]) == {2300.0}
     assert (committed_results["location"].str.startswith("./")).all()

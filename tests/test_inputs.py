@@ -11,10 +11,10 @@ import io
 
 import pytest
 from clirun import as_subprocess, in_process
+from conftest import ROOT, SHARED_SUMMARY
 from summaries import CURRENT_LAYOUT, summary_row, write_summary
 
 from claimbook.csvfile import read_head, sniff
-from conftest import ROOT, SHARED_SUMMARY
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
 
@@ -26,7 +26,10 @@ claimbook = in_process
 
 def raw_rows():
     # The notes hold a comma, so the CSV quotes them: a file cut inside them ends mid-quote.
-    return [summary_row(Scenario=scenario, notes="NVIDIA GB300, 1400W TGP Per GPU") for scenario in ("Offline", "Server")]
+    return [
+        summary_row(Scenario=scenario, notes="NVIDIA GB300, 1400W TGP Per GPU")
+        for scenario in ("Offline", "Server")
+    ]
 
 
 def raw_summary(tmp_path) -> bytes:
@@ -40,6 +43,7 @@ def separated_by(delimiter):
         writer.writeheader()
         writer.writerows(raw_rows())
         return out.getvalue().encode("utf-8")
+
     return build
 
 
@@ -49,8 +53,10 @@ def cut_inside_last_quote(data: bytes) -> bytes:
     return data[: data.rindex(b'"', 0, closing) + 5]
 
 
-HTML_PAGE = (b"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Page not found &middot; GitHub"
-             b"</title></head><body><h1>404</h1></body></html>\n")
+HTML_PAGE = (
+    b'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Page not found &middot; GitHub'
+    b"</title></head><body><h1>404</h1></body></html>\n"
+)
 
 # name -> what the file holds; the same files serve as raw input (ingest) and tidy input (diff).
 COMMON = {
@@ -63,7 +69,9 @@ COMMON = {
     "semicolon csv": separated_by(";"),
     "tab csv": separated_by("\t"),
     "utf-16": lambda tmp_path: raw_summary(tmp_path).decode("utf-8").encode("utf-16"),
-    "latin-1": lambda tmp_path: raw_summary(tmp_path).decode("utf-8").replace("Acme", "Acmé").encode("latin-1"),
+    "latin-1": lambda tmp_path: (
+        raw_summary(tmp_path).decode("utf-8").replace("Acme", "Acmé").encode("latin-1")
+    ),
 }
 PHRASES = {
     "empty": "the file is empty (0 bytes)",
@@ -167,11 +175,14 @@ def test_a_record_cut_off_mid_line_is_called_truncated(tmp_path):
     assert_one_line_error(done, f"{path}, line 3", "of 31 fields and no line end; it looks truncated")
 
 
-@pytest.mark.parametrize("text, phrase", [
-    ("404: Not Found", "HTTP error message ('404: Not Found')"),
-    ('{"message": "Not Found"}\n', "this is JSON"),
-    ("<?xml version='1.0'?><Error><Code>NoSuchKey</Code></Error>", "XML or other markup"),
-])
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("404: Not Found", "HTTP error message ('404: Not Found')"),
+        ('{"message": "Not Found"}\n', "this is JSON"),
+        ("<?xml version='1.0'?><Error><Code>NoSuchKey</Code></Error>", "XML or other markup"),
+    ],
+)
 def test_error_bodies_served_instead_of_a_csv(tmp_path, text, phrase):
     path = tmp_path / "body.csv"
     path.write_text(text)
@@ -185,7 +196,9 @@ def test_utf_8_with_a_byte_order_mark_is_fine(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "data").rglob("*.csv")) + [SHARED_SUMMARY], ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "data").rglob("*.csv")) + [SHARED_SUMMARY], ids=lambda path: path.name
+)
 def test_real_tables_pass_the_first_look(path):
     """No false alarm on the project's own tables or the official summary."""
     if not path.is_file():
@@ -193,16 +206,22 @@ def test_real_tables_pass_the_first_look(path):
     assert sniff(*read_head(path, "table")) is None
 
 
-@pytest.mark.parametrize("head, found", [
-    (b"a,b\n1,2\n", None),
-    (b"Organization;Result;Location\n", "semicolon-separated (the header is one field with 2 semicolons)"),
-    (b"a|b|c\n", "pipe-separated"),
-    (b"a\x00b\x00,\x00c\x00\n\x00", "UTF-16 text (without a byte order mark)"),
-    (codecs.BOM_UTF32_LE + "a,b\n".encode("utf-32-le"), "UTF-32 text"),
-    (b"PK\x03\x04rest", "zip archive (or an Excel workbook)"),
-    (b"a,b\n1,\x1b\x01\x02\x03\x04\x05\n", "binary file"),
-    ("a,b\n1,é\n".encode("cp1252"), "not UTF-8 text (byte 0xe9)"),
-])
+@pytest.mark.parametrize(
+    "head, found",
+    [
+        (b"a,b\n1,2\n", None),
+        (
+            b"Organization;Result;Location\n",
+            "semicolon-separated (the header is one field with 2 semicolons)",
+        ),
+        (b"a|b|c\n", "pipe-separated"),
+        (b"a\x00b\x00,\x00c\x00\n\x00", "UTF-16 text (without a byte order mark)"),
+        (codecs.BOM_UTF32_LE + "a,b\n".encode("utf-32-le"), "UTF-32 text"),
+        (b"PK\x03\x04rest", "zip archive (or an Excel workbook)"),
+        (b"a,b\n1,\x1b\x01\x02\x03\x04\x05\n", "binary file"),
+        ("a,b\n1,é\n".encode("cp1252"), "not UTF-8 text (byte 0xe9)"),
+    ],
+)
 def test_sniff(head, found):
     result = sniff(head, True)
     assert (result is None) if found is None else found in result[1]

@@ -1,18 +1,17 @@
 """Unit tests of the parts around the engine: reviewed tables, registries, parameters, digests,
 output rules, the HTML sync, chart labels and generated pages."""
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT
 
 from claimbook import bookpages, charts, digests, html, outputs, params, report
 from claimbook.reference import annotate, load_reference
 from claimbook.registry import RegistryError, load_registry
 from claimbook.verdict import figure, gap_percent, matches, reaches, signed, weakest
-from conftest import ROOT
 
 REFERENCE = load_reference(ROOT / "data" / "reference")
 
@@ -47,27 +46,49 @@ def test_every_benchmark_has_a_canonical_name(committed_results):
 def registry_with(tmp_path, claims, header=None):
     folder = tmp_path / "claims"
     folder.mkdir(exist_ok=True)
-    base = {"id": "acme-v6.1", "title": "t", "publisher": "Acme", "claimant": "Acme", "vendor": "Acme",
-            "date": "2026-09-18", "round": "v6.1"}
-    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump({"announcement": {**base, **(header or {})}, "claims": claims}))
+    base = {
+        "id": "acme-v6.1",
+        "title": "t",
+        "publisher": "Acme",
+        "claimant": "Acme",
+        "vendor": "Acme",
+        "date": "2026-09-18",
+        "round": "v6.1",
+    }
+    (folder / "acme-v6.1.yaml").write_text(
+        yaml.safe_dump({"announcement": {**base, **(header or {})}, "claims": claims})
+    )
     (tmp_path / "chapters.yaml").write_text("{}\n")
     return load_registry(folder, tmp_path / "chapters.yaml")
 
 
-FIGURE = {"id": "fig", "statement": "s", "kind": "figure", "benchmark": "gpt-oss-120b", "scenarios": ["Offline"],
-          "claimed": 1.0, "subject": {"organization": "Acme"}}
+FIGURE = {
+    "id": "fig",
+    "statement": "s",
+    "kind": "figure",
+    "benchmark": "gpt-oss-120b",
+    "scenarios": ["Offline"],
+    "claimed": 1.0,
+    "subject": {"organization": "Acme"},
+}
 
 
-@pytest.mark.parametrize("claims, message", [
-    ([{**FIGURE, "kind": "speed"}], "claim fig: field kind: unknown kind 'speed'"),
-    ([{**FIGURE, "claimed": None}], "claim fig: field claimed: required for a figure claim"),
-    ([FIGURE, FIGURE], "claim fig: field id: duplicate id"),
-    ([{**FIGURE, "colour": "red"}], "claim fig: field colour: not a field of a figure claim"),
-    ([{**FIGURE, "subject": {"company": "Acme"}}], "claim fig: field subject.company: unknown field"),
-    ([{**FIGURE, "subject": {"gpus": "eight"}}], "claim fig: field subject.gpus: expected a whole number"),
-    ([{**FIGURE, "chapter": "nowhere"}], "claim fig: field chapter: 'nowhere' is not a chapter"),
-    ([{"statement": "s", "kind": "figure"}], "claims[0]: field id: required"),
-])
+@pytest.mark.parametrize(
+    "claims, message",
+    [
+        ([{**FIGURE, "kind": "speed"}], "claim fig: field kind: unknown kind 'speed'"),
+        ([{**FIGURE, "claimed": None}], "claim fig: field claimed: required for a figure claim"),
+        ([FIGURE, FIGURE], "claim fig: field id: duplicate id"),
+        ([{**FIGURE, "colour": "red"}], "claim fig: field colour: not a field of a figure claim"),
+        ([{**FIGURE, "subject": {"company": "Acme"}}], "claim fig: field subject.company: unknown field"),
+        (
+            [{**FIGURE, "subject": {"gpus": "eight"}}],
+            "claim fig: field subject.gpus: expected a whole number",
+        ),
+        ([{**FIGURE, "chapter": "nowhere"}], "claim fig: field chapter: 'nowhere' is not a chapter"),
+        ([{"statement": "s", "kind": "figure"}], "claims[0]: field id: required"),
+    ],
+)
 def test_registry_mistakes_name_the_file_the_claim_and_the_field(tmp_path, claims, message):
     with pytest.raises(RegistryError) as error:
         registry_with(tmp_path, claims)
@@ -84,9 +105,16 @@ def test_registry_header_and_yaml_mistakes(tmp_path):
 
 
 def test_parts_inherit_their_parents_fields(tmp_path):
-    parent = {"id": "both", "statement": "s", "kind": "compound", "benchmark": "gpt-oss-120b",
-              "parts": [{**FIGURE, "id": "both.fig", "benchmark": None} | {"benchmark": "gpt-oss-120b"},
-                        {"id": "both.more", "statement": "s", "kind": "not-checkable", "reason": "r"}]}
+    parent = {
+        "id": "both",
+        "statement": "s",
+        "kind": "compound",
+        "benchmark": "gpt-oss-120b",
+        "parts": [
+            {**FIGURE, "id": "both.fig", "benchmark": None} | {"benchmark": "gpt-oss-120b"},
+            {"id": "both.more", "statement": "s", "kind": "not-checkable", "reason": "r"},
+        ],
+    }
     registry = registry_with(tmp_path, [parent])
     assert [claim.id for claim in registry.all_claims()] == ["both", "both.fig", "both.more"]
     assert registry.claim("both.more").get("benchmark") == "gpt-oss-120b"
@@ -97,15 +125,48 @@ def test_the_committed_registries_load_and_name_every_required_claim():
     registry = load_registry()
     ids = {claim.id for claim in registry.all_claims()}
     required = {
-        "rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x", "scaling-288gpu-99pct", "scaling-leading-efficiency", "software-gains-1.6x",
-        "wan-throughput-0.65", "wan-latency-5.7s", "wan-9x-throughput", "wan-7.5x-latency", "partners-19",
-        "partners-multinode-8", "nebius-rubin-preview", "jetson-thor-edge-agentic", "rubin-lower-cost-per-token",
-        "rubin-more-tokens-per-rack", "rubin-leading-debut", "gpu-count-single-digit", "rubin-frameworks", "nvfp4-precision",
-        "platform-fungibility", "disaggregated-serving", "result-entries", "agentx-30x", "post-submission-gains",
-        "nvlink-packet-rate", "mlperf-endpoints-upcoming", "amd-gptoss-scaling-72", "amd-gains-llama2", "amd-gains-gptoss",
-        "amd-gains-wan", "amd-wan-vs-b300", "amd-gptoss-vs-b200-b300", "amd-gptoss-72-vs-gb200", "amd-llama2-ties",
-        "amd-dlrm-vs-b200-v60", "amd-mi350p-pcie-top", "amd-mi350p-vs-rtxpro", "amd-crusoe-largest",
-        "amd-crusoe-highest-throughput", "amd-crusoe-first-dsr1", "amd-partners-7", "amd-breadth",
+        "rubin-qwen3vl-3.7x",
+        "rubin-dsr1-2.5x",
+        "scaling-288gpu-99pct",
+        "scaling-leading-efficiency",
+        "software-gains-1.6x",
+        "wan-throughput-0.65",
+        "wan-latency-5.7s",
+        "wan-9x-throughput",
+        "wan-7.5x-latency",
+        "partners-19",
+        "partners-multinode-8",
+        "nebius-rubin-preview",
+        "jetson-thor-edge-agentic",
+        "rubin-lower-cost-per-token",
+        "rubin-more-tokens-per-rack",
+        "rubin-leading-debut",
+        "gpu-count-single-digit",
+        "rubin-frameworks",
+        "nvfp4-precision",
+        "platform-fungibility",
+        "disaggregated-serving",
+        "result-entries",
+        "agentx-30x",
+        "post-submission-gains",
+        "nvlink-packet-rate",
+        "mlperf-endpoints-upcoming",
+        "amd-gptoss-scaling-72",
+        "amd-gains-llama2",
+        "amd-gains-gptoss",
+        "amd-gains-wan",
+        "amd-wan-vs-b300",
+        "amd-gptoss-vs-b200-b300",
+        "amd-gptoss-72-vs-gb200",
+        "amd-llama2-ties",
+        "amd-dlrm-vs-b200-v60",
+        "amd-mi350p-pcie-top",
+        "amd-mi350p-vs-rtxpro",
+        "amd-crusoe-largest",
+        "amd-crusoe-highest-throughput",
+        "amd-crusoe-first-dsr1",
+        "amd-partners-7",
+        "amd-breadth",
     }
     assert required <= ids
     assert list(registry.announcements) == ["nvidia-v6.1", "amd-v6.1"]  # by date
@@ -114,18 +175,25 @@ def test_the_committed_registries_load_and_name_every_required_claim():
 # -- --param -------------------------------------------------------------------------------------
 def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
     registry = load_registry()
-    chapters, claims, warnings = params.apply(['economics.assumed_prices={"NVIDIA GB300": 12}'], registry)
+    chapters, _claims, warnings = params.apply(['economics.assumed_prices={"NVIDIA GB300": 12}'], registry)
     prices = chapters["economics"]["assumed_prices"]
     assert prices["NVIDIA GB300"] == 12 and prices["NVIDIA Vera Rubin"] == 15.75 and warnings == []
     chapters, _, warnings = params.apply(['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry)
     assert "NVIDIA Vera Rubin" not in chapters["economics"]["assumed_prices"]
-    assert len(warnings) == 1 and warnings[0].startswith("warning: --param economics.assumed_prices: NVIDIA Vera Rubin has no value")
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "warning: --param economics.assumed_prices: NVIDIA Vera Rubin has no value"
+    )
 
 
 def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
     registry = load_registry()
-    _, claims, _ = params.apply(["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry)
-    assert claims == {"rubin-dsr1-2.5x": {"subject.system": "X"}, "amd-breadth.categories": {"named": ["language"]}}
+    _, claims, _ = params.apply(
+        ["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry
+    )
+    assert claims == {
+        "rubin-dsr1-2.5x": {"subject.system": "X"},
+        "amd-breadth.categories": {"named": ["language"]},
+    }
 
 
 def test_a_missing_system_warning_suggests_a_param_that_works():
@@ -134,12 +202,21 @@ def test_a_missing_system_warning_suggests_a_param_that_works():
 
     registry = load_registry()
     cases = {
-        "rubin-dsr1-2.5x": ("subject (organization NVIDIA, system VR-X): no result with system='VR-X'; closest ...",
-                            "rubin-dsr1-2.5x.subject.system=NAME"),
-        "nebius-rubin-preview": ("rows (organization Nebius, family NVIDIA Vera Rubin): no result with family='NVIDIA "
-                                 "Vera Rubin'", "nebius-rubin-preview.rows.family=NAME"),
-        "rubin-frameworks": ("item DeepSeek-R1 with TensorRT-LLM (organization NVIDIA, family NVIDIA Vera Rubin): no "
-                             "result with family='NVIDIA Vera Rubin'", "rubin-frameworks.items.1.family=NAME"),
+        "rubin-dsr1-2.5x": (
+            "subject (organization NVIDIA, system VR-X): no result with system='VR-X'; closest ...",
+            "rubin-dsr1-2.5x.subject.system=NAME",
+        ),
+        "nebius-rubin-preview": (
+            "rows (organization Nebius, family NVIDIA Vera Rubin): no result with family='NVIDIA Vera Rubin'",
+            "nebius-rubin-preview.rows.family=NAME",
+        ),
+        "rubin-frameworks": (
+            (
+                "item DeepSeek-R1 with TensorRT-LLM (organization NVIDIA, family NVIDIA Vera Rubin): no "
+                "result with family='NVIDIA Vera Rubin'"
+            ),
+            "rubin-frameworks.items.1.family=NAME",
+        ),
     }
     for claim_id, (missing, suggestion) in cases.items():
         [warning] = _missing_warnings([{"claim": claim_id, "part_of": "", "missing": [missing]}], registry)
@@ -147,12 +224,16 @@ def test_a_missing_system_warning_suggests_a_param_that_works():
         # ... and the suggested --param is taken, and changes that field only
         _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry)
         changed = apply_overrides(registry, overrides).claim(claim_id)
-        path = suggestion[len(claim_id) + 1:].rsplit("=", 1)[0].split(".")
+        path = suggestion[len(claim_id) + 1 :].rsplit("=", 1)[0].split(".")
         value = changed.fields
         for step in path:
             value = value[int(step)] if isinstance(value, list) else value[step]
         assert value == "ELSEWHERE"
-    items = apply_overrides(registry, {"rubin-frameworks": {"items.1.family": "X"}}).claim("rubin-frameworks").get("items")
+    items = (
+        apply_overrides(registry, {"rubin-frameworks": {"items.1.family": "X"}})
+        .claim("rubin-frameworks")
+        .get("items")
+    )
     assert [item["family"] for item in items] == ["NVIDIA Vera Rubin", "X"]
 
 
@@ -166,13 +247,16 @@ def test_a_list_item_is_named_by_its_index():
         set_path(fields, "items.2.a", 5)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("nowhere.tolerance=1", "'nowhere' is neither a chapter nor a claim"),
-    ("economics.colour=1", "chapter economics has no parameter 'colour'"),
-    ("rubin-dsr1-2.5x.colour=1", "a ratio claim has no field 'colour'"),
-    ("scaling", "expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE"),
-    ("economics.assumed_prices={unclosed", "the value is not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("nowhere.tolerance=1", "'nowhere' is neither a chapter nor a claim"),
+        ("economics.colour=1", "chapter economics has no parameter 'colour'"),
+        ("rubin-dsr1-2.5x.colour=1", "a ratio claim has no field 'colour'"),
+        ("scaling", "expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE"),
+        ("economics.assumed_prices={unclosed", "the value is not valid YAML"),
+    ],
+)
 def test_bad_params_are_one_line(text, message):
     with pytest.raises(params.ParamError) as error:
         params.apply([text], load_registry())
@@ -183,7 +267,13 @@ def test_bad_params_are_one_line(text, message):
 def test_a_page_depends_on_the_modules_its_template_imports_and_no_others():
     modules = set(digests.template_modules(ROOT / "notebooks" / "claim.ipynb"))
     assert {"claimbook.pages", "claimbook.engine.ratio", "claimbook.report", "claimbook.charts"} <= modules
-    assert not modules & {"claimbook.cli", "claimbook.build", "claimbook.outputs", "claimbook.html", "claimbook.params"}
+    assert not modules & {
+        "claimbook.cli",
+        "claimbook.build",
+        "claimbook.outputs",
+        "claimbook.html",
+        "claimbook.params",
+    }
 
 
 def test_touching_a_module_no_template_imports_changes_no_digest(monkeypatch):
@@ -196,7 +286,9 @@ def test_touching_a_module_no_template_imports_changes_no_digest(monkeypatch):
 
     monkeypatch.setattr(digests, "file_digest", touched)
     assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) == before
-    monkeypatch.setattr(digests, "file_digest", lambda path: "changed" if Path(path).name == "report.py" else real(path))
+    monkeypatch.setattr(
+        digests, "file_digest", lambda path: "changed" if Path(path).name == "report.py" else real(path)
+    )
     assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) != before
 
 
@@ -204,7 +296,9 @@ def test_digests_follow_file_content_inside_the_book_only(tmp_path):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "a.csv").write_text("x\n")
     first = digests.with_file_digests({"path": "data/a.csv", "root": "..", "folder": "data"}, tmp_path)
-    assert first["path"].startswith("file:") and first["folder"].startswith("folder:") and first["root"] == ".."
+    assert (
+        first["path"].startswith("file:") and first["folder"].startswith("folder:") and first["root"] == ".."
+    )
     (tmp_path / "data" / "a.csv").write_text("y\n")
     assert digests.with_file_digests({"path": "data/a.csv"}, tmp_path)["path"] != first["path"]
 
@@ -222,9 +316,14 @@ def test_out_folder_rules(tmp_path):
     (tmp_path / "theirs" / "notes.txt").write_text("mine")
     (tmp_path / "file.txt").write_text("mine")
     (tmp_path / "link").symlink_to(ROOT)
-    for refused, message in [(tmp_path / "theirs", "not empty"), (tmp_path / "file.txt", "is a file"),
-                             (ROOT, "holds the project"), (ROOT.parent, "holds the project"),
-                             (tmp_path / "link", "holds the project"), (ROOT / "book" / "x", "inside the project's book/")]:
+    for refused, message in [
+        (tmp_path / "theirs", "not empty"),
+        (tmp_path / "file.txt", "is a file"),
+        (ROOT, "holds the project"),
+        (ROOT.parent, "holds the project"),
+        (tmp_path / "link", "holds the project"),
+        (ROOT / "book" / "x", "inside the project's book/"),
+    ]:
         with pytest.raises(outputs.OutputError, match=message):
             outputs.check_out_folder(refused)
 
@@ -240,10 +339,12 @@ def test_swap_in_replaces_a_folder_whole(tmp_path):
 
 
 def test_a_second_lock_on_one_target_is_refused(tmp_path):
-    with outputs.Lock(tmp_path):
-        with pytest.raises(outputs.LockedError, match="another build is writing"):
-            with outputs.Lock(tmp_path):
-                pass
+    with (
+        outputs.Lock(tmp_path),
+        pytest.raises(outputs.LockedError, match="another build is writing"),
+        outputs.Lock(tmp_path),
+    ):
+        pass
     with outputs.Lock(tmp_path):  # released
         pass
 
@@ -264,32 +365,55 @@ def test_sync_rewrites_only_what_changed(tmp_path):
 
 
 # -- what readers see -----------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["NVIDIA GB300-NVL72_GB300-288GB_aarch64x72_TRT (72 GPUs)",
-                                  "Cisco · Cisco_UCS_H200x8_MI350Xx8_G200_2x2_TOR (16 GPUs)", "short"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NVIDIA GB300-NVL72_GB300-288GB_aarch64x72_TRT (72 GPUs)",
+        "Cisco · Cisco_UCS_H200x8_MI350Xx8_G200_2x2_TOR (16 GPUs)",
+        "short",
+    ],
+)
 def test_labels_wrap_between_words(text):
     lines = charts.wrap(text, 30).split("\n")
     assert all(len(line) <= 30 for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     for line in lines[:-1]:  # each break falls after a space, "_", "-" or "/", never inside a word
-        assert text[text.index(line) + len(line):][:1] in ("", " ") or line[-1] in "_-/ "
+        assert text[text.index(line) + len(line) :][:1] in ("", " ") or line[-1] in "_-/ "
 
 
 def test_plurals_and_numbers():
     assert (report.plural(1, "result"), report.plural(3, "result")) == ("1 result", "3 results")
     assert report.number(1234567.0) == "1,234,567" and report.number(0.6546) == "0.655"
     assert report.number(15.75, 2) == "15.75"
-    assert [figure(1, "results"), figure(3, "category"), figure(1, "vendors"), figure(0.655, "samples/s")] == [
-        "1 result", "3 categories", "1 vendor", "0.655 samples/s"]
+    assert [
+        figure(1, "results"),
+        figure(3, "category"),
+        figure(1, "vendors"),
+        figure(0.655, "samples/s"),
+    ] == ["1 result", "3 categories", "1 vendor", "0.655 samples/s"]
 
 
 def test_tables_speak_to_readers():
     import pandas as pd
 
     assert [report.heading(c) for c in ("organization", "small_gpus", "throughput_ratio", "Case")] == [
-        "Submitter", "GPUs, smaller", "Throughput ratio", "Case"]
-    html_table = report.table_html(pd.DataFrame({"organization": ["Oracle"], "cheaper": [True], "units": ["Tokens/s"],
-                                                 "system": ["GB300-NVL72_GB300-288GB_aarch64x72_TRT"]}), "t")
-    assert "<th scope=\"col\">Submitter</th>" in html_table and "<td>yes</td>" in html_table
+        "Submitter",
+        "GPUs, smaller",
+        "Throughput ratio",
+        "Case",
+    ]
+    html_table = report.table_html(
+        pd.DataFrame(
+            {
+                "organization": ["Oracle"],
+                "cheaper": [True],
+                "units": ["Tokens/s"],
+                "system": ["GB300-NVL72_GB300-288GB_aarch64x72_TRT"],
+            }
+        ),
+        "t",
+    )
+    assert '<th scope="col">Submitter</th>' in html_table and "<td>yes</td>" in html_table
     assert "<td>Tokens/s</td>" in html_table  # short text never breaks
     assert "GB300-NVL72_<wbr>GB300-288GB_<wbr>aarch64x72_<wbr>TRT" in html_table
 

@@ -32,7 +32,9 @@ SOURCE = "raw" if RAW_SUMMARY.is_file() else "tidy"  # the tidy table is the sam
 SUPPORTED, WITH_CAVEATS = "supported", "supported with caveats"
 NOT_SUPPORTED, CANNOT = "not supported", "cannot be checked"
 LABEL_ONLY = {"derived-metric", "board-power-spec"}  # caveats that label a figure, never qualify a verdict
-SCENARIOS = {name.lower(): name for name in ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")}
+SCENARIOS = {
+    name.lower(): name for name in ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")
+}
 THREE = ("Offline", "Server", "Interactive")
 
 VR = "VR-NVL72_VR-288GB_aarch64x72_TRT"
@@ -42,8 +44,15 @@ AMD_8 = "8xMI355X_2xEPYC_9575F"
 AMD_72 = "9x8xMI355X_2xEPYC_9575F"
 DSR1, QWEN, WAN, GPTOSS = "deepseek-r1", "qwen3-vl-235b-a22b", "wan-2.2-t2v-a14b", "gpt-oss-120b"
 LLAMA2, LLAMA31, DLRM = "llama2-70b-99.9", "llama3.1-8b", "dlrm-v3"
-DISPLAY = {DSR1: "DeepSeek-R1", QWEN: "Qwen3-VL 235B", WAN: "WAN 2.2 text-to-video", GPTOSS: "gpt-oss-120b",
-           LLAMA2: "Llama 2 70B (99.9%)", LLAMA31: "Llama 3.1 8B", DLRM: "DLRM-v3"}
+DISPLAY = {
+    DSR1: "DeepSeek-R1",
+    QWEN: "Qwen3-VL 235B",
+    WAN: "WAN 2.2 text-to-video",
+    GPTOSS: "gpt-oss-120b",
+    LLAMA2: "Llama 2 70B (99.9%)",
+    LLAMA31: "Llama 3.1 8B",
+    DLRM: "DLRM-v3",
+}
 
 # Accelerator name -> (family, vendor); the first pattern found wins (mixed systems first).
 FAMILIES = (
@@ -81,6 +90,7 @@ CATEGORIES = {
 # The data, read with pandas
 # ---------------------------------------------------------------------------------------------
 
+
 def _family(accelerator: str) -> tuple[str, str]:
     for pattern, family, vendor in FAMILIES:
         if re.search(pattern, accelerator):
@@ -92,26 +102,48 @@ def load(source: str) -> pd.DataFrame:
     """The round's results, one row each, with the same columns from either file."""
     if source == "raw":
         raw = pd.read_csv(RAW_SUMMARY, dtype=str, keep_default_na=False)
-        frame = pd.DataFrame({
-            "organization": raw["Organization"], "division": raw["Division"], "availability": raw["Availability"],
-            "system": raw["Location"].str.extract(r"results/([^/]+)/", expand=False),
-            "accelerator": raw["accelerator_model_name"], "nodes": raw["number_of_nodes"].astype(int),
-            "gpus": raw["number_of_nodes"].astype(int) * raw["accelerators_per_node"].astype(int),
-            "model": raw["Model"], "scenario": raw["Scenario"].str.lower().map(SCENARIOS),
-            "result": raw["Result"].astype(float), "units": raw["Units"], "framework": raw["framework"],
-            "weights": raw["weight_data_types"], "inferred": raw["inferred"].astype(int).astype(bool),
-            "result_id": raw["PrivateID"], "location": raw["Location"],
-        })
+        frame = pd.DataFrame(
+            {
+                "organization": raw["Organization"],
+                "division": raw["Division"],
+                "availability": raw["Availability"],
+                "system": raw["Location"].str.extract(r"results/([^/]+)/", expand=False),
+                "accelerator": raw["accelerator_model_name"],
+                "nodes": raw["number_of_nodes"].astype(int),
+                "gpus": raw["number_of_nodes"].astype(int) * raw["accelerators_per_node"].astype(int),
+                "model": raw["Model"],
+                "scenario": raw["Scenario"].str.lower().map(SCENARIOS),
+                "result": raw["Result"].astype(float),
+                "units": raw["Units"],
+                "framework": raw["framework"],
+                "weights": raw["weight_data_types"],
+                "inferred": raw["inferred"].astype(int).astype(bool),
+                "result_id": raw["PrivateID"],
+                "location": raw["Location"],
+            }
+        )
     else:
         tidy = pd.read_csv(TIDY_TABLE, dtype=str, keep_default_na=False)
-        frame = pd.DataFrame({
-            "organization": tidy["organization"], "division": tidy["division"], "availability": tidy["availability"],
-            "system": tidy["system"], "accelerator": tidy["accelerator"], "nodes": tidy["nodes"].astype(int),
-            "gpus": tidy["total_accelerators"].astype(int), "model": tidy["model"], "scenario": tidy["scenario"],
-            "result": tidy["result"].astype(float), "units": tidy["units"], "framework": tidy["framework"],
-            "weights": tidy["weight_data_types"], "inferred": tidy["inferred"].eq("True"),
-            "result_id": tidy["result_id"], "location": tidy["location"],
-        })
+        frame = pd.DataFrame(
+            {
+                "organization": tidy["organization"],
+                "division": tidy["division"],
+                "availability": tidy["availability"],
+                "system": tidy["system"],
+                "accelerator": tidy["accelerator"],
+                "nodes": tidy["nodes"].astype(int),
+                "gpus": tidy["total_accelerators"].astype(int),
+                "model": tidy["model"],
+                "scenario": tidy["scenario"],
+                "result": tidy["result"].astype(float),
+                "units": tidy["units"],
+                "framework": tidy["framework"],
+                "weights": tidy["weight_data_types"],
+                "inferred": tidy["inferred"].eq("True"),
+                "result_id": tidy["result_id"],
+                "location": tidy["location"],
+            }
+        )
     frame["benchmark"] = frame["model"].replace({"llama3_1-8b": LLAMA31})  # one benchmark, two spellings
     frame["higher"] = ~frame["units"].str.startswith("Latency")
     families = frame["accelerator"].map(_family)
@@ -122,7 +154,9 @@ def load(source: str) -> pd.DataFrame:
 def pick(frame: pd.DataFrame, **wanted) -> pd.DataFrame:
     mask = pd.Series(True, index=frame.index)
     for column, value in wanted.items():
-        mask &= frame[column].isin(value) if isinstance(value, (list, set, tuple)) else frame[column].eq(value)
+        mask &= (
+            frame[column].isin(value) if isinstance(value, (list, set, tuple)) else frame[column].eq(value)
+        )
     return frame[mask]
 
 
@@ -142,7 +176,11 @@ def best(rows: pd.DataFrame, per_gpu: bool = False) -> pd.Series | None:
 
 def better(new: pd.Series, base: pd.Series, per_gpu: bool = False) -> float:
     """How many times better ``new`` is than ``base`` (latency: base over new)."""
-    a, b = (new["result"] / new["gpus"], base["result"] / base["gpus"]) if per_gpu else (new["result"], base["result"])
+    a, b = (
+        (new["result"] / new["gpus"], base["result"] / base["gpus"])
+        if per_gpu
+        else (new["result"], base["result"])
+    )
     return a / b if new["higher"] else b / a
 
 
@@ -153,6 +191,7 @@ def percent(ratio: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # The editorial rules (book/method.md), as plain functions
 # ---------------------------------------------------------------------------------------------
+
 
 def decimals(claimed: float) -> int:
     text = repr(float(claimed))
@@ -206,20 +245,40 @@ class Row:
     claimed: float | None | str = "any"
 
 
-def rows_of(verdict_: str, measured: dict, caveats=(), reached: dict | None = None, claimed: dict | None = None):
-    return {label: Row(value, verdict_, frozenset(caveats), (reached or {}).get(label, "any"),
-                       (claimed or {}).get(label, "any")) for label, value in measured.items()}
+def rows_of(
+    verdict_: str, measured: dict, caveats=(), reached: dict | None = None, claimed: dict | None = None
+):
+    return {
+        label: Row(
+            value,
+            verdict_,
+            frozenset(caveats),
+            (reached or {}).get(label, "any"),
+            (claimed or {}).get(label, "any"),
+        )
+        for label, value in measured.items()
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # NVIDIA's announcement
 # ---------------------------------------------------------------------------------------------
 
+
 def rubin_over_gb300(d, benchmark):
     ratios, used = {}, []
     for scenario in THREE:
-        vr = one(d, organization="NVIDIA", system=VR, benchmark=benchmark, scenario=scenario, division="closed")
-        gb = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=benchmark, scenario=scenario, division="closed")
+        vr = one(
+            d, organization="NVIDIA", system=VR, benchmark=benchmark, scenario=scenario, division="closed"
+        )
+        gb = one(
+            d,
+            organization="NVIDIA",
+            system=GB300_RACK,
+            benchmark=benchmark,
+            scenario=scenario,
+            division="closed",
+        )
         ratios[scenario] = better(vr, gb)
         used += [vr, gb]
     return ratios, row_caveats(pd.DataFrame(used))
@@ -233,7 +292,9 @@ def up_to(d, benchmark, claimed):
         caveats.add("best-case-only")
     if holds and not matches(max(ratios.values()), claimed):
         caveats.add("understated")
-    return rows_of(verdict(holds, caveats, {"preview"}), ratios, caveats, reached, dict.fromkeys(ratios, claimed))
+    return rows_of(
+        verdict(holds, caveats, {"preview"}), ratios, caveats, reached, dict.fromkeys(ratios, claimed)
+    )
 
 
 def exp_rubin_more_tokens(d, e, reg):
@@ -254,8 +315,12 @@ def scaling_pairs(d: pd.DataFrame) -> pd.DataFrame:
 
 
 def nvidia_288_efficiency(d, scenario):
-    small = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=DSR1, scenario=scenario, division="closed")
-    large = one(d, organization="NVIDIA", system=GB300_4RACKS, benchmark=DSR1, scenario=scenario, division="closed")
+    small = one(
+        d, organization="NVIDIA", system=GB300_RACK, benchmark=DSR1, scenario=scenario, division="closed"
+    )
+    large = one(
+        d, organization="NVIDIA", system=GB300_4RACKS, benchmark=DSR1, scenario=scenario, division="closed"
+    )
     assert (small["gpus"], large["gpus"]) == (72, 288)
     return 100 * (large["result"] / small["result"]) / (large["gpus"] / small["gpus"]), [small, large]
 
@@ -265,12 +330,19 @@ def exp_scaling_288(d, e, reg):
     server, used_server = nvidia_288_efficiency(d, "Server")
     holds = reaches(offline, 99)
     caveats = row_caveats(pd.DataFrame(used + used_server))
-    return rows_of(verdict(holds, caveats), {"Offline": offline, "Server": server}, caveats,
-                   {"Offline": holds, "Server": None}, {"Offline": 99.0, "Server": None})
+    return rows_of(
+        verdict(holds, caveats),
+        {"Offline": offline, "Server": server},
+        caveats,
+        {"Offline": holds, "Server": None},
+        {"Offline": 99.0, "Server": None},
+    )
 
 
-DEFINITIONS = {"beyond one rack (more than 72 GPUs)": lambda p: p["gpus_l"] > 72,
-               "any scale-out across nodes": lambda p: p["nodes_l"] > p["nodes_s"]}
+DEFINITIONS = {
+    "beyond one rack (more than 72 GPUs)": lambda p: p["gpus_l"] > 72,
+    "any scale-out across nodes": lambda p: p["nodes_l"] > p["nodes_s"],
+}
 
 
 def efficiency_field(d):
@@ -287,9 +359,9 @@ def exp_scaling_leading(d, e, reg):
     own = {scenario: efficiency for scenario, (efficiency, _) in pair.items()}
     leads = {}
     for name, rule in DEFINITIONS.items():
-        for scenario in own:
+        for scenario, efficiency in own.items():
             field = eligible[rule(eligible) & (eligible["scenario"] == scenario)]
-            leads[(name, scenario)] = own[scenario] >= field["efficiency"].max()
+            leads[(name, scenario)] = efficiency >= field["efficiency"].max()
     named = [leads[(name, "Offline")] for name in DEFINITIONS]
     holds = any(named)  # the claim names Offline; each definition is a reading of "leading"
     caveats = row_caveats(pd.DataFrame([row for _, rows in pair.values() for row in rows]))
@@ -301,13 +373,16 @@ def exp_scaling_leading(d, e, reg):
         caveats.add("superlinear-baseline")
     result = {}
     for (name, scenario), led in leads.items():
-        result[f"{name} · {scenario}"] = Row(own[scenario], verdict(holds, caveats), frozenset(caveats),
-                                             led if scenario == "Offline" else None)
+        result[f"{name} · {scenario}"] = Row(
+            own[scenario], verdict(holds, caveats), frozenset(caveats), led if scenario == "Offline" else None
+        )
     return result
 
 
 def exp_wan_figure(d, scenario, claimed):
-    row = one(d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=scenario, division="closed")
+    row = one(
+        d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=scenario, division="closed"
+    )
     holds = reaches(row["result"], claimed, bool(row["higher"]))
     caveats = row_caveats(row) | ({"understated"} if holds and not matches(row["result"], claimed) else set())
     return {scenario: Row(row["result"], verdict(holds, caveats), frozenset(caveats), holds, claimed)}
@@ -316,13 +391,19 @@ def exp_wan_figure(d, scenario, claimed):
 def wan_candidates(d) -> pd.DataFrame:
     """Every single-node WAN 2.2 result (Closed) against the GB300 NVL72 rack: the rack's advantage in
     each scenario (throughput ratio Offline, latency ratio SingleStream)."""
-    rack = {s: one(d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=s, division="closed")
-            for s in ("Offline", "SingleStream")}
+    rack = {
+        s: one(d, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario=s, division="closed")
+        for s in ("Offline", "SingleStream")
+    }
     rows = pick(d, benchmark=WAN, division="closed", nodes=1)
     table, used = [], {}
     for (organization, system), group in rows.groupby(["organization", "system"]):
-        record = {"organization": organization, "system": system, "vendor": group["vendor"].iloc[0],
-                  "gpus": int(group["gpus"].iloc[0])}
+        record = {
+            "organization": organization,
+            "system": system,
+            "vendor": group["vendor"].iloc[0],
+            "gpus": int(group["gpus"].iloc[0]),
+        }
         for scenario, mine in rack.items():
             theirs = best(pick(group, scenario=scenario))
             record[scenario] = None if theirs is None else better(mine, theirs)
@@ -338,7 +419,9 @@ def exp_wan_unnamed(d, scenario, claimed):
     baseline = own.iloc[0]
     measured = baseline[scenario]
     holds = reaches(measured, claimed)
-    caveats = {"unnamed-baseline"} | row_caveats(rack[scenario], used[("NVIDIA", baseline["system"], scenario)])
+    caveats = {"unnamed-baseline"} | row_caveats(
+        rack[scenario], used[("NVIDIA", baseline["system"], scenario)]
+    )
     if baseline["gpus"] != rack[scenario]["gpus"]:
         caveats.add("different-size")
     if holds and not matches(measured, claimed):
@@ -348,11 +431,25 @@ def exp_wan_unnamed(d, scenario, claimed):
 
 # The 19 partners as the results file names them (ASUS is ASUSTeK, Red Hat is RedHat_Supermicro ...).
 NVIDIA_PARTNERS = {
-    "ASUS": "ASUSTeK", "Azure": "Azure", "Cisco": "Cisco", "CoreWeave": "CoreWeave", "Crusoe": "Crusoe",
-    "Dell Technologies": "Dell", "Fujitsu": "Fujitsu", "Giga Computing": "GigaComputing", "HPE": "HPE",
-    "Inventec": "Inventec", "Lambda": "Lambda", "MiTAC Computing": "MiTAC", "Nebius": "Nebius",
-    "Oracle Cloud Infrastructure": "Oracle", "Quanta Cloud Technology": "Quanta_Cloud_Technology",
-    "Red Hat": "RedHat_Supermicro", "ScitiX": "ScitiX", "Supermicro": "Supermicro", "Wiwynn": "Wiwynn",
+    "ASUS": "ASUSTeK",
+    "Azure": "Azure",
+    "Cisco": "Cisco",
+    "CoreWeave": "CoreWeave",
+    "Crusoe": "Crusoe",
+    "Dell Technologies": "Dell",
+    "Fujitsu": "Fujitsu",
+    "Giga Computing": "GigaComputing",
+    "HPE": "HPE",
+    "Inventec": "Inventec",
+    "Lambda": "Lambda",
+    "MiTAC Computing": "MiTAC",
+    "Nebius": "Nebius",
+    "Oracle Cloud Infrastructure": "Oracle",
+    "Quanta Cloud Technology": "Quanta_Cloud_Technology",
+    "Red Hat": "RedHat_Supermicro",
+    "ScitiX": "ScitiX",
+    "Supermicro": "Supermicro",
+    "Wiwynn": "Wiwynn",
 }
 
 
@@ -368,7 +465,11 @@ def exp_partners_19(d, e, reg):
     kept = strongest_rows(rows[rows["organization"].isin(NVIDIA_PARTNERS.values())], "organization")
     caveats = row_caveats(kept) - {"inferred"}
     holds = len(present) == len(NVIDIA_PARTNERS) == 19
-    return {"organization count": Row(float(len(present)), verdict(holds, caveats), frozenset(caveats), holds, 19.0)}
+    return {
+        "organization count": Row(
+            float(len(present)), verdict(holds, caveats), frozenset(caveats), holds, 19.0
+        )
+    }
 
 
 def multinode_partners(d, families=("NVIDIA GB200", "NVIDIA GB300"), division="closed", named=True):
@@ -382,8 +483,11 @@ def multinode_partners(d, families=("NVIDIA GB200", "NVIDIA GB300"), division="c
 def exp_partners_multinode(d, e, reg):
     counted = multinode_partners(d)
     holds = len(counted) == 8
-    return {"organization count": Row(float(len(counted)), verdict(holds), frozenset({"definition-dependent"}),
-                                      holds, 8.0)}
+    return {
+        "organization count": Row(
+            float(len(counted)), verdict(holds), frozenset({"definition-dependent"}), holds, 8.0
+        )
+    }
 
 
 def vera_rubin_rows(d):
@@ -395,11 +499,17 @@ def exp_nebius_rubin(d, e, reg):
     caveats = row_caveats(rows) - {"inferred"}
     if set(rows["gpus"]) != {72}:
         caveats.add("different-size")
-    return {"results": Row(float(len(rows)), verdict(not rows.empty, caveats, {"preview"}), frozenset(caveats), True)}
+    return {
+        "results": Row(
+            float(len(rows)), verdict(not rows.empty, caveats, {"preview"}), frozenset(caveats), True
+        )
+    }
 
 
 def exp_jetson(d, e, reg):
-    rows = pick(d, organization="NVIDIA", family="NVIDIA Jetson AGX Thor", benchmark="qwen3.6-27b", division="closed")
+    rows = pick(
+        d, organization="NVIDIA", family="NVIDIA Jetson AGX Thor", benchmark="qwen3.6-27b", division="closed"
+    )
     caveats = {"detail-mismatch"} if not rows["framework"].str.contains("TensorRT Edge-LLM").all() else set()
     return {"results": Row(float(len(rows)), verdict(not rows.empty, caveats), frozenset(caveats), True)}
 
@@ -417,13 +527,23 @@ def exp_rubin_items(d, checks):
 
 
 def exp_rubin_frameworks(d, e, reg):
-    expected = exp_rubin_items(d, [("Qwen3-VL with vLLM and Dynamo", QWEN, "framework", r"(?=.*vllm)(?=.*dynamo)"),
-                                   ("DeepSeek-R1 with TensorRT-LLM", DSR1, "framework", r"TensorRT-LLM|TRTLLM|TRT-LLM")])
+    expected = exp_rubin_items(
+        d,
+        [
+            ("Qwen3-VL with vLLM and Dynamo", QWEN, "framework", r"(?=.*vllm)(?=.*dynamo)"),
+            ("DeepSeek-R1 with TensorRT-LLM", DSR1, "framework", r"TensorRT-LLM|TRTLLM|TRT-LLM"),
+        ],
+    )
     rubin = pick(vera_rubin_rows(d), organization="NVIDIA")
     # one framework text for both benchmarks: the field cannot say which ran which
-    assert pick(rubin, benchmark=QWEN)["framework"].unique().tolist() == pick(rubin, benchmark=DSR1)["framework"].unique().tolist()
-    return {label: Row(row.measured, "supported with caveats", row.caveats | {"incomplete-data"}, row.reaches)
-            for label, row in expected.items()}
+    assert (
+        pick(rubin, benchmark=QWEN)["framework"].unique().tolist()
+        == pick(rubin, benchmark=DSR1)["framework"].unique().tolist()
+    )
+    return {
+        label: Row(row.measured, "supported with caveats", row.caveats | {"incomplete-data"}, row.reaches)
+        for label, row in expected.items()
+    }
 
 
 def exp_nvfp4(d, e, reg):
@@ -498,12 +618,22 @@ def exp_rubin_leading(d, e, reg):
     field = d[(d["division"] == "closed") & ~d["location"].isin(set(subject["location"]))]
     cases = leading_result(subject, field, [DSR1, QWEN])
     result_verdict, caveats = leading_verdict(cases, {"preview"})
-    return {label: Row(margin, result_verdict, frozenset(caveats), led) for label, (margin, led, _, _) in cases.items()}
+    return {
+        label: Row(margin, result_verdict, frozenset(caveats), led)
+        for label, (margin, led, _, _) in cases.items()
+    }
 
 
-NOT_CHECKABLE = ("disaggregated-serving", "rubin-lower-cost-per-token", "agentx-30x", "mlperf-endpoints-upcoming",
-                 "nvlink-packet-rate", "post-submission-gains", "amd-breadth.fifth-round",
-                 "amd-dlrm-vs-b200-v60.lead-over-v60")
+NOT_CHECKABLE = (
+    "disaggregated-serving",
+    "rubin-lower-cost-per-token",
+    "agentx-30x",
+    "mlperf-endpoints-upcoming",
+    "nvlink-packet-rate",
+    "post-submission-gains",
+    "amd-breadth.fifth-round",
+    "amd-dlrm-vs-b200-v60.lead-over-v60",
+)
 
 
 def exp_gpu_count(d, e, reg):
@@ -526,8 +656,11 @@ def exp_software_gains(d, e, reg):
 # AMD's post
 # ---------------------------------------------------------------------------------------------
 
+
 def amd(d, system, benchmark, scenario, division="closed"):
-    return one(d, organization="AMD", system=system, benchmark=benchmark, scenario=scenario, division=division)
+    return one(
+        d, organization="AMD", system=system, benchmark=benchmark, scenario=scenario, division=division
+    )
 
 
 def exp_amd_scaling(d, e, reg):
@@ -583,7 +716,9 @@ def against_nvidia(d, subject_system, benchmark, scenarios, classes, gpus):
     for label, family in classes:
         for scenario in scenarios:
             mine = amd(d, subject_system, benchmark, scenario)
-            rows = pick(d, family=family, gpus=gpus, benchmark=benchmark, scenario=scenario, division="closed")
+            rows = pick(
+                d, family=family, gpus=gpus, benchmark=benchmark, scenario=scenario, division="closed"
+            )
             base = nvidia_baseline(rows)
             key = scenario if label is None else f"{label} · {scenario}"
             if base is None:
@@ -600,7 +735,9 @@ def ratio_rows(cases, holds_each, claimed=None):
     judged = [value for value in reached.values() if value is not None]
     caveats = row_caveats(pd.DataFrame(used))
     holds = bool(judged) and all(judged)
-    if holds and any(not holds_each(key, best_any) for key, (_, best_any, _, _) in cases.items() if best_any is not None):
+    if holds and any(
+        not holds_each(key, best_any) for key, (_, best_any, _, _) in cases.items() if best_any is not None
+    ):
         caveats.add("not-best-rival")
     if any(value is None for value in measured.values()):
         caveats.add("incomplete-data")
@@ -614,7 +751,9 @@ def exp_amd_wan_b300(d, e, reg):
 
 
 def exp_amd_gptoss_b200_b300(d, e, reg):
-    cases = against_nvidia(d, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
+    cases = against_nvidia(
+        d, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8
+    )
     return ratio_rows(cases, lambda key, value: value > 0)
 
 
@@ -624,8 +763,10 @@ def exp_amd_gptoss_72(d, e, reg):
     return ratio_rows(cases, lambda key, value: reaches(value, claimed[key]), claimed)
 
 
-LLAMA2_OUTCOMES = {"B200": {"Offline": "lead", "Server": "tie", "Interactive": "lead"},
-                   "B300": {"Offline": "tie", "Server": "tie", "Interactive": "lead"}}
+LLAMA2_OUTCOMES = {
+    "B200": {"Offline": "lead", "Server": "tie", "Interactive": "lead"},
+    "B300": {"Offline": "tie", "Server": "tie", "Interactive": "lead"},
+}
 
 
 def outcome(lead_percent: float, tie_within: float = 3.0) -> str:
@@ -648,21 +789,36 @@ def exp_mi350p_vs_rtxpro(d, e, reg):
         mine_all = pick(d, family="AMD MI350P", gpus=8, benchmark=benchmark, division="closed")
         for scenario in [s for s in SCENARIOS.values() if s in set(mine_all["scenario"])]:
             mine = best(pick(mine_all, scenario=scenario))
-            rows = pick(d, family="NVIDIA RTX PRO 6000 Blackwell", gpus=8, benchmark=benchmark, scenario=scenario,
-                        division="closed")
+            rows = pick(
+                d,
+                family="NVIDIA RTX PRO 6000 Blackwell",
+                gpus=8,
+                benchmark=benchmark,
+                scenario=scenario,
+                division="closed",
+            )
             if rows.empty:
                 continue  # "where a direct comparison exists"
-            cases[f"{DISPLAY[benchmark]} · {scenario}"] = (percent(better(mine, nvidia_baseline(rows))),
-                                                          percent(better(mine, best(rows))), mine, nvidia_baseline(rows))
+            cases[f"{DISPLAY[benchmark]} · {scenario}"] = (
+                percent(better(mine, nvidia_baseline(rows))),
+                percent(better(mine, best(rows))),
+                mine,
+                nvidia_baseline(rows),
+            )
     return ratio_rows(cases, lambda key, value: value > 0)
 
 
 def exp_mi350p_pcie_top(d, e, reg):
     subject = pick(d, family="AMD MI350P", division="closed")
-    field = d[(d["division"] == "closed") & d["family"].isin(PCIE) & ~d["location"].isin(set(subject["location"]))]
+    field = d[
+        (d["division"] == "closed") & d["family"].isin(PCIE) & ~d["location"].isin(set(subject["location"]))
+    ]
     cases = leading_result(subject, field, [GPTOSS, LLAMA2, LLAMA31, WAN, DLRM])
     result_verdict, caveats = leading_verdict(cases)
-    return {label: Row(margin, result_verdict, frozenset(caveats), led) for label, (margin, led, _, _) in cases.items()}
+    return {
+        label: Row(margin, result_verdict, frozenset(caveats), led)
+        for label, (margin, led, _, _) in cases.items()
+    }
 
 
 def exp_crusoe_largest(d, e, reg):
@@ -672,35 +828,59 @@ def exp_crusoe_largest(d, e, reg):
     top_earlier = earlier.loc[earlier["total_accelerators"].idxmax()]
     this_round = subject["gpus"].max() / others["gpus"].max()
     before = subject["gpus"].max() / top_earlier["total_accelerators"]
-    caveats = {"incomplete-data"} | ({"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set())
+    caveats = {"incomplete-data"} | (
+        {"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set()
+    )
     holds = this_round > 1 and before > 1
-    return rows_of(verdict(holds, caveats), {"v6.1": this_round, "earlier rounds": before}, caveats,
-                   {"v6.1": this_round > 1, "earlier rounds": before > 1})
+    return rows_of(
+        verdict(holds, caveats),
+        {"v6.1": this_round, "earlier rounds": before},
+        caveats,
+        {"v6.1": this_round > 1, "earlier rounds": before > 1},
+    )
 
 
 def crusoe_gptoss_offline(d):
-    return one(d, organization="Crusoe", family="AMD MI355X", gpus=512, benchmark=GPTOSS, scenario="Offline",
-               division="closed")
+    return one(
+        d,
+        organization="Crusoe",
+        family="AMD MI355X",
+        gpus=512,
+        benchmark=GPTOSS,
+        scenario="Offline",
+        division="closed",
+    )
 
 
 def exp_crusoe_figure(d, e, reg):
     row = crusoe_gptoss_offline(d)
     measured = row["result"] / 1e6
-    return {"Offline": Row(measured, verdict(reaches(measured, 5.75), row_caveats(row)), reaches=True, claimed=5.75)}
+    return {
+        "Offline": Row(
+            measured, verdict(reaches(measured, 5.75), row_caveats(row)), reaches=True, claimed=5.75
+        )
+    }
 
 
 def exp_crusoe_record(d, e, reg):
     mine = crusoe_gptoss_offline(d)
     # the field is every other system: the same system's other scenarios are not its rivals
-    others = d[(d["division"] == "closed") & (d["units"] == "Tokens/s")
-               & ~((d["organization"] == mine["organization"]) & (d["system"] == mine["system"]))]
+    others = d[
+        (d["division"] == "closed")
+        & (d["units"] == "Tokens/s")
+        & ~((d["organization"] == mine["organization"]) & (d["system"] == mine["system"]))
+    ]
     same = pick(others, benchmark=GPTOSS, scenario="Offline")
     earlier = e[(e["round"] != "v6.1") & (e["units"] == "Tokens/s")]
     top_earlier = earlier.loc[earlier["result"].idxmax()]
-    measured = {"all Tokens/s results": mine["result"] / others["result"].max(),
-                "gpt-oss-120b · Offline": mine["result"] / same["result"].max(),
-                "earlier rounds": mine["result"] / top_earlier["result"]}
-    caveats = {"incomplete-data"} | ({"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set())
+    measured = {
+        "all Tokens/s results": mine["result"] / others["result"].max(),
+        "gpt-oss-120b · Offline": mine["result"] / same["result"].max(),
+        "earlier rounds": mine["result"] / top_earlier["result"],
+    }
+    caveats = {"incomplete-data"} | (
+        {"vendor-source"} if top_earlier["source_type"] == "vendor-announcement" else set()
+    )
     reached = {label: value > 1 for label, value in measured.items()}
     return rows_of(verdict(all(reached.values()), caveats), measured, caveats, reached)
 
@@ -708,14 +888,28 @@ def exp_crusoe_record(d, e, reg):
 def exp_crusoe_first_dsr1(d, e, reg):
     rows = pick(d, vendor="AMD", benchmark=DSR1, division="closed")
     assert set(rows["organization"]) == {"Crusoe"}
-    assert e[(e["model"] == DSR1) & e["organization"].isin(["AMD", "Crusoe"])].empty  # none earlier that the book has
-    return {"results": Row(float(len(rows)), verdict(not rows.empty, {"incomplete-data"}),
-                           frozenset({"incomplete-data"}), True)}
+    assert e[
+        (e["model"] == DSR1) & e["organization"].isin(["AMD", "Crusoe"])
+    ].empty  # none earlier that the book has
+    return {
+        "results": Row(
+            float(len(rows)),
+            verdict(not rows.empty, {"incomplete-data"}),
+            frozenset({"incomplete-data"}),
+            True,
+        )
+    }
 
 
-AMD_PARTNERS = {"Crusoe": ["Crusoe"], "Dell": ["Dell", "Dell_AMD", "Dell_MangoBoost"], "HPE": ["HPE"],
-                "MangoBoost": ["MangoBoost", "Dell_MangoBoost"], "MiTAC": ["MiTAC"], "Oracle": ["Oracle"],
-                "Supermicro": ["Supermicro"]}
+AMD_PARTNERS = {
+    "Crusoe": ["Crusoe"],
+    "Dell": ["Dell", "Dell_AMD", "Dell_MangoBoost"],
+    "HPE": ["HPE"],
+    "MangoBoost": ["MangoBoost", "Dell_MangoBoost"],
+    "MiTAC": ["MiTAC"],
+    "Oracle": ["Oracle"],
+    "Supermicro": ["Supermicro"],
+}
 AMD_PARTNER_ORGS = sorted({org for orgs in AMD_PARTNERS.values() for org in orgs})
 
 
@@ -723,8 +917,12 @@ def exp_partners_count(d, e, reg):
     rows = d[(d["vendor"] == "AMD") & (d["organization"] != "AMD") & (d["division"] == "closed")]
     present = [name for name, orgs in AMD_PARTNERS.items() if set(orgs) & set(rows["organization"])]
     holds = len(present) == len(AMD_PARTNERS) == 7
-    caveats = row_caveats(strongest_rows(rows[rows["organization"].isin(AMD_PARTNER_ORGS)], "organization")) - {"inferred"}
-    return {"organization count": Row(float(len(present)), verdict(holds, caveats), reaches=holds, claimed=7.0)}
+    caveats = row_caveats(
+        strongest_rows(rows[rows["organization"].isin(AMD_PARTNER_ORGS)], "organization")
+    ) - {"inferred"}
+    return {
+        "organization count": Row(float(len(present)), verdict(holds, caveats), reaches=holds, claimed=7.0)
+    }
 
 
 def exp_partners_gpus(d, e, reg):
@@ -738,12 +936,25 @@ def exp_partners_gpus(d, e, reg):
 def close_to_amd(d):
     """Each partner result on AMD GPUs against AMD's own best result of the same GPU, GPU count,
     benchmark and scenario (where AMD has one): the gap in percent."""
-    partners = pick(d, vendor="AMD", organization=AMD_PARTNER_ORGS, division="closed",
-                    benchmark=[GPTOSS, LLAMA2, WAN, DLRM, LLAMA31, DSR1])
+    partners = pick(
+        d,
+        vendor="AMD",
+        organization=AMD_PARTNER_ORGS,
+        division="closed",
+        benchmark=[GPTOSS, LLAMA2, WAN, DLRM, LLAMA31, DSR1],
+    )
     own = pick(d, organization="AMD", division="closed")
     cases, used = {}, []
     for _, row in partners.iterrows():
-        base = best(pick(own, family=row["family"], gpus=row["gpus"], benchmark=row["benchmark"], scenario=row["scenario"]))
+        base = best(
+            pick(
+                own,
+                family=row["family"],
+                gpus=row["gpus"],
+                benchmark=row["benchmark"],
+                scenario=row["scenario"],
+            )
+        )
         if base is None:
             continue
         label = f"{DISPLAY[row['benchmark']]} · {row['scenario']} · {row['organization']} {row['system']}"
@@ -762,7 +973,11 @@ def exp_partners_close(d, e, reg):
 def exp_dlrm_only(d, e, reg):
     rows = pick(d, benchmark=DLRM, division="closed")
     vendors = set(rows["vendor"])
-    return {"vendor": Row(float(len(vendors)), verdict(vendors == {"AMD"}), reaches=vendors == {"AMD"}, claimed=1.0)}
+    return {
+        "vendor": Row(
+            float(len(vendors)), verdict(vendors == {"AMD"}), reaches=vendors == {"AMD"}, claimed=1.0
+        )
+    }
 
 
 def exp_dlrm_stated(d, e, reg):
@@ -787,6 +1002,7 @@ def exp_breadth_categories(d, e, reg):
 # ---------------------------------------------------------------------------------------------
 # Every claim of the scorecard, and the compounds made of its parts
 # ---------------------------------------------------------------------------------------------
+
 
 def cannot(d, e, reg):
     return {"": Row(None, CANNOT)}
@@ -836,9 +1052,15 @@ EXPECTATIONS = {
     **{claim: cannot for claim in NOT_CHECKABLE},
 }
 COMPOUNDS = {  # a claim made of parts is as strong as its weakest part
-    "amd-dlrm-vs-b200-v60": ("amd-dlrm-vs-b200-v60.only-submitter", "amd-dlrm-vs-b200-v60.stated-figures",
-                             "amd-dlrm-vs-b200-v60.lead-over-v60"),
-    "amd-crusoe-highest-throughput": ("amd-crusoe-highest-throughput.figure", "amd-crusoe-highest-throughput.record"),
+    "amd-dlrm-vs-b200-v60": (
+        "amd-dlrm-vs-b200-v60.only-submitter",
+        "amd-dlrm-vs-b200-v60.stated-figures",
+        "amd-dlrm-vs-b200-v60.lead-over-v60",
+    ),
+    "amd-crusoe-highest-throughput": (
+        "amd-crusoe-highest-throughput.figure",
+        "amd-crusoe-highest-throughput.record",
+    ),
     "amd-partners-7": ("amd-partners-7.count", "amd-partners-7.gpus", "amd-partners-7.close-to-amd"),
     "amd-breadth": ("amd-breadth.categories", "amd-breadth.fifth-round"),
 }
@@ -898,6 +1120,7 @@ def expected(data, earlier, registry) -> dict[tuple[str, str], Row]:
 # The tests
 # ---------------------------------------------------------------------------------------------
 
+
 def test_both_files_give_the_same_table():
     tidy = load("tidy")
     assert len(tidy) == 492 and tidy["location"].is_unique
@@ -918,7 +1141,9 @@ def test_every_registry_claim_is_in_the_scorecard(scorecard, registry):
     assert {claim for claim, _ in scorecard} == set(registry)
 
 
-SCORECARD_KEYS = sorted({(row["claim"], row["scenario"]) for row in json.loads(SCORECARD.read_text(encoding="utf-8"))})
+SCORECARD_KEYS = sorted(
+    {(row["claim"], row["scenario"]) for row in json.loads(SCORECARD.read_text(encoding="utf-8"))}
+)
 
 
 @pytest.mark.parametrize("key", SCORECARD_KEYS, ids=lambda key: f"{key[0]}|{key[1]}")
@@ -930,7 +1155,9 @@ def test_row(key, scorecard, expected):
     else:
         assert row["measured"] == pytest.approx(want.measured, rel=1e-6)
     assert row["verdict"] == want.verdict
-    assert want.caveats <= set(row["caveats"]), f"missing caveats {sorted(want.caveats - set(row['caveats']))}"
+    assert want.caveats <= set(row["caveats"]), (
+        f"missing caveats {sorted(want.caveats - set(row['caveats']))}"
+    )
     if want.reaches != "any":
         assert row["reaches_claim"] == want.reaches
     if want.claimed != "any":
@@ -939,13 +1166,18 @@ def test_row(key, scorecard, expected):
 
 # The findings behind the verdicts, spelled out where the brief names them.
 
+
 def test_rubin_ratios_and_their_caveats(data, scorecard):
-    for claim, benchmark, figure, deciding in (("rubin-qwen3vl-3.7x", QWEN, 3.7, 3.7407),
-                                               ("rubin-dsr1-2.5x", DSR1, 2.5, 2.5749)):
+    for claim, benchmark, figure, deciding in (
+        ("rubin-qwen3vl-3.7x", QWEN, 3.7, 3.7407),
+        ("rubin-dsr1-2.5x", DSR1, 2.5, 2.5749),
+    ):
         ratios, _ = rubin_over_gb300(data, benchmark)
         assert max(ratios, key=ratios.get) == "Interactive"
         assert ratios["Interactive"] == pytest.approx(deciding, abs=1e-4)
-        assert all(not reaches(ratios[s], figure) for s in ("Offline", "Server"))  # only the best case reaches it
+        assert all(
+            not reaches(ratios[s], figure) for s in ("Offline", "Server")
+        )  # only the best case reaches it
         for scenario in THREE:
             row = scorecard[(claim, scenario)]
             assert {"best-case-only", "inferred", "preview"} <= set(row["caveats"])
@@ -968,10 +1200,20 @@ def test_leading_efficiency_depends_on_the_definition(data):
 
     beyond, scale_out = DEFINITIONS
     rival = top(beyond, "Offline")  # beyond one rack: Azure GB200 72 -> 288
-    assert (rival["organization"], rival["family"], rival["gpus_s"], rival["gpus_l"]) == ("Azure", "NVIDIA GB200", 72, 288)
+    assert (rival["organization"], rival["family"], rival["gpus_s"], rival["gpus_l"]) == (
+        "Azure",
+        "NVIDIA GB200",
+        72,
+        288,
+    )
     assert round(rival["efficiency"], 1) == 96.4
     rival = top(scale_out, "Offline")  # any scale-out: Oracle gpt-oss 4 -> 72, ahead of NVIDIA's 99.49%
-    assert (rival["organization"], rival["benchmark"], rival["gpus_s"], rival["gpus_l"]) == ("Oracle", GPTOSS, 4, 72)
+    assert (rival["organization"], rival["benchmark"], rival["gpus_s"], rival["gpus_l"]) == (
+        "Oracle",
+        GPTOSS,
+        4,
+        72,
+    )
     assert round(rival["efficiency"], 1) == 100.4
     rival = top(beyond, "Server")  # Azure 93.6% against NVIDIA's 84.9%
     assert rival["organization"] == "Azure" and round(rival["efficiency"], 1) == 93.6
@@ -987,14 +1229,30 @@ def test_the_chapter_lists_the_superlinear_pairs_it_left_out(data):
     from claimbook.pages import superlinear_pairs
 
     _, flagged = efficiency_field(data)
-    book = load_data(str(ROOT / "data" / "mlperf" / "v6.1.csv"), [str(ROOT / "data" / "mlperf" / "earlier_rounds.csv")],
-                     str(ROOT / "data" / "reference"), str(ROOT / "data" / "claims"), str(ROOT / "data" / "chapters.yaml"))
+    book = load_data(
+        str(ROOT / "data" / "mlperf" / "v6.1.csv"),
+        [str(ROOT / "data" / "mlperf" / "earlier_rounds.csv")],
+        str(ROOT / "data" / "reference"),
+        str(ROOT / "data" / "claims"),
+        str(ROOT / "data" / "chapters.yaml"),
+    )
     shown = superlinear_pairs(engine.check(book.registry.claim("scaling-leading-efficiency"), book))
     assert list(shown["efficiency_percent"]) == sorted(shown["efficiency_percent"], reverse=True)
     key = ["organization", "benchmark", "scenario", "small_gpus", "large_gpus"]
-    mine = sorted((*(row[k] for k in key), round(row["efficiency_percent"], 6)) for _, row in shown.iterrows())
-    theirs = sorted((row["organization"], row["benchmark"], row["scenario"], row["gpus_s"], row["gpus_l"],
-                     round(row["efficiency"], 6)) for _, row in flagged.iterrows())
+    mine = sorted(
+        (*(row[k] for k in key), round(row["efficiency_percent"], 6)) for _, row in shown.iterrows()
+    )
+    theirs = sorted(
+        (
+            row["organization"],
+            row["benchmark"],
+            row["scenario"],
+            row["gpus_s"],
+            row["gpus_l"],
+            round(row["efficiency"], 6),
+        )
+        for _, row in flagged.iterrows()
+    )
     assert len(mine) == 15 and mine == theirs
 
 
@@ -1045,7 +1303,9 @@ def test_rubin_leads_per_gpu_but_not_as_a_whole_system(data):
     whole = {label: led for label, (_, led, _, top) in cases.items() if label.startswith("as a whole")}
     assert len(per_gpu) == 6 and all(per_gpu.values())
     assert sorted(label for label, led in whole.items() if not led) == [
-        "as a whole system · DeepSeek-R1 · Offline", "as a whole system · DeepSeek-R1 · Server"]
+        "as a whole system · DeepSeek-R1 · Offline",
+        "as a whole system · DeepSeek-R1 · Server",
+    ]
     assert cases["as a whole system · DeepSeek-R1 · Offline"][3]["system"] == "512xMI355X_Crusoe_DS"
 
 
@@ -1055,12 +1315,20 @@ def test_amd_comparisons_with_nvidia(data, registry):
     wan = against_nvidia(data, AMD_8, WAN, ["Offline", "SingleStream"], [(None, "NVIDIA B300")], 8)
     assert wan["Offline"][3]["organization"] == "NVIDIA"
     assert round(wan["Offline"][0], 1) == 17.6 and round(wan["SingleStream"][0], 1) == 11.5
-    best_b300 = best(pick(data, family="NVIDIA B300", gpus=8, benchmark=WAN, scenario="Offline", division="closed"))
+    best_b300 = best(
+        pick(data, family="NVIDIA B300", gpus=8, benchmark=WAN, scenario="Offline", division="closed")
+    )
     assert best_b300["organization"] == "VibeHPC" and round(wan["Offline"][1], 1) == -6.7
-    gptoss = against_nvidia(data, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8)
-    assert pick(data, organization="NVIDIA", family="NVIDIA B200", benchmark=GPTOSS).empty  # no own B200: best partner
+    gptoss = against_nvidia(
+        data, AMD_8, GPTOSS, ["Offline", "Server"], [("B200", "NVIDIA B200"), ("B300", "NVIDIA B300")], 8
+    )
+    assert pick(
+        data, organization="NVIDIA", family="NVIDIA B200", benchmark=GPTOSS
+    ).empty  # no own B200: best partner
     assert gptoss["B200 · Offline"][3]["organization"] != "NVIDIA"
-    b300_server = best(pick(data, family="NVIDIA B300", gpus=8, benchmark=GPTOSS, scenario="Server", division="closed"))
+    b300_server = best(
+        pick(data, family="NVIDIA B300", gpus=8, benchmark=GPTOSS, scenario="Server", division="closed")
+    )
     assert b300_server["organization"] == "HPE" and round(gptoss["B300 · Server"][1], 1) == -0.4
     gb200 = against_nvidia(data, AMD_72, GPTOSS, ["Offline", "Server"], [(None, "NVIDIA GB200")], 72)
     assert round(gb200["Offline"][0], 1) == 17.7 and round(gb200["Server"][0], 1) == 7.3
@@ -1078,8 +1346,10 @@ def test_amd_records_and_partners(data, earlier):
     assert set(pick(data, vendor="AMD", benchmark=DSR1)["organization"]) == {"Crusoe"}
     cases, _ = close_to_amd(data)
     outside = {label: round(value, 1) for label, value in cases.items() if abs(value) > 5}
-    assert len(cases) == 33 and outside == {"gpt-oss-120b · Offline · Dell_MangoBoost XE9785": -5.4,
-                                            "gpt-oss-120b · Offline · Oracle 8xMI355X_2xEPYC-9575F": -5.1}
+    assert len(cases) == 33 and outside == {
+        "gpt-oss-120b · Offline · Dell_MangoBoost XE9785": -5.4,
+        "gpt-oss-120b · Offline · Oracle 8xMI355X_2xEPYC-9575F": -5.1,
+    }
     dlrm = pick(data, benchmark=DLRM, division="closed")
     assert set(dlrm["vendor"]) == {"AMD"}
 

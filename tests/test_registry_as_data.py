@@ -29,11 +29,12 @@ AMD_REGISTRY = Path("data") / "claims" / "amd-v6.1.yaml"
 # A copy of the project, and the build run from it
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> Path:
     """The project's tracked files, copied once per module."""
     target = tmp_path_factory.mktemp("pristine") / "project"
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
     names = [name for name in listed.stdout.decode().split("\0") if name] if listed.returncode == 0 else []
     if names:
         for name in names:
@@ -56,7 +57,9 @@ def project(pristine, tmp_path) -> Path:
 def run(copy: Path, *args: str) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
     env["PYTHONPATH"] = str(copy)
-    return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
+    )
 
 
 def build(copy: Path, out: Path, *only: str) -> subprocess.CompletedProcess:
@@ -87,13 +90,19 @@ def test_the_copy_runs_its_own_sources(project):
 # The expected verdicts, from the results table
 # ---------------------------------------------------------------------------------------------
 
+
 def results(copy: Path) -> pd.DataFrame:
     return pd.read_csv(copy / RESULTS, keep_default_na=False)
 
 
 def result_row(table: pd.DataFrame, organization: str, system: str, model: str, scenario: str) -> pd.Series:
-    rows = table[(table["organization"] == organization) & (table["system"] == system) & (table["model"] == model)
-                 & (table["scenario"] == scenario) & (table["division"] == "closed")]
+    rows = table[
+        (table["organization"] == organization)
+        & (table["system"] == system)
+        & (table["model"] == model)
+        & (table["scenario"] == scenario)
+        & (table["division"] == "closed")
+    ]
     assert len(rows) == 1
     return rows.iloc[0]
 
@@ -109,8 +118,10 @@ def stated_as(measured: float, claimed: float) -> bool:
 def expected_verdict(holds: bool, *rows: pd.Series) -> str:
     if not holds:
         return "not supported"
-    flagged = any(str(row["inferred"]) == "True" or row["availability"] != "available" or row["division"] != "closed"
-                  for row in rows)
+    flagged = any(
+        str(row["inferred"]) == "True" or row["availability"] != "available" or row["division"] != "closed"
+        for row in rows
+    )
     return "supported with caveats" if flagged else "supported"
 
 
@@ -200,11 +211,17 @@ def test_a_new_announcement_file_reaches_the_scorecard_and_the_ledger(project, t
     rack = result_row(table, "Oracle", ORACLE_RACK, "gpt-oss-120b", "Offline")
     node = result_row(table, "Oracle", ORACLE_NODE, "gpt-oss-120b", "Offline")
     tokens = rack["result"] / 1e6
-    efficiency = 100 * (rack["result"] / node["result"]) / (int(rack["total_accelerators"]) / int(node["total_accelerators"]))
+    efficiency = (
+        100
+        * (rack["result"] / node["result"])
+        / (int(rack["total_accelerators"]) / int(node["total_accelerators"]))
+    )
     expected = {
         ("acme-oracle-gptoss-rack", "Offline"): (tokens, expected_verdict(stated_as(tokens, 1.1), rack)),
         ("acme-oracle-gptoss-scaling", "Offline"): (
-            efficiency, expected_verdict(stated_as(efficiency, 100) or efficiency > 100, rack, node)),
+            efficiency,
+            expected_verdict(stated_as(efficiency, 100) or efficiency > 100, rack, node),
+        ),
     }
     assert [verdict for _, verdict in expected.values()] == ["supported", "supported"]  # 1.098 M; 100.4%
     card = scorecard(out)
@@ -230,31 +247,51 @@ FIGURE = """
     scenarios: [Offline]
 """
 MISTAKES = {
-    "unknown kind": ("amd-mistake-kind", "kind", f"""
+    "unknown kind": (
+        "amd-mistake-kind",
+        "kind",
+        f"""
   - id: amd-mistake-kind
     kind: figures
     claimed: 0.035{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
-"""),
-    "unknown system in a selector": ("amd-mistake-system", "subject", f"""
+""",
+    ),
+    "unknown system in a selector": (
+        "amd-mistake-system",
+        "subject",
+        f"""
   - id: amd-mistake-system
     kind: figure
     claimed: 0.035{FIGURE}    subject: {{organization: Dell_AMD, system: XE7745_8xMI350P_2xEPYC-9456}}
-"""),
-    "missing claimed value": ("amd-mistake-claimed", "claimed", f"""
+""",
+    ),
+    "missing claimed value": (
+        "amd-mistake-claimed",
+        "claimed",
+        f"""
   - id: amd-mistake-claimed
     kind: figure{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
-"""),
-    "duplicate id": ("amd-gptoss-scaling-72", "id", f"""
+""",
+    ),
+    "duplicate id": (
+        "amd-gptoss-scaling-72",
+        "id",
+        f"""
   - id: amd-gptoss-scaling-72
     kind: figure
     claimed: 0.035{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
-"""),
-    "unknown field": ("amd-mistake-field", "speedup", f"""
+""",
+    ),
+    "unknown field": (
+        "amd-mistake-field",
+        "speedup",
+        f"""
   - id: amd-mistake-field
     kind: figure
     claimed: 0.035
     speedup: 2{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
-"""),
+""",
+    ),
 }
 
 
@@ -267,6 +304,8 @@ def test_a_registry_mistake_stops_the_build_with_one_line(project, tmp_path, mis
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert "amd-v6.1.yaml" in lines[0] and f"claim {claim_id}" in lines[0] and f"field {field}" in lines[0], lines[0]
+    assert "amd-v6.1.yaml" in lines[0] and f"claim {claim_id}" in lines[0] and f"field {field}" in lines[0], (
+        lines[0]
+    )
     left = sorted(path.name for path in out.iterdir()) if out.exists() else []
     assert not left, f"the failed build left {left} in the --out folder"

@@ -36,16 +36,23 @@ import nbformat
 import pandas as pd
 import pytest
 from clirun import as_subprocess, in_process
+from conftest import ROOT as REPO
 from summaries import summary_from_tidy
 from treehash import REPO_EXCLUDED, changes, outside, snapshot
-
-from conftest import ROOT as REPO
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 MARKER = ".claimbook-out"
 # The parameters that name a data file or folder, relative to the book's root.
-PATH_PARAMETERS = ("results_path", "earlier_paths", "reference_dir", "registry_dir", "chapters_file",
-                   "result_ids_path", "sources_path", "prices_path")
+PATH_PARAMETERS = (
+    "results_path",
+    "earlier_paths",
+    "reference_dir",
+    "registry_dir",
+    "chapters_file",
+    "result_ids_path",
+    "sources_path",
+    "prices_path",
+)
 
 
 def claimbook(*args, umask: int = 0o022, real: bool = True) -> subprocess.CompletedProcess:
@@ -96,17 +103,23 @@ def assert_paths_relative(out: Path) -> int:
         assert len(cells) == 1, f"{path.relative_to(out)}: {len(cells)} parameter cells"
         recorded = json.dumps(notebook.metadata.get("papermill", {}))
         for word in forbidden:
-            assert word not in cells[0], f"{path.relative_to(out)}: its parameter cell records {word!r}:\n{cells[0]}"
+            assert word not in cells[0], (
+                f"{path.relative_to(out)}: its parameter cell records {word!r}:\n{cells[0]}"
+            )
             assert word not in recorded, f"{path.relative_to(out)}: its papermill metadata records {word!r}"
         parameters = notebook.metadata["papermill"]["parameters"]
         depth = len(path.relative_to(out / "book" / "claims").parts)  # 1: a chapter, 2: a claim's page
         assert parameters.get("book_root") == "../" * depth, (path, parameters.get("book_root"))
         for key in PATH_PARAMETERS:
-            for value in (parameters[key] if isinstance(parameters.get(key), list) else [parameters.get(key)]):
+            for value in parameters[key] if isinstance(parameters.get(key), list) else [parameters.get(key)]:
                 if value is None:
                     continue
-                assert not Path(value).is_absolute(), f"{path.relative_to(out)}: {key} = {value!r} is absolute"
-                assert (out / value).exists(), f"{path.relative_to(out)}: {key} = {value!r} is not in the book"
+                assert not Path(value).is_absolute(), (
+                    f"{path.relative_to(out)}: {key} = {value!r} is absolute"
+                )
+                assert (out / value).exists(), (
+                    f"{path.relative_to(out)}: {key} = {value!r} is not in the book"
+                )
     return len(notebooks)
 
 
@@ -119,12 +132,14 @@ def assert_modes(folder: Path, file_mode: int, folder_mode: int) -> None:
         expected = folder_mode if stat.S_ISDIR(info.st_mode) else file_mode
         if stat.S_IMODE(info.st_mode) != expected:
             wrong.append(f"{oct(stat.S_IMODE(info.st_mode))} {path.relative_to(folder.parent)}")
-    assert not wrong, (f"{len(wrong)} entries not {oct(file_mode)} (files) / {oct(folder_mode)} (folders): "
-                       f"{wrong[:12]}")
+    assert not wrong, (
+        f"{len(wrong)} entries not {oct(file_mode)} (files) / {oct(folder_mode)} (folders): {wrong[:12]}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Refused outputs: nothing at all changes.
+
 
 def _foreign(tmp: Path) -> Path:
     folder = tmp / "foreign"
@@ -188,8 +203,13 @@ def _entries(folder: Path) -> dict[str, tuple]:
     (the project swapped for a built book, say) changes it; another program appending to its
     own file there does not."""
     with os.scandir(folder) as entries:
-        return {entry.name: ("dir" if entry.is_dir(follow_symlinks=False) else "link" if entry.is_symlink() else "file",
-                             entry.inode()) for entry in entries}
+        return {
+            entry.name: (
+                "dir" if entry.is_dir(follow_symlinks=False) else "link" if entry.is_symlink() else "file",
+                entry.inode(),
+            )
+            for entry in entries
+        }
 
 
 @pytest.fixture(scope="module")
@@ -199,8 +219,11 @@ def full_summary(tmp_path_factory, committed_results):
 
 @pytest.mark.parametrize("option", ["--results", "--param", "--only"])
 def test_other_inputs_need_out(option, full_summary):
-    value = {"--results": full_summary, "--param": 'economics.assumed_prices={"NVIDIA GB300": 12}',
-             "--only": "economics"}[option]
+    value = {
+        "--results": full_summary,
+        "--param": 'economics.assumed_prices={"NVIDIA GB300": 12}',
+        "--only": "economics",
+    }[option]
     before = project()
     done = claimbook("build", "--no-html", option, value, real=False)
     assert_refused(done)
@@ -210,6 +233,7 @@ def test_other_inputs_need_out(option, full_summary):
 
 # ---------------------------------------------------------------------------------------------
 # Accepted outputs: only the output folder changes.
+
 
 @dataclass
 class Built:
@@ -226,8 +250,13 @@ def build_watched(out: Path, *args, umask: int = 0o022) -> Built:
     started = time.perf_counter()
     done = claimbook("build", *args, "--out", out, umask=umask)
     seconds = time.perf_counter() - started
-    return Built(out, done, changes(before_project, project()),
-                 outside(changes(before_parent, snapshot(out.parent, strict=True)), out.name), seconds)
+    return Built(
+        out,
+        done,
+        changes(before_project, project()),
+        outside(changes(before_parent, snapshot(out.parent, strict=True)), out.name),
+        seconds,
+    )
 
 
 def assert_built(built: Built) -> None:
@@ -284,10 +313,13 @@ def test_out_with_html_leaves_the_project_s_site_alone(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # Results without a chapter's systems.
 
+
 @pytest.fixture(scope="module")
 def without_rubin(tmp_path_factory, committed_results) -> Path:
     """The committed round without NVIDIA's Vera Rubin rack (the rubin_speedup chapter's subject)."""
-    rows = committed_results[~((committed_results.organization == "NVIDIA") & (committed_results.system == RUBIN))]
+    rows = committed_results[
+        ~((committed_results.organization == "NVIDIA") & (committed_results.system == RUBIN))
+    ]
     assert len(rows) < len(committed_results)
     return summary_from_tidy(rows, tmp_path_factory.mktemp("results") / "summary-without-rubin.csv")
 
@@ -312,7 +344,9 @@ def test_missing_systems_build_with_a_warning(built_without_rubin):
     for row in rows:
         assert row["verdict"] == "cannot be checked", row
         assert RUBIN in row["reason"], row["reason"]  # what it looked for
-        assert "closest" in row["reason"] and "GB300-NVL72_GB300-288GB_aarch64x72_TRT" in row["reason"], row["reason"]
+        assert "closest" in row["reason"] and "GB300-NVL72_GB300-288GB_aarch64x72_TRT" in row["reason"], row[
+            "reason"
+        ]
     warnings = [line for line in built.done.stderr.splitlines() if line.startswith("warning: page")]
     assert len(warnings) == 2, built.done.stderr
     for claim in ("rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x"):
@@ -324,8 +358,9 @@ def test_missing_systems_build_with_a_warning(built_without_rubin):
 
 
 def test_missing_systems_with_strict_exit_1(tmp_path, without_rubin):
-    built = build_watched(tmp_path / "out", "--no-html", "--strict", "--only", "rubin_speedup",
-                          "--results", without_rubin)
+    built = build_watched(
+        tmp_path / "out", "--no-html", "--strict", "--only", "rubin_speedup", "--results", without_rubin
+    )
     assert built.done.returncode == 1, built.done.stderr
     assert len(error_lines(built.done)) == 1 and "--strict" in error_lines(built.done)[0], built.done.stderr
     assert any(line.startswith("warning: page rubin_speedup:") for line in built.done.stderr.splitlines())
@@ -337,12 +372,23 @@ def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin,
     """The warning's own --param, with the first of its closest names, makes the claim checkable."""
     first = built_without_rubin
     assert first.done.returncode == 0, first.done.stderr
-    warning = next(line for line in first.done.stderr.splitlines()
-                   if line.startswith("warning: page") and "claim rubin-dsr1-2.5x " in line)
+    warning = next(
+        line
+        for line in first.done.stderr.splitlines()
+        if line.startswith("warning: page") and "claim rubin-dsr1-2.5x " in line
+    )
     suggested = warning.split("--param ", 1)[1].split()[0]  # rubin-dsr1-2.5x.subject.system=NAME
     closest = warning.split("closest system values in the data: ", 1)[1].split(",")[0].split(";")[0].strip()
-    built = build_watched(tmp_path / "second", "--no-html", "--only", "rubin_speedup", "--results", without_rubin,
-                          "--param", suggested.replace("=NAME", f"={closest}"))
+    built = build_watched(
+        tmp_path / "second",
+        "--no-html",
+        "--only",
+        "rubin_speedup",
+        "--results",
+        without_rubin,
+        "--param",
+        suggested.replace("=NAME", f"={closest}"),
+    )
     assert_built(built)
     row = next(row for row in rows_of(built.out) if row["claim"] == "rubin-dsr1-2.5x")
     assert row["verdict"] != "cannot be checked", row
@@ -352,30 +398,51 @@ def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin,
 # ---------------------------------------------------------------------------------------------
 # --param on a chapter's mapping.
 
+
 def economics_parameters(out: Path) -> dict:
     notebook = nbformat.read(out / "book" / "claims" / "economics.ipynb", as_version=4)
     return notebook.metadata["papermill"]["parameters"]
 
 
 def test_param_mapping_merges_into_the_chapter_s(tmp_path):
-    built = build_watched(tmp_path / "out", "--no-html", "--only", "economics",
-                          "--param", 'economics.assumed_prices={"NVIDIA GB300": 12}')
+    built = build_watched(
+        tmp_path / "out",
+        "--no-html",
+        "--only",
+        "economics",
+        "--param",
+        'economics.assumed_prices={"NVIDIA GB300": 12}',
+    )
     assert_built(built)
-    assert economics_parameters(built.out)["assumed_prices"] == {"NVIDIA GB300": 12, "NVIDIA Vera Rubin": 15.75}
+    assert economics_parameters(built.out)["assumed_prices"] == {
+        "NVIDIA GB300": 12,
+        "NVIDIA Vera Rubin": 15.75,
+    }
     costs = pd.read_csv(built.out / "book" / "claims" / "costs.csv")
     committed = pd.read_csv(REPO / "book" / "claims" / "costs.csv")
     nebius_rubin = costs[(costs.organization == "Nebius") & costs.system.str.startswith("VR200")]
-    assert len(nebius_rubin) == len(committed[(committed.organization == "Nebius")
-                                              & committed.system.str.startswith("VR200")]) > 0
+    assert (
+        len(nebius_rubin)
+        == len(committed[(committed.organization == "Nebius") & committed.system.str.startswith("VR200")])
+        > 0
+    )
     assert set(nebius_rubin.usd_per_gpu_hour) == {15.75}
-    assumed_gb300 = costs[(costs.accelerator == "NVIDIA GB300") & costs.price_kind.str.startswith("assumption")]
+    assumed_gb300 = costs[
+        (costs.accelerator == "NVIDIA GB300") & costs.price_kind.str.startswith("assumption")
+    ]
     assert len(assumed_gb300) > 0 and set(assumed_gb300.usd_per_gpu_hour) == {12.0}
     assert_paths_relative(built.out)
 
 
 def test_param_null_removes_a_key_with_a_warning(tmp_path):
-    built = build_watched(tmp_path / "out", "--no-html", "--only", "economics",
-                          "--param", 'economics.assumed_prices={"NVIDIA Vera Rubin": null}')
+    built = build_watched(
+        tmp_path / "out",
+        "--no-html",
+        "--only",
+        "economics",
+        "--param",
+        'economics.assumed_prices={"NVIDIA Vera Rubin": null}',
+    )
     assert_built(built)
     assert economics_parameters(built.out)["assumed_prices"] == {"NVIDIA GB300": 10.5}
     said = [line for line in built.done.stderr.splitlines() if "NVIDIA Vera Rubin" in line]
@@ -385,6 +452,7 @@ def test_param_null_removes_a_key_with_a_warning(tmp_path):
 
 # ---------------------------------------------------------------------------------------------
 # Building again into a folder an earlier --out made (these change the shared book: last).
+
 
 def test_out_folder_made_by_an_earlier_build(shared):
     assert_built(shared)
@@ -396,14 +464,20 @@ def test_out_folder_made_by_an_earlier_build(shared):
 
 
 def test_rebuild_keeps_user_files_inside_the_out_book(shared):
-    """"Never deletes anything it did not create": a user's file inside the book or data folder
+    """ "Never deletes anything it did not create": a user's file inside the book or data folder
     of an --out book survives a rebuild into it."""
     assert_built(shared)
-    mine = {shared.out / "book" / "my-notes.md": "# My notes\n", shared.out / "data" / "my-prices.csv": "a,b\n1,2\n"}
+    mine = {
+        shared.out / "book" / "my-notes.md": "# My notes\n",
+        shared.out / "data" / "my-prices.csv": "a,b\n1,2\n",
+    }
     for path, text in mine.items():
         path.write_text(text)
     again = build_watched(shared.out, "--no-html")
     assert again.done.returncode == 0, again.done.stderr
-    lost = [str(path.relative_to(shared.out)) for path, text in mine.items()
-            if not path.is_file() or path.read_text() != text]
+    lost = [
+        str(path.relative_to(shared.out))
+        for path, text in mine.items()
+        if not path.is_file() or path.read_text() != text
+    ]
     assert not lost, f"a rebuild into the --out folder deleted the user's files {lost}"

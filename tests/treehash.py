@@ -28,7 +28,9 @@ def _file_digest(path: str) -> str:
     return digest.hexdigest()
 
 
-def snapshot(root: str | os.PathLike, exclude=(), strict: bool = False, depth: int | None = None) -> dict[str, tuple]:
+def snapshot(
+    root: str | os.PathLike, exclude=(), strict: bool = False, depth: int | None = None
+) -> dict[str, tuple]:
     """Every entry under ``root`` (``root`` itself as "."): relative POSIX path -> description.
 
     ``exclude``: names left out at any depth ("__pycache__") and relative paths (with a slash,
@@ -81,8 +83,11 @@ def changes(before: dict, after: dict) -> list[str]:
 
 def outside(found: list[str], folder: str) -> list[str]:
     """The changes that are not ``folder`` itself or anything in it."""
-    return [line for line in found if line.split(" ", 1)[1] != folder
-            and not line.split(" ", 1)[1].startswith(folder + "/")]
+    return [
+        line
+        for line in found
+        if line.split(" ", 1)[1] != folder and not line.split(" ", 1)[1].startswith(folder + "/")
+    ]
 
 
 def leftovers(root: str | os.PathLike, prefixes=(".claimbook-staging-", ".claimbook-retired-")) -> list[str]:

@@ -8,14 +8,25 @@ kind when the registry is read, so every mistake names the file, the claim and t
 from __future__ import annotations
 
 from claimbook.caveats import CODES, ordered
-from claimbook.engine import figure, leading, not_checkable, presence, ratio, round_gain, scaling, unnamed_baseline
+from claimbook.engine import (
+    figure,
+    leading,
+    not_checkable,
+    presence,
+    ratio,
+    round_gain,
+    scaling,
+    unnamed_baseline,
+)
 from claimbook.engine.core import Check, ClaimSpecError, Data
 from claimbook.selectors import SelectorError
 from claimbook.selectors import validate as validate_selector
 from claimbook.verdict import weakest
 
-KINDS = {module.KIND: module for module in (ratio, figure, scaling, round_gain, presence, leading, unnamed_baseline,
-                                            not_checkable)}
+KINDS = {
+    module.KIND: module
+    for module in (ratio, figure, scaling, round_gain, presence, leading, unnamed_baseline, not_checkable)
+}
 KIND_DESCRIPTIONS = {
     "ratio": "a ratio between two systems (or sets of results), scenario by scenario",
     "figure": "a figure stated for one system",
@@ -26,7 +37,18 @@ KIND_DESCRIPTIONS = {
     "unnamed-baseline": "a comparison against a baseline the claim does not name",
     "not-checkable": "a statement no published MLPerf result can settle",
 }
-COMMON = ("id", "title", "statement", "kind", "chapter", "parts", "result_ids", "note", "sentence", "acknowledges")
+COMMON = (
+    "id",
+    "title",
+    "statement",
+    "kind",
+    "chapter",
+    "parts",
+    "result_ids",
+    "note",
+    "sentence",
+    "acknowledges",
+)
 PARENT_KIND = "compound"  # a claim made only of parts
 
 
@@ -40,15 +62,21 @@ def validate_claim(claim) -> None:
         return
     module = KINDS.get(claim.kind)
     if module is None:
-        fail("kind", f"unknown kind {claim.kind!r}; the engine knows {', '.join(KINDS)} (and {PARENT_KIND} for a claim "
-             "made of parts)")
+        fail(
+            "kind",
+            f"unknown kind {claim.kind!r}; the engine knows {', '.join(KINDS)} (and {PARENT_KIND} for a claim "
+            "made of parts)",
+        )
     for name in module.REQUIRED:
         if claim.fields.get(name) is None:
             fail(name, f"required for a {claim.kind} claim")
     allowed = set(module.REQUIRED) | set(module.OPTIONAL) | set(COMMON)
     for name in claim.fields:
         if name not in allowed:
-            fail(name, f"not a field of a {claim.kind} claim; it has {', '.join(module.REQUIRED + module.OPTIONAL)}")
+            fail(
+                name,
+                f"not a field of a {claim.kind} claim; it has {', '.join(module.REQUIRED + module.OPTIONAL)}",
+            )
     for name in module.SELECTORS:
         if claim.fields.get(name) is not None:
             try:
@@ -58,7 +86,10 @@ def validate_claim(claim) -> None:
     acknowledged = claim.fields.get("acknowledges") or []
     unknown = [code for code in acknowledged if code not in CODES]
     if not isinstance(acknowledged, list) or unknown:
-        fail("acknowledges", f"a list of caveat codes the claim itself states; unknown: {', '.join(map(str, unknown))}")
+        fail(
+            "acknowledges",
+            f"a list of caveat codes the claim itself states; unknown: {', '.join(map(str, unknown))}",
+        )
     tolerance = claim.fields.get("tolerance")
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
         fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")
@@ -75,6 +106,12 @@ def check(claim, data: Data, **context) -> Check:
         verdict = weakest(part.verdict for part in parts)
         reason = " ".join(f"{part.claim.id.rsplit('.', 1)[-1]}: {part.verdict}." for part in parts)
         codes = ordered(code for part in parts for code in part.caveats)
-        return Check(claim=claim, verdict=verdict, reason=f"Made of {len(parts)} parts. {reason}", parts=parts,
-                     caveats=codes, missing=tuple(text for part in parts for text in part.missing))
+        return Check(
+            claim=claim,
+            verdict=verdict,
+            reason=f"Made of {len(parts)} parts. {reason}",
+            parts=parts,
+            caveats=codes,
+            missing=tuple(text for part in parts for text in part.missing),
+        )
     return KINDS[claim.kind].check(claim, data, **context)

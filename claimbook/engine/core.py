@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from claimbook import caveats as caveat_codes
-from claimbook.registry import Announcement, Claim, Registry
 from claimbook.reference import Reference
+from claimbook.registry import Announcement, Claim, Registry
 from claimbook.selectors import Missing, describe, missing, select, with_defaults
 from claimbook.verdict import (
     CANNOT_BE_CHECKED,
@@ -47,7 +47,9 @@ class Data:
 
 @dataclass(frozen=True)
 class Case:
-    label: str  # how a reader sees the case: "Interactive", "B300 · Server", "per GPU · deepseek-r1 · Offline"
+    label: (
+        str  # how a reader sees the case: "Interactive", "B300 · Server", "per GPU · deepseek-r1 · Offline"
+    )
     scenario: str
     measured: float | None
     claimed: float | None
@@ -77,7 +79,7 @@ class Check:
     caveats: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # sentences behind the caveats, computed from the rows
     tables: dict = field(default_factory=dict)  # context a page shows: candidates, field, pairs ...
-    parts: tuple["Check", ...] = ()
+    parts: tuple[Check, ...] = ()
     missing: tuple[str, ...] = ()  # what a selector looked for and did not find
     summary: str = ""  # the finding in a few words, where a range of figures says it badly
     acknowledged: tuple[str, ...] = ()  # caveats the claim itself states (shown, not held against it)
@@ -120,29 +122,58 @@ def rows_of(frames) -> pd.DataFrame:
 ROW_CODES = ("preview", "rdi", "open-division", "inferred")
 
 
-def finish(claim: Claim, verdict: str, reason: str, *, cases=(), deciding=None, rows=None, codes=(), notes=(),
-           tables=None, parts=(), missing_texts=(), row_codes=ROW_CODES, summary: str = "") -> Check:
+def finish(
+    claim: Claim,
+    verdict: str,
+    reason: str,
+    *,
+    cases=(),
+    deciding=None,
+    rows=None,
+    codes=(),
+    notes=(),
+    tables=None,
+    parts=(),
+    missing_texts=(),
+    row_codes=ROW_CODES,
+    summary: str = "",
+) -> Check:
     """Add the caveats the rows imply (those in ``row_codes``) and turn "supported" with a
     qualifying caveat the claim does not itself state into "supported with caveats"."""
     if verdict not in (SUPPORTED, NOT_SUPPORTED, CANNOT_BE_CHECKED):
-        raise ValueError(f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}")
+        raise ValueError(
+            f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}"
+        )
     from_rows = caveat_codes.from_rows(rows) & set(row_codes)
     all_codes = set(codes) | from_rows
-    all_notes = list(notes) + [sentence[:1].upper() + sentence[1:]
-                               for sentence in caveat_codes.explain_rows(rows, from_rows)]
-    acknowledged = tuple(code for code in caveat_codes.ordered(all_codes) if code in set(claim.get("acknowledges") or ()))
+    all_notes = list(notes) + [
+        sentence[:1].upper() + sentence[1:] for sentence in caveat_codes.explain_rows(rows, from_rows)
+    ]
+    acknowledged = tuple(
+        code for code in caveat_codes.ordered(all_codes) if code in set(claim.get("acknowledges") or ())
+    )
     if verdict == SUPPORTED and caveat_codes.qualifies(all_codes - set(acknowledged)):
         verdict = SUPPORTED_WITH_CAVEATS
     return Check(
-        claim=claim, verdict=verdict, reason=reason, cases=tuple(cases), deciding=deciding,
-        rows=rows if rows is not None else pd.DataFrame(), caveats=caveat_codes.ordered(all_codes),
+        claim=claim,
+        verdict=verdict,
+        reason=reason,
+        cases=tuple(cases),
+        deciding=deciding,
+        rows=rows if rows is not None else pd.DataFrame(),
+        caveats=caveat_codes.ordered(all_codes),
         notes=tuple(dict.fromkeys(note if note.endswith(".") else note + "." for note in all_notes)),
-        tables=dict(tables or {}), parts=tuple(parts), missing=tuple(missing_texts), summary=summary,
+        tables=dict(tables or {}),
+        parts=tuple(parts),
+        missing=tuple(missing_texts),
+        summary=summary,
         acknowledged=acknowledged,
     )
 
 
-def select_for(data: Data, claim: Claim, selector: dict | None, name: str, extra: dict | None = None) -> tuple[pd.DataFrame, str | None]:
+def select_for(
+    data: Data, claim: Claim, selector: dict | None, name: str, extra: dict | None = None
+) -> tuple[pd.DataFrame, str | None]:
     """The rows a claim's selector names, with the claim's division (Closed unless it says
     otherwise) and ``extra`` criteria; and, when nothing matches, what was looked for."""
     defaults = {"division": claim.get("division", "closed")}
@@ -189,9 +220,19 @@ def label_of(row: pd.Series) -> str:
     return f"{row['organization']} {row['system']} ({gpus} GPU{'s' if gpus != 1 else ''})"
 
 
-def cannot_check(claim: Claim, reason: str, missing_texts=(), tables=None, rows=None, codes=(), notes=()) -> Check:
-    return finish(claim, CANNOT_BE_CHECKED, reason, missing_texts=missing_texts, tables=tables, rows=rows, codes=codes,
-                  notes=notes)
+def cannot_check(
+    claim: Claim, reason: str, missing_texts=(), tables=None, rows=None, codes=(), notes=()
+) -> Check:
+    return finish(
+        claim,
+        CANNOT_BE_CHECKED,
+        reason,
+        missing_texts=missing_texts,
+        tables=tables,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+    )
 
 
 def claimed_for(claim: Claim, *keys) -> float | None:

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import pandas as pd
 
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, cannot_check, claimed_for, finish, label_of, select_for
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    best_row,
+    cannot_check,
+    claimed_for,
+    finish,
+    label_of,
+    select_for,
+)
 from claimbook.registry import Claim
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches
 
@@ -23,12 +33,15 @@ SELECTORS = ("subject",)
 def validate(claim: Claim, fail) -> None:
     scale = claim.get("scale", 1)
     if not isinstance(scale, (int, float)) or scale <= 0:
-        fail("scale", "the claimed figure's unit in result units, e.g. 1000000 for \"million\"")
+        fail("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
     claimed = claim.claimed
     if isinstance(claimed, dict):
         unknown = set(claimed) - set(claim.get("scenarios") or ())
         if unknown:
-            fail("claimed", f"figures for scenario(s) the claim does not name: {', '.join(sorted(map(str, unknown)))}")
+            fail(
+                "claimed",
+                f"figures for scenario(s) the claim does not name: {', '.join(sorted(map(str, unknown)))}",
+            )
     elif not isinstance(claimed, (int, float)):
         fail("claimed", "a number, or {scenario: number}")
 
@@ -43,8 +56,11 @@ def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed
 def check(claim: Claim, data: Data):
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
-        return cannot_check(claim, f"The system the figure is about is not in the data: {subject_missing}.",
-                            missing_texts=[subject_missing])
+        return cannot_check(
+            claim,
+            f"The system the figure is about is not in the data: {subject_missing}.",
+            missing_texts=[subject_missing],
+        )
     benchmark = benchmarks_of(claim)[0]
     cases, used, sentences, context, codes = [], [], [], [], set()
     failing = understating = 0
@@ -53,8 +69,17 @@ def check(claim: Claim, data: Data):
         rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
         row = best_row(rows)
         if row is None or claimed is None:
-            cases.append(Case(scenario, scenario, None, claimed, claim.unit, None,
-                              extra={"note": f"no published {scenario} result of the system"}))
+            cases.append(
+                Case(
+                    scenario,
+                    scenario,
+                    None,
+                    claimed,
+                    claim.unit,
+                    None,
+                    extra={"note": f"no published {scenario} result of the system"},
+                )
+            )
             continue
         measured = float(row["result"]) / float(claim.get("scale", 1))
         higher = bool(row["higher_is_better"])
@@ -66,27 +91,48 @@ def check(claim: Claim, data: Data):
         else:
             gap = gap_percent(claimed, measured)
             favour = (gap > 0) == higher
-            sentences.append(f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
-                             f"it, {'in the claimant' if favour else 'against the claimant'}'s favour")
+            sentences.append(
+                f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
+                f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
+            )
             if holds:
                 understating += 1
             else:
                 failing += 1
-        cases.append(Case(scenario, scenario, measured, claimed, claim.unit, holds, (row["location"],),
-                          {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)}))
+        cases.append(
+            Case(
+                scenario,
+                scenario,
+                measured,
+                claimed,
+                claim.unit,
+                holds,
+                (row["location"],),
+                {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)},
+            )
+        )
         used.append(pd.DataFrame([row]))
         context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
     rows = pd.concat(used) if used else pd.DataFrame()
     tables = {"same_figure": pd.concat(context) if context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
-        return cannot_check(claim, "The system has no published result in the scenario(s) the claim names.",
-                            tables=tables)
+        return cannot_check(
+            claim, "The system has no published result in the scenario(s) the claim names.", tables=tables
+        )
     if len(measured_cases) < len(cases):
         codes.add("incomplete-data")
     if understating:
         codes.add("understated")
     verdict = NOT_SUPPORTED if failing else SUPPORTED
     deciding = next((case.label for case in measured_cases if not case.reaches), measured_cases[0].label)
-    return finish(claim, verdict, ". ".join(sentences) + ".", cases=cases, deciding=deciding, rows=rows,
-                  codes=codes, tables=tables)
+    return finish(
+        claim,
+        verdict,
+        ". ".join(sentences) + ".",
+        cases=cases,
+        deciding=deciding,
+        rows=rows,
+        codes=codes,
+        tables=tables,
+    )

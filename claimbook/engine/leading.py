@@ -16,7 +16,17 @@ import pandas as pd
 
 from claimbook.earlier import round_order
 from claimbook.efficiency import pair_label, scaling_pairs
-from claimbook.engine.core import Case, Data, benchmarks_of, cannot_check, finish, label_of, rows_of, scenarios_of, select_for
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    cannot_check,
+    finish,
+    label_of,
+    rows_of,
+    scenarios_of,
+    select_for,
+)
 from claimbook.engine.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
 from claimbook.registry import Claim
 from claimbook.selectors import select, with_defaults
@@ -24,8 +34,22 @@ from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure
 
 KIND = "leading"
 REQUIRED = ("subject", "metric")
-OPTIONAL = ("field", "benchmark", "scenarios", "measures", "scope", "units", "definitions", "small", "large",
-            "superlinear_margin", "division", "claimed", "unit", "tolerance")
+OPTIONAL = (
+    "field",
+    "benchmark",
+    "scenarios",
+    "measures",
+    "scope",
+    "units",
+    "definitions",
+    "small",
+    "large",
+    "superlinear_margin",
+    "division",
+    "claimed",
+    "unit",
+    "tolerance",
+)
 SELECTORS = ("subject", "field", "small", "large")
 METRICS = ("result", "gpus", "efficiency")
 MEASURES = ("total", "per-gpu")
@@ -45,22 +69,37 @@ def validate(claim: Claim, fail) -> None:
             if not claim.get(name):
                 fail(name, "a leading-efficiency claim names its pair (small, large) and its definitions")
         for index, definition in enumerate(claim.get("definitions")):
-            if not isinstance(definition, dict) or not definition.get("label") or not (
-                    "beyond_gpus" in definition or definition.get("scale_out")):
-                fail(f"definitions[{index}]", "each definition has a label and beyond_gpus: N or scale_out: true")
+            if (
+                not isinstance(definition, dict)
+                or not definition.get("label")
+                or not ("beyond_gpus" in definition or definition.get("scale_out"))
+            ):
+                fail(
+                    f"definitions[{index}]",
+                    "each definition has a label and beyond_gpus: N or scale_out: true",
+                )
 
 
 def check(claim: Claim, data: Data):
-    return {"result": _check_result, "gpus": _check_gpus, "efficiency": _check_efficiency}[claim.get("metric")](claim, data)
+    return {"result": _check_result, "gpus": _check_gpus, "efficiency": _check_efficiency}[
+        claim.get("metric")
+    ](claim, data)
 
 
-def _verdict(claim: Claim, readings: dict[str, list[Case]], rows, codes: set, notes: list, tables: dict, context=()):
+def _verdict(
+    claim: Claim, readings: dict[str, list[Case]], rows, codes: set, notes: list, tables: dict, context=()
+):
     """Judge each reading (all of its cases with a rival must lead), then the claim."""
     judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
     cases = [case for cases in readings.values() for case in cases] + list(context)
     if not any(judged.values()):
-        return cannot_check(claim, "The subject has no rival in any case the claim covers, so leadership cannot be "
-                            "judged.", rows=rows, tables=tables, codes=codes)
+        return cannot_check(
+            claim,
+            "The subject has no rival in any case the claim covers, so leadership cannot be judged.",
+            rows=rows,
+            tables=tables,
+            codes=codes,
+        )
     holding = [name for name, found in judged.items() if found and all(case.reaches for case in found)]
     summary = []
     for name, found in judged.items():
@@ -71,7 +110,9 @@ def _verdict(claim: Claim, readings: dict[str, list[Case]], rows, codes: set, no
         trailing = [case for case in found if not case.reaches]
         text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
         if trailing:
-            text += " (behind in " + "; ".join(f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4])
+            text += " (behind in " + "; ".join(
+                f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4]
+            )
             text += (f" and {len(trailing) - 4} more" if len(trailing) > 4 else "") + ")"
         summary.append(text)
     alone = [case for found in readings.values() for case in found if case.reaches is None]
@@ -87,10 +128,23 @@ def _verdict(claim: Claim, readings: dict[str, list[Case]], rows, codes: set, no
         verdict = NOT_SUPPORTED
     failing = [case for found in judged.values() for case in found if not case.reaches]
     deciding = (failing or [case for found in judged.values() for case in found])[0].label
-    short = "; ".join(f"{name}: leads in {sum(case.reaches for case in found)} of {len(found)}"
-                      for name, found in judged.items() if found)
-    return finish(claim, verdict, "; ".join(summary) + ".", cases=cases, deciding=deciding, rows=rows, codes=codes,
-                  notes=notes, tables=tables, summary=short)
+    short = "; ".join(
+        f"{name}: leads in {sum(case.reaches for case in found)} of {len(found)}"
+        for name, found in judged.items()
+        if found
+    )
+    return finish(
+        claim,
+        verdict,
+        "; ".join(summary) + ".",
+        cases=cases,
+        deciding=deciding,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        tables=tables,
+        summary=short,
+    )
 
 
 def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
@@ -99,14 +153,19 @@ def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
     defaults = {"division": claim.get("division", "closed")}
     field = select(data.results, with_defaults(claim.get("field") or {}, defaults))
     own = set(zip(subject["organization"], subject["system"]))
-    mine = pd.Series([(org, system) in own for org, system in zip(field["organization"], field["system"])], index=field.index)
+    mine = pd.Series(
+        [(org, system) in own for org, system in zip(field["organization"], field["system"])],
+        index=field.index,
+    )
     return field[~mine]
 
 
 def _check_result(claim: Claim, data: Data):
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
-        return cannot_check(claim, f"The subject is not in the data: {subject_missing}.", missing_texts=[subject_missing])
+        return cannot_check(
+            claim, f"The subject is not in the data: {subject_missing}.", missing_texts=[subject_missing]
+        )
     field = _field(data, claim, subject)
     if claim.get("units"):
         subject = subject[subject["units"] == claim.get("units")]
@@ -128,69 +187,157 @@ def _check_result(claim: Claim, data: Data):
                 if own.empty:
                     continue
                 best_own = _best(own, measure)
-                label = " · ".join(part for part in (measure_names[measure] if len(claim.get("measures") or []) > 1 else "",
-                                                     data.reference.display_name(benchmark) if benchmark and len(benchmarks) > 1 else "",
-                                                     scenario or "") if part) or f"all {claim.get('units') or ''} results".replace("  ", " ")
+                label = " · ".join(
+                    part
+                    for part in (
+                        measure_names[measure] if len(claim.get("measures") or []) > 1 else "",
+                        data.reference.display_name(benchmark) if benchmark and len(benchmarks) > 1 else "",
+                        scenario or "",
+                    )
+                    if part
+                ) or f"all {claim.get('units') or ''} results".replace("  ", " ")
                 if rivals.empty:
-                    cases.append(Case(label, scenario or "", None, None, "x", None, (best_own["location"],),
-                                      {"leader": "none", "note": "no rival"}))
+                    cases.append(
+                        Case(
+                            label,
+                            scenario or "",
+                            None,
+                            None,
+                            "x",
+                            None,
+                            (best_own["location"],),
+                            {"leader": "none", "note": "no rival"},
+                        )
+                    )
                     continue
                 top = _best(rivals, measure)
                 value, rival_value = _value(best_own, measure), _value(top, measure)
                 higher = bool(best_own["higher_is_better"])
                 leads = value > rival_value if higher else value < rival_value
                 margin = value / rival_value if higher else rival_value / value
-                cases.append(Case(label, scenario or "", margin, None, "x", leads, (best_own["location"], top["location"]),
-                                  {"leader": label_of(top) if not leads else label_of(best_own), "subject": label_of(best_own),
-                                   "next": label_of(top), "subject_value": value, "next_value": rival_value,
-                                   "units": best_own["units"] + (" per GPU" if measure == "per-gpu" else "")}))
+                cases.append(
+                    Case(
+                        label,
+                        scenario or "",
+                        margin,
+                        None,
+                        "x",
+                        leads,
+                        (best_own["location"], top["location"]),
+                        {
+                            "leader": label_of(top) if not leads else label_of(best_own),
+                            "subject": label_of(best_own),
+                            "next": label_of(top),
+                            "subject_value": value,
+                            "next_value": rival_value,
+                            "units": best_own["units"] + (" per GPU" if measure == "per-gpu" else ""),
+                        },
+                    )
+                )
                 used.append(pd.DataFrame([best_own, top]))
-                table.append({"case": label, "subject": label_of(best_own), "subject_value": value,
-                              "best_other": label_of(top), "best_other_value": rival_value,
-                              "units": cases[-1].extra["units"], "leads": leads})
+                table.append(
+                    {
+                        "case": label,
+                        "subject": label_of(best_own),
+                        "subject_value": value,
+                        "best_other": label_of(top),
+                        "best_other_value": rival_value,
+                        "units": cases[-1].extra["units"],
+                        "leads": leads,
+                    }
+                )
         readings[measure_names[measure]] = cases
     codes, notes = set(), []
     if "per-gpu" in (claim.get("measures") or []):
         codes.add("derived-metric")
     if benchmarks == [None]:
         readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
-        notes.append("Results of different benchmarks are not the same measure (a token of a small model costs less "
-                     "than a token of a large one); MLCommons compares results only within one benchmark and "
-                     "scenario, so the book checks that reading too")
-    history_cases = _history(claim, data, subject, benchmarks, codes, notes) if claim.get("scope") == "history" else []
+        notes.append(
+            "Results of different benchmarks are not the same measure (a token of a small model costs less "
+            "than a token of a large one); MLCommons compares results only within one benchmark and "
+            "scenario, so the book checks that reading too"
+        )
+    history_cases = (
+        _history(claim, data, subject, benchmarks, codes, notes) if claim.get("scope") == "history" else []
+    )
     if history_cases:
         readings["against the earlier rounds the book has"] = history_cases
     rows = rows_of(used)
     return _verdict(claim, readings, rows, codes, notes, {"leaders": pd.DataFrame(table)})
 
 
-def _own_benchmark(data: Data, subject: pd.DataFrame, field: pd.DataFrame, used: list, table: list) -> list[Case]:
+def _own_benchmark(
+    data: Data, subject: pd.DataFrame, field: pd.DataFrame, used: list, table: list
+) -> list[Case]:
     """The subject's best result against the best other result of its own benchmark and scenario."""
     best_own = _best(subject, "total")
-    rivals = field[(field["benchmark"] == best_own["benchmark"]) & (field["scenario"] == best_own["scenario"])]
+    rivals = field[
+        (field["benchmark"] == best_own["benchmark"]) & (field["scenario"] == best_own["scenario"])
+    ]
     label = f"{data.reference.display_name(best_own['benchmark'])} · {best_own['scenario']}"
     if rivals.empty:
-        return [Case(label, best_own["scenario"], None, None, "x", None, (best_own["location"],), {"leader": "none"})]
+        return [
+            Case(
+                label,
+                best_own["scenario"],
+                None,
+                None,
+                "x",
+                None,
+                (best_own["location"],),
+                {"leader": "none"},
+            )
+        ]
     top = _best(rivals, "total")
     higher = bool(best_own["higher_is_better"])
     leads = best_own["result"] > top["result"] if higher else best_own["result"] < top["result"]
     margin = best_own["result"] / top["result"] if higher else top["result"] / best_own["result"]
     used.append(pd.DataFrame([best_own, top]))
-    table.append({"case": label, "subject": label_of(best_own), "subject_value": float(best_own["result"]),
-                  "best_other": label_of(top), "best_other_value": float(top["result"]), "units": best_own["units"],
-                  "leads": bool(leads)})
-    return [Case(label, best_own["scenario"], margin, None, "x", leads, (best_own["location"], top["location"]),
-                 {"leader": label_of(top) if not leads else label_of(best_own), "next": label_of(top),
-                  "subject_value": float(best_own["result"]), "next_value": float(top["result"]),
-                  "units": best_own["units"]})]
+    table.append(
+        {
+            "case": label,
+            "subject": label_of(best_own),
+            "subject_value": float(best_own["result"]),
+            "best_other": label_of(top),
+            "best_other_value": float(top["result"]),
+            "units": best_own["units"],
+            "leads": bool(leads),
+        }
+    )
+    return [
+        Case(
+            label,
+            best_own["scenario"],
+            margin,
+            None,
+            "x",
+            leads,
+            (best_own["location"], top["location"]),
+            {
+                "leader": label_of(top) if not leads else label_of(best_own),
+                "next": label_of(top),
+                "subject_value": float(best_own["result"]),
+                "next_value": float(top["result"]),
+                "units": best_own["units"],
+            },
+        )
+    ]
 
 
 def _value(row: pd.Series, measure: str) -> float:
-    return float(row["result"]) / int(row["total_accelerators"]) if measure == "per-gpu" else float(row["result"])
+    return (
+        float(row["result"]) / int(row["total_accelerators"])
+        if measure == "per-gpu"
+        else float(row["result"])
+    )
 
 
 def _best(rows: pd.DataFrame, measure: str) -> pd.Series:
-    ordered = rows[rows["total_accelerators"] > 0].sort_values("location", kind="stable") if measure == "per-gpu" else rows.sort_values("location", kind="stable")
+    ordered = (
+        rows[rows["total_accelerators"] > 0].sort_values("location", kind="stable")
+        if measure == "per-gpu"
+        else rows.sort_values("location", kind="stable")
+    )
     values = ordered["result"] / ordered["total_accelerators"] if measure == "per-gpu" else ordered["result"]
     higher = bool(ordered["higher_is_better"].iloc[0])
     return ordered.loc[values.idxmax() if higher else values.idxmin()]
@@ -198,12 +345,16 @@ def _best(rows: pd.DataFrame, measure: str) -> pd.Series:
 
 def _missing_rounds(data: Data, current_round: str) -> list[str]:
     """Rounds before the current one that the book has no full results file for."""
-    present = sorted(set(data.earlier[data.earlier["source_type"] == "mlperf-summary"]["round"]), key=round_order)
+    present = sorted(
+        set(data.earlier[data.earlier["source_type"] == "mlperf-summary"]["round"]), key=round_order
+    )
     partial = sorted(set(data.earlier["round"]) - set(present), key=round_order)
     return present, partial
 
 
-def _history(claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes: set, notes: list) -> list[Case]:
+def _history(
+    claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes: set, notes: list
+) -> list[Case]:
     """The subject against the best earlier-round figure the book has of the same kind."""
     earlier = data.earlier
     current_round = str(subject["round"].iloc[0])
@@ -214,63 +365,122 @@ def _history(claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes:
         earlier = earlier[earlier["model"].map(data.reference.benchmark).isin(benchmarks)]
     full, partial = _missing_rounds(data, current_round)
     codes.add("incomplete-data")
-    notes.append(f"For rounds before {current_round} the book has " + (
-        f"full results of {', '.join(full)} and " if full else "no full results file, only ")
+    notes.append(
+        f"For rounds before {current_round} the book has "
+        + (f"full results of {', '.join(full)} and " if full else "no full results file, only ")
         + (f"partial figures of {', '.join(partial)}" if partial else "no figures")
-        + "; earlier rounds are not in the book, so \"ever\" is checked only that far")
+        + '; earlier rounds are not in the book, so "ever" is checked only that far'
+    )
     best_own = _best(subject, "total")
     if earlier.empty:
-        return [Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), {"leader": "none"})]
-    top = earlier.sort_values("result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable").iloc[0]
+        return [
+            Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), {"leader": "none"})
+        ]
+    top = earlier.sort_values(
+        "result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable"
+    ).iloc[0]
     value, rival = float(best_own["result"]), float(top["result"])
     leads = value > rival
     where = f"{top['organization']} {top['system']} ({top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
-    return [Case("earlier rounds", "", value / rival, None, "x", leads, (best_own["location"],),
-                 {"leader": where if not leads else label_of(best_own), "next": where, "subject_value": value,
-                  "next_value": rival, "units": best_own["units"]})]
+    return [
+        Case(
+            "earlier rounds",
+            "",
+            value / rival,
+            None,
+            "x",
+            leads,
+            (best_own["location"],),
+            {
+                "leader": where if not leads else label_of(best_own),
+                "next": where,
+                "subject_value": value,
+                "next_value": rival,
+                "units": best_own["units"],
+            },
+        )
+    ]
 
 
 def _check_gpus(claim: Claim, data: Data):
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
-        return cannot_check(claim, f"The subject is not in the data: {subject_missing}.", missing_texts=[subject_missing])
+        return cannot_check(
+            claim, f"The subject is not in the data: {subject_missing}.", missing_texts=[subject_missing]
+        )
     field = _field(data, claim, subject)
     biggest = subject.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
-    others = field[~field["organization"].eq(biggest["organization"]) | ~field["system"].eq(biggest["system"])]
+    others = field[
+        ~field["organization"].eq(biggest["organization"]) | ~field["system"].eq(biggest["system"])
+    ]
     cases, codes, notes = [], set(), []
     if not others.empty:
         top = others.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
         leads = int(biggest["total_accelerators"]) > int(top["total_accelerators"])
-        cases.append(Case(f"{biggest['round']}", "", biggest["total_accelerators"] / top["total_accelerators"], None, "x",
-                          leads, (biggest["location"], top["location"]),
-                          {"leader": label_of(top) if not leads else label_of(biggest), "next": label_of(top),
-                           "subject_value": int(biggest["total_accelerators"]), "next_value": int(top["total_accelerators"]),
-                           "units": "GPUs"}))
+        cases.append(
+            Case(
+                f"{biggest['round']}",
+                "",
+                biggest["total_accelerators"] / top["total_accelerators"],
+                None,
+                "x",
+                leads,
+                (biggest["location"], top["location"]),
+                {
+                    "leader": label_of(top) if not leads else label_of(biggest),
+                    "next": label_of(top),
+                    "subject_value": int(biggest["total_accelerators"]),
+                    "next_value": int(top["total_accelerators"]),
+                    "units": "GPUs",
+                },
+            )
+        )
     readings = {"this round": cases}
     if claim.get("scope") == "history":
-        earlier = data.earlier[(data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()]
+        earlier = data.earlier[
+            (data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()
+        ]
         full, partial = _missing_rounds(data, str(biggest["round"]))
         codes.add("incomplete-data")
-        notes.append(f"For rounds before {biggest['round']} the book has "
-                     + (f"full results of {', '.join(full)} and " if full else "no full results file, only ")
-                     + (f"partial figures of {', '.join(partial)}" if partial else "no figures")
-                     + "; \"history\" is checked only that far")
+        notes.append(
+            f"For rounds before {biggest['round']} the book has "
+            + (f"full results of {', '.join(full)} and " if full else "no full results file, only ")
+            + (f"partial figures of {', '.join(partial)}" if partial else "no figures")
+            + '; "history" is checked only that far'
+        )
         if not earlier.empty:
             top = earlier.sort_values("total_accelerators", ascending=False, kind="stable").iloc[0]
             leads = int(biggest["total_accelerators"]) > int(top["total_accelerators"])
             where = f"{top['organization']} {top['system']} ({top['round']}, {top['source_type']})"
             if top["source_type"] == "vendor-announcement":
                 codes.add("vendor-source")
-            readings["earlier rounds the book has"] = [Case("earlier rounds", "", biggest["total_accelerators"] / float(top["total_accelerators"]),
-                                                            None, "x", leads, (biggest["location"],),
-                                                            {"leader": where if not leads else label_of(biggest), "next": where,
-                                                             "subject_value": int(biggest["total_accelerators"]),
-                                                             "next_value": int(top["total_accelerators"]), "units": "GPUs"})]
+            readings["earlier rounds the book has"] = [
+                Case(
+                    "earlier rounds",
+                    "",
+                    biggest["total_accelerators"] / float(top["total_accelerators"]),
+                    None,
+                    "x",
+                    leads,
+                    (biggest["location"],),
+                    {
+                        "leader": where if not leads else label_of(biggest),
+                        "next": where,
+                        "subject_value": int(biggest["total_accelerators"]),
+                        "next_value": int(top["total_accelerators"]),
+                        "units": "GPUs",
+                    },
+                )
+            ]
     rows = rows_of([subject[subject["location"] == biggest["location"]]])
-    sizes = field.groupby(["organization", "system"], as_index=False)["total_accelerators"].max().sort_values(
-        "total_accelerators", ascending=False).head(10)
+    sizes = (
+        field.groupby(["organization", "system"], as_index=False)["total_accelerators"]
+        .max()
+        .sort_values("total_accelerators", ascending=False)
+        .head(10)
+    )
     return _verdict(claim, readings, rows, codes, notes, {"largest_systems": sizes})
 
 
@@ -280,9 +490,14 @@ def _check_efficiency(claim: Claim, data: Data):
         return missing
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     division = claim.get("division", "closed")
-    pairs = scaling_pairs(data.results if division == "any" else data.results[data.results["division"] == division])
+    pairs = scaling_pairs(
+        data.results if division == "any" else data.results[data.results["division"] == division]
+    )
     pairs = pairs.assign(efficiency_percent=100 * pairs["efficiency"])
-    own = pairs[pairs["small_location"].isin(set(small["location"])) & pairs["large_location"].isin(set(large["location"]))]
+    own = pairs[
+        pairs["small_location"].isin(set(small["location"]))
+        & pairs["large_location"].isin(set(large["location"]))
+    ]
     if own.empty:
         return cannot_check(claim, "The two configurations do not form a scaling pair in the data.")
     # Other submissions only: the same racks measured from another starting size are not rivals.
@@ -302,42 +517,78 @@ def _check_efficiency(claim: Claim, data: Data):
             if mine.empty:
                 continue
             mine = mine.iloc[0]
-            theirs = field[field["scenario"] == scenario].sort_values(["efficiency", "large_location"], ascending=[False, True])
+            theirs = field[field["scenario"] == scenario].sort_values(
+                ["efficiency", "large_location"], ascending=[False, True]
+            )
             label = f"{definition['label']} · {scenario}"
             if theirs.empty:
-                case = Case(label, scenario, None, None, "%", None, (mine["large_location"],), {"leader": "none"})
+                case = Case(
+                    label, scenario, None, None, "%", None, (mine["large_location"],), {"leader": "none"}
+                )
             else:
                 top = theirs.iloc[0]
                 leads = mine["efficiency_percent"] >= top["efficiency_percent"]
-                case = Case(label, scenario, float(mine["efficiency_percent"]), None, "%", leads,
-                            (mine["large_location"], mine["small_location"], top["large_location"]),
-                            {"leader": pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}" if not leads else pair_label(mine),
-                             "next": pair_label(top), "next_value": float(top["efficiency_percent"]),
-                             "subject_value": float(mine["efficiency_percent"]), "units": "% efficiency"})
+                case = Case(
+                    label,
+                    scenario,
+                    float(mine["efficiency_percent"]),
+                    None,
+                    "%",
+                    leads,
+                    (mine["large_location"], mine["small_location"], top["large_location"]),
+                    {
+                        "leader": pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}"
+                        if not leads
+                        else pair_label(mine),
+                        "next": pair_label(top),
+                        "next_value": float(top["efficiency_percent"]),
+                        "subject_value": float(mine["efficiency_percent"]),
+                        "units": "% efficiency",
+                    },
+                )
             if scenario in named:
                 cases.append(case)
             else:
-                context.append(Case(case.label, case.scenario, case.measured, None, "%", None, case.evidence, case.extra))
+                context.append(
+                    Case(case.label, case.scenario, case.measured, None, "%", None, case.evidence, case.extra)
+                )
                 if case.reaches is False:
                     codes.add("best-case-only")
-                    notes.append(f"In {scenario}, which the claim does not name, {case.extra['leader']} leads under "
-                                 f"\"{definition['label']}\" ({pair_label(own[own['scenario'] == scenario].iloc[0])} at "
-                                 f"{figure(case.measured, '%')})")
+                    notes.append(
+                        f"In {scenario}, which the claim does not name, {case.extra['leader']} leads under "
+                        f'"{definition["label"]}" ({pair_label(own[own["scenario"] == scenario].iloc[0])} at '
+                        f"{figure(case.measured, '%')})"
+                    )
         readings[definition["label"]] = cases
     beaten_by_flagged = [
-        row for _, row in flagged.iterrows() if row["scenario"] in named
-        and row["efficiency_percent"] > float(own[own["scenario"] == row["scenario"]]["efficiency_percent"].max())
+        row
+        for _, row in flagged.iterrows()
+        if row["scenario"] in named
+        and row["efficiency_percent"]
+        > float(own[own["scenario"] == row["scenario"]]["efficiency_percent"].max())
     ]
     if beaten_by_flagged:
         codes.add("superlinear-baseline")
     if not flagged.empty:
         highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
-        notes.append(f"{len(flagged)} pair(s) above {100 + margin:g}% efficiency are shown but left out of the field"
-                     + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
-                     + "; ".join(f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"
-                                 for _, row in highest.iterrows()))
-    rows = rows_of([small[small["location"].isin(set(own["small_location"]))],
-                    large[large["location"].isin(set(own["large_location"]))]])
-    tables = {"pairs": pairs.assign(superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]],
-                                    own=pairs.index.isin(own.index))}
+        notes.append(
+            f"{len(flagged)} pair(s) above {100 + margin:g}% efficiency are shown but left out of the field"
+            + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
+            + "; ".join(
+                f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"
+                for _, row in highest.iterrows()
+            )
+        )
+    rows = rows_of(
+        [
+            small[small["location"].isin(set(own["small_location"]))],
+            large[large["location"].isin(set(own["large_location"]))],
+        ]
+    )
+    tables = {
+        "pairs": pairs.assign(
+            superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]],
+            own=pairs.index.isin(own.index),
+        )
+    }
     return _verdict(claim, readings, rows, codes, notes, tables, context)

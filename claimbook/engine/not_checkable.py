@@ -12,7 +12,17 @@ from claimbook.registry import Claim
 
 KIND = "not-checkable"
 REQUIRED = ("reason",)
-OPTIONAL = ("evidence", "claimed", "unit", "benchmark", "division", "subject", "baseline", "scenarios", "tolerance")
+OPTIONAL = (
+    "evidence",
+    "claimed",
+    "unit",
+    "benchmark",
+    "division",
+    "subject",
+    "baseline",
+    "scenarios",
+    "tolerance",
+)
 SELECTORS = ("evidence",)
 
 

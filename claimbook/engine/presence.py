@@ -26,15 +26,36 @@ import pandas as pd
 from claimbook.earlier import round_order
 from claimbook.engine.core import Case, Data, cannot_check, finish, label_of, rows_of, select_for
 from claimbook.registry import Claim
-from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, figure
+from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
 KIND = "presence"
 REQUIRED = ()
-OPTIONAL = ("rows", "count", "named", "claimed", "unit", "only", "items", "definitions", "detail", "history",
-            "absent", "pairs", "division", "benchmark", "scenarios", "tolerance")
+OPTIONAL = (
+    "rows",
+    "count",
+    "named",
+    "claimed",
+    "unit",
+    "only",
+    "items",
+    "definitions",
+    "detail",
+    "history",
+    "absent",
+    "pairs",
+    "division",
+    "benchmark",
+    "scenarios",
+    "tolerance",
+)
 SELECTORS = ("rows",)
-COUNTABLE = {"organization": "organization", "family": "family", "vendor": "vendor", "category": "category",
-             "benchmark": "benchmark"}
+COUNTABLE = {
+    "organization": "organization",
+    "family": "family",
+    "vendor": "vendor",
+    "category": "category",
+    "benchmark": "benchmark",
+}
 DETAILS = {"framework": "framework", "weights": "weight_data_types"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
 # not spell out (``weights_named: nvfp4``): the first decides, the second only qualifies.
@@ -48,7 +69,9 @@ def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     available before preview or research): a partner counts through its best evidence."""
     if rows.empty:
         return rows
-    weakness = (rows["division"] != "closed").astype(int) * 2 + (rows["availability"] != "available").astype(int)
+    weakness = (rows["division"] != "closed").astype(int) * 2 + (rows["availability"] != "available").astype(
+        int
+    )
     ranked = rows.assign(_weakness=weakness)
     best = ranked.groupby(column)["_weakness"].transform("min")
     return ranked[ranked["_weakness"] == best].drop(columns="_weakness")
@@ -111,8 +134,10 @@ def _named(claim: Claim) -> dict[str, list[str]]:
     if named is None:
         return {}
     if isinstance(named, dict):
-        return {str(name): [str(value) for value in (values if isinstance(values, list) else [values])]
-                for name, values in named.items()}
+        return {
+            str(name): [str(value) for value in (values if isinstance(values, list) else [values])]
+            for name, values in named.items()
+        }
     return {str(name): [str(name)] for name in named}
 
 
@@ -126,15 +151,37 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
         extra = [value for value in found if value not in only]
         absent = [value for value in only if value not in found]
         holds = not extra and not absent
-        cases.append(Case(field, "", float(len(found)), float(len(only)), field, holds, tuple(rows["location"]) if not rows.empty else ()))
+        cases.append(
+            Case(
+                field,
+                "",
+                float(len(found)),
+                float(len(only)),
+                field,
+                holds,
+                tuple(rows["location"]) if not rows.empty else (),
+            )
+        )
         submitters = sorted(set(rows["organization"]))
-        reason = (f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
-                  f"(submitted by {', '.join(submitters) or 'no one'})"
-                  + (f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else "")
-                  + (f"; none on {', '.join(absent)}" if absent else "") + ".")
-        return finish(claim, SUPPORTED if holds else NOT_SUPPORTED, reason, cases=cases, deciding=field,
-                      rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]), codes=codes,
-                      notes=notes, tables=tables, row_codes=PRESENCE_ROW_CODES)
+        reason = (
+            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
+            f"(submitted by {', '.join(submitters) or 'no one'})"
+            + (f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else "")
+            + (f"; none on {', '.join(absent)}" if absent else "")
+            + "."
+        )
+        return finish(
+            claim,
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            cases=cases,
+            deciding=field,
+            rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
+            codes=codes,
+            notes=notes,
+            tables=tables,
+            row_codes=PRESENCE_ROW_CODES,
+        )
     names = _named(claim)
     claimed = None if claim.claimed is None else float(claim.claimed)
     if names:
@@ -152,16 +199,29 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
             reason += f"; the claim names {len(names)}, not {claimed:g}"
         reason += "."
         if unnamed:
-            notes.append(f"The data also has {len(unnamed)} {field} value(s) the claim does not name: {', '.join(unnamed)}")
-        tables["named"] = pd.DataFrame({"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]})
+            notes.append(
+                f"The data also has {len(unnamed)} {field} value(s) the claim does not name: {', '.join(unnamed)}"
+            )
+        tables["named"] = pd.DataFrame(
+            {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
+        )
         kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
     else:
         measured = float(len(found))
         holds = claimed is None or measured == claimed
         reason = f"The data has {len(found)}: {', '.join(found) or 'none'}."
         kept = rows
-    cases.append(Case(f"{field} count", "", measured, claimed, claim.unit or field, holds,
-                      tuple(sorted(set(kept["location"])))))
+    cases.append(
+        Case(
+            f"{field} count",
+            "",
+            measured,
+            claimed,
+            claim.unit or field,
+            holds,
+            tuple(sorted(set(kept["location"]))),
+        )
+    )
     readings = _definitions(claim, data, field, names)
     if readings:
         tables["definitions"] = pd.DataFrame(readings)
@@ -174,18 +234,35 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
             if not holds and matching:
                 notes.append(f"The count is {claimed:g} only if one counts {' or '.join(matching)}")
             described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
-            reason = (f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
-                      f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}.")
+            reason = (
+                f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
+                f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
+            )
             measured = float(readings[0]["count"])
             holds = readings[0]["count"] == claimed
-            cases[-1] = Case(f"{field} count", "", measured, claimed, claim.unit or field, holds, cases[-1].evidence)
+            cases[-1] = Case(
+                f"{field} count", "", measured, claimed, claim.unit or field, holds, cases[-1].evidence
+            )
     _detail(claim, kept, codes, notes)
     if claim.get("history"):
         _first(claim, data, kept, codes, notes)
-    evidence = (strongest(kept, COUNTABLE[field]) if field != "category"
-                else strongest(_with_categories(data, kept), "category").drop(columns="category"))
-    return finish(claim, SUPPORTED if holds else NOT_SUPPORTED, reason, cases=cases, deciding=cases[-1].label,
-                  rows=rows_of([evidence]), codes=codes, notes=notes, tables=tables, row_codes=PRESENCE_ROW_CODES)
+    evidence = (
+        strongest(kept, COUNTABLE[field])
+        if field != "category"
+        else strongest(_with_categories(data, kept), "category").drop(columns="category")
+    )
+    return finish(
+        claim,
+        SUPPORTED if holds else NOT_SUPPORTED,
+        reason,
+        cases=cases,
+        deciding=cases[-1].label,
+        rows=rows_of([evidence]),
+        codes=codes,
+        notes=notes,
+        tables=tables,
+        row_codes=PRESENCE_ROW_CODES,
+    )
 
 
 def _found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
@@ -193,8 +270,9 @@ def _found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
         return pd.DataFrame(columns=[field, "results", "divisions"])
     frame = _with_categories(data, rows) if field == "category" else rows
     column = COUNTABLE[field]
-    grouped = frame.groupby(column).agg(results=("location", "nunique"),
-                                        divisions=("division", lambda values: ", ".join(sorted(set(values)))))
+    grouped = frame.groupby(column).agg(
+        results=("location", "nunique"), divisions=("division", lambda values: ", ".join(sorted(set(values))))
+    )
     return grouped.reset_index().rename(columns={column: field})
 
 
@@ -203,11 +281,18 @@ def _definitions(claim: Claim, data: Data, field: str, names: dict) -> list[dict
     readings = []
     mapped = {value: name for name, values in names.items() for value in values}
     for definition in claim.get("definitions") or []:
-        rows, _ = select_for(data, claim, {k: v for k, v in definition.items() if k not in ("label", "named_only")}, "definition")
+        rows, _ = select_for(
+            data,
+            claim,
+            {k: v for k, v in definition.items() if k not in ("label", "named_only")},
+            "definition",
+        )
         values = _values(data, rows, field)
         if definition.get("named_only", True) and names:
             values = sorted({mapped[value] for value in values if value in mapped})
-        readings.append({"definition": str(definition["label"]), "count": len(values), "organizations": ", ".join(values)})
+        readings.append(
+            {"definition": str(definition["label"]), "count": len(values), "organizations": ", ".join(values)}
+        )
     return readings
 
 
@@ -221,14 +306,18 @@ def _detail(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> None:
         stated = sorted(set(rows[column].astype(str)))
         if not all(re.search(pattern, text, re.IGNORECASE) for text in stated):
             codes.add("detail-mismatch")
-            notes.append(f"The claim names {detail.get(name + '_name', pattern)} as the {name}; the results state "
-                         f"{'; '.join(stated) or 'nothing'}")
+            notes.append(
+                f"The claim names {detail.get(name + '_name', pattern)} as the {name}; the results state "
+                f"{'; '.join(stated) or 'nothing'}"
+            )
     if "gpus" in detail and not rows.empty:
-        sizes = sorted(set(int(value) for value in rows["total_accelerators"]))
+        sizes = sorted({int(value) for value in rows["total_accelerators"]})
         if sizes != [int(detail["gpus"])]:
             codes.add("different-size")
-            notes.append(f"The claim implies {detail['gpus']} GPUs ({detail.get('gpus_name', 'the named system')}); "
-                         f"the results are of {', '.join(map(str, sizes))} GPUs")
+            notes.append(
+                f"The claim implies {detail['gpus']} GPUs ({detail.get('gpus_name', 'the named system')}); "
+                f"the results are of {', '.join(map(str, sizes))} GPUs"
+            )
 
 
 def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> None:
@@ -243,19 +332,29 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     same = earlier[earlier["model"].map(data.reference.benchmark).isin(models)]
     rounds = sorted(set(data.earlier["round"]) - {current}, key=round_order)
     codes.add("incomplete-data")
-    notes.append(f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
-                 + (f"they include {len(same)} figure(s) of the same benchmark" if not same.empty else
-                    "none of them is of the same benchmark")
-                 + "; rounds the book lacks cannot be searched")
+    notes.append(
+        f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
+        + (
+            f"they include {len(same)} figure(s) of the same benchmark"
+            if not same.empty
+            else "none of them is of the same benchmark"
+        )
+        + "; rounds the book lacks cannot be searched"
+    )
     if not same.empty and (set(same["organization"]) & organizations):
-        notes.append("An earlier round has such a result: " + "; ".join(
-            f"{row.organization} {row.system} {row.round}" for row in same.itertuples()))
+        notes.append(
+            "An earlier round has such a result: "
+            + "; ".join(f"{row.organization} {row.system} {row.round}" for row in same.itertuples())
+        )
 
 
 def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     if rows.empty:
-        return _absent(claim, f"The data has no such result: {why}." if why else "The data has no such result.",
-                       missing_texts=[why] if why else ())
+        return _absent(
+            claim,
+            f"The data has no such result: {why}." if why else "The data has no such result.",
+            missing_texts=[why] if why else (),
+        )
     codes, notes = set(), []
     _detail(claim, rows, codes, notes)
     if claim.get("history"):
@@ -264,42 +363,75 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     if ids is not None:
         return _result_ids(claim, data, rows, [str(item) for item in ids], codes, notes)
     organizations = sorted(set(rows["organization"]))
-    systems = sorted(set(label_of(row) for _, row in rows.iterrows()))
+    systems = sorted({label_of(row) for _, row in rows.iterrows()})
     benchmarks = sorted(set(rows["benchmark"]))
-    reason = (f"The data has {len(rows)} such result{'s' if len(rows) != 1 else ''}: "
-              f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
-              f" ({', '.join(sorted(set(rows['scenario'])))}).")
+    reason = (
+        f"The data has {len(rows)} such result{'s' if len(rows) != 1 else ''}: "
+        f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
+        f" ({', '.join(sorted(set(rows['scenario'])))})."
+    )
     if len(organizations) > 1:
         reason += f" They come from {len(organizations)} submitters."
     case = Case("results", "", float(len(rows)), None, "results", True, tuple(rows["location"]))
-    return finish(claim, SUPPORTED, reason, cases=[case], deciding="results", rows=rows_of([rows]), codes=codes,
-                  notes=notes, row_codes=PRESENCE_ROW_CODES)
+    return finish(
+        claim,
+        SUPPORTED,
+        reason,
+        cases=[case],
+        deciding="results",
+        rows=rows_of([rows]),
+        codes=codes,
+        notes=notes,
+        row_codes=PRESENCE_ROW_CODES,
+    )
 
 
 def _result_ids(claim: Claim, data: Data, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
     """Result IDs an announcement cites, against the IDs the summary carries for those results."""
     carried = sorted(set(rows["result_id"].astype(str)) - {"", "nan"})
     divisions = sorted(set(rows["division"]))
-    notes.append(f"The {len(rows)} results of those systems are all in the {' and '.join(d.capitalize() for d in divisions)} "
-                 f"division{'s' if len(divisions) > 1 else ''}, as the citation says" if divisions == ["closed"] else
-                 f"The results of those systems are in the {', '.join(divisions)} division(s)")
+    notes.append(
+        f"The {len(rows)} results of those systems are all in the {' and '.join(d.capitalize() for d in divisions)} "
+        f"division{'s' if len(divisions) > 1 else ''}, as the citation says"
+        if divisions == ["closed"]
+        else f"The results of those systems are in the {', '.join(divisions)} division(s)"
+    )
     if not carried:
-        return cannot_check(claim, f"The summary carries no result ID for these {len(rows)} results (its ID column is "
-                            f"empty), so it cannot tie {', '.join(ids)} to them; which system each ID is rests on the "
-                            "announcement (see the result ID table).", rows=rows_of([rows]), codes=codes, notes=notes)
+        return cannot_check(
+            claim,
+            f"The summary carries no result ID for these {len(rows)} results (its ID column is "
+            f"empty), so it cannot tie {', '.join(ids)} to them; which system each ID is rests on the "
+            "announcement (see the result ID table).",
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+        )
     absent = [item for item in ids if item not in carried]
     holds = not absent
-    reason = (f"The summary gives these results the IDs {', '.join(carried)}"
-              + (f"; {', '.join(absent)} is not among them" if absent else "") + ".")
-    return finish(claim, SUPPORTED if holds else NOT_SUPPORTED, reason, rows=rows_of([rows]), codes=codes, notes=notes,
-                  row_codes=PRESENCE_ROW_CODES)
+    reason = (
+        f"The summary gives these results the IDs {', '.join(carried)}"
+        + (f"; {', '.join(absent)} is not among them" if absent else "")
+        + "."
+    )
+    return finish(
+        claim,
+        SUPPORTED if holds else NOT_SUPPORTED,
+        reason,
+        rows=rows_of([rows]),
+        codes=codes,
+        notes=notes,
+        row_codes=PRESENCE_ROW_CODES,
+    )
 
 
 def _items(claim: Claim, data: Data):
     cases, used, codes, notes, missing_texts = [], [], set(), [], []
     for item in claim.get("items"):
-        selector = {k: v for k, v in item.items()
-                    if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)}
+        selector = {
+            k: v
+            for k, v in item.items()
+            if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)
+        }
         rows, why = select_for(data, claim, selector, f"item {item['label']}")
         found = not rows.empty
         detail_ok = True
@@ -312,42 +444,76 @@ def _items(claim: Claim, data: Data):
             stated[name] = values
             if not all(re.search(pattern, text, re.IGNORECASE) for text in values):
                 detail_ok = False
-                notes.append(f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
-                             f"{'; '.join(values)}")
+                notes.append(
+                    f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
+                    f"{'; '.join(values)}"
+                )
             named = item.get(f"{name}_named")
             if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
                 codes.add("detail-mismatch")
-                notes.append(f"{item['label']}: the results state {'; '.join(values)}, which does not name "
-                             f"{item.get(name + '_name', named)}")
+                notes.append(
+                    f"{item['label']}: the results state {'; '.join(values)}, which does not name "
+                    f"{item.get(name + '_name', named)}"
+                )
         if why:
             missing_texts.append(why)
         holds = found and detail_ok
-        cases.append(Case(str(item["label"]), "", float(len(rows)), None, "results", holds, tuple(rows["location"]),
-                          {"stated": stated, "note": why or ""}))
+        cases.append(
+            Case(
+                str(item["label"]),
+                "",
+                float(len(rows)),
+                None,
+                "results",
+                holds,
+                tuple(rows["location"]),
+                {"stated": stated, "note": why or ""},
+            )
+        )
         used.append(rows)
     _shared_field(cases, codes, notes)
     failing = [case for case in cases if not case.reaches]
-    listed = "; ".join(f"{case.label}: {'found' if case.measured else 'not found'}"
-                       + (f" ({', '.join(v for values in case.extra['stated'].values() for v in values)})" if case.extra["stated"] else "")
-                       for case in cases)
+    listed = "; ".join(
+        f"{case.label}: {'found' if case.measured else 'not found'}"
+        + (
+            f" ({', '.join(v for values in case.extra['stated'].values() for v in values)})"
+            if case.extra["stated"]
+            else ""
+        )
+        for case in cases
+    )
     reason = f"{len(cases) - len(failing)} of {len(cases)} hold: {listed}."
     _detail(claim, rows_of(used), codes, notes)
     verdict = NOT_SUPPORTED if failing else SUPPORTED
     if not any(case.measured for case in cases):
         return _absent(claim, reason, missing_texts=missing_texts)
-    return finish(claim, verdict, reason, cases=cases, deciding=(failing or cases)[0].label, rows=rows_of(used),
-                  codes=codes, notes=notes, missing_texts=missing_texts, row_codes=PRESENCE_ROW_CODES)
+    return finish(
+        claim,
+        verdict,
+        reason,
+        cases=cases,
+        deciding=(failing or cases)[0].label,
+        rows=rows_of(used),
+        codes=codes,
+        notes=notes,
+        missing_texts=missing_texts,
+        row_codes=PRESENCE_ROW_CODES,
+    )
 
 
 def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
     """Items of different benchmarks whose results state the very same framework (or weights):
     the field describes the system, so it cannot say which item used what."""
     for name in DETAILS:
-        stated = [tuple(case.extra["stated"].get(name, ())) for case in cases if case.extra["stated"].get(name)]
+        stated = [
+            tuple(case.extra["stated"].get(name, ())) for case in cases if case.extra["stated"].get(name)
+        ]
         if len(stated) > 1 and len(set(stated)) == 1:
             codes.add("incomplete-data")
-            notes.append(f"Every item's results state the same {name} ({'; '.join(stated[0])}): the field describes the "
-                         "whole system, so the summary cannot say which item used which")
+            notes.append(
+                f"Every item's results state the same {name} ({'; '.join(stated[0])}): the field describes the "
+                "whole system, so the summary cannot say which item used which"
+            )
 
 
 def _pairs(claim: Claim, data: Data):
@@ -369,17 +535,25 @@ def _pairs(claim: Claim, data: Data):
         return low <= ratio <= high and 0.0 <= gain < gain_below
 
     def record(small, large, reading):
-        return {"reading": reading, "benchmark": large["benchmark"], "scenario": large["scenario"],
-                "smaller": label_of(small), "larger": label_of(large),
-                "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
-                "gain_percent": 100.0 * (large["result"] / small["result"] - 1.0),
-                "small_location": small["location"], "large_location": large["location"]}
+        return {
+            "reading": reading,
+            "benchmark": large["benchmark"],
+            "scenario": large["scenario"],
+            "smaller": label_of(small),
+            "larger": label_of(large),
+            "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
+            "gain_percent": 100.0 * (large["result"] / small["result"] - 1.0),
+            "small_location": small["location"],
+            "large_location": large["location"],
+        }
 
     scale_outs, context = [], []
     # Grouped in Python: a few hundred small groups cost more as pandas frames than as lists.
     systems: dict[tuple, list[dict]] = {}
     for item in rows.sort_values(["total_accelerators", "location"]).to_dict("records"):
-        systems.setdefault((item["organization"], item["family"], item["benchmark"], item["scenario"]), []).append(item)
+        systems.setdefault(
+            (item["organization"], item["family"], item["benchmark"], item["scenario"]), []
+        ).append(item)
     for key in sorted(systems):
         ordered = systems[key]
         for small in ordered:
@@ -394,27 +568,71 @@ def _pairs(claim: Claim, data: Data):
         runner = smaller.sort_values(["result", "location"], ascending=[False, True]).iloc[0]
         if fits(runner, top):
             context.append(record(runner, top, "the top result against the best smaller system"))
-    table = pd.DataFrame(scale_outs + context, columns=["reading", "benchmark", "scenario", "smaller", "larger",
-                                                        "gpu_ratio", "gain_percent", "small_location", "large_location"])
+    table = pd.DataFrame(
+        scale_outs + context,
+        columns=[
+            "reading",
+            "benchmark",
+            "scenario",
+            "smaller",
+            "larger",
+            "gpu_ratio",
+            "gain_percent",
+            "small_location",
+            "large_location",
+        ],
+    )
     used = rows[rows["location"].isin(set(table["small_location"]) | set(table["large_location"]))]
 
     def listed(records):
-        return "; ".join(f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
-                         f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%" for item in records)
+        return "; ".join(
+            f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
+            f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%"
+            for item in records
+        )
 
-    cases = [Case(f"{item['benchmark']} · {item['scenario']} · {item['reading']}", item["scenario"], item["gain_percent"],
-                  gain_below, "%", item["reading"] == "one submitter's scale-out", (item["large_location"], item["small_location"]),
-                  {"gpu_ratio": item["gpu_ratio"]}) for item in scale_outs + context]
+    cases = [
+        Case(
+            f"{item['benchmark']} · {item['scenario']} · {item['reading']}",
+            item["scenario"],
+            item["gain_percent"],
+            gain_below,
+            "%",
+            item["reading"] == "one submitter's scale-out",
+            (item["large_location"], item["small_location"]),
+            {"gpu_ratio": item["gpu_ratio"]},
+        )
+        for item in scale_outs + context
+    ]
     description = f"{low:g} to {high:g} times the GPUs for a gain below {gain_below:g}%"
     if scale_outs:
-        return finish(claim, SUPPORTED, f"{len(scale_outs)} scale-out(s) in the round fit the description ({description}): "
-                      f"{listed(scale_outs)}.", cases=cases, deciding=cases[0].label, rows=rows_of([used]),
-                      codes={"unnamed-baseline"}, tables={"pairs": table}, row_codes=PRESENCE_ROW_CODES)
-    reason = (f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "
-              f"submitter's own scale-out in the round has {description}.")
+        return finish(
+            claim,
+            SUPPORTED,
+            f"{len(scale_outs)} scale-out(s) in the round fit the description ({description}): "
+            f"{listed(scale_outs)}.",
+            cases=cases,
+            deciding=cases[0].label,
+            rows=rows_of([used]),
+            codes={"unnamed-baseline"},
+            tables={"pairs": table},
+            row_codes=PRESENCE_ROW_CODES,
+        )
+    reason = (
+        f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "
+        f"submitter's own scale-out in the round has {description}."
+    )
     notes = []
     if context:
-        notes.append(f"Pairs of different systems fit it: {listed(context)}. They are different systems, often of "
-                     "different submitters and accelerators, not one system scaled out")
-    return cannot_check(claim, reason, tables={"pairs": table}, rows=rows_of([used]), notes=notes,
-                        codes={"unnamed-baseline"} | ({"different-size"} if context else set()))
+        notes.append(
+            f"Pairs of different systems fit it: {listed(context)}. They are different systems, often of "
+            "different submitters and accelerators, not one system scaled out"
+        )
+    return cannot_check(
+        claim,
+        reason,
+        tables={"pairs": table},
+        rows=rows_of([used]),
+        notes=notes,
+        codes={"unnamed-baseline"} | ({"different-size"} if context else set()),
+    )

@@ -33,8 +33,20 @@ from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches
 
 KIND = "ratio"
 REQUIRED = ("benchmark", "subject", "baseline", "form")
-OPTIONAL = ("scenarios", "claimed", "unit", "prefer", "outcomes", "tie_within", "within", "match_on", "measure",
-            "tolerance", "division", "only_where_both")
+OPTIONAL = (
+    "scenarios",
+    "claimed",
+    "unit",
+    "prefer",
+    "outcomes",
+    "tie_within",
+    "within",
+    "match_on",
+    "measure",
+    "tolerance",
+    "division",
+    "only_where_both",
+)
 SELECTORS = ("subject",)
 FORMS = ("up-to", "each", "lead", "outcomes", "within")
 OUTCOMES = ("lead", "tie", "trail")
@@ -87,7 +99,11 @@ def _baselines(claim: Claim) -> list[tuple[str, dict]]:
 
 
 def _value(row: pd.Series, measure: str) -> float:
-    return float(row["result"]) / int(row["total_accelerators"]) if measure == "per-gpu" else float(row["result"])
+    return (
+        float(row["result"]) / int(row["total_accelerators"])
+        if measure == "per-gpu"
+        else float(row["result"])
+    )
 
 
 def _measured(ratio: float, unit: str) -> float:
@@ -149,8 +165,17 @@ def _outcome(ratio: float, tie: float) -> str:
     return "tie"
 
 
-def _pairs(claim: Claim, data: Data, subject: pd.DataFrame, base_rows: pd.DataFrame, prefer, measure: str,
-           label: str, benchmark: str, scenario: str):
+def _pairs(
+    claim: Claim,
+    data: Data,
+    subject: pd.DataFrame,
+    base_rows: pd.DataFrame,
+    prefer,
+    measure: str,
+    label: str,
+    benchmark: str,
+    scenario: str,
+):
     """The (subject, baseline, how chosen) pairs of one case; several subjects for ``within``."""
     subject_rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
     base = base_rows[(base_rows["benchmark"] == benchmark) & (base_rows["scenario"] == scenario)]
@@ -176,8 +201,11 @@ def check(claim: Claim, data: Data):
     prefer = claim.get("prefer")
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
-        return cannot_check(claim, f"The results the claim is about are not in the data: {subject_missing}.",
-                            missing_texts=[subject_missing])
+        return cannot_check(
+            claim,
+            f"The results the claim is about are not in the data: {subject_missing}.",
+            missing_texts=[subject_missing],
+        )
     announcement = data.announcement(claim)
     cases, used, missing_texts, notes, table = [], [], [], [], []
     # "where a direct comparison exists": a case with one side missing is outside the claim.
@@ -196,59 +224,119 @@ def check(claim: Claim, data: Data):
                 case_label = scenario if label == "baseline" else f"{label} · {scenario}"
                 if len(benchmarks_of(claim)) > 1:
                     case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
-                for subject_row, base_row, how in _pairs(claim, data, subject, base_rows, prefer, measure, label,
-                                                         benchmark, scenario):
+                for subject_row, base_row, how in _pairs(
+                    claim, data, subject, base_rows, prefer, measure, label, benchmark, scenario
+                ):
                     if subject_row is None or base_row is None:
                         if only_where_both:
                             continue
                         side = "the subject" if subject_row is None else f"{label}"
-                        cases.append(Case(case_label, scenario, None, None, unit, None,
-                                          extra={"note": f"no result of {side} in {scenario}"}))
+                        cases.append(
+                            Case(
+                                case_label,
+                                scenario,
+                                None,
+                                None,
+                                unit,
+                                None,
+                                extra={"note": f"no result of {side} in {scenario}"},
+                            )
+                        )
                         continue
                     if subject_row["units"] != base_row["units"]:
-                        cases.append(Case(case_label, scenario, None, None, unit, None,
-                                          extra={"note": f"different units ({subject_row['units']} and {base_row['units']})"}))
+                        cases.append(
+                            Case(
+                                case_label,
+                                scenario,
+                                None,
+                                None,
+                                unit,
+                                None,
+                                extra={
+                                    "note": f"different units ({subject_row['units']} and {base_row['units']})"
+                                },
+                            )
+                        )
                         continue
-                    this_label = case_label if form != "within" else f"{case_label} · {subject_row['organization']} {subject_row['system']}"
+                    this_label = (
+                        case_label
+                        if form != "within"
+                        else f"{case_label} · {subject_row['organization']} {subject_row['system']}"
+                    )
                     ratio = _ratio(subject_row, base_row, measure)
                     measured = _measured(ratio, unit)
                     claimed, holds = _judge_case(claim, form, measured, ratio, label, scenario)
                     # "within" compares each result with its own counterpart; a best of the class means nothing there.
-                    best_any = None if form == "within" else best_row(
-                        class_rows[(class_rows["benchmark"] == benchmark) & (class_rows["scenario"] == scenario)
-                                   & (class_rows["location"] != subject_row["location"])])
+                    best_any = (
+                        None
+                        if form == "within"
+                        else best_row(
+                            class_rows[
+                                (class_rows["benchmark"] == benchmark)
+                                & (class_rows["scenario"] == scenario)
+                                & (class_rows["location"] != subject_row["location"])
+                            ]
+                        )
+                    )
                     against_best = None
                     if best_any is not None:
                         best_ratio = _ratio(subject_row, best_any, measure)
                         against_best = _measured(best_ratio, unit)
                         if rival and form != "within":
-                            _, best_holds = _judge_case(claim, form, against_best, best_ratio, label, scenario)
+                            _, best_holds = _judge_case(
+                                claim, form, against_best, best_ratio, label, scenario
+                            )
                             rival_cases.append((this_label, best_holds, best_any))
                     extra = {
-                        "baseline": label_of(base_row), "baseline_chosen": how,
+                        "baseline": label_of(base_row),
+                        "baseline_chosen": how,
                         "subject_gpus": int(subject_row["total_accelerators"]),
                         "baseline_gpus": int(base_row["total_accelerators"]),
                         "expected": (claim.get("outcomes") or {}).get(label, {}).get(scenario),
                         "measured_vs_best_any": against_best,
                         "best_any": None if best_any is None else label_of(best_any),
-                        "per_gpu_ratio": _ratio(subject_row, base_row, "per-gpu") if bool(subject_row["higher_is_better"]) else None,
+                        "per_gpu_ratio": _ratio(subject_row, base_row, "per-gpu")
+                        if bool(subject_row["higher_is_better"])
+                        else None,
                         "per_watt_ratio": _per_watt_ratio(subject_row, base_row),
                     }
-                    cases.append(Case(this_label, scenario, measured, claimed, unit, holds,
-                                      (subject_row["location"], base_row["location"]), extra))
+                    cases.append(
+                        Case(
+                            this_label,
+                            scenario,
+                            measured,
+                            claimed,
+                            unit,
+                            holds,
+                            (subject_row["location"], base_row["location"]),
+                            extra,
+                        )
+                    )
                     used.append(pd.DataFrame([subject_row, base_row]))
-                    table.append({
-                        "case": this_label, "subject": label_of(subject_row), "subject_result": subject_row["result"],
-                        "baseline": label_of(base_row), "baseline_result": base_row["result"], "units": subject_row["units"],
-                        "chosen_as": how, "measured": measured, "claimed": claimed,
-                        "best_of_class": None if best_any is None else label_of(best_any),
-                        "measured_vs_best_of_class": against_best,
-                    })
+                    table.append(
+                        {
+                            "case": this_label,
+                            "subject": label_of(subject_row),
+                            "subject_result": subject_row["result"],
+                            "baseline": label_of(base_row),
+                            "baseline_result": base_row["result"],
+                            "units": subject_row["units"],
+                            "chosen_as": how,
+                            "measured": measured,
+                            "claimed": claimed,
+                            "best_of_class": None if best_any is None else label_of(best_any),
+                            "measured_vs_best_of_class": against_best,
+                        }
+                    )
     rows = rows_of(used)
     tables = {"comparisons": pd.DataFrame(table)}
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
-        reason = "No case has results on both sides" + (f": {'; '.join(missing_texts)}" if missing_texts else "") + "."
+        reason = (
+            "No case has results on both sides"
+            + (f": {'; '.join(missing_texts)}" if missing_texts else "")
+            + "."
+        )
         return cannot_check(claim, reason, missing_texts=missing_texts, tables=tables, rows=rows)
     codes = {"derived-metric"}
     if any(case.extra.get("per_watt_ratio") is not None for case in measured_cases):
@@ -262,9 +350,13 @@ def check(claim: Claim, data: Data):
             notes.append(f"Not measurable: {'; '.join(absent)}")
     if any(case.extra.get("baseline_chosen") == "best partner" for case in measured_cases):
         owner = next(iter(prefer.values())) if prefer else ""
-        which = sorted({case.label for case in measured_cases if case.extra.get("baseline_chosen") == "best partner"})
-        notes.append(f"{owner} has no result of its own in {', '.join(which)}; the best partner's result stands in, "
-                     "as the claim's method says")
+        which = sorted(
+            {case.label for case in measured_cases if case.extra.get("baseline_chosen") == "best partner"}
+        )
+        notes.append(
+            f"{owner} has no result of its own in {', '.join(which)}; the best partner's result stands in, "
+            "as the claim's method says"
+        )
     verdict, reason, deciding = _verdict(claim, form, unit, measured_cases, codes)
     if verdict == SUPPORTED and rival_cases:
         failing = [(label, best) for label, holds, best in rival_cases if holds is False]
@@ -273,11 +365,28 @@ def check(claim: Claim, data: Data):
             by_label = {case.label: case for case in measured_cases}
             listed = "; ".join(
                 f"{label}: {_fmt(by_label[label].extra['measured_vs_best_any'], unit)} against {label_of(best)}"
-                + (f", short of the claimed {_fmt(by_label[label].claimed, unit)}" if by_label[label].claimed is not None else "")
-                for label, best in failing)
-            notes.append(f"Against the best result of the class by any submitter the claim does not hold in {listed}")
-    return finish(claim, verdict, reason, cases=cases, deciding=deciding, rows=rows, codes=codes, notes=notes,
-                  tables=tables, missing_texts=missing_texts)
+                + (
+                    f", short of the claimed {_fmt(by_label[label].claimed, unit)}"
+                    if by_label[label].claimed is not None
+                    else ""
+                )
+                for label, best in failing
+            )
+            notes.append(
+                f"Against the best result of the class by any submitter the claim does not hold in {listed}"
+            )
+    return finish(
+        claim,
+        verdict,
+        reason,
+        cases=cases,
+        deciding=deciding,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        tables=tables,
+        missing_texts=missing_texts,
+    )
 
 
 def _per_watt_ratio(subject: pd.Series, base: pd.Series) -> float | None:
@@ -301,14 +410,26 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
         best = max(cases, key=lambda case: (case.measured, case.label))
         spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in cases)
         if not best.reaches:
-            return NOT_SUPPORTED, (f"No case reaches the claimed {_claim_text(claimed, unit)}: the best is "
-                                   f"{_fmt(best.measured, unit)} ({best.label}); all cases: {spread}."), best.label
+            return (
+                NOT_SUPPORTED,
+                (
+                    f"No case reaches the claimed {_claim_text(claimed, unit)}: the best is "
+                    f"{_fmt(best.measured, unit)} ({best.label}); all cases: {spread}."
+                ),
+                best.label,
+            )
         if any(not case.reaches for case in cases):
             codes.add("best-case-only")
         if not matches(best.measured, claimed, claim.tolerance):
             codes.add("understated")
-        return SUPPORTED, (f"The best case, {best.label}, gives {_fmt(best.measured, unit)} against the claimed "
-                           f"{_claim_text(claimed, unit)}; all cases: {spread}."), best.label
+        return (
+            SUPPORTED,
+            (
+                f"The best case, {best.label}, gives {_fmt(best.measured, unit)} against the claimed "
+                f"{_claim_text(claimed, unit)}; all cases: {spread}."
+            ),
+            best.label,
+        )
     judged = [case for case in cases if case.reaches is not None]
     if not judged:
         return NOT_SUPPORTED, "No case has an expectation the data can test.", cases[0].label
@@ -318,8 +439,10 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
         outside = [case for case in judged if not case.reaches]
         low = min(judged, key=lambda case: case.measured)
         high = max(judged, key=lambda case: case.measured)
-        text = (f"{len(judged) - len(outside)} of {len(judged)} results are within {within:g}% of their baseline "
-                f"(from {signed(low.measured)} to {signed(high.measured)})")
+        text = (
+            f"{len(judged) - len(outside)} of {len(judged)} results are within {within:g}% of their baseline "
+            f"(from {signed(low.measured)} to {signed(high.measured)})"
+        )
         if outside:
             listed = "; ".join(f"{case.label} {signed(case.measured)}" for case in outside)
             return NOT_SUPPORTED, f"{text}; outside: {listed}.", outside[0].label
@@ -328,8 +451,15 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
     described = "; ".join(_describe(claim, form, case, unit) for case in judged)
     if failing:
         worst = failing[0]
-        return NOT_SUPPORTED, f"Not every case holds ({len(failing)} of {len(judged)} fail{'s' if len(failing) == 1 else ''}): {described}.", worst.label
-    if form == "each" and any(case.claimed is not None and not matches(case.measured, case.claimed, claim.tolerance) for case in judged):
+        return (
+            NOT_SUPPORTED,
+            f"Not every case holds ({len(failing)} of {len(judged)} fail{'s' if len(failing) == 1 else ''}): {described}.",
+            worst.label,
+        )
+    if form == "each" and any(
+        case.claimed is not None and not matches(case.measured, case.claimed, claim.tolerance)
+        for case in judged
+    ):
         codes.add("understated")
     deciding = min(judged, key=lambda case: (case.measured, case.label))
     return SUPPORTED, f"Every case holds: {described}.", deciding.label
@@ -348,7 +478,9 @@ def _describe(claim: Claim, form: str, case: Case, unit: str) -> str:
     if form == "outcomes":
         tie = float(claim.get("tie_within") or 0.0)
         ratio = case.measured if unit == "x" else 1.0 + case.measured / 100.0
-        return f"{case.label} {measured}: {_outcome(ratio, tie / 100.0)}, claimed {case.extra.get('expected')}"
+        return (
+            f"{case.label} {measured}: {_outcome(ratio, tie / 100.0)}, claimed {case.extra.get('expected')}"
+        )
     if form == "within":
         return f"{case.label} {measured}"
     return f"{case.label} {measured}"

@@ -12,7 +12,17 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, cannot_check, claimed_for, finish, label_of, scenarios_of, select_for
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    best_row,
+    cannot_check,
+    claimed_for,
+    finish,
+    scenarios_of,
+    select_for,
+)
 from claimbook.registry import Claim
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
 
@@ -30,7 +40,11 @@ def validate(claim: Claim, fail) -> None:
         fail("unit", "a gain is in x (times) or % (improvement in percent)")
     stated = claim.get("stated")
     if stated is not None:
-        if not isinstance(stated, dict) or not stated.get("round") or not isinstance(stated.get("figures"), dict):
+        if (
+            not isinstance(stated, dict)
+            or not stated.get("round")
+            or not isinstance(stated.get("figures"), dict)
+        ):
             fail("stated", "expected {round, figures: {scenario: value}, result_id, division, gpus, units}")
         for scenario, value in stated["figures"].items():
             if not isinstance(value, (int, float)) or value <= 0:
@@ -49,31 +63,48 @@ def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -
     organization = wanted.get("organization", current["organization"])
     benchmark = current["benchmark"]
     models = earlier["model"].map(data.reference.benchmark)
-    return earlier[(earlier["round"] == str(claim.get("from_round"))) & (earlier["organization"] == organization)
-                   & (models == benchmark) & (earlier["scenario"] == scenario)]
+    return earlier[
+        (earlier["round"] == str(claim.get("from_round")))
+        & (earlier["organization"] == organization)
+        & (models == benchmark)
+        & (earlier["scenario"] == scenario)
+    ]
 
 
 def check(claim: Claim, data: Data):
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
-        return cannot_check(claim, f"The system is not in the current round's data: {subject_missing}.",
-                            missing_texts=[subject_missing])
+        return cannot_check(
+            claim,
+            f"The system is not in the current round's data: {subject_missing}.",
+            missing_texts=[subject_missing],
+        )
     benchmark = benchmarks_of(claim)[0]
     subject = subject[subject["benchmark"] == benchmark]
     unit, form, from_round = claim.get("unit", "x"), claim.get("form"), str(claim.get("from_round"))
     system_wanted = (claim.get("earlier") or {}).get("system")
     cases, used, codes, notes, table, headlines = [], [], set(), [], [], []
     for scenario in scenarios_of(claim, subject["scenario"]):
-        claimed = claimed_for(claim, scenario) if form == "each" else (None if claim.claimed is None else float(claim.claimed))
+        claimed = (
+            claimed_for(claim, scenario)
+            if form == "each"
+            else (None if claim.claimed is None else float(claim.claimed))
+        )
         current = best_row(subject[subject["scenario"] == scenario])
         if current is None:
-            cases.append(Case(scenario, scenario, None, claimed, unit, None, extra={"note": f"no {scenario} result now"}))
+            cases.append(
+                Case(
+                    scenario, scenario, None, claimed, unit, None, extra={"note": f"no {scenario} result now"}
+                )
+            )
             continue
         candidates = _earlier_rows(data, claim, current, scenario)
         system = system_wanted or current["system"]
         named = candidates[candidates["system"] == system]
         sized = named[named["total_accelerators"].notna()] if not named.empty else named
-        headline = candidates[(candidates["system"] == UNSPECIFIED_SYSTEM) | candidates["total_accelerators"].isna()]
+        headline = candidates[
+            (candidates["system"] == UNSPECIFIED_SYSTEM) | candidates["total_accelerators"].isna()
+        ]
         headlines.append(headline)
         if named.empty:
             note = f"no {from_round} figure of {system}"
@@ -84,8 +115,17 @@ def check(claim: Claim, data: Data):
         earlier = (sized if not sized.empty else named).iloc[0]  # the table is ordered strongest source first
         others = named.drop(index=earlier.name)
         if current["units"] != earlier["units"]:
-            cases.append(Case(scenario, scenario, None, claimed, unit, None,
-                              extra={"note": f"{from_round} in {earlier['units']}, now {current['units']}"}))
+            cases.append(
+                Case(
+                    scenario,
+                    scenario,
+                    None,
+                    claimed,
+                    unit,
+                    None,
+                    extra={"note": f"{from_round} in {earlier['units']}, now {current['units']}"},
+                )
+            )
             continue
         higher = bool(current["higher_is_better"])
         gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
@@ -97,61 +137,143 @@ def check(claim: Claim, data: Data):
         if pd.isna(earlier["total_accelerators"]):
             codes.add("no-system-size")
         if earlier["division"] and earlier["division"] != current["division"]:
-            codes.add("open-division" if "open" in (earlier["division"], current["division"]) else "definition-dependent")
-            notes.append(f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
-                         f"the {current['round']} one from the {current['division'].capitalize()} division")
+            codes.add(
+                "open-division"
+                if "open" in (earlier["division"], current["division"])
+                else "definition-dependent"
+            )
+            notes.append(
+                f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
+                f"the {current['round']} one from the {current['division'].capitalize()} division"
+            )
         for _, other in others.iterrows():
-            agree = "agrees" if matches(other["result"], earlier["result"]) or abs(other["result"] / earlier["result"] - 1) < 1e-9 else "differs"
-            notes.append(f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[source]}"
-                         f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
-                         f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
-                         f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}")
-        cases.append(Case(scenario, scenario, measured, claimed, unit, holds, (current["location"],),
-                          {"from_result": float(earlier["result"]), "to_result": float(current["result"]),
-                           "units": current["units"], "from_source": source, "from_division": earlier["division"]}))
+            agree = (
+                "agrees"
+                if matches(other["result"], earlier["result"])
+                or abs(other["result"] / earlier["result"] - 1) < 1e-9
+                else "differs"
+            )
+            notes.append(
+                f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[source]}"
+                f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
+                f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
+                f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
+            )
+        cases.append(
+            Case(
+                scenario,
+                scenario,
+                measured,
+                claimed,
+                unit,
+                holds,
+                (current["location"],),
+                {
+                    "from_result": float(earlier["result"]),
+                    "to_result": float(current["result"]),
+                    "units": current["units"],
+                    "from_source": source,
+                    "from_division": earlier["division"],
+                },
+            )
+        )
         used.append(pd.DataFrame([current]))
-        table.append({"scenario": scenario, "from_round": from_round, "to_round": current["round"],
-                      "from_result": earlier["result"], "to_result": current["result"], "units": current["units"],
-                      "gain": gain, "evidence": source, "from_source": earlier["source"], "to_source": current["location"]})
+        table.append(
+            {
+                "scenario": scenario,
+                "from_round": from_round,
+                "to_round": current["round"],
+                "from_result": earlier["result"],
+                "to_result": current["result"],
+                "units": current["units"],
+                "gain": gain,
+                "evidence": source,
+                "from_source": earlier["source"],
+                "to_source": current["location"],
+            }
+        )
     rows = pd.concat(used) if used else pd.DataFrame()
     known = pd.concat(headlines) if headlines else pd.DataFrame()
     tables = {"gains": pd.DataFrame(table), "headline_figures": known}
     _check_stated_current(claim, cases, subject, codes, notes)
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
-        reason = (f"No {from_round} result of the same system is in the data the book has "
-                  f"({'; '.join(case.label + ': ' + case.extra.get('note', '') for case in cases)}).")
+        reason = (
+            f"No {from_round} result of the same system is in the data the book has "
+            f"({'; '.join(case.label + ': ' + case.extra.get('note', '') for case in cases)})."
+        )
         if not known.empty:
-            listed = "; ".join(f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples())
-            reason += (f" The {from_round} figures known for this benchmark are headline numbers without a system "
-                       f"({listed}); they cannot be set against the result of a named system.")
+            listed = "; ".join(
+                f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples()
+            )
+            reason += (
+                f" The {from_round} figures known for this benchmark are headline numbers without a system "
+                f"({listed}); they cannot be set against the result of a named system."
+            )
             codes.add("no-system-size")
         return cannot_check(claim, reason, tables=tables, codes=codes)
     if len(measured_cases) < len(cases):
         codes.add("incomplete-data")
-    spread = ", ".join(f"{case.label} {_text(case.measured, unit)} ({figure(case.extra['from_result'])} → "
-                       f"{figure(case.extra['to_result'])} {case.extra['units']})" for case in measured_cases)
+    spread = ", ".join(
+        f"{case.label} {_text(case.measured, unit)} ({figure(case.extra['from_result'])} → "
+        f"{figure(case.extra['to_result'])} {case.extra['units']})"
+        for case in measured_cases
+    )
     if form == "up-to":
         best = max(measured_cases, key=lambda case: (case.measured, case.label))
         if not best.reaches:
-            return finish(claim, NOT_SUPPORTED, f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
-                          cases=cases, deciding=best.label, rows=rows, codes=codes, notes=notes, tables=tables)
+            return finish(
+                claim,
+                NOT_SUPPORTED,
+                f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+                cases=cases,
+                deciding=best.label,
+                rows=rows,
+                codes=codes,
+                notes=notes,
+                tables=tables,
+            )
         if any(not case.reaches for case in measured_cases):
             codes.add("best-case-only")
         if not matches(best.measured, float(claim.claimed), claim.tolerance):
             codes.add("understated")
-        return finish(claim, SUPPORTED, f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: "
-                      f"{spread}.", cases=cases, deciding=best.label, rows=rows, codes=codes, notes=notes, tables=tables)
+        return finish(
+            claim,
+            SUPPORTED,
+            f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+            cases=cases,
+            deciding=best.label,
+            rows=rows,
+            codes=codes,
+            notes=notes,
+            tables=tables,
+        )
     judged = [case for case in measured_cases if case.claimed is not None]
     failing = [case for case in judged if not case.reaches]
-    listed = ", ".join(f"{case.label} {_text(case.measured, unit)} (claimed {_text(case.claimed, unit)})" for case in judged)
-    if any(case.claimed is not None and not matches(case.measured, case.claimed, claim.tolerance) and case.reaches for case in judged):
+    listed = ", ".join(
+        f"{case.label} {_text(case.measured, unit)} (claimed {_text(case.claimed, unit)})" for case in judged
+    )
+    if any(
+        case.claimed is not None
+        and not matches(case.measured, case.claimed, claim.tolerance)
+        and case.reaches
+        for case in judged
+    ):
         codes.add("understated")
     verdict = NOT_SUPPORTED if failing else SUPPORTED
     deciding = (failing or judged or measured_cases)[0].label
     lead = "Not every scenario reaches its figure" if failing else "Every scenario reaches its figure"
-    return finish(claim, verdict, f"{lead}: {listed}.", cases=cases, deciding=deciding, rows=rows, codes=codes,
-                  notes=notes, tables=tables)
+    return finish(
+        claim,
+        verdict,
+        f"{lead}: {listed}.",
+        cases=cases,
+        deciding=deciding,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        tables=tables,
+    )
 
 
 def _check_stated_current(claim: Claim, cases, subject: pd.DataFrame, codes: set, notes: list) -> None:
@@ -163,12 +285,20 @@ def _check_stated_current(claim: Claim, cases, subject: pd.DataFrame, codes: set
         if row is None:
             continue
         if not matches(float(row["result"]), float(value)):
-            wrong.append(f"{scenario}: stated {figure(float(value))}, published {figure(float(row['result']))}")
+            wrong.append(
+                f"{scenario}: stated {figure(float(value))}, published {figure(float(row['result']))}"
+            )
     if wrong:
         codes.add("detail-mismatch")
-        notes.append("The current-round figures the announcement states differ from the published ones (" + "; ".join(wrong) + ")")
+        notes.append(
+            "The current-round figures the announcement states differ from the published ones ("
+            + "; ".join(wrong)
+            + ")"
+        )
     elif stated:
-        notes.append(f"The current-round figures the announcement states are the published ones ({', '.join(stated)})")
+        notes.append(
+            f"The current-round figures the announcement states are the published ones ({', '.join(stated)})"
+        )
 
 
 def _text(value, unit: str) -> str:

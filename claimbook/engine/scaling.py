@@ -11,7 +11,17 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.efficiency import scaling_efficiency
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, cannot_check, claimed_for, finish, label_of, select_for
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    best_row,
+    cannot_check,
+    claimed_for,
+    finish,
+    label_of,
+    select_for,
+)
 from claimbook.registry import Claim
 from claimbook.schema import SCENARIOS
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches, signed
@@ -36,12 +46,23 @@ def configurations(claim: Claim, data: Data):
     """The rows of the claim's smaller and larger configurations (of its first benchmark), or
     the check that says which of them the data lacks."""
     benchmark = benchmarks_of(claim)[0]
-    small, small_missing = select_for(data, claim, claim.get("small"), "smaller configuration", {"benchmark": benchmark})
-    large, large_missing = select_for(data, claim, claim.get("large"), "larger configuration", {"benchmark": benchmark})
+    small, small_missing = select_for(
+        data, claim, claim.get("small"), "smaller configuration", {"benchmark": benchmark}
+    )
+    large, large_missing = select_for(
+        data, claim, claim.get("large"), "larger configuration", {"benchmark": benchmark}
+    )
     missing_texts = [text for text in (small_missing, large_missing) if text]
     if missing_texts:
-        return None, None, cannot_check(claim, "A configuration of the pair is not in the data: "
-                                        f"{'; '.join(missing_texts)}.", missing_texts=missing_texts)
+        return (
+            None,
+            None,
+            cannot_check(
+                claim,
+                f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
+                missing_texts=missing_texts,
+            ),
+        )
     return small, large, None
 
 
@@ -54,40 +75,69 @@ def check(claim: Claim, data: Data):
     present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
     cases, used, sentences, codes, failing = [], [], [], {"derived-metric"}, 0
     for scenario in named + [name for name in present if name not in named]:
-        little, big = best_row(small[small["scenario"] == scenario]), best_row(large[large["scenario"] == scenario])
+        little, big = (
+            best_row(small[small["scenario"] == scenario]),
+            best_row(large[large["scenario"] == scenario]),
+        )
         claimed = claimed_for(claim, scenario) if scenario in named else None
         if little is None or big is None:
-            cases.append(Case(scenario, scenario, None, claimed, "%", None, extra={"note": f"no pair in {scenario}"}))
+            cases.append(
+                Case(scenario, scenario, None, claimed, "%", None, extra={"note": f"no pair in {scenario}"})
+            )
             continue
-        efficiency = 100.0 * scaling_efficiency(big["result"], int(big["total_accelerators"]), little["result"],
-                                                int(little["total_accelerators"]))
+        efficiency = 100.0 * scaling_efficiency(
+            big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
+        )
         holds = None if claimed is None else reaches(efficiency, claimed, claim.tolerance)
-        extra = {"small": label_of(little), "large": label_of(big), "throughput_ratio": big["result"] / little["result"],
-                 "gpu_ratio": big["total_accelerators"] / little["total_accelerators"]}
-        cases.append(Case(scenario, scenario, efficiency, claimed, "%", holds, (big["location"], little["location"]), extra))
+        extra = {
+            "small": label_of(little),
+            "large": label_of(big),
+            "throughput_ratio": big["result"] / little["result"],
+            "gpu_ratio": big["total_accelerators"] / little["total_accelerators"],
+        }
+        cases.append(
+            Case(
+                scenario,
+                scenario,
+                efficiency,
+                claimed,
+                "%",
+                holds,
+                (big["location"], little["location"]),
+                extra,
+            )
+        )
         used.append(pd.DataFrame([little, big]))
         if claimed is None:
             continue
         if superlinear(efficiency, margin):
             codes.add("superlinear-baseline")
         if matches(efficiency, claimed, claim.tolerance):
-            sentences.append(f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
-                             f"which is the claimed {claimed:g}%")
+            sentences.append(
+                f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
+                f"which is the claimed {claimed:g}%"
+            )
         else:
-            sentences.append(f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
-                             f"{signed(gap_percent(claimed, efficiency))} from it")
+            sentences.append(
+                f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
+                f"{signed(gap_percent(claimed, efficiency))} from it"
+            )
             if holds:
                 codes.add("understated")
             else:
                 failing += 1
     context = [case for case in cases if case.claimed is None and case.measured is not None]
     if context:
-        sentences.append("Other scenarios of the same pair, which the claim does not name: "
-                         + ", ".join(f"{case.label} {figure(case.measured, '%')}" for case in context))
+        sentences.append(
+            "Other scenarios of the same pair, which the claim does not name: "
+            + ", ".join(f"{case.label} {figure(case.measured, '%')}" for case in context)
+        )
     judged = [case for case in cases if case.claimed is not None and case.measured is not None]
     rows = pd.concat(used) if used else pd.DataFrame()
     if not judged:
         return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
     verdict = NOT_SUPPORTED if failing else SUPPORTED
     deciding = next((case.label for case in judged if not case.reaches), judged[0].label)
-    return finish(claim, verdict, ". ".join(sentences) + ".", cases=cases, deciding=deciding, rows=rows, codes=codes)
+    return finish(
+        claim, verdict, ". ".join(sentences) + ".", cases=cases, deciding=deciding, rows=rows, codes=codes
+    )

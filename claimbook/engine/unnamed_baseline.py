@@ -13,17 +13,29 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.compare import speedup
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, cannot_check, finish, label_of, rows_of, select_for
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    best_row,
+    cannot_check,
+    finish,
+    rows_of,
+    select_for,
+)
 from claimbook.registry import Claim
-from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches
+from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches
 
 KIND = "unnamed-baseline"
 REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
 OPTIONAL = ("sentence", "unit", "tolerance", "division")
 SELECTORS = ("subject", "candidates")
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
-CLASS_PHRASES = {CLASSES[0]: "The claimant's own systems", CLASSES[1]: "Other submitters' systems on the claimant's "
-                 "accelerators", CLASSES[2]: "Rivals' systems"}
+CLASS_PHRASES = {
+    CLASSES[0]: "The claimant's own systems",
+    CLASSES[1]: "Other submitters' systems on the claimant's accelerators",
+    CLASSES[2]: "Rivals' systems",
+}
 
 
 def validate(claim: Claim, fail) -> None:
@@ -39,19 +51,37 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
     siblings = data.registry.sentence(claim)
     benchmark = benchmarks_of(claim)[0]
     announcement = data.announcement(claim)
-    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})
+    subject, subject_missing = select_for(
+        data, claim, claim.get("subject"), "subject", {"benchmark": benchmark}
+    )
     if subject_missing:
         return pd.DataFrame(), {}, [subject_missing]
     rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
-    rows = rows[~rows["system"].isin(set(subject["system"])) | ~rows["organization"].isin(set(subject["organization"]))]
-    own_rows = {sibling.get("scenario"): best_row(subject[subject["scenario"] == sibling.get("scenario")]) for sibling in siblings}
+    rows = rows[
+        ~rows["system"].isin(set(subject["system"]))
+        | ~rows["organization"].isin(set(subject["organization"]))
+    ]
+    own_rows = {
+        sibling.get("scenario"): best_row(subject[subject["scenario"] == sibling.get("scenario")])
+        for sibling in siblings
+    }
     records = []
     for (organization, system), group in rows.groupby(["organization", "system"], sort=True):
         first = group.iloc[0]
-        klass = (CLASSES[0] if organization == announcement.claimant
-                 else CLASSES[1] if first["vendor"] == announcement.vendor else CLASSES[2])
-        record = {"organization": organization, "system": system, "family": first["family"],
-                  "gpus": int(first["total_accelerators"]), "class": klass}
+        klass = (
+            CLASSES[0]
+            if organization == announcement.claimant
+            else CLASSES[1]
+            if first["vendor"] == announcement.vendor
+            else CLASSES[2]
+        )
+        record = {
+            "organization": organization,
+            "system": system,
+            "family": first["family"],
+            "gpus": int(first["total_accelerators"]),
+            "class": klass,
+        }
         for sibling in siblings:
             scenario = sibling.get("scenario")
             mine = own_rows.get(scenario)
@@ -61,8 +91,9 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
                 ratio = speedup(mine["result"], theirs["result"], bool(mine["higher_is_better"]))
             record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
             record[f"{scenario} ratio"] = ratio
-            record[f"{scenario} reproduces"] = None if ratio is None else bool(
-                matches(ratio, float(sibling.claimed), sibling.tolerance))
+            record[f"{scenario} reproduces"] = (
+                None if ratio is None else bool(matches(ratio, float(sibling.claimed), sibling.tolerance))
+            )
             record[f"{scenario} location"] = None if theirs is None else theirs["location"]
         records.append(record)
     return pd.DataFrame(records), own_rows, []
@@ -78,10 +109,15 @@ def natural_baseline(claim: Claim, data: Data, table: pd.DataFrame) -> tuple[pd.
         pool = pool[pool[[f"{scenario} ratio" for scenario in scenarios]].notna().any(axis=1)]
         if pool.empty:
             continue
-        score = pool[[f"{scenario} reproduces" for scenario in scenarios]].fillna(False).astype(bool).sum(axis=1)
+        score = (
+            pool[[f"{scenario} reproduces" for scenario in scenarios]].fillna(False).astype(bool).sum(axis=1)
+        )
         complete = pool[[f"{scenario} ratio" for scenario in scenarios]].notna().sum(axis=1)
         ranked = pool.assign(_score=score, _complete=complete).sort_values(
-            ["_score", "_complete", "organization", "system"], ascending=[False, False, True, True], kind="stable")
+            ["_score", "_complete", "organization", "system"],
+            ascending=[False, False, True, True],
+            kind="stable",
+        )
         return ranked.iloc[0].drop(["_score", "_complete"]), klass
     return None, ""
 
@@ -89,8 +125,11 @@ def natural_baseline(claim: Claim, data: Data, table: pd.DataFrame) -> tuple[pd.
 def check(claim: Claim, data: Data):
     table, own_rows, missing_texts = candidates_table(claim, data)
     if missing_texts:
-        return cannot_check(claim, f"The system the claim is about is not in the data: {missing_texts[0]}.",
-                            missing_texts=missing_texts)
+        return cannot_check(
+            claim,
+            f"The system the claim is about is not in the data: {missing_texts[0]}.",
+            missing_texts=missing_texts,
+        )
     scenario, claimed = claim.get("scenario"), float(claim.claimed)
     mine = own_rows.get(scenario)
     tables = {"candidates": table}
@@ -104,48 +143,86 @@ def check(claim: Claim, data: Data):
     by_class = {name: reproducing[reproducing["class"] == name] for name in CLASSES}
     for name, found in by_class.items():
         if not found.empty:
-            listed = "; ".join(f"{row.organization} {row.system} ({row.gpus} GPUs, {row.family}): "
-                               f"{row[f'{scenario} ratio']:.2f}x" for _, row in found.iterrows())
+            listed = "; ".join(
+                f"{row.organization} {row.system} ({row.gpus} GPUs, {row.family}): "
+                f"{row[f'{scenario} ratio']:.2f}x"
+                for _, row in found.iterrows()
+            )
             notes.append(f"{CLASS_PHRASES[name]} that give {claimed:g}x: {listed}")
     if reproducing.empty:
         values = table[f"{scenario} ratio"].dropna()
-        notes.append(f"No candidate gives {claimed:g}x; the candidates give {values.min():.2f}x to {values.max():.2f}x")
+        notes.append(
+            f"No candidate gives {claimed:g}x; the candidates give {values.min():.2f}x to {values.max():.2f}x"
+        )
     elif by_class[CLASSES[0]].empty and by_class[CLASSES[1]].empty:
-        notes.append("Only rivals' systems give the figure, and a match found only in a rival's systems never "
-                     "supports a claim")
+        notes.append(
+            "Only rivals' systems give the figure, and a match found only in a rival's systems never "
+            "supports a claim"
+        )
     siblings = data.registry.sentence(claim)
     if len(siblings) > 1:
         columns = [f"{sibling.get('scenario')} reproduces" for sibling in siblings]
         whole = table[table[columns].fillna(False).astype(bool).all(axis=1)]
-        notes.append("No candidate gives every figure of the sentence" if whole.empty else
-                     "Candidates giving every figure of the sentence: " + ", ".join(whole["system"]))
+        notes.append(
+            "No candidate gives every figure of the sentence"
+            if whole.empty
+            else "Candidates giving every figure of the sentence: " + ", ".join(whole["system"])
+        )
     if baseline is None or pd.isna(baseline[f"{scenario} ratio"]):
-        return cannot_check(claim, f"Neither the claimant nor another submitter on its accelerators has a candidate "
-                            f"with a {scenario} result, so the claim has no natural baseline.", tables=tables,
-                            codes=codes, rows=rows_of([pd.DataFrame([mine])]))
+        return cannot_check(
+            claim,
+            f"Neither the claimant nor another submitter on its accelerators has a candidate "
+            f"with a {scenario} result, so the claim has no natural baseline.",
+            tables=tables,
+            codes=codes,
+            rows=rows_of([pd.DataFrame([mine])]),
+        )
     measured = float(baseline[f"{scenario} ratio"])
     holds = reaches(measured, claimed, claim.tolerance)
     if klass != CLASSES[0]:
-        notes.append(f"The claimant has no candidate of its own; the natural baseline is {baseline['organization']}'s "
-                     f"system on the claimant's accelerators")
+        notes.append(
+            f"The claimant has no candidate of its own; the natural baseline is {baseline['organization']}'s "
+            f"system on the claimant's accelerators"
+        )
     if int(baseline["gpus"]) != int(mine["total_accelerators"]):
         codes.add("different-size")
-    base_label = f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
+    base_label = (
+        f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
+    )
     direction = "higher" if bool(mine["higher_is_better"]) else "lower"
     others = []
     for sibling in siblings:
         other = sibling.get("scenario")
         if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
             others.append(f"{other} {baseline[f'{other} ratio']:.2f}x (claimed {float(sibling.claimed):g}x)")
-    reason = (f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction} "
-              f"(claimed {claimed:g}x)")
+    reason = (
+        f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction} "
+        f"(claimed {claimed:g}x)"
+    )
     if others:
         reason += f"; the same baseline gives {', '.join(others)} for the sentence's other figure(s)"
     reason += "."
     if holds and not matches(measured, claimed, claim.tolerance):
         codes.add("understated")
-    case = Case(scenario, scenario, measured, claimed, "x", holds,
-                (mine["location"], baseline[f"{scenario} location"]), {"baseline": base_label, "class": klass})
+    case = Case(
+        scenario,
+        scenario,
+        measured,
+        claimed,
+        "x",
+        holds,
+        (mine["location"], baseline[f"{scenario} location"]),
+        {"baseline": base_label, "class": klass},
+    )
     used = data.results[data.results["location"].isin([mine["location"], baseline[f"{scenario} location"]])]
-    return finish(claim, SUPPORTED if holds else NOT_SUPPORTED, reason, cases=[case], deciding=scenario,
-                  rows=rows_of([used]), codes=codes, notes=notes, tables=tables)
+    return finish(
+        claim,
+        SUPPORTED if holds else NOT_SUPPORTED,
+        reason,
+        cases=[case],
+        deciding=scenario,
+        rows=rows_of([used]),
+        codes=codes,
+        notes=notes,
+        tables=tables,
+    )
