@@ -86,7 +86,7 @@ def test_fetch_installs_the_file_and_a_checksum(tmp_path, summary_bytes):
     "behaviour, body, message",
     [
         ("fail", b"", "the server answered 500"),
-        ("stall", b"x", "download failed"),
+        ("stall", b"x", "took longer than --timeout 1 s"),
         ("truncate", None, "truncated download"),
         ("ok", b"<html>not found</html>", "not a valid results summary"),
     ],
