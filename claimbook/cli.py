@@ -373,6 +373,10 @@ def check_out_path(out: Path) -> None:
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise UsageError("--round goes with --results")
+    from claimbook import identifiers
+
+    if args.round_name and not identifiers.is_round(args.round_name):
+        raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.out is not None:
