@@ -988,3 +988,88 @@ def test_a_hostile_registry_s_site_holds_no_markup_of_its_own(hostile_registry_b
     for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
         assert f"{field}-MARK <script>window.__pwned=1</script>" in every, f"{field} is not shown as text"
     assert "CLAIM_TITLE-MARK <script>" in text["claims/evil-v6.1/evil-scaling.html"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A hostile registry in a project: `build` refuses it with one line, before writing anything.
+
+
+@pytest.fixture(scope="module")
+def pristine_copy(tmp_path_factory) -> Path:
+    from conftest import project_copy
+
+    return project_copy(tmp_path_factory.mktemp("pristine") / "project")
+
+
+def _registry_change(old: str, new: str):
+    def change(claims: Path) -> None:
+        path = claims / "amd-v6.1.yaml"
+        text = path.read_text(encoding="utf-8")
+        assert old in text, old
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return change
+
+
+def _replace_registry(how):
+    def change(claims: Path) -> None:
+        path = claims / "amd-v6.1.yaml"
+        path.unlink()
+        how(path)
+
+    return change
+
+
+# id: (how the copy's data/claims changes, a phrase of the one error line)
+HOSTILE_REGISTRIES = {
+    "announcement id that leads to README": (
+        _registry_change("  id: amd-v6.1\n", "  id: ../../../../README\n"),
+        "field announcement.id",
+    ),
+    "javascript: source link": (
+        _registry_change(
+            "  source_url: https://rocm.blogs.amd.com/\n",
+            "  source_url: 'javascript:alert(document.domain)'\n",
+        ),
+        "a link must be an http or https address",
+    ),
+    "billion laughs in a statement": (
+        _registry_change(
+            '    unit: "%"\n',
+            '    unit: "%"\n    laughs: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n'
+            + "".join(
+                f"    laughs{n}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 10)}]\n" for n in range(7)
+            ),
+        ),
+        "its aliases expand to more than 1,000,000 values",
+    ),
+    "claimed NaN": (
+        _registry_change("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: .nan\n"),
+        "field claimed: nan is not a finite number",
+    ),
+    "a link to /dev/zero": (
+        _replace_registry(lambda path: path.symlink_to("/dev/zero")),
+        "not a regular file",
+    ),
+    "a FIFO": (_replace_registry(lambda path: os.mkfifo(path)), "not a regular file (a named pipe)"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_REGISTRIES), ids=list(HOSTILE_REGISTRIES))
+@pytest.mark.parametrize("where", ["plain", "out"])
+def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_copy, tmp_path):
+    import shutil
+
+    from conftest import run_copy
+
+    change, phrase = HOSTILE_REGISTRIES[case]
+    copy = tmp_path / "project"
+    shutil.copytree(pristine_copy, copy, symlinks=True)
+    change(copy / "data" / "claims")
+    out = tmp_path / "out"
+    before, before_tmp = snapshot(copy, strict=True), _entries(tmp_path)
+    done = run_copy(copy, "build", "--no-html", *(["--out", out] if where == "out" else []), timeout=120)
+    assert_refused(done)
+    assert "amd-v6.1.yaml" in done.stderr and phrase in done.stderr, done.stderr
+    assert_unchanged(before, snapshot(copy, strict=True), "the project")
+    assert_unchanged(before_tmp, _entries(tmp_path), "the folder around it")
