@@ -1,7 +1,8 @@
 """``python -m claimbook``: fetch and ingest results, build the book, compare and list.
 
-Exit codes: 0 success, 1 a build, chapter or download failed, 2 bad input (a results file,
-the claims registry or the command line). Errors are one line on stderr saying what and where.
+Exit codes: 0 success, 1 a build, chapter or download failed (or the file system did), 2 bad
+input (a results file, the claims registry, the command line, a path the file system refuses),
+130 interrupted. Errors are one line on stderr saying what and where.
 """
 
 from __future__ import annotations

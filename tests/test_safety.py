@@ -1073,3 +1073,27 @@ def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_
     assert "amd-v6.1.yaml" in done.stderr and phrase in done.stderr, done.stderr
     assert_unchanged(before, snapshot(copy, strict=True), "the project")
     assert_unchanged(before_tmp, _entries(tmp_path), "the folder around it")
+
+
+def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_path):
+    """A title with YAML's own characters is written as YAML that reads back to that title, and
+    the new file is the only change; a title with a line break was refused above."""
+    import shutil
+
+    from conftest import run_copy
+
+    from claimbook.registry import read_registry_file
+
+    copy = tmp_path / "project"
+    shutil.copytree(pristine_copy, copy, symlinks=True)
+    title = "Acme: 'fast' & \"faster\" # not a comment [v6.1] {x: y} *z"
+    before = snapshot(copy, strict=True)
+    done = run_copy(
+        copy, "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", title, "--date", "2026-09-18"
+    )
+    assert done.returncode == 0, done.stderr
+    written = copy / "data" / "claims" / "acme-v6.1.yaml"
+    assert changes(before, snapshot(copy, strict=True)) == ["added data/claims/acme-v6.1.yaml"]
+    announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=False)
+    assert (announcement.title, announcement.date, announcement.round) == (title, "2026-09-18", "v6.1")
+    assert [claim.id for claim in claims] == ["acme-example"]
