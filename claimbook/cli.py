@@ -8,10 +8,12 @@ input (a results file, the claims registry, the command line, a path the file sy
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
 import shutil
+import signal
 import stat
 import sys
 from pathlib import Path
@@ -241,17 +243,37 @@ def _run_ingest_prices(args) -> int:
     )
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a `kill`, a CI timeout) ends the command like Ctrl-C: the temporary download is
+    removed on the way out instead of being left beside the data."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _run_fetch(args) -> int:
     from claimbook.fetch import fetch_summary
 
-    fetched = fetch_summary(
-        args.round_name,
-        args.dir or PROJECT_ROOT / "data" / "raw",
-        args.url,
-        args.timeout,
-        progress=sys.stderr.isatty(),
-        force=args.force,
-    )
+    with _terminate_as_interrupt():
+        fetched = fetch_summary(
+            args.round_name,
+            args.dir or PROJECT_ROOT / "data" / "raw",
+            args.url,
+            args.timeout,
+            progress=sys.stderr.isatty(),
+            force=args.force,
+        )
     if fetched.unchanged:
         print(
             f"unchanged: {fetched.path} already holds this download ({fetched.results} results, "

@@ -33,6 +33,7 @@ ID_PATTERN = re.compile(identifiers.ID.pattern)
 # Text fields of the header shown as one line (whitespace, newlines included, collapses to a space).
 HEADER_TEXT = ("title", "publisher", "claimant", "vendor", "source_label", "division", "note")
 LINK_SCHEMES = ("http", "https")
+TEMPLATE = re.compile(r"notebooks/[A-Za-z0-9_][A-Za-z0-9_.\-]*\.ipynb")
 # A figure in a registry is a finite number of a sensible size: a claimed 400-digit figure or a
 # NaN would reach the verdicts as "nan%" or overflow inside a page.
 MAX_NUMBER = 1e15
@@ -344,6 +345,12 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
     for name, entry in document.items():
         if not isinstance(entry, dict) or not entry.get("title") or not entry.get("template"):
             raise RegistryError(f"{label}: chapter {name}: needs a title and a template")
+        if not TEMPLATE.fullmatch(str(entry["template"])):
+            # A template is code the build runs: only the project's own notebooks.
+            raise RegistryError(
+                f"{label}: chapter {name}: field template: a notebook of the project's notebooks/ "
+                f"folder (notebooks/NAME.ipynb), got {str(entry['template'])[:80]!r}"
+            )
         parameters = entry.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")

@@ -426,3 +426,18 @@ def test_a_version_column_that_is_a_path(tmp_path):
     path = write_summary(tmp_path / "summary.csv", [summary_row(version="../../data/mlperf/v6.1")])
     done = claimbook("ingest", path)
     assert_one_line_error(done, path, "its version column gives the round '../../data/mlperf/v6.1'")
+
+
+@pytest.mark.parametrize(
+    "template", ["../../../tmp/evil.ipynb", "/tmp/evil.ipynb", "notebooks/../x.ipynb", "x.py"]
+)
+def test_a_chapter_template_is_a_notebook_of_the_project(tmp_path, template):
+    from claimbook.registry import RegistryError, load_registry
+
+    chapters = tmp_path / "chapters.yaml"
+    chapters.write_text(f"economics: {{title: Economics, template: {template!r}}}\n", encoding="utf-8")
+    with pytest.raises(RegistryError) as raised:
+        load_registry(ROOT / "data" / "claims", chapters)
+    assert str(raised.value).startswith(f"{chapters}: chapter economics: field template: a notebook of"), (
+        raised.value
+    )

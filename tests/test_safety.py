@@ -764,9 +764,10 @@ def test_an_error_of_the_file_system_in_a_command_is_one_line(tmp_path, monkeypa
     assert done.stderr == f"error: {tmp_path / 'out' / 'x.csv'}: No space left on device\n"
 
 
-def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
-    """Ctrl-C in the middle of a download that trickles: one line, exit 130, nothing written
-    (no temporary file either)."""
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
+    """Ctrl-C (or a SIGTERM) in the middle of a download that trickles: one line, exit 130,
+    nothing written (no temporary file either)."""
     import signal
     import sys
 
@@ -792,7 +793,7 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
         )
         time.sleep(2.5)  # imports, then the download has begun
         assert (tmp_path / "raw" / "v6.1").is_dir(), "the download had not begun"
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, signal_name))
         _, stderr = process.communicate(timeout=30)
     finally:
         server.close()
