@@ -144,7 +144,8 @@ def test_a_server_that_trickles_is_stopped_at_the_deadline(tmp_path):
     took = time.monotonic() - started
     assert done.returncode == 1, done.stderr
     assert "took longer than --timeout 1.5 s" in done.stderr and "nothing was installed" in done.stderr
-    assert len(done.stderr.splitlines()) == 1, done.stderr
+    # (Only the error lines: a server thread of another test may print to the captured stderr.)
+    assert len([line for line in done.stderr.splitlines() if line.startswith("error:")]) == 1, done.stderr
     assert took < 10, f"the download went on for {took:.1f} s"
     assert not list(tmp_path.rglob("*")), list(tmp_path.rglob("*"))  # no .tmp, no empty folder
 

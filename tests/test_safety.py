@@ -791,8 +791,11 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(2.5)  # imports, then the download has begun
-        assert (tmp_path / "raw" / "v6.1").is_dir(), "the download had not begun"
+        deadline = time.monotonic() + 120  # imports take long on a busy machine
+        while not any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.1)
+        assert any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")), "the download had not begun"
         process.send_signal(getattr(signal, signal_name))
         _, stderr = process.communicate(timeout=30)
     finally:
