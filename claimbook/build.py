@@ -28,7 +28,7 @@ from claimbook import digests, html, outputs
 from claimbook.errors import BuildError, UsageError
 from claimbook.params import ParamError
 from claimbook.params import apply as apply_params
-from claimbook.paths import PROJECT_ROOT
+from claimbook.paths import PROJECT_ROOT, inside
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
 BOOK_DIR = "book"
@@ -399,6 +399,8 @@ def build(
         chapter_changes, claim_overrides, warnings = apply_params(overrides, registry)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
+    if only:  # a name that is no page is refused before the target is made
+        plan(registry, {"results_path": RESULTS, **DATA_INPUTS}, chapter_changes, claim_overrides, only)
     if quick:
         # A plain rebuild with nothing changed is answered before the data is even loaded (unless a
         # killed build left folders to clear: that takes the lock, below).
@@ -523,7 +525,7 @@ def _build_in(
     results_path = RESULTS
     if table is not None:
         results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
-        write_tidy(table, staging / results_path)
+        write_tidy(table, inside(staging, results_path))
     common = {"results_path": results_path, **DATA_INPUTS}
     pages = plan(data.registry, common, chapter_changes, claim_overrides, only)
 
@@ -535,7 +537,7 @@ def _build_in(
     for job in pages:
         template = root / job.template
         digest = wanted_digests[job.name]
-        output = generated / f"{job.name}.ipynb"
+        output = inside(generated, f"{job.name}.ipynb")
         if not force and cache.get(job.name) == digest and output.is_file():
             continue
         output.unlink(missing_ok=True)
@@ -723,7 +725,7 @@ def _write_pages(
     claim_pages = {name.split("/")[-1] for name in names if "/" in name}
     pages_text["_toc.yml"] = bookpages.toc(registry, chapters, claim_pages, round_pages)
     for name, text in pages_text.items():
-        (generated / name).write_text(text, encoding="utf-8")
+        inside(generated, name).write_text(text, encoding="utf-8")
     shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
     kept = set(pages_text) | {"round.csv", CACHE_NAME, "scorecard.json", "scorecard.csv", "costs.csv"}
     for path in generated.iterdir():

@@ -1,13 +1,20 @@
 """``python -m claimbook``: fetch and ingest results, build the book, compare and list.
 
-Exit codes: 0 success, 1 a build, chapter or download failed, 2 bad input (a results file,
-the claims registry or the command line). Errors are one line on stderr saying what and where.
+Exit codes: 0 success, 1 a build, chapter or download failed (or the file system did), 2 bad
+input (a results file, the claims registry, the command line, a path the file system refuses),
+130 interrupted. Errors are one line on stderr saying what and where.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
+import shutil
+import signal
+import stat
 import sys
 from pathlib import Path
 
@@ -15,7 +22,7 @@ from claimbook.errors import BuildError, ChapterError, UsageError
 from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.html import HtmlError
 from claimbook.outputs import LockedError, OutputError
-from claimbook.paths import PROJECT_ROOT
+from claimbook.paths import PROJECT_ROOT, OutsideError, inside
 from claimbook.registry import RegistryError, load_registry
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
@@ -23,6 +30,7 @@ from claimbook.registry import RegistryError, load_registry
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,7 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     _add_force(prices_cmd)
 
     fetch_cmd = commands.add_parser(
-        "fetch", help="download a round's summary.csv from the MLCommons results repository"
+        "fetch",
+        help="download a round's summary.csv from the MLCommons results repository",
+        description="Download a round's summary.csv (at most 32 MiB: a summary is a few MB), check it "
+        "is a complete summary of that round, and install it with its checksum record.",
     )
     fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
     fetch_cmd.add_argument(
@@ -71,7 +82,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     fetch_cmd.add_argument("--dir", type=Path, help="where rounds are kept (default: data/raw)")
     fetch_cmd.add_argument(
-        "--timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)"
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds the whole download may take, however slowly the server sends (default: 120); "
+        "a download is also stopped past 32 MiB",
     )
     _add_force(fetch_cmd, "the round's summary.csv")
 
@@ -184,17 +199,11 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
-    from claimbook.fetch import ROUND
-    from claimbook.ingest import IngestError, ingest, tidy_csv
+    from claimbook.ingest import ingest, tidy_csv
 
-    table = ingest(args.path, args.round_name)
+    table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
     round_name = str(table["round"].iloc[0])
-    if args.out is None and not ROUND.fullmatch(round_name):
-        raise IngestError(
-            f"{args.path}: round {round_name!r} is not of the form vMAJOR.MINOR, so it cannot name "
-            "the output file; pass --round or --out"
-        )
-    out = args.out or PROJECT_ROOT / "data" / "mlperf" / f"{round_name}.csv"
+    out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
     return _write_table(
         tidy_csv(table),
         out,
@@ -234,17 +243,37 @@ def _run_ingest_prices(args) -> int:
     )
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a `kill`, a CI timeout) ends the command like Ctrl-C: the temporary download is
+    removed on the way out instead of being left beside the data."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _run_fetch(args) -> int:
     from claimbook.fetch import fetch_summary
 
-    fetched = fetch_summary(
-        args.round_name,
-        args.dir or PROJECT_ROOT / "data" / "raw",
-        args.url,
-        args.timeout,
-        progress=sys.stderr.isatty(),
-        force=args.force,
-    )
+    with _terminate_as_interrupt():
+        fetched = fetch_summary(
+            args.round_name,
+            args.dir or PROJECT_ROOT / "data" / "raw",
+            args.url,
+            args.timeout,
+            progress=sys.stderr.isatty(),
+            force=args.force,
+        )
     if fetched.unchanged:
         print(
             f"unchanged: {fetched.path} already holds this download ({fetched.results} results, "
@@ -270,18 +299,30 @@ def _run_diff(args) -> int:
 
 
 def _run_list(args) -> int:
+    from dataclasses import replace
+
     from claimbook.bookpages import ledger_entries
+    from claimbook.inputs import InputError, read_text
 
     book = (args.book or PROJECT_ROOT) / "book" / "claims" / "scorecard.json"
     if not book.is_file():
         raise UsageError(f"{book}: no scorecard yet; run `python -m claimbook build` first")
     registry = load_registry()
-    rows = json.loads(book.read_text())
-    present = {row["claim"] for row in rows}
-    from dataclasses import replace
-
-    shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
-    for entry in ledger_entries(rows, shown):
+    try:
+        rows = json.loads(read_text(book, str(book), "scorecard", limit=256 * 1024 * 1024))
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ValueError("not a list of rows")
+        present = {row["claim"] for row in rows}
+        shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
+        entries = ledger_entries(rows, shown)
+    except InputError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise UsageError(
+            f"{book}: not a scorecard this book can read ({detail}); rebuild it with `python -m claimbook build`"
+        ) from None
+    for entry in entries:
         claim = entry["claim"]
         print(f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range']}")
     return 0
@@ -299,14 +340,23 @@ def _run_kinds(args) -> int:
 
 
 def _run_new_announcement(args) -> int:
-    from claimbook.registry import ID_PATTERN
+    from claimbook import identifiers
     from claimbook.scaffold import new_registry
 
-    if not ID_PATTERN.match(args.identifier):
-        raise UsageError(
-            f"{args.identifier!r}: an announcement id uses lower-case letters, digits, '-' and '.'"
-        )
-    out = PROJECT_ROOT / "data" / "claims" / f"{args.identifier}.yaml"
+    problem = identifiers.id_problem(args.identifier)
+    if problem:
+        raise UsageError(f"new-announcement {args.identifier[:80]!r}: an announcement id: {problem}")
+    if not identifiers.is_round(args.round_name):
+        raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
+    problem = identifiers.date_problem(args.date)
+    if problem:
+        raise UsageError(f"--date: {problem}")
+    for option, value in (("--title", args.title), ("--publisher", args.publisher)):
+        if not value.strip() or identifiers.has_control(value):
+            raise UsageError(
+                f"{option} {value[:80]!r}: one line of text, without control characters or line breaks"
+            )
+    out = inside(PROJECT_ROOT / "data" / "claims", f"{args.identifier}.yaml")
     if out.exists():
         raise UsageError(f"{out}: exists; a new announcement needs a new id (nothing was written)")
     text = new_registry(
@@ -317,11 +367,43 @@ def _run_new_announcement(args) -> int:
     return 0
 
 
+NAME_MAX = 255  # bytes in one file name, on every file system the book is built on
+
+
+def check_out_path(out: Path) -> None:
+    """An ``--out`` path the file system can hold: no name too long, and the nearest folder
+    that exists a folder (not a file); a one-line UsageError before anything is written."""
+    for name in Path(out).parts:
+        if len(os.fsencode(name)) > NAME_MAX:
+            raise UsageError(
+                f"--out {str(out)[:60]}...: a name of {len(os.fsencode(name))} bytes; a file system "
+                f"takes at most {NAME_MAX} (nothing was written)"
+            )
+    for folder in (Path(out), *Path(out).absolute().parents):
+        try:
+            info = folder.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise UsageError(
+                f"--out {out}: cannot use {folder} ({exc.strerror}); nothing was written"
+            ) from None
+        if folder != Path(out) and not stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"--out {out}: {folder} is a file, not a folder; nothing was written")
+        return
+
+
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise UsageError("--round goes with --results")
+    from claimbook import identifiers
+
+    if args.round_name and not identifiers.is_round(args.round_name):
+        raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.out is not None:
+        check_out_path(args.out)
     from claimbook.build import build  # the build's imports (notebooks, charts) only when building
 
     build(
@@ -353,12 +435,56 @@ def main(argv: list[str] | None = None) -> int:
             "build": _run_build,
         }[args.command]
         return run(args)
+    except KeyboardInterrupt:
+        # Every writer installs its files by renaming finished ones into place: an interrupted
+        # command leaves what was there as it was.
+        print("error: interrupted; nothing was changed", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:
         bad_input, failed = _error_kinds()
-        if not isinstance(exc, bad_input + failed):
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT if isinstance(exc, bad_input) else EXIT_FAILED
+        if isinstance(exc, bad_input + failed):
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT if isinstance(exc, bad_input) else EXIT_FAILED
+        if isinstance(exc, OSError):
+            message, code = os_error(exc)
+            print(f"error: {message}", file=sys.stderr)
+            return code
+        raise
+
+
+# Errors of the file system that say a path given or made is unusable (bad input, exit 2); any
+# other (a full disk, an I/O error) is a failure (exit 1).
+_PATH_ERRORS = {
+    errno.ENOENT,
+    errno.ENOTDIR,
+    errno.EISDIR,
+    errno.ENAMETOOLONG,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EROFS,
+    errno.EEXIST,
+    errno.ELOOP,
+    errno.EINVAL,
+}
+
+
+def os_error(exc: OSError) -> tuple[str, int]:
+    """An error of the file system as one line naming the path and the cause, and its exit code."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        # copytree collects one (source, destination, why) per file that failed: the first says it.
+        _source, destination, why = exc.args[0][0]
+        more = len(exc.args[0]) - 1
+        return (
+            f"{destination}: {why}" + (f" (and {more} more file(s))" if more else ""),
+            EXIT_FAILED,
+        )
+    cause = exc.strerror or str(exc) or type(exc).__name__
+    path = exc.filename if exc.filename is not None else None
+    where = f"{path}: " if path is not None else ""
+    if exc.filename2 is not None:
+        where = f"{path} -> {exc.filename2}: "
+    code = EXIT_BAD_INPUT if exc.errno in _PATH_ERRORS else EXIT_FAILED
+    return f"{where}{cause}", code
 
 
 def _error_kinds() -> tuple[tuple, tuple]:
@@ -366,9 +492,22 @@ def _error_kinds() -> tuple[tuple, tuple]:
     table-reading modules are imported only once an error has to be told apart."""
     from claimbook.csvfile import IngestError
     from claimbook.fetch import FetchError, FetchRefused
+    from claimbook.inputs import InputError
+    from claimbook.params import ParamError
     from claimbook.results import ResultsError
 
     return (
-        (IngestError, RegistryError, UsageError, FetchRefused, ReplaceRefused, ResultsError, OutputError),
+        (
+            IngestError,
+            RegistryError,
+            UsageError,
+            FetchRefused,
+            ReplaceRefused,
+            ResultsError,
+            OutputError,
+            OutsideError,
+            InputError,
+            ParamError,
+        ),
         (ChapterError, BuildError, FetchError, WriteError, HtmlError, LockedError),
     )

@@ -76,6 +76,12 @@ def where(path, line: int | None = None) -> str:
 
 def read_head(path: Path, what: str) -> tuple[bytes, bool]:
     """The first ``HEAD_BYTES`` of the file, and whether that is the whole file."""
+    from claimbook.inputs import InputError, check_regular
+
+    try:
+        check_regular(path, str(path), what)  # a FIFO would block, /dev/zero never end
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
     try:
         with open(path, "rb") as stream:
             head = stream.read(HEAD_BYTES + 1)

@@ -98,7 +98,9 @@ def with_title(template: Path, title: str | None, folder: Path) -> Path:
     if not title:
         return template
     notebook = nbformat.read(template, as_version=4)
-    heading = nbformat.v4.new_markdown_cell("# " + title.replace("\n", " "))
+    from claimbook.report import markdown_text  # a registry's title is text, never markup
+
+    heading = nbformat.v4.new_markdown_cell("# " + markdown_text(title))
     heading["id"] = "page-title"
     notebook.cells.insert(0, heading)
     staged = folder / f".{template.stem}-titled-{os.getpid()}-{abs(hash(title)) % 10**8}.ipynb"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,6 +22,7 @@ from typing import BinaryIO
 
 import pandas as pd
 
+from claimbook import identifiers
 from claimbook.csvfile import IngestError, TruncatedError, row_changes
 from claimbook.diff import result_changes
 from claimbook.files import (
@@ -33,11 +34,16 @@ from claimbook.files import (
     remove_if_empty,
 )
 from claimbook.ingest import ingest, summary_versions
+from claimbook.paths import OutsideError, inside
 
 DEFAULT_URL = "https://raw.githubusercontent.com/mlcommons/inference_results_{round}/main/summary.csv"
 CHUNK = 1 << 16
-ROUND = re.compile(r"v\d+\.\d+")  # v6.1: also the name of the round's folder, so nothing else
+ROUND = identifiers.ROUND  # v6.1: also the name of the round's folder, so nothing else
 URL_SCHEMES = ("http", "https", "file")
+# A round's summary is a few MB (v6.1: 0.3 MB; 20,000 results: about 6 MB); nothing larger is
+# a summary, and a server (or file:///dev/zero) sending without end must not fill the disk.
+MAX_DOWNLOAD = 32 * 1024 * 1024
+DEFAULT_TIMEOUT = 120.0
 
 
 class FetchError(RuntimeError):
@@ -76,26 +82,35 @@ def check_url(url: str) -> str:
     if parts.scheme in ("http", "https") and parts.hostname:
         return url
     if parts.scheme == "file" and parts.path:
+        from claimbook.inputs import InputError, check_regular
+
+        try:
+            check_regular(urllib.request.url2pathname(parts.path), f"--from {url}", "download")
+        except InputError as exc:
+            raise FetchRefused(str(exc)) from None
         return url
     raise FetchRefused(f"--from {url!r} is not an {', '.join(URL_SCHEMES[:-1])} or {URL_SCHEMES[-1]} URL")
 
 
 def round_folder(destination_dir: Path, round_name: str) -> Path:
     """``DIR/ROUND``, checked to lie inside DIR once links are followed."""
-    base = Path(destination_dir).resolve()
-    folder = (base / round_name).resolve()
-    if not folder.is_relative_to(base) or folder == base:
-        raise FetchRefused(
-            f"{Path(destination_dir) / round_name} leads to {folder}, outside {base}; not writing there"
-        )
-    return folder
+    try:
+        return inside(destination_dir, round_name).resolve()
+    except OutsideError as exc:
+        raise FetchRefused(str(exc)) from None
+
+
+def check_timeout(timeout: float) -> float:
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise FetchRefused(f"--timeout {timeout}: give the seconds the download may take, a number above 0")
+    return float(timeout)
 
 
 def fetch_summary(
     round_name: str,
     destination_dir: Path,
     url: str | None = None,
-    timeout: float = 30.0,
+    timeout: float = DEFAULT_TIMEOUT,
     progress: bool = False,
     force: bool = False,
 ) -> Fetched:
@@ -105,6 +120,7 @@ def fetch_summary(
     as it is (``Fetched.unchanged``).
     """
     check_round(round_name)
+    check_timeout(timeout)
     url = check_url(url) if url else round_url(round_name)
     target = round_folder(destination_dir, round_name) / "summary.csv"
     created = make_directories(target.parent)
@@ -131,28 +147,61 @@ def fetch_summary(
 
 
 def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tuple[int, str]:
-    """Copy the response into ``stream`` (and close it); the size and SHA-256 of what came."""
+    """Copy the response into ``stream`` (and close it); the size and SHA-256 of what came.
+
+    ``timeout`` bounds the whole download, not each read: a server that sends a byte now and
+    then is stopped all the same. At most ``MAX_DOWNLOAD`` bytes are taken."""
     digest = hashlib.sha256()
     size, expected = 0, None
+    deadline = time.monotonic() + timeout
     try:
         with stream, urllib.request.urlopen(url, timeout=timeout) as response:
             expected = response.headers.get("Content-Length")
             expected = int(expected) if expected and expected.isdigit() else None
+            if expected is not None and expected > MAX_DOWNLOAD:
+                raise FetchError(
+                    f"{url}: the server announces {expected:,} bytes; a results summary is at most "
+                    f"{MAX_DOWNLOAD:,}; nothing was installed"
+                )
+            read = getattr(response, "read1", response.read)  # what has come, not a full chunk
             bar = _progress_bar(expected, progress)
-            while chunk := response.read(CHUNK):
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                _wait_at_most(response, remaining)
+                chunk = read(CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > MAX_DOWNLOAD:
+                    raise FetchError(
+                        f"{url}: more than {MAX_DOWNLOAD:,} bytes; a results summary is smaller, so "
+                        "the download was stopped and nothing was installed"
+                    )
                 stream.write(chunk)
                 digest.update(chunk)
-                size += len(chunk)
                 bar.update(len(chunk))
             bar.close()
+    except FetchError:
+        raise
     except urllib.error.HTTPError as exc:
         raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
     except http.client.IncompleteRead as exc:
         raise FetchError(
             f"{url}: truncated download, {size + len(exc.partial)} of {expected} bytes"
         ) from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+    except TimeoutError:
+        raise FetchError(
+            f"{url}: the download took longer than --timeout {timeout:g} s ({size:,} bytes received); "
+            "nothing was installed"
+        ) from None
+    except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(reason, TimeoutError):
+            raise FetchError(
+                f"{url}: no answer within --timeout {timeout:g} s; nothing was installed"
+            ) from None
         raise FetchError(f"{url}: download failed ({reason})") from None
     except Exception as exc:  # noqa: BLE001 -- other http.client errors
         raise FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})") from None
@@ -161,6 +210,15 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
     if size == 0:
         raise FetchError(f"{url}: the server sent an empty file")
     return size, digest.hexdigest()
+
+
+def _wait_at_most(response, seconds: float) -> None:
+    """Let the next read of an HTTP response wait no longer than ``seconds`` (what is left of the
+    deadline); a local file's reads do not wait."""
+    raw = getattr(getattr(response, "fp", None), "raw", None)
+    sock = getattr(raw, "_sock", None)
+    if sock is not None and hasattr(sock, "settimeout"):
+        sock.settimeout(max(seconds, 0.001))
 
 
 def _verify(temporary: Path, url: str, round_name: str, size: int) -> pd.DataFrame:

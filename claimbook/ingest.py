@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from claimbook import identifiers
+
 # IngestError lives with the CSV reader, which raises it too; it stays importable from here.
 from claimbook.csvfile import RAW, IngestError, kind_problem, read_rows
 from claimbook.files import write_atomically
@@ -216,6 +218,9 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     first record that breaks one goes through ``_tidy_row``, which words the error.
     """
     path = Path(path)
+    if round_name is not None and not identifiers.is_round(round_name):
+        # A round names files (data/mlperf/ROUND.csv): nothing else may pass.
+        raise IngestError(f"--round {str(round_name)[:80]!r}: a round is {identifiers.ROUND_RULE}")
     header, rows, lines = read_rows(path)
     _check_columns(path, header)
     if not rows:
@@ -237,6 +242,11 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
                 f"{path}: cannot tell the round from the version column (found: {found}); pass --round"
             )
         round_name = versions[0]
+        if not identifiers.is_round(round_name):
+            raise IngestError(
+                f"{path}: its version column gives the round {round_name[:80]!r}, which is not "
+                f"{identifiers.ROUND_RULE}; pass --round"
+            )
     valid, values = _validity(columns, len(rows))
     if not all(valid):
         position = valid.index(False)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import yaml
 
+from claimbook.inputs import InputError, load_yaml, yaml_problem
 from claimbook.mappings import set_path
-from claimbook.registry import Registry
+from claimbook.registry import Registry, RegistryError, check_numbers
 
 
 class ParamError(ValueError):
@@ -25,10 +26,11 @@ def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     if not equals or "." not in target_name:
         raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
     try:
-        value = yaml.safe_load(raw_value)
+        value = load_yaml(raw_value, f"--param {text!r}")
     except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ParamError(f"--param {text!r}: the value is not valid YAML ({problem})") from None
+        raise ParamError(f"--param {text!r}: the value is{yaml_problem(exc).split(':', 1)[1]}") from None
+    except InputError as exc:
+        raise ParamError(str(exc).replace(", line 1:", ":")) from None
     claims = {claim.id for claim in registry.all_claims()}
     candidates = [(name, "chapter") for name in registry.chapters] + [(name, "claim") for name in claims]
     matches = [(name, kind) for name, kind in candidates if target_name.startswith(name + ".")]
@@ -42,7 +44,48 @@ def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     path = target_name[len(name) + 1 :]
     if not path:
         raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
+    shown = text if len(text) <= 100 else text[:97] + "..."
+    try:
+        check_numbers(value, f"--param {shown!r}", name=path)
+    except RegistryError as exc:
+        raise ParamError(str(exc)) from None
     return kind, name, path, value
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return "null"
+
+
+def shape_problem(before, after, where: str) -> str | None:
+    """What is wrong with a chapter parameter after a change (None if nothing): each value keeps
+    the kind it had (a number stays a number, a mapping a mapping), and a key added to a mapping
+    takes the kind of the values beside it, so a page never meets a value it cannot read."""
+    if before is None or after is None:
+        return None
+    if _kind(before) != _kind(after):
+        return f"{where} is {_kind(before)}, not {_kind(after)}"
+    if isinstance(before, dict):
+        kinds = {_kind(value) for value in before.values() if value is not None}
+        for key, value in after.items():
+            if key in before:
+                problem = shape_problem(before[key], value, f"{where}.{key}")
+            elif len(kinds) == 1 and value is not None and _kind(value) not in kinds:
+                problem = f"{where}.{key} must be {kinds.pop()} like the other entries of {where}, not {_kind(value)}"
+            else:
+                problem = None
+            if problem:
+                return problem
+    return None
 
 
 def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
@@ -60,7 +103,13 @@ def apply(texts, registry: Registry) -> tuple[dict, dict, list[str]]:
                 known = ", ".join(parameters) or "none"
                 raise ParamError(f"--param {text!r}: chapter {name} has no parameter {top!r}; it has {known}")
             before = parameters[top]
-            chapters[name] = set_path(parameters, path, value)
+            try:
+                chapters[name] = set_path(parameters, path, value)
+            except RegistryError as exc:
+                raise ParamError(f"--param {text!r}: {exc}") from None
+            problem = shape_problem(before, chapters[name][top], top)
+            if problem:
+                raise ParamError(f"--param {text!r}: {problem}")
             if isinstance(before, dict) and isinstance(chapters[name][top], dict):
                 lost = [key for key in before if key not in chapters[name][top]]
                 warnings += [

@@ -21,7 +21,10 @@ def book_root() -> Path:
     named = os.environ.get(BOOK_ROOT_VARIABLE)
     if named:
         return Path(named)
-    here = Path.cwd()
+    try:
+        here = Path.cwd()
+    except OSError:  # the working folder was deleted: it cannot be inside an --out book
+        return PROJECT_ROOT
     for folder in (here, *here.parents):
         if (folder / OUT_MARKER).is_file():
             return folder
@@ -42,3 +45,20 @@ def relative_to_root(path: str | os.PathLike, root: Path) -> str:
         return path.relative_to(root.resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+class OutsideError(ValueError):
+    """A path computed from data that would leave the folder it must stay in; nothing was written."""
+
+
+def inside(target: str | os.PathLike, *parts: str | os.PathLike) -> Path:
+    """``target / parts...``, checked to stay inside ``target`` once ``..`` and links are
+    resolved; an ``OutsideError`` (one line) otherwise. Every path a command writes that is
+    made from data (an id, a round, a page name) goes through here."""
+    base = Path(target).resolve()
+    path = base.joinpath(*parts)
+    resolved = path.resolve()
+    if resolved == base or not resolved.is_relative_to(base):
+        shown = "/".join(str(part) for part in parts)
+        raise OutsideError(f"{shown!r} leads to {resolved}, outside {base}; not writing there")
+    return path

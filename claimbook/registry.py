@@ -11,17 +11,16 @@ claim id and the field.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from claimbook import identifiers
+from claimbook.inputs import InputError, read_yaml
 from claimbook.paths import resolve_path
-
-# The safe loader, in C where PyYAML was built with libyaml (ten times faster on the registries).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 CLAIMS_DIR = "data/claims"
 CHAPTERS_FILE = "data/chapters.yaml"
@@ -30,7 +29,14 @@ HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division"
 COMMON_FIELDS = ("id", "statement", "kind", "chapter", "parts", "result_ids", "note")
 # Fields a part takes from its parent unless it sets them itself.
 INHERITED = ("benchmark", "division", "subject", "scenarios", "baseline", "tolerance", "unit")
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+ID_PATTERN = re.compile(identifiers.ID.pattern)
+# Text fields of the header shown as one line (whitespace, newlines included, collapses to a space).
+HEADER_TEXT = ("title", "publisher", "claimant", "vendor", "source_label", "division", "note")
+LINK_SCHEMES = ("http", "https")
+TEMPLATE = re.compile(r"notebooks/[A-Za-z0-9_][A-Za-z0-9_.\-]*\.ipynb")
+# A figure in a registry is a finite number of a sensible size: a claimed 400-digit figure or a
+# NaN would reach the verdicts as "nan%" or overflow inside a page.
+MAX_NUMBER = 1e15
 
 
 class RegistryError(ValueError):
@@ -157,12 +163,11 @@ def _claim(
         raise RegistryError(f"{path}: claims[{index}]: each claim must be a mapping")
     claim_id = entry.get("id")
     where = _where(path, claim_id, index)
-    if not claim_id or not isinstance(claim_id, str):
+    if not claim_id:
         raise RegistryError(f"{where}: field id: required")
-    if not ID_PATTERN.match(claim_id):
-        raise RegistryError(
-            f"{where}: field id: use lower-case letters, digits, '-' and '.', got {claim_id!r}"
-        )
+    problem = identifiers.id_problem(claim_id)
+    if problem:
+        raise RegistryError(f"{_where(path, None, index)}: field id: {problem}")
     values = dict(entry)
     if parent is not None:
         for name in INHERITED:
@@ -177,6 +182,10 @@ def _claim(
     if not isinstance(parts_entries, list):
         raise RegistryError(f"{where}: field parts: expected a list of claims")
     fields = {name: value for name, value in values.items() if name not in COMMON_FIELDS}
+    check_numbers(fields, where)
+    for name in ("statement", "title", "note"):
+        if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
+            raise RegistryError(f"{where}: field {name}: expected text")
     result_ids = values.get("result_ids") or []
     if not isinstance(result_ids, list):
         raise RegistryError(f"{where}: field result_ids: expected a list of IDs")
@@ -227,24 +236,86 @@ def _announcement(document: dict, path: str) -> Announcement:
         name: (str(value) if isinstance(value, (int, float)) and name != "result_ids" else value)
         for name, value in values.items()
     }
-    values["note"] = " ".join(str(values.get("note") or "").split())
-    values["source_label"] = str(values.get("source_label") or "")
+    for name in HEADER_REQUIRED + HEADER_OPTIONAL:
+        if isinstance(values[name], (dict, list)) and name != "result_ids":
+            raise RegistryError(
+                f"{path}: field announcement.{name}: expected text, got a {type(values[name]).__name__}"
+            )
+    problem = identifiers.id_problem(values["id"])
+    if problem:
+        raise RegistryError(f"{path}: field announcement.id: {problem}")
+    if not identifiers.is_round(values["round"]):
+        raise RegistryError(
+            f"{path}: field announcement.round: {identifiers.ROUND_RULE}, got {values['round']!r}"
+        )
+    for name in ("date", "results_retrieved"):
+        if values[name] is not None:
+            problem = identifiers.date_problem(values[name])
+            if problem:
+                raise RegistryError(f"{path}: field announcement.{name}: {problem}")
+    for name in HEADER_TEXT:
+        values[name] = " ".join(str(values.get(name) or "").split())
+    values["division"] = values["division"] or None
+    if values["source_url"] is not None:
+        values["source_url"] = check_link(values["source_url"], f"{path}: field announcement.source_url")
     return Announcement(path=path, **values)
+
+
+def check_link(url, where: str) -> str:
+    """A link a page may show: an absolute ``http`` or ``https`` address with a host, nothing
+    else (``javascript:``, ``data:``, a relative path)."""
+    text = str(url).strip()
+    try:
+        parts = urllib.parse.urlsplit(text)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in LINK_SCHEMES or not parts.hostname:
+        raise RegistryError(f"{where}: a link must be an http or https address, got {text[:80]!r}")
+    if identifiers.has_control(text) or any(character.isspace() for character in text):
+        raise RegistryError(f"{where}: a link has no spaces or control characters, got {text[:80]!r}")
+    return text
+
+
+def check_numbers(value, where: str, name: str | None = None) -> None:
+    """Every number in a claim's fields finite and at most ``MAX_NUMBER``; ``claimed`` a number,
+    or a mapping (by scenario, by baseline) of numbers."""
+
+    def walk(item, field_name: str, claimed: bool) -> None:
+        if isinstance(item, bool):
+            if claimed:
+                raise RegistryError(f"{where}: field {field_name}: expected a number, got {item!r}")
+            return
+        if isinstance(item, (int, float)):
+            if isinstance(item, int) and abs(item) > MAX_NUMBER:
+                raise RegistryError(
+                    f"{where}: field {field_name}: {str(item)[:20]}... is not a sensible figure"
+                )
+            if isinstance(item, float) and not math.isfinite(item):
+                raise RegistryError(f"{where}: field {field_name}: {item!r} is not a finite number")
+            if abs(item) > MAX_NUMBER:
+                raise RegistryError(f"{where}: field {field_name}: {item!r} is not a sensible figure")
+            return
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                walk(inner, f"{field_name}.{key}", claimed)
+            return
+        if claimed and item is not None:
+            raise RegistryError(
+                f"{where}: field {field_name}: expected a number (or a mapping of numbers), got {item!r:.60}"
+            )
+        if isinstance(item, list):
+            for position, inner in enumerate(item):
+                walk(inner, f"{field_name}.{position}", claimed)
+
+    for key, item in value.items() if name is None else [(name, value)]:
+        walk(item, key, key.split(".")[0] == "claimed")
 
 
 def read_registry_file(path: Path, label: str, validate: bool = True) -> tuple[Announcement, list[Claim]]:
     try:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except OSError as exc:
-        raise RegistryError(f"{label}: cannot read the registry ({exc.strerror})") from exc
-    except UnicodeDecodeError:
-        raise RegistryError(f"{label}: not UTF-8 text; save the registry as UTF-8") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f", line {mark.line + 1}" if mark is not None else ""
-        raise RegistryError(
-            f"{label}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})"
-        ) from None
+        document = read_yaml(path, label, "registry")
+    except InputError as exc:
+        raise RegistryError(str(exc)) from None
     if not isinstance(document, dict):
         raise RegistryError(f"{label}: expected a mapping with 'announcement' and 'claims'")
     unknown = sorted(set(document) - {"announcement", "claims"})
@@ -265,18 +336,30 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
     if not path.is_file():
         return {}
     try:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise RegistryError(f"{label}: cannot read the chapters file ({exc})") from None
+        document = read_yaml(path, label, "chapters file") or {}
+    except InputError as exc:
+        raise RegistryError(str(exc)) from None
     if not isinstance(document, dict):
         raise RegistryError(f"{label}: expected a mapping of chapter name: {{title, template, parameters}}")
     chapters = {}
     for name, entry in document.items():
         if not isinstance(entry, dict) or not entry.get("title") or not entry.get("template"):
             raise RegistryError(f"{label}: chapter {name}: needs a title and a template")
+        if not TEMPLATE.fullmatch(str(entry["template"])):
+            # A template is code the build runs: only the project's own notebooks.
+            raise RegistryError(
+                f"{label}: chapter {name}: field template: a notebook of the project's notebooks/ "
+                f"folder (notebooks/NAME.ipynb), got {str(entry['template'])[:80]!r}"
+            )
         parameters = entry.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")
+        problem = identifiers.id_problem(str(name).replace("_", "-"))
+        if problem:
+            raise RegistryError(
+                f"{label}: chapter {str(name)[:80]!r}: a chapter's name (its page's file) must use "
+                "lower-case letters, digits, '_', '-' and '.'"
+            )
         chapters[str(name)] = Chapter(
             str(name), str(entry["title"]), str(entry["template"]), dict(parameters)
         )

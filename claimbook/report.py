@@ -41,6 +41,26 @@ def escape(text) -> str:
     return html.escape(str(text)).replace("`", "&#96;").replace("\r", " ").replace("\n", " ")
 
 
+# The characters that start inline markup in MyST: escapes, code, emphasis, roles and
+# substitutions, links and images, HTML and entities, math, strikethrough, tables, headings.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>&$~|!#])")
+
+_BLOCK_STARTS = set(":%-+>=.,;'()")
+
+
+def markdown_text(text) -> str:
+    """Text from data as MyST Markdown that renders exactly as that text: one line (no newline
+    can start a block, a fence or a directive), and every character that could start markup
+    backslash-escaped (so ``<script>`` is no tag, ``[x](javascript:...)`` no link, ``{role}`` no
+    role, ``$`` no math). Plain words and ``.,:;'()%-`` are left as they are."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    # A line that starts with ``:::``, ``%``, ``-``, ``+``, ``>`` or ``=`` starts a block (a fence,
+    # a comment, a list, a quote): its first character is escaped too.
+    if escaped[:1] in _BLOCK_STARTS:
+        escaped = "\\" + escaped
+    return escaped
+
+
 def provenance_url(round_name: str, location: str) -> str:
     """The public folder of a result: MLCommons publishes each round in its own repository."""
     path = quote(str(location).removeprefix("./"), safe="/")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import yaml
 
 from claimbook import engine
+from claimbook.inputs import load_yaml
 from claimbook.registry import Announcement, RegistryError, _claim
 
 EXAMPLE_FILE = "data/claims/acme-v6.1.yaml"
@@ -115,7 +116,7 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         }
     }
     lines = [
-        f"# Claims of {title}, paraphrased: each claim's figures as stated, in the book's own words.",
+        f"# Claims of {' '.join(title.split())}, paraphrased: each claim's figures as stated, in the book's own words.",
         "# Uncomment an example, make it this announcement's claim, and build: python -m claimbook build",
         yaml.safe_dump(header, sort_keys=False).rstrip(),
         "claims:",
@@ -129,4 +130,9 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         lines.append(f"  # --- a {kind} claim: {engine.KIND_DESCRIPTIONS[kind]}")
         dumped = yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True)
         lines += ["  # " + line for line in dumped.rstrip().splitlines()]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    # What is written must read back as a registry with this header (a title is one line).
+    document = load_yaml(text, EXAMPLE_FILE)
+    if document.get("announcement", {}).get("title") != title:
+        raise RegistryError(f"the title {title[:80]!r} does not survive as YAML; give it as one line of text")
+    return text

@@ -22,4 +22,6 @@ def _drop_thebe(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("html-page-context", _drop_thebe, priority=900)
+    # Page titles from the registries are text in the theme's templates too (claimbook.sphinx_text).
+    app.setup_extension("claimbook.sphinx_text")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

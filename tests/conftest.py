@@ -1,5 +1,6 @@
 import csv
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,54 @@ def hostile_book(tmp_path_factory, committed_results) -> Path:
     summary = write_summary(folder / "hostile.csv", rows + hostile_rows())
     only = [argument for chapter in HOSTILE_CHAPTERS for argument in ("--only", chapter)]
     return build_book(folder / "out", "--results", summary, *only)
+
+
+def project_copy(target: Path) -> Path:
+    """The project's tracked files (and this checkout's package and tests as they are now),
+    copied to ``target``: a project a test may change."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
+    names = [name for name in listed.stdout.decode().split("\0") if name] if listed.returncode == 0 else []
+    for name in names:
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    for folder in ("claimbook", "notebooks", "book", "data"):  # what is not committed yet too
+        shutil.copytree(
+            ROOT / folder,
+            target / folder,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns("__pycache__", "_build", ".claimbook-*"),
+        )
+    return target
+
+
+def run_copy(copy: Path, *args, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``python -m claimbook ARGS`` run from a project copy, with the copy's own package."""
+    env = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    env["PYTHONPATH"] = str(copy)
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", *map(str, args)],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def hostile_registry_book(tmp_path_factory) -> Path:
+    """A book of one claim page built from a project copy with a registry whose every text
+    field carries script, event handlers, ``javascript:`` links and Markdown/MyST markup (see
+    tests/registries.py); its ``--out`` folder (the site is in ``_build/html``)."""
+    from registries import EVIL_CLAIM, EVIL_ID, evil_registry
+
+    folder = tmp_path_factory.mktemp("hostile-registry")
+    copy = project_copy(folder / "project")
+    (copy / "data" / "claims" / f"{EVIL_ID}.yaml").write_text(evil_registry(), encoding="utf-8")
+    out = folder / "out"
+    done = run_copy(copy, "build", "--out", out, "--only", EVIL_CLAIM)
+    assert done.returncode == 0, f"the hostile registry's book did not build:\n{done.stderr[-4000:]}"
+    return out

@@ -132,7 +132,7 @@ def test_ingest_onto_a_folder_is_refused(tmp_path):
 def test_a_round_that_cannot_name_a_file(tmp_path):
     done = claimbook("ingest", summary(tmp_path), "--round", "../../outside")
     assert done.returncode == 2
-    one_error(done, "round '../../outside' is not of the form vMAJOR.MINOR", "pass --round or --out")
+    one_error(done, "--round '../../outside': a round is of the form vMAJOR.MINOR")
 
 
 @pytest.mark.parametrize(

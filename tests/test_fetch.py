@@ -36,6 +36,18 @@ def handler_for(behaviour, body=b""):
                 return
             if behaviour == "stall":
                 time.sleep(3)
+            if behaviour == "trickle":  # all it promises, one byte every 0.3 s
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                for byte in body:
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    time.sleep(0.3)
+                return
             self.send_response(200)
             declared = len(body) * 2 if behaviour == "truncate" else len(body)
             self.send_header("Content-Length", str(declared))
@@ -86,7 +98,7 @@ def test_fetch_installs_the_file_and_a_checksum(tmp_path, summary_bytes):
     "behaviour, body, message",
     [
         ("fail", b"", "the server answered 500"),
-        ("stall", b"x", "download failed"),
+        ("stall", b"x", "took longer than --timeout 1 s"),
         ("truncate", None, "truncated download"),
         ("ok", b"<html>not found</html>", "not a valid results summary"),
     ],
@@ -118,3 +130,85 @@ def test_nothing_listens(tmp_path):
     done = fetch(f"http://127.0.0.1:{port}/summary.csv", tmp_path)
     assert done.returncode == 1 and "download failed" in done.stderr
     assert not (tmp_path / "v9.9" / "summary.csv").exists()
+
+
+def test_a_server_that_trickles_is_stopped_at_the_deadline(tmp_path):
+    """--timeout bounds the whole download: a server sending a byte every 0.3 s (each read
+    well within the timeout) is stopped after it, and nothing is left behind."""
+    server = Server(handler_for("trickle", b"x" * 1000))
+    started = time.monotonic()
+    try:
+        done = fetch(server.url, tmp_path, timeout=1.5)
+    finally:
+        server.close()
+    took = time.monotonic() - started
+    assert done.returncode == 1, done.stderr
+    assert "took longer than --timeout 1.5 s" in done.stderr and "nothing was installed" in done.stderr
+    # (Only the error lines: a server thread of another test may print to the captured stderr.)
+    assert len([line for line in done.stderr.splitlines() if line.startswith("error:")]) == 1, done.stderr
+    assert took < 10, f"the download went on for {took:.1f} s"
+    assert not list(tmp_path.rglob("*")), list(tmp_path.rglob("*"))  # no .tmp, no empty folder
+
+
+def test_dev_zero_is_refused_and_an_endless_server_cut_off_at_the_size_cap(tmp_path):
+    from claimbook.fetch import MAX_DOWNLOAD
+
+    done = fetch("file:///dev/zero", tmp_path)
+    assert done.returncode == 2 and "not a regular file (a device)" in done.stderr, done.stderr
+
+    class Endless(http.server.BaseHTTPRequestHandler):  # no length: it sends until cut off
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            block = b"0" * (1 << 20)
+            try:
+                while True:
+                    self.wfile.write(block)
+            except OSError:
+                return
+
+    server = Server(Endless)
+    try:
+        done = fetch(server.url, tmp_path, timeout=60)
+    finally:
+        server.close()
+    assert done.returncode == 1, done.stderr
+    assert f"more than {MAX_DOWNLOAD:,} bytes" in done.stderr, done.stderr
+    assert not list(tmp_path.rglob("*")), list(tmp_path.rglob("*"))
+
+
+def test_an_announced_size_over_the_cap_is_refused_before_downloading(tmp_path):
+    from claimbook.fetch import MAX_DOWNLOAD
+
+    class Huge(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", str(MAX_DOWNLOAD + 1))
+            self.end_headers()
+            self.wfile.write(b"Organization,Result\n")
+
+    server = Server(Huge)
+    try:
+        done = fetch(server.url, tmp_path)
+    finally:
+        server.close()
+    assert done.returncode == 1 and f"announces {MAX_DOWNLOAD + 1:,} bytes" in done.stderr, done.stderr
+    assert not list(tmp_path.rglob("*"))
+
+
+def test_fetch_help_states_the_cap_and_the_deadline():
+    from claimbook.fetch import DEFAULT_TIMEOUT, MAX_DOWNLOAD
+
+    done = in_process("fetch", "--help")
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert f"{MAX_DOWNLOAD // (1024 * 1024)} MiB" in text, text
+    assert (
+        f"whole download may take, however slowly the server sends (default: {DEFAULT_TIMEOUT:g})" in text
+    ), text

@@ -225,3 +225,219 @@ def test_real_tables_pass_the_first_look(path):
 def test_sniff(head, found):
     result = sniff(head, True)
     assert (result is None) if found is None else found in result[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile or broken registries: each mistake is one line naming the file and the field, and
+# nothing a registry says can name a path outside its folder, run in a page or exhaust memory.
+
+AMD = ROOT / "data" / "claims" / "amd-v6.1.yaml"
+LAUGHS = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 9)}]\n" for n in range(8)
+)
+
+
+def _swap(old: str, new: str):
+    def change(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, 1)
+
+    return change
+
+
+# case: (how the AMD registry's text changes, what the one line says)
+REGISTRY_CASES = {
+    "announcement id with ../": (
+        _swap("  id: amd-v6.1\n", "  id: ../../../../README\n"),
+        "field announcement.id",
+    ),
+    "announcement id of 300 characters": (
+        _swap("  id: amd-v6.1\n", f"  id: {'a' * 300}\n"),
+        "at most 80 characters",
+    ),
+    "announcement id with a newline": (
+        _swap("  id: amd-v6.1\n", '  id: "amd\\nx"\n'),
+        "field announcement.id",
+    ),
+    "claim id with ../": (_swap("  - id: amd-gptoss-scaling-72\n", "  - id: ../../x\n"), "field id"),
+    "round that is a path": (_swap("  round: v6.1\n", "  round: ../../x\n"), "field announcement.round"),
+    "date that is no date": (
+        _swap('  date: "2026-09-17"\n', "  date: not-a-date\n"),
+        "field announcement.date",
+    ),
+    "date not in the calendar": (_swap('  date: "2026-09-17"\n', '  date: "2026-02-30"\n'), "not a day"),
+    "javascript: link": (
+        _swap(
+            "  source_url: https://rocm.blogs.amd.com/\n",
+            "  source_url: 'javascript:alert(document.domain)'\n",
+        ),
+        "field announcement.source_url: a link must be an http or https address",
+    ),
+    "data: link": (
+        _swap(
+            "  source_url: https://rocm.blogs.amd.com/\n",
+            "  source_url: 'data:text/html,<script>1</script>'\n",
+        ),
+        "http or https",
+    ),
+    "relative link": (
+        _swap("  source_url: https://rocm.blogs.amd.com/\n", "  source_url: /etc/passwd\n"),
+        "http or https",
+    ),
+    "title that is a mapping": (
+        _swap("  title: AMD's MLPerf Inference v6.1 technical post\n", "  title: {a: b}\n"),
+        "field announcement.title: expected text",
+    ),
+    "self-referencing alias": (
+        _swap('    unit: "%"\n', "    unit: &u [*u]\n"),
+        "the alias *u is inside its own anchor",
+    ),
+    "billion laughs in the header": (
+        _swap(
+            "  division: closed\n",
+            "  division: closed\n" + "".join("  " + line + "\n" for line in LAUGHS.splitlines()),
+        ),
+        "its aliases expand to more than 1,000,000 values",
+    ),
+    "claimed NaN": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: .nan\n"),
+        "field claimed: nan is not a finite number",
+    ),
+    "claimed infinite": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: .inf\n"),
+        "not a finite number",
+    ),
+    "claimed text in a mapping": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: {Offline: abc, Server: 94.6}\n"),
+        "field claimed.Offline: expected a number",
+    ),
+    "claimed of 400 digits": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", f"    claimed: {'9' * 400}\n"),
+        "field claimed: 99999999999999999999... is not a sensible figure",
+    ),
+    "claimed true": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: true\n"),
+        "field claimed: expected a number",
+    ),
+    "scale NaN": (
+        _swap("        scale: 1000000\n", "        scale: .nan\n"),
+        "field scale: nan is not a finite number",
+    ),
+}
+
+
+def registry_folder(tmp_path, text: str) -> tuple:
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    (folder / "amd-v6.1.yaml").write_text(text, encoding="utf-8")
+    return folder, tmp_path / "no-chapters.yaml"
+
+
+def one_registry_error(folder, chapters, *phrases) -> str:
+    from claimbook.registry import RegistryError, load_registry
+
+    with pytest.raises(RegistryError) as raised:
+        load_registry(folder, chapters)
+    message = str(raised.value)
+    assert "\n" not in message, message
+    assert message.startswith(str(folder / "amd-v6.1.yaml")), message
+    for phrase in phrases:
+        assert phrase in message, message
+    assert len(message) < 400, message
+    return message
+
+
+@pytest.mark.parametrize("case", list(REGISTRY_CASES))
+def test_a_hostile_registry_is_one_line(tmp_path, case):
+    change, phrase = REGISTRY_CASES[case]
+    folder, chapters = registry_folder(tmp_path, change(AMD.read_text(encoding="utf-8")))
+    one_registry_error(folder, chapters, phrase)
+
+
+def test_an_unquoted_date_is_read_as_the_text_it_is(tmp_path):
+    text = _swap('  date: "2026-09-17"\n', "  date: 2026-09-17\n")(AMD.read_text(encoding="utf-8"))
+    text = _swap('  results_retrieved: "2026-09-16"\n', "  results_retrieved: 2026-09-16\n")(text)
+    from claimbook.registry import load_registry
+
+    registry = load_registry(*registry_folder(tmp_path, text))
+    announcement = registry.announcements["amd-v6.1"]
+    assert (announcement.date, announcement.results_retrieved) == ("2026-09-17", "2026-09-16")
+
+
+def test_a_registry_that_is_a_link_to_dev_zero(tmp_path):
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    (folder / "amd-v6.1.yaml").symlink_to("/dev/zero")
+    one_registry_error(folder, tmp_path / "none.yaml", "not a regular file (a device)")
+
+
+def _no_hang(seconds: int = 10):
+    """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
+    import signal
+
+    def alarm(signum, frame):
+        raise AssertionError(f"took longer than {seconds} s: a read that blocks")
+
+    signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    return signal
+
+
+def test_a_registry_that_is_a_fifo_does_not_block(tmp_path):
+    import os
+
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    os.mkfifo(folder / "amd-v6.1.yaml")
+    signal = _no_hang()
+    try:
+        one_registry_error(folder, tmp_path / "none.yaml", "not a regular file (a named pipe)")
+    finally:
+        signal.alarm(0)
+
+
+def test_a_registry_too_large_to_be_one(tmp_path):
+    from claimbook.inputs import MAX_TEXT
+
+    text = AMD.read_text(encoding="utf-8") + "# " + "x" * MAX_TEXT + "\n"
+    one_registry_error(*registry_folder(tmp_path, text), f"at most {MAX_TEXT:,} bytes")
+
+
+def test_a_summary_that_is_a_fifo_or_a_device(tmp_path):
+    import os
+
+    fifo = tmp_path / "summary.csv"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.csv"
+    zero.symlink_to("/dev/zero")
+    signal = _no_hang()
+    try:
+        for path, kind in ((fifo, "a named pipe"), (zero, "a device")):
+            out = tmp_path / "out" / "tidy.csv"
+            done = claimbook("ingest", path, "--out", out)
+            assert_one_line_error(done, path, f"not a regular file ({kind})")
+            assert not out.parent.exists()
+    finally:
+        signal.alarm(0)
+
+
+def test_a_version_column_that_is_a_path(tmp_path):
+    """The round a summary names in its version column names files: a path is refused."""
+    path = write_summary(tmp_path / "summary.csv", [summary_row(version="../../data/mlperf/v6.1")])
+    done = claimbook("ingest", path)
+    assert_one_line_error(done, path, "its version column gives the round '../../data/mlperf/v6.1'")
+
+
+@pytest.mark.parametrize(
+    "template", ["../../../tmp/evil.ipynb", "/tmp/evil.ipynb", "notebooks/../x.ipynb", "x.py"]
+)
+def test_a_chapter_template_is_a_notebook_of_the_project(tmp_path, template):
+    from claimbook.registry import RegistryError, load_registry
+
+    chapters = tmp_path / "chapters.yaml"
+    chapters.write_text(f"economics: {{title: Economics, template: {template!r}}}\n", encoding="utf-8")
+    with pytest.raises(RegistryError) as raised:
+        load_registry(ROOT / "data" / "claims", chapters)
+    assert str(raised.value).startswith(f"{chapters}: chapter economics: field template: a notebook of"), (
+        raised.value
+    )

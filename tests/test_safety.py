@@ -23,8 +23,10 @@ data are limited with ``--only``.
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -481,3 +483,621 @@ def test_rebuild_keeps_user_files_inside_the_out_book(shared):
         if not path.is_file() or path.read_text() != text
     ]
     assert not lost, f"a rebuild into the --out folder deleted the user's files {lost}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile command lines and moments: refused with one line, exit 2, before anything is written.
+
+
+def _summary_of_round(tmp: Path, version: str) -> Path:
+    from summaries import summary_row, write_summary
+
+    return write_summary(tmp / "summary.csv", [summary_row(version=version)])
+
+
+LAUGHS_PARAM = (
+    "economics.assumed_prices={"
+    + ", ".join(
+        [f"a: &a [{', '.join(['1'] * 10)}]"]
+        + [
+            f"{name}: &{name} [{', '.join(['*' + previous] * 10)}]"
+            for previous, name in zip("abcde", "bcdef")
+        ]
+    )
+    + "}"
+)
+# id: (the arguments, given tmp_path; a phrase of the one error line)
+REFUSED_COMMANDS = {
+    "build --round that is a path": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--results",
+            _summary_of_round(tmp, "v6.1"),
+            "--round",
+            "../../x",
+            "--out",
+            tmp / "new",
+        ),
+        "--round '../../x': a round is of the form vMAJOR.MINOR",
+    ),
+    "build --results whose version is a path": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--results",
+            _summary_of_round(tmp, "../../../data/mlperf/v6.1"),
+            "--out",
+            tmp / "new",
+        ),
+        "its version column gives the round '../../../data/mlperf/v6.1'",
+    ),
+    "ingest of a summary whose version is a path": (
+        lambda tmp: ("ingest", _summary_of_round(tmp, "../../README")),
+        "its version column gives the round '../../README'",
+    ),
+    "new-announcement with an id that is a path": (
+        lambda tmp: (
+            "new-announcement",
+            "../../README",
+            "--publisher",
+            "A",
+            "--title",
+            "T",
+            "--date",
+            "2026-09-18",
+        ),
+        "an announcement id: use lower-case letters",
+    ),
+    "new-announcement with a 300-character id": (
+        lambda tmp: (
+            "new-announcement",
+            "a" * 300,
+            "--publisher",
+            "A",
+            "--title",
+            "T",
+            "--date",
+            "2026-09-18",
+        ),
+        "at most 80 characters",
+    ),
+    "new-announcement --round that is a path": (
+        lambda tmp: (
+            "new-announcement",
+            "acme-v6.1",
+            "--publisher",
+            "A",
+            "--title",
+            "T",
+            "--date",
+            "2026-09-18",
+            "--round",
+            "../../x",
+        ),
+        "--round '../../x': a round is of the form vMAJOR.MINOR",
+    ),
+    "new-announcement --date that is no date": (
+        lambda tmp: (
+            "new-announcement",
+            "acme-v6.1",
+            "--publisher",
+            "A",
+            "--title",
+            "T",
+            "--date",
+            "not-a-date",
+        ),
+        "--date: expected a date YYYY-MM-DD, got 'not-a-date'",
+    ),
+    "new-announcement --title with a line break": (
+        lambda tmp: (
+            "new-announcement",
+            "acme-v6.1",
+            "--publisher",
+            "A",
+            "--title",
+            "T\nx: y",
+            "--date",
+            "2026-09-18",
+        ),
+        "--title 'T\\nx: y': one line of text",
+    ),
+    "--out under a file": (
+        lambda tmp: ("build", "--no-html", "--out", "/etc/passwd/x"),
+        "/etc/passwd is a file, not a folder",
+    ),
+    "--out with a 300-character name": (
+        lambda tmp: ("build", "--no-html", "--out", tmp / ("n" * 300)),
+        "a name of 300 bytes; a file system takes at most 255",
+    ),
+    "--only a name that is no page": (
+        lambda tmp: ("build", "--no-html", "--only", "typo", "--out", tmp / "new"),
+        "--only typo: no page, chapter or claim of that name",
+    ),
+    "--param inside a price": (
+        lambda tmp: ("build", "--no-html", "--param", "economics.assumed_prices.a.b=1", "--out", tmp / "new"),
+        "assumed_prices.a must be a number like the other entries of assumed_prices, not a mapping",
+    ),
+    "--param that changes a mapping to a number": (
+        lambda tmp: ("build", "--no-html", "--param", "economics.assumed_prices=3", "--out", tmp / "new"),
+        "assumed_prices is a mapping, not a number",
+    ),
+    "--param with a 400-digit claimed figure": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            f"rubin-dsr1-2.5x.claimed={'9' * 400}",
+            "--out",
+            tmp / "new",
+        ),
+        "field claimed: 99999999999999999999... is not a sensible figure",
+    ),
+    "--param with a claimed NaN": (
+        lambda tmp: ("build", "--no-html", "--param", "rubin-dsr1-2.5x.claimed=.nan", "--out", tmp / "new"),
+        "field claimed: nan is not a finite number",
+    ),
+    "--param billion laughs": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            LAUGHS_PARAM,
+            "--out",
+            tmp / "new",
+        ),
+        "its aliases expand to more than 1,000,000 values",
+    ),
+    "fetch --timeout -1": (
+        lambda tmp: (
+            "fetch",
+            "v6.1",
+            "--from",
+            "http://127.0.0.1:9/summary.csv",
+            "--dir",
+            tmp / "raw",
+            "--timeout",
+            "-1",
+        ),
+        "--timeout -1.0: give the seconds the download may take",
+    ),
+    "fetch from a FIFO": (
+        lambda tmp: (
+            os.mkfifo(tmp / "pipe") or "fetch",
+            "v6.1",
+            "--from",
+            f"file://{tmp / 'pipe'}",
+            "--dir",
+            tmp / "raw",
+        ),
+        "not a regular file (a named pipe)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED_COMMANDS), ids=list(REFUSED_COMMANDS))
+def test_a_hostile_command_line_is_refused_with_one_line(case, tmp_path):
+    make, phrase = REFUSED_COMMANDS[case]
+    args = make(tmp_path)
+    before_project, before_tmp = project(), snapshot(tmp_path, strict=True)
+    done = claimbook(*args, real=False)
+    # A build says which file it ingests before it finds the file's round unusable.
+    said = "".join(
+        line for line in done.stderr.splitlines(keepends=True) if not line.startswith("ingesting ")
+    )
+    assert_refused(subprocess.CompletedProcess(done.args, done.returncode, done.stdout, said))
+    assert phrase in done.stderr, done.stderr
+    assert_unchanged(before_project, project(), "the project")
+    assert_unchanged(before_tmp, snapshot(tmp_path, strict=True), "the temporary folder")
+
+
+def test_out_in_proc_is_one_line(tmp_path):
+    """A folder the kernel's /proc will not hold: one line naming it, exit 2, nothing made."""
+    before = project()
+    done = claimbook("build", "--no-html", "--out", "/proc/claimbook-test", real=False)
+    assert_refused(done)
+    assert "/proc/claimbook-test" in done.stderr, done.stderr
+    assert not Path("/proc/claimbook-test").exists()
+    assert_unchanged(before, project(), "the project")
+
+
+def test_list_of_a_corrupt_scorecard_is_one_line(tmp_path):
+    claims = tmp_path / "book" / "claims"
+    claims.mkdir(parents=True)
+    for text in ('{"not": "a list"', "[1, 2]", '[{"claim": "rubin-dsr1-2.5x"}]'):
+        (claims / "scorecard.json").write_text(text)
+        done = claimbook("list", "--book", tmp_path, real=False)
+        assert_refused(done)
+        assert f"{claims / 'scorecard.json'}: not a scorecard this book can read" in done.stderr, done.stderr
+
+
+def test_list_from_a_deleted_working_folder(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    previous = os.getcwd()
+    os.chdir(gone)
+    gone.rmdir()
+    try:
+        from contextlib import redirect_stderr, redirect_stdout
+        from io import StringIO
+
+        from claimbook.cli import main
+
+        out, err = StringIO(), StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["list"])
+    finally:
+        os.chdir(previous)
+    assert code == 0, err.getvalue()
+    assert "rubin-dsr1-2.5x" in out.getvalue()
+
+
+def test_os_errors_are_one_line_naming_the_path_and_the_cause():
+    import errno
+    import shutil
+
+    from claimbook.cli import EXIT_BAD_INPUT, EXIT_FAILED, os_error
+
+    full = OSError(errno.ENOSPC, "No space left on device", "/out/book/claims/x.ipynb")
+    assert os_error(full) == ("/out/book/claims/x.ipynb: No space left on device", EXIT_FAILED)
+    long_name = OSError(errno.ENAMETOOLONG, "File name too long", "/out/" + "n" * 300)
+    assert os_error(long_name)[1] == EXIT_BAD_INPUT and "File name too long" in os_error(long_name)[0]
+    copied = shutil.Error([("/a", "/out/a", "[Errno 28] No space left on device"), ("/b", "/out/b", "same")])
+    message, code = os_error(copied)
+    assert (
+        message == "/out/a: [Errno 28] No space left on device (and 1 more file(s))" and code == EXIT_FAILED
+    )
+
+
+def test_an_error_of_the_file_system_in_a_command_is_one_line(tmp_path, monkeypatch):
+    import errno
+
+    from claimbook import cli as command_line
+
+    def full_disk(args):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out" / "x.csv"))
+
+    monkeypatch.setattr(command_line, "_run_kinds", full_disk)
+    done = claimbook("kinds", real=False)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: {tmp_path / 'out' / 'x.csv'}: No space left on device\n"
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
+    """Ctrl-C (or a SIGTERM) in the middle of a download that trickles: one line, exit 130,
+    nothing written (no temporary file either)."""
+    import signal
+    import sys
+
+    from test_fetch import Server, handler_for
+
+    server = Server(handler_for("trickle", b"x" * 1000))
+    try:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "claimbook",
+                "fetch",
+                "v6.1",
+                "--from",
+                server.url,
+                "--dir",
+                tmp_path / "raw",
+            ],
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120  # imports take long on a busy machine
+        while not any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.1)
+        assert any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")), "the download had not begun"
+        process.send_signal(getattr(signal, signal_name))
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        server.close()
+    assert process.returncode == 130, stderr
+    assert stderr == "error: interrupted; nothing was changed\n", stderr
+    assert not (tmp_path / "raw").exists() or not any((tmp_path / "raw").rglob("*")), list(
+        (tmp_path / "raw").rglob("*")
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# A registry written by an attacker: everything it says is text, in every page it reaches.
+
+# The HTML the build itself writes into the Markdown pages, and nothing else.
+OWN_INLINE_HTML = re.compile(
+    r'<a class="reference external" href="https?://[^"<>]*">|</a>|<!-- Generated by [^<>]*-->'
+)
+
+OWN_DOWNLOADS = ("CSV <claims/scorecard.csv>", "JSON <claims/scorecard.json>")
+
+
+def _md_tokens(text: str):
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    # The extensions jupyter-book enables, and html_image, which turns <img> into an image.
+    config = MdParserConfig(
+        enable_extensions={"colon_fence", "dollarmath", "linkify", "substitution", "html_image", "tasklist"}
+    )
+
+    def walk(tokens):
+        for token in tokens:
+            yield token
+            if token.children:
+                yield from walk(token.children)
+
+    return list(walk(create_md_parser(config, RendererHTML).parse(text)))
+
+
+def markup_from_data(text: str) -> list[str]:
+    """What in a generated MyST page is markup a registry could have put there: a raw block other
+    than the build's ``{raw} html`` (whose content is checked for tags of its own), a directive,
+    a role, math, a substitution, an image, a link that is not the book's, inline HTML that is
+    not the book's own."""
+    found = []
+    for token in _md_tokens(text):
+        kind = token.type
+        if kind in ("fence", "colon_fence") and token.info.strip().startswith("{"):
+            if token.info.strip() != "{raw} html":
+                found.append(f"directive {token.info!r}")
+            else:
+                found += [f"in a raw block: {item}" for item in _site_markup(token.content)]
+        elif kind in ("html_inline", "html_block"):
+            if not OWN_INLINE_HTML.fullmatch(token.content.strip()):
+                found.append(f"HTML {token.content[:120]!r}")
+        elif kind == "myst_role" and token.meta.get("name") == "download" and token.content in OWN_DOWNLOADS:
+            continue
+        elif kind in (
+            "myst_role",
+            "math_inline",
+            "math_block",
+            "substitution_inline",
+            "substitution_block",
+            "image",
+        ):
+            found.append(f"{kind} {token.content[:80]!r}")
+        elif kind == "link_open" and not str(token.attrs.get("href", "")).startswith(
+            ("claims/", "../", "https://")
+        ):
+            found.append(f"link to {token.attrs.get('href')!r}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def evil_registry_loaded(tmp_path_factory):
+    from registries import evil_registry
+
+    from claimbook.registry import load_registry
+
+    folder = tmp_path_factory.mktemp("evil") / "claims"
+    folder.mkdir()
+    (folder / "evil-v6.1.yaml").write_text(evil_registry(), encoding="utf-8")
+    return load_registry(folder, folder / "no-chapters.yaml")
+
+
+def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loaded, tmp_path):
+    """The front page, the announcement's page (its text-only claim's card included), a claim
+    page's title cell, the table of contents and the how-to page's examples, made from a registry
+    whose every text field is hostile: no markup of the registry's survives MyST's parser, and
+    each field's text is there, as text."""
+    import nbformat
+    from registries import EVIL_CLAIM, EVIL_ID, EVIL_TEXT_CLAIM
+
+    from claimbook import bookpages, scorecard
+    from claimbook.engine.core import cannot_check
+    from claimbook.execute import with_title
+
+    registry = evil_registry_loaded
+    checks = {
+        claim.id: cannot_check(claim, f"REASON-MARK {claim.get('reason') or ''}") for claim in registry.claims
+    }
+    rows = [row for check in checks.values() for row in scorecard.rows_for(check, EVIL_ID)]
+    announcement = registry.announcements[EVIL_ID]
+    template = tmp_path / "template.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), template)
+    titled = nbformat.read(
+        with_title(template, registry.claim(EVIL_CLAIM).get("title"), tmp_path), as_version=4
+    )
+    pages = {
+        "front": bookpages.front_page(rows, registry, "v6.1"),
+        "announcement": bookpages.announcement_page(
+            announcement, rows, registry, "v6.1", {EVIL_TEXT_CLAIM: checks[EVIL_TEXT_CLAIM]}
+        ),
+        "title cell": titled.cells[0].source,
+        "kinds": bookpages.kinds_page(registry),
+    }
+    for name, text in pages.items():
+        assert not markup_from_data(text), f"{name}: {markup_from_data(text)[:5]}"
+    shown = {
+        name: " ".join(token.content for token in _md_tokens(text) if token.type == "text")
+        for name, text in pages.items()
+    }
+    for marker, where in {
+        "TITLE-MARK <script>window.__pwned=1</script>": ("front", "announcement"),
+        "PUBLISHER-MARK <script>": ("announcement",),
+        "NOTE-MARK <script>": ("announcement",),
+        "CLAIM_TITLE-MARK <script>window.__pwned=1</script><img src=x": ("title cell",),
+        "[a link](javascript:window.__pwned=3)": ("title cell", "announcement"),
+    }.items():
+        for name in where:
+            assert marker in shown[name], f"{name} does not show {marker!r} as text"
+    # The announcement's card and the source link are raw HTML of the book's own, escaped.
+    assert "SOURCE_LABEL-MARK &lt;script&gt;" not in pages["announcement"]
+    assert 'href="https://example.org/post?q=&lt;script&gt;' in pages["announcement"]
+    assert "REASON-MARK &lt;script&gt;window.__pwned=1&lt;/script&gt;" in pages["announcement"]
+    toc = bookpages.toc(registry, [], {EVIL_CLAIM}, [])
+    assert "<" not in toc and f"claims/{EVIL_ID}/{EVIL_CLAIM}" in toc
+
+
+def _site_markup(html_text: str) -> list[str]:
+    """Elements and attributes in a built page that only injected markup would put there."""
+    from html.parser import HTMLParser
+
+    found = []
+
+    class Watch(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.in_script = False
+
+        def handle_starttag(self, tag, attrs):
+            self.in_script = tag == "script"
+            for name, value in attrs:
+                # The theme has handlers of its own (a button's onclick); the registry's all set
+                # window.__pwned.
+                if name.startswith("on") and "__pwned" in (value or ""):
+                    found.append(f"<{tag} {name}={value!r}>")
+                if name in ("href", "src", "action") and (value or "").strip().lower().startswith(
+                    ("javascript:", "data:text")
+                ):
+                    found.append(f"<{tag} {name}={value!r}>")
+            if tag in ("iframe", "object", "embed") or (tag == "img" and dict(attrs).get("src") == "x"):
+                found.append(f"<{tag}>")
+
+        def handle_endtag(self, tag):
+            self.in_script = False
+
+        def handle_data(self, data):
+            # The book's own scripts (a chart's) may hold registry text as inert JSON strings;
+            # a script of the registry's would be its text itself.
+            if self.in_script and data.strip().startswith("window.__pwned"):
+                found.append(f"script {data[:80]!r}")
+
+    Watch().feed(html_text)
+    return found
+
+
+def test_a_hostile_registry_s_site_holds_no_markup_of_its_own(hostile_registry_book):
+    """Every page of the site built from the hostile registry (a claim page, its announcement,
+    the ledger, the how-to, the search page): no element, handler, link or script of the
+    registry's; its title, publisher, label, note, claim title and statement show as text."""
+    site = hostile_registry_book / "_build" / "html"
+    pages = sorted(path for path in site.rglob("*.html") if "_static" not in path.parts)
+    assert len(pages) >= 5, pages
+    problems, text = [], {}
+    for path in pages:
+        content = path.read_text(encoding="utf-8")
+        problems += [f"{path.relative_to(site)}: {item}" for item in _site_markup(content)]
+        text[path.relative_to(site).as_posix()] = html.unescape(re.sub(r"<[^>]+>", " ", content))
+    assert not problems, problems[:10]
+    every = " ".join(text.values())
+    for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
+        assert f"{field}-MARK <script>window.__pwned=1</script>" in every, f"{field} is not shown as text"
+    assert "CLAIM_TITLE-MARK <script>" in text["claims/evil-v6.1/evil-scaling.html"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A hostile registry in a project: `build` refuses it with one line, before writing anything.
+
+
+@pytest.fixture(scope="module")
+def pristine_copy(tmp_path_factory) -> Path:
+    from conftest import project_copy
+
+    return project_copy(tmp_path_factory.mktemp("pristine") / "project")
+
+
+def _registry_change(old: str, new: str):
+    def change(claims: Path) -> None:
+        path = claims / "amd-v6.1.yaml"
+        text = path.read_text(encoding="utf-8")
+        assert old in text, old
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return change
+
+
+def _replace_registry(how):
+    def change(claims: Path) -> None:
+        path = claims / "amd-v6.1.yaml"
+        path.unlink()
+        how(path)
+
+    return change
+
+
+# id: (how the copy's data/claims changes, a phrase of the one error line)
+HOSTILE_REGISTRIES = {
+    "announcement id that leads to README": (
+        _registry_change("  id: amd-v6.1\n", "  id: ../../../../README\n"),
+        "field announcement.id",
+    ),
+    "javascript: source link": (
+        _registry_change(
+            "  source_url: https://rocm.blogs.amd.com/\n",
+            "  source_url: 'javascript:alert(document.domain)'\n",
+        ),
+        "a link must be an http or https address",
+    ),
+    "billion laughs in a statement": (
+        _registry_change(
+            '    unit: "%"\n',
+            '    unit: "%"\n    laughs: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n'
+            + "".join(
+                f"    laughs{n}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 10)}]\n" for n in range(7)
+            ),
+        ),
+        "its aliases expand to more than 1,000,000 values",
+    ),
+    "claimed NaN": (
+        _registry_change("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: .nan\n"),
+        "field claimed: nan is not a finite number",
+    ),
+    "a link to /dev/zero": (
+        _replace_registry(lambda path: path.symlink_to("/dev/zero")),
+        "not a regular file",
+    ),
+    "a FIFO": (_replace_registry(lambda path: os.mkfifo(path)), "not a regular file (a named pipe)"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_REGISTRIES), ids=list(HOSTILE_REGISTRIES))
+@pytest.mark.parametrize("where", ["plain", "out"])
+def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_copy, tmp_path):
+    import shutil
+
+    from conftest import run_copy
+
+    change, phrase = HOSTILE_REGISTRIES[case]
+    copy = tmp_path / "project"
+    shutil.copytree(pristine_copy, copy, symlinks=True)
+    change(copy / "data" / "claims")
+    out = tmp_path / "out"
+    before, before_tmp = snapshot(copy, strict=True), _entries(tmp_path)
+    done = run_copy(copy, "build", "--no-html", *(["--out", out] if where == "out" else []), timeout=120)
+    assert_refused(done)
+    assert "amd-v6.1.yaml" in done.stderr and phrase in done.stderr, done.stderr
+    assert_unchanged(before, snapshot(copy, strict=True), "the project")
+    assert_unchanged(before_tmp, _entries(tmp_path), "the folder around it")
+
+
+def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_path):
+    """A title with YAML's own characters is written as YAML that reads back to that title, and
+    the new file is the only change; a title with a line break was refused above."""
+    import shutil
+
+    from conftest import run_copy
+
+    from claimbook.registry import read_registry_file
+
+    copy = tmp_path / "project"
+    shutil.copytree(pristine_copy, copy, symlinks=True)
+    title = "Acme: 'fast' & \"faster\" # not a comment [v6.1] {x: y} *z"
+    before = snapshot(copy, strict=True)
+    done = run_copy(
+        copy, "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", title, "--date", "2026-09-18"
+    )
+    assert done.returncode == 0, done.stderr
+    written = copy / "data" / "claims" / "acme-v6.1.yaml"
+    assert changes(before, snapshot(copy, strict=True)) == ["added data/claims/acme-v6.1.yaml"]
+    announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=False)
+    assert (announcement.title, announcement.date, announcement.round) == (title, "2026-09-18", "v6.1")
+    assert [claim.id for claim in claims] == ["acme-example"]

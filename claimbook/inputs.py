@@ -1,0 +1,158 @@
+"""Reading the small text inputs a user writes or takes from someone else (registries, the
+chapters file, ``--param`` values) with bounds: only regular files (a FIFO would block, a link
+to ``/dev/zero`` would never end), at most ``MAX_TEXT`` bytes, and YAML whose aliases expand to a
+bounded number of values (a "billion laughs" document is a few lines that stand for gigabytes).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import stat
+from pathlib import Path
+
+import yaml
+
+MAX_TEXT = 4 * 1024 * 1024  # a registry is tens of kB; this leaves a hundred times that
+MAX_VALUES = 1_000_000  # values a document may stand for once its aliases are expanded
+
+# The safe loader, in C where PyYAML was built with libyaml (ten times faster on the registries).
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _TextLoader(_BASE):
+    """A safe loader that keeps dates as the text they are written as (``date: 2026-09-19`` is
+    the string "2026-09-19"): a registry's dates are shown and compared as text."""
+
+
+_TextLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in _BASE.yaml_implicit_resolvers.items()
+}
+
+
+class InputError(ValueError):
+    """An input that is not a readable, bounded text file or YAML document; one line."""
+
+
+def read_text(path: str | os.PathLike, label: str, what: str, limit: int = MAX_TEXT) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; ``InputError`` otherwise."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the check below refuses it.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read the {what} ({exc.strerror})") from None
+    with os.fdopen(descriptor, "rb") as stream:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(
+                f"{label}: not a regular file ({_kind(info.st_mode)}); the {what} must be a file"
+            )
+        if info.st_size > limit:
+            raise InputError(f"{label}: {info.st_size:,} bytes; the {what} may be at most {limit:,} bytes")
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{label}: more than {limit:,} bytes; the {what} may be at most {limit:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: not UTF-8 text; save the {what} as UTF-8") from None
+
+
+def check_regular(path: str | os.PathLike, label: str, what: str) -> None:
+    """Refuse a path that exists and is not a regular file (a FIFO, a device, a folder)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # the reader says what is wrong with a missing file
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{label}: not a regular file ({_kind(info.st_mode)}); the {what} must be a file")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def load_yaml(text: str, label: str):
+    """A YAML document as plain data: mappings, lists, strings, numbers, booleans, nulls; dates
+    stay text. Aliases are counted as what they stand for: a document that would expand to more
+    than ``MAX_VALUES`` values ("billion laughs"), or an alias inside its own anchor (a value
+    that contains itself), is refused. Errors are ``yaml.YAMLError`` (a syntax error) or
+    ``InputError`` (too large, self-referencing)."""
+    _check_expansion(text, label)
+    value = yaml.load(text, Loader=_TextLoader)
+    return _dates_as_text(value)
+
+
+def _check_expansion(text: str, label: str) -> None:
+    sizes: dict[str, int] = {}  # anchor -> how many values its node stands for
+    stack: list[list] = [[0, None]]  # per open collection: values so far, its anchor
+    open_anchors: set[str] = set()
+    total = 0
+    for event in yaml.parse(text, Loader=_TextLoader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            stack.append([1, event.anchor])
+            if event.anchor:
+                open_anchors.add(event.anchor)
+            continue
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            count, anchor = stack.pop()
+            if anchor:
+                sizes[anchor] = count
+                open_anchors.discard(anchor)
+        elif isinstance(event, yaml.ScalarEvent):
+            count = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                raise InputError(
+                    f"{label}, line {event.start_mark.line + 1}: the alias *{event.anchor} is inside its "
+                    "own anchor (a value that contains itself)"
+                )
+            count = sizes.get(event.anchor, 1)
+        else:
+            continue
+        stack[-1][0] += count
+        total += count
+        if total > MAX_VALUES:
+            raise InputError(
+                f"{label}, line {event.start_mark.line + 1}: its aliases expand to more than "
+                f"{MAX_VALUES:,} values; write the values out"
+            )
+
+
+def _dates_as_text(value):
+    """Explicitly tagged timestamps (``!!timestamp``) as ISO text, like every other date."""
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {_dates_as_text(key): _dates_as_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_dates_as_text(item) for item in value]
+    return value
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML error in a few words, with its line when known: ", line 3: not valid YAML (...)"."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f", line {mark.line + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{where}: not valid YAML ({problem})"
+
+
+def read_yaml(path: Path, label: str, what: str):
+    """A bounded, alias-free YAML file; ``InputError`` for every problem, one line."""
+    text = read_text(path, label, what)
+    try:
+        return load_yaml(text, label)
+    except yaml.YAMLError as exc:
+        raise InputError(f"{label}{yaml_problem(exc)}") from None
