@@ -217,7 +217,8 @@ def _ratio_charts(page: ClaimPage, check: Check):
     elif form in ("lead", "outcomes"):
         line, label = (1.0, "level") if unit == "x" else (0.0, "level")
     elif form == "within":
-        line, label = -float(check.claim.get("within")), f"{check.claim.get('within')}% below"
+        bound = engine.ratio.within_reading(check.claim)[0]
+        line, label = -bound, f"{bound:g}% below"
     return [
         charts.case_chart(
             cases,
