@@ -722,3 +722,32 @@ def test_a_first_of_an_accelerator_family_looks_for_its_systems_earlier(tmp_path
     assert check(replace(data, earlier=earlier.iloc[0:0]), "first").verdict == SUPPORTED
     result_ = check(replace(data, earlier=earlier), "first")
     assert result_.verdict == NOT_SUPPORTED  # an earlier round has a system of the same family
+
+
+def test_a_stated_figure_that_is_not_a_number_names_its_row(tmp_path):
+    from claimbook.registry import RegistryError
+
+    claim = entries_claim({"dlrm-v3": {"Server": "about 12k"}})
+    with pytest.raises(RegistryError, match=r"claim table: field entries\[0\]\.figures\.dlrm-v3\.Server"):
+        world(tmp_path, [result("Acme", "node", "Server", 1.0)], [claim])
+
+
+def test_a_lead_is_judged_within_the_division_of_the_result(tmp_path):
+    rows = [
+        result("Acme", "fast", "Offline", 100.0),
+        result("Other", "closed", "Offline", 90.0),
+        result("Other", "open", "Offline", 150.0, Division="open"),
+    ]
+    claim = {
+        "id": "lead",
+        "statement": "The top result.",
+        "kind": "leading",
+        "metric": "result",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme"},
+        "field": {},
+        "division": "any",
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "lead")
+    assert result_.verdict == SUPPORTED  # the Open result is not its rival
+    assert result_.cases[0].extra["next"] == "Other closed (8 GPUs)"

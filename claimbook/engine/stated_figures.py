@@ -264,7 +264,7 @@ def _listed(claim: Claim, data: Data):
                     "entry": entry["id"],
                     "system": f"{entry['organization']} {system or '(not stated)'}",
                     "division": entry["division"],
-                    "benchmark listed": benchmark,
+                    "benchmark": benchmark,
                     "results": None if not system else len(found),
                     "holds": "—" if not system else ("yes" if not found.empty else "no"),
                 }
