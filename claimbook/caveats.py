@@ -82,6 +82,24 @@ VOCABULARY = (
         "A detail the claim names (a software name, a number format) is not what the results state.",
     ),
     Caveat(
+        "detail-unsettled",
+        "a detail unsettled",
+        "A detail of the claim (a part that is not its core) does not hold or cannot be checked; the verdict "
+        "follows the claim's core parts, and the detail is shown beside it.",
+    ),
+    Caveat(
+        "near-bound",
+        "at the edge of a vague bound",
+        'A figure lies beyond the book\'s reading of a vague quantifier ("a few percent", "about", "nearly") by '
+        "less than the precision the claim states it with: a caveat, not a failure.",
+    ),
+    Caveat(
+        "cross-division",
+        "across divisions",
+        "The comparison sets an Open-division figure against a Closed-division one. MLCommons does not treat the "
+        "divisions as comparable, so the book shows the figure but does not judge the claim on it.",
+    ),
+    Caveat(
         "incomplete-data",
         "incomplete data",
         "Part of what the claim covers has no result in the data the book has (a scenario, a round, a field the "

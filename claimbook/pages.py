@@ -217,7 +217,8 @@ def _ratio_charts(page: ClaimPage, check: Check):
     elif form in ("lead", "outcomes"):
         line, label = (1.0, "level") if unit == "x" else (0.0, "level")
     elif form == "within":
-        line, label = -float(check.claim.get("within")), f"{check.claim.get('within')}% below"
+        bound = engine.ratio.within_reading(check.claim)[0]
+        line, label = -bound, f"{bound:g}% below"
     return [
         charts.case_chart(
             cases,
@@ -413,9 +414,50 @@ def _unnamed_baseline_charts(page: ClaimPage, check: Check):
     ]
 
 
+def _stated_figures_charts(page: ClaimPage, check: Check):
+    """Each row of a stated table: the stated figure's gap to the published result (0 when it is
+    the published result at its precision), or the results found for each listed benchmark."""
+    listed = check.claim.get("listed") is not None
+    cases = [case for case in check.cases if case.measured is not None]
+    if not cases:
+        return []
+    frame = pd.DataFrame(
+        {
+            "case": [case.label for case in cases],
+            "measured": [case.measured if listed else case.extra.get("gap_percent", 0.0) for case in cases],
+            "claimed": [case.claimed for case in cases],
+            "outcome": [OUTCOME[case.reaches] for case in cases],
+            "detail": [str(case.extra.get("system", "")) for case in cases],
+        }
+    )
+    if listed:
+        return [
+            charts.case_chart(
+                frame,
+                "Results of each entry's system on each benchmark listed",
+                "Bar chart of the number of published results of the entry's system on each benchmark the "
+                "announcement lists for it; a benchmark with none does not hold.",
+                "results",
+            )
+        ]
+    return [
+        charts.case_chart(
+            frame,
+            "Each stated figure against the published result",
+            "Bar chart of the gap, in percent, between each figure the announcement states and the published "
+            "result (0 where the figure is the result at its stated precision); the dashed line marks the "
+            "published result.",
+            "%",
+            0.0,
+            "published",
+        )
+    ]
+
+
 CHARTS = {
     "ratio": _ratio_charts,
     "figure": _figure_charts,
+    "stated-figures": _stated_figures_charts,
     "scaling": _scaling_charts,
     "leading-result": _leading_result_charts,
     "leading-gpus": _leading_result_charts,
@@ -480,6 +522,7 @@ CONTEXT = {
         frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
         "Earlier figures that name no system",
     ),
+    "every_row": lambda frame: (frame, "Every row of the table the claim states, as checked"),
     "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
     "largest_systems": lambda frame: (frame, "The largest systems in the round"),
     "pairs": lambda frame: (
@@ -570,6 +613,9 @@ def case_table(check) -> pd.DataFrame:
                 for case in check.cases
             ]
         )
+    if check.claim.kind == "stated-figures":
+        every_row = check.tables.get("every_row")
+        return every_row if every_row is not None else pd.DataFrame()
     if check.claim.kind == "scaling":
         return pd.DataFrame(
             [

@@ -131,7 +131,9 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
     parts_html = ""
     if check.parts:
         items = "".join(
-            f'<li>{badge(part.verdict)} {escape(part.claim.statement)} <span class="claimbook-finding">'
+            f"<li>{badge(part.verdict)} "
+            + ('<em class="claimbook-role">A detail:</em> ' if part.claim.get("role") == "detail" else "")
+            + f'{escape(part.claim.statement)} <span class="claimbook-finding">'
             f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>"
             for part in check.parts
         )
@@ -139,6 +141,19 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
     figures = ""
     if measured:
         figures = f'<p class="claimbook-range"><strong>Measured:</strong> {escape(measured)}</p>'
+    decision = claim.get("decision")
+    decision_html = (
+        f'<p class="claimbook-decision"><em>Why the book decided so:</em> {escape(" ".join(decision.split()))}</p>'
+        if decision
+        else ""
+    )
+    every_row = check.tables.get("every_row")
+    rows_html = ""
+    if every_row is not None and not every_row.empty:
+        rows_html = (
+            f'<details class="claimbook-every-row"><summary>Every row of the table ({len(every_row):,})</summary>'
+            f"{table_html(every_row, 'Every row of the table the claim states, as checked')}</details>"
+        )
     notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
     notes_html = (
         f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
@@ -150,7 +165,7 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {escape(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{parts_html}{notes_html}</div>"
+        f"{figures}{_caveat_line(check, book_root)}{decision_html}{parts_html}{rows_html}{notes_html}</div>"
     )
 
 
@@ -166,6 +181,8 @@ def card_text(check) -> str:
         lines.append(f"Measured: {check.measured_range()}")
     if check.caveats:
         lines.append("Caveats: " + ", ".join(check.caveats))
+    if check.claim.get("decision"):
+        lines.append("Why the book decided so: " + " ".join(str(check.claim.get("decision")).split()))
     lines += [f"- {part.claim.id}: {part.verdict}. {part.reason}" for part in check.parts]
     return "\n".join(lines)
 

@@ -1,5 +1,7 @@
 """The editorial standard, one test per rule, on small worlds made through the real ingest."""
 
+from pathlib import Path
+
 import pytest
 from enginekit import check, result, world
 
@@ -281,6 +283,7 @@ def test_a_compound_claim_is_as_strong_as_its_weakest_part(tmp_path):
 # -- caveats come from the rows used, never typed ---------------------------------------------------
 def test_caveats_are_computed_from_the_rows_used(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Availability="preview", Division="open", inferred="1")
+    rows = [{**row, "Division": "open"} for row in rows]  # both sides Open: a comparison within one division
     result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, division="any")]), "fast")
     assert {"preview", "open-division", "inferred"} <= set(result_.caveats)
     assert result_.verdict == SUPPORTED_WITH_CAVEATS
@@ -428,20 +431,323 @@ def test_a_count_that_depends_on_a_definition_says_so(tmp_path):
     assert any("only if one counts any size" in note for note in result_.notes)
 
 
-def test_a_vendor_figure_of_an_earlier_round_is_weaker_evidence(tmp_path):
-    rows = [result("Acme", "node", "Offline", 128.0)]
-    claim = {
+def gain_claim(claimed: float, **stated) -> dict:
+    """A round gain on gpt-oss-120b Offline against a v6.0 figure of 100 the announcement states."""
+    return {
         "id": "gain",
-        "statement": "28% faster than v6.0.",
+        "statement": f"{claimed:g}% faster than v6.0.",
         "kind": "round-gain",
         "form": "each",
         "unit": "%",
         "benchmark": "gpt-oss-120b",
         "from_round": "v6.0",
-        "claimed": {"Offline": 28},
+        "claimed": {"Offline": claimed},
         "subject": {"organization": "Acme", "system": "node"},
-        "stated": {"round": "v6.0", "figures": {"Offline": 100.0}, "gpus": 8, "units": "Tokens/s"},
+        "stated": {"round": "v6.0", "figures": {"Offline": 100.0}, "gpus": 8, "units": "Tokens/s", **stated},
     }
+
+
+def test_a_vendor_figure_of_an_earlier_round_is_weaker_evidence(tmp_path):
+    rows = [result("Acme", "node", "Offline", 128.0)]
+    claim = gain_claim(28)
     result_ = check(world(tmp_path, rows, [claim]), "gain")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and "vendor-source" in result_.caveats
     assert result_.cases[0].measured == pytest.approx(28.0)
+
+
+# -- judgment rules (book/method.md, "Judgment rules") ----------------------------------------------
+def test_a_compound_claim_follows_its_core_and_a_detail_is_a_caveat(tmp_path):
+    rows = two_systems()
+    faster = {**ratio_claim(form="up-to", claimed=3, scenarios=["Offline"]), "id": "both.faster"}
+    claim = {
+        "id": "both",
+        "statement": "Faster, in our fifth round.",
+        "kind": "compound",
+        "decision": "The speed is the claim; the round count is a detail.",
+        "parts": [
+            {**faster, "statement": "Faster."},
+            {
+                "id": "both.fifth",
+                "statement": "Fifth round.",
+                "kind": "not-checkable",
+                "reason": "No rounds.",
+                "role": "detail",
+            },
+        ],
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "both")
+    assert [part.verdict for part in result_.parts] == [SUPPORTED, CANNOT_BE_CHECKED]
+    assert result_.verdict == SUPPORTED_WITH_CAVEATS and "detail-unsettled" in result_.caveats
+    from claimbook import report
+
+    card = report.card(result_)
+    assert (
+        "A detail:" in card and "Why the book decided so:" in card and "the round count is a detail" in card
+    )
+    # the core still decides: a core part that fails fails the claim, whatever its details do
+    slower = {**faster, "claimed": 4}
+    claim["parts"][0] = {**slower, "statement": "Faster."}
+    (tmp_path / "again").mkdir()
+    assert check(world(tmp_path / "again", rows, [claim]), "both").verdict == NOT_SUPPORTED
+
+
+def test_a_role_is_core_or_detail_and_only_for_a_part(tmp_path):
+    from claimbook.registry import RegistryError
+
+    claim = {**ratio_claim(form="up-to", claimed=3), "role": "detail"}
+    with pytest.raises(RegistryError, match="field role"):
+        world(tmp_path, two_systems(), [claim])
+
+
+@pytest.mark.parametrize(
+    "partner, verdict, caveat",
+    [
+        (96.0, SUPPORTED_WITH_CAVEATS, "definition-dependent"),  # -4%: within "a few percent" (5%)
+        (94.6, SUPPORTED_WITH_CAVEATS, "near-bound"),  # -5.4%: beyond 5% by less than its precision
+        (93.8, NOT_SUPPORTED, None),  # -6.2%: beyond by more than a point
+    ],
+)
+def test_a_vague_quantifier_has_one_reading_and_a_near_miss_is_a_caveat(tmp_path, partner, verdict, caveat):
+    rows = [result("Acme", "own", "Offline", 100.0), result("Partner", "theirs", "Offline", partner)]
+    claim = {
+        "id": "close",
+        "statement": "Partners within a few percent of Acme.",
+        "kind": "ratio",
+        "form": "within",
+        "within": "a few percent",
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Partner"},
+        "baseline": {"organization": "Acme"},
+        "match_on": ["gpus"],
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "close")
+    assert result_.verdict == verdict
+    if caveat:
+        assert caveat in result_.caveats
+    assert '"a few percent" read as' in result_.reason
+    if caveat == "near-bound":
+        assert "0.40 points beyond" in result_.reason  # the margin, on the card
+
+
+def test_a_quantifier_without_a_reading_is_an_error(tmp_path):
+    from claimbook.registry import RegistryError
+
+    claim = {**ratio_claim(form="within", within="roughly"), "unit": "%"}
+    with pytest.raises(RegistryError, match="no reading for 'roughly'"):
+        world(tmp_path, two_systems(), [claim])
+
+
+def test_nearly_has_the_one_reading_of_the_method_page():
+    from claimbook.verdict import QUANTIFIERS, bounds
+
+    assert bounds("nearly", 2.0) == pytest.approx((1.6, 2.0))
+    assert bounds("about", 10.0) == pytest.approx((9.5, 10.5))
+    method = (Path(__file__).resolve().parents[1] / "book" / "method.md").read_text(encoding="utf-8")
+    for reading in QUANTIFIERS.values():  # the method page states every reading the engine applies
+        assert f'"{reading.phrase}"' in method and reading.meaning in method
+
+
+def test_a_gain_from_the_other_division_is_shown_but_not_judged(tmp_path):
+    rows = [result("Acme", "node", "Offline", 170.0)]
+    claim = gain_claim(70, division="open")
+    result_ = check(world(tmp_path, rows, [claim]), "gain")
+    assert result_.verdict == CANNOT_BE_CHECKED
+    assert {"cross-division", "open-division"} <= set(result_.caveats)
+    assert result_.cases[0].measured == pytest.approx(70.0) and result_.cases[0].reaches is None
+
+
+def test_a_ratio_across_divisions_is_shown_but_not_judged(tmp_path):
+    rows = two_systems(new=(300.0, 300.0, 300.0), Division="open")
+    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, division="any")]), "fast")
+    assert result_.verdict == CANNOT_BE_CHECKED and "cross-division" in result_.caveats
+    assert [case.measured for case in result_.cases] == pytest.approx([3.0, 3.0, 3.0])
+
+
+def test_a_claim_that_names_no_benchmark_holds_where_it_applies(tmp_path):
+    rows = [
+        result("Acme", "rack", "Offline", 10.0, model="deepseek-r1", weight_data_types="fp4"),
+        result("Acme", "rack", "Offline", 10.0, model="qwen3-vl-235b-a22b", weight_data_types="bf16"),
+    ]
+    items = [
+        {"label": "DeepSeek-R1 in fp4", "organization": "Acme", "benchmark": "deepseek-r1", "weights": "fp4"},
+        {
+            "label": "Qwen3-VL in fp4",
+            "organization": "Acme",
+            "benchmark": "qwen3-vl-235b-a22b",
+            "weights": "fp4",
+        },
+    ]
+    every = {"id": "every", "statement": "fp4 on every benchmark.", "kind": "presence", "items": items}
+    some = {**every, "id": "some", "statement": "fp4 weights.", "holds_if": "any"}
+    data = world(tmp_path, rows, [every, some])
+    assert check(data, "every").verdict == NOT_SUPPORTED
+    result_ = check(data, "some")
+    assert result_.verdict == SUPPORTED and [case.reaches for case in result_.cases] == [True, False]
+
+
+def test_a_headline_without_a_scenario_shows_the_others_as_its_spread(tmp_path):
+    rows = [
+        result("Acme", "one", "Offline", 100.0, gpus=8),
+        result("Acme", "one", "Server", 100.0, gpus=8),
+        result("Acme", "four", "Offline", 396.0, gpus=32, nodes=4),
+        result("Acme", "four", "Server", 340.0, gpus=32, nodes=4),
+    ]
+    claim = {
+        "id": "scales",
+        "statement": "99% scaling.",
+        "kind": "scaling",
+        "claimed": 99,
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "small": {"organization": "Acme", "system": "one"},
+        "large": {"organization": "Acme", "system": "four"},
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "scales")
+    assert result_.verdict == SUPPORTED
+    assert result_.measured_range() == "85–99%: Offline 99% (claimed), Server 85% (not named by the claim)"
+
+
+def entries_claim(figures, **fields):
+    return {
+        "id": "table",
+        "statement": "Our scores.",
+        "kind": "stated-figures",
+        "entries": [
+            {"label": "6.1-0001", "subject": {"organization": "Acme", "system": "node"}, "figures": figures}
+        ],
+        **fields,
+    }
+
+
+@pytest.mark.parametrize(
+    "published, stated, verdict",
+    [
+        (12198.8, "12,198.80", SUPPORTED),  # the published result, at the two decimals written
+        (12198.83, "12,198.80", SUPPORTED_WITH_CAVEATS),  # text keeps its zeros: 12198.83 is not 12,198.80
+        (12198.83, 12198.80, SUPPORTED),  # a number keeps only the decimals its value has: 12198.8
+        (12100.0, "12,198.80", NOT_SUPPORTED),  # more than published: not supported
+    ],
+)
+def test_stated_figures_are_checked_row_by_row_at_their_precision(tmp_path, published, stated, verdict):
+    rows = [
+        result("Acme", "node", "Server", published, model="dlrm-v3", units="Queries/s"),
+        result("Acme", "node", "Offline", 13027.7, model="dlrm-v3", units="Samples/s"),
+    ]
+    claim = entries_claim({"dlrm-v3": {"Server": stated, "Offline": "13,027.70"}})
+    result_ = check(world(tmp_path, rows, [claim]), "table")
+    assert result_.verdict == verdict
+    assert len(result_.cases) == 2 and len(result_.tables["every_row"]) == 2  # one card, every row
+    if verdict == SUPPORTED_WITH_CAVEATS:
+        assert "understated" in result_.caveats
+
+
+def test_a_stated_figure_without_a_result_is_shown_and_flagged(tmp_path):
+    rows = [result("Acme", "node", "Offline", 100.0)]
+    claim = entries_claim({"gpt-oss-120b": {"Offline": "100", "Server": "90"}})
+    result_ = check(world(tmp_path, rows, [claim]), "table")
+    assert result_.verdict == SUPPORTED_WITH_CAVEATS and "incomplete-data" in result_.caveats
+    assert "no published result" in result_.reason
+
+
+def test_benchmarks_listed_for_a_result_id_must_have_results(tmp_path):
+    from dataclasses import replace
+
+    import pandas as pd
+
+    rows = [result("Acme", "node", "Offline", 100.0), result("Acme", "node", "Offline", 9.0, model="dlrm-v3")]
+    claim = {"id": "listed", "statement": "Our entries.", "kind": "stated-figures", "listed": "result-ids"}
+    data = world(tmp_path, rows, [claim])
+    columns = ["id", "round", "organization", "system", "division", "benchmarks", "stated_by", "note"]
+    ids = pd.DataFrame(
+        [
+            [
+                "6.1-0001",
+                "v6.1",
+                "Acme",
+                "node",
+                "closed",
+                "gpt-oss-120b;dlrm-v3;deepseek-r1",
+                "acme-v6.1",
+                "",
+            ],
+            ["6.1-0002", "v6.1", "Acme", "", "closed", "gpt-oss-120b", "acme-v6.1", ""],
+        ],
+        columns=columns,
+    )
+    result_ = check(replace(data, result_ids=ids), "listed")
+    assert result_.verdict == NOT_SUPPORTED and result_.deciding == "6.1-0001 · DeepSeek-R1"
+    assert [case.reaches for case in result_.cases] == [True, True, False, None]
+    assert "incomplete-data" in result_.caveats
+
+
+def test_a_first_of_an_accelerator_family_looks_for_its_systems_earlier(tmp_path):
+    from dataclasses import replace
+
+    import pandas as pd
+
+    from claimbook.earlier import ROUND_COLUMNS
+
+    rows = [result("Acme", "rack", "Offline", 10.0, accelerator="NVIDIA GB300")]
+    claim = {
+        "id": "first",
+        "statement": "Our first GB300 results.",
+        "kind": "presence",
+        "rows": {"family": "NVIDIA GB300"},
+        "history": True,
+    }
+    data = world(tmp_path, rows, [claim])
+    # an earlier figure of the system "rack", which the round places among the GB300 systems
+    earlier = pd.DataFrame(
+        [
+            [
+                "v6.0",
+                "Other",
+                "rack",
+                "gpt-oss-120b",
+                "Offline",
+                5.0,
+                "Tokens/s",
+                True,
+                8,
+                "closed",
+                "",
+                "mlperf-log",
+                "log",
+            ]
+        ],
+        columns=list(ROUND_COLUMNS),
+    )
+    assert check(replace(data, earlier=earlier.iloc[0:0]), "first").verdict == SUPPORTED
+    result_ = check(replace(data, earlier=earlier), "first")
+    assert result_.verdict == NOT_SUPPORTED  # an earlier round has a system of the same family
+
+
+def test_a_stated_figure_that_is_not_a_number_names_its_row(tmp_path):
+    from claimbook.registry import RegistryError
+
+    claim = entries_claim({"dlrm-v3": {"Server": "about 12k"}})
+    with pytest.raises(RegistryError, match=r"claim table: field entries\[0\]\.figures\.dlrm-v3\.Server"):
+        world(tmp_path, [result("Acme", "node", "Server", 1.0)], [claim])
+
+
+def test_a_lead_is_judged_within_the_division_of_the_result(tmp_path):
+    rows = [
+        result("Acme", "fast", "Offline", 100.0),
+        result("Other", "closed", "Offline", 90.0),
+        result("Other", "open", "Offline", 150.0, Division="open"),
+    ]
+    claim = {
+        "id": "lead",
+        "statement": "The top result.",
+        "kind": "leading",
+        "metric": "result",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme"},
+        "field": {},
+        "division": "any",
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "lead")
+    assert result_.verdict == SUPPORTED  # the Open result is not its rival
+    assert result_.cases[0].extra["next"] == "Other closed (8 GPUs)"

@@ -1,13 +1,14 @@
 """The claim engine: one check function per kind of claim, one result type, one scorecard.
 
 ``check(claim, data)`` dispatches on the claim's kind; a claim made of parts is checked part by
-part and is as strong as its weakest part. ``validate_claim`` checks a claim's fields against its
+part: its verdict is the weakest of its core parts, and a detail part that does not hold or
+cannot be checked is a caveat (``detail-unsettled``), shown on the card. ``validate_claim`` checks a claim's fields against its
 kind when the registry is read, so every mistake names the file, the claim and the field.
 """
 
 from __future__ import annotations
 
-from claimbook.caveats import CODES, ordered
+from claimbook.caveats import CODES, ordered, qualifies
 from claimbook.engine import (
     figure,
     leading,
@@ -16,20 +17,38 @@ from claimbook.engine import (
     ratio,
     round_gain,
     scaling,
+    stated_figures,
     unnamed_baseline,
 )
 from claimbook.engine.core import Check, ClaimSpecError, Data
 from claimbook.selectors import SelectorError
 from claimbook.selectors import validate as validate_selector
-from claimbook.verdict import weakest
+from claimbook.verdict import (
+    CANNOT_BE_CHECKED,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    SUPPORTED_WITH_CAVEATS,
+    weakest,
+)
 
 KINDS = {
     module.KIND: module
-    for module in (ratio, figure, scaling, round_gain, presence, leading, unnamed_baseline, not_checkable)
+    for module in (
+        ratio,
+        figure,
+        stated_figures,
+        scaling,
+        round_gain,
+        presence,
+        leading,
+        unnamed_baseline,
+        not_checkable,
+    )
 }
 KIND_DESCRIPTIONS = {
     "ratio": "a ratio between two systems (or sets of results), scenario by scenario",
     "figure": "a figure stated for one system",
+    "stated-figures": "a table of figures an announcement states (entry, benchmark, scenario, figure), one verdict",
     "scaling": "the scaling efficiency of one submitter's two configurations",
     "round-gain": "one system's gain from an earlier round to the current one",
     "presence": "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
@@ -48,8 +67,11 @@ COMMON = (
     "note",
     "sentence",
     "acknowledges",
+    "role",
+    "decision",
 )
 PARENT_KIND = "compound"  # a claim made only of parts
+ROLES = ("core", "detail")  # a part is the claim's core (decides) or a detail (a caveat when it fails)
 
 
 def validate_claim(claim) -> None:
@@ -58,6 +80,12 @@ def validate_claim(claim) -> None:
     def fail(field: str, message: str):
         raise ClaimSpecError(f"{claim.where}: field {field}: {message}")
 
+    role = claim.fields.get("role")
+    if role is not None and (claim.parent is None or role not in ROLES):
+        fail("role", f"a part's role is one of {', '.join(ROLES)} (core unless it says otherwise)")
+    decision = claim.fields.get("decision")
+    if decision is not None and not (isinstance(decision, str) and decision.strip()):
+        fail("decision", "one sentence saying why the book decided as it did")
     if claim.kind == PARENT_KIND:
         return
     module = KINDS.get(claim.kind)
@@ -99,19 +127,48 @@ def validate_claim(claim) -> None:
         raise ClaimSpecError(str(exc)) from None
 
 
+def role_of(part) -> str:
+    return str(part.get("role") or "core")
+
+
 def check(claim, data: Data, **context) -> Check:
-    """The claim's check: its kind's, or for a compound claim its parts' with the weakest verdict."""
+    """The claim's check: its kind's, or for a compound claim its parts': the weakest verdict of
+    its core parts, with a caveat for each detail that does not hold or cannot be checked."""
     if claim.parts:
         parts = tuple(check(part, data) for part in claim.parts)
-        verdict = weakest(part.verdict for part in parts)
-        reason = " ".join(f"{part.claim.id.rsplit('.', 1)[-1]}: {part.verdict}." for part in parts)
-        codes = ordered(code for part in parts for code in part.caveats)
+        core = [part for part in parts if role_of(part.claim) == "core"] or list(parts)
+        details = [part for part in parts if role_of(part.claim) == "detail"]
+        unsettled = [part for part in details if part.verdict in (NOT_SUPPORTED, CANNOT_BE_CHECKED)]
+        verdict = weakest(part.verdict for part in core)
+        codes = {code for part in parts for code in part.caveats}
+        if unsettled:
+            codes.add("detail-unsettled")
+        acknowledged = ordered(
+            {code for part in parts for code in part.acknowledged}
+            | (set(claim.get("acknowledges") or ()) & codes)
+        )
+        if verdict == SUPPORTED and qualifies(codes - set(acknowledged)):
+            verdict = SUPPORTED_WITH_CAVEATS
+        reason = " ".join(
+            f"{part.claim.id.rsplit('.', 1)[-1]}{' (a detail)' if role_of(part.claim) == 'detail' else ''}: {part.verdict}."
+            for part in parts
+        )
+        lead = f"Made of {len(parts)} parts"
+        if details:
+            lead += f"; the verdict follows the core part{'s' if len(core) != 1 else ''}"
+            if unsettled:
+                lead += (
+                    f", and the detail{'s' if len(unsettled) != 1 else ''} "
+                    f"{', '.join(part.claim.id.rsplit('.', 1)[-1] for part in unsettled)} "
+                    f"{'is' if len(unsettled) == 1 else 'are'} a caveat"
+                )
         return Check(
             claim=claim,
             verdict=verdict,
-            reason=f"Made of {len(parts)} parts. {reason}",
+            reason=f"{lead}. {reason}",
             parts=parts,
-            caveats=codes,
+            caveats=ordered(codes),
             missing=tuple(text for part in parts for text in part.missing),
+            acknowledged=acknowledged,
         )
     return KINDS[claim.kind].check(claim, data, **context)

@@ -98,6 +98,18 @@ class Check:
             text = figure(measured[0].measured, unit)
         else:
             text = f"{figure(low, '')}–{figure(high, unit)}"
+        unnamed = [case for case in measured if case.claimed is None and case.reaches is None]
+        if unnamed and len(unnamed) < len(measured) and any(case.claimed is not None for case in measured):
+            # A headline that names no scenario: the scenarios the claim does not name are its spread.
+            named = [case for case in measured if not (case.claimed is None and case.reaches is None)]
+            return (
+                f"{text}: "
+                + ", ".join(f"{case.label} {figure(case.measured, unit)} (claimed)" for case in named)
+                + ", "
+                + ", ".join(
+                    f"{case.label} {figure(case.measured, unit)} (not named by the claim)" for case in unnamed
+                )
+            )
         if self.deciding and len(measured) > 1:
             text += f", deciding: {self.deciding}"
         return text
@@ -218,6 +230,29 @@ def label_of(row: pd.Series) -> str:
     """ "NVIDIA GB300-NVL72_..._x72_TRT (72 GPUs)" """
     gpus = int(row["total_accelerators"])
     return f"{row['organization']} {row['system']} ({gpus} GPU{'s' if gpus != 1 else ''})"
+
+
+# The book's rule for a comparison across divisions (book/method.md, "Judgment rules").
+ACROSS_DIVISIONS = (
+    "MLCommons does not treat the Open and Closed divisions as comparable, so the book shows this figure "
+    "but does not judge the claim on it"
+)
+
+
+def across_divisions(*divisions) -> bool:
+    """Whether a comparison sets results of different divisions against each other (an unknown
+    division, an empty text, does not count)."""
+    return len({str(division).lower() for division in divisions if division and str(division).strip()}) > 1
+
+
+def within_divisions(claim: Claim, measured_cases: list, spread: str, **kwargs) -> tuple[Check | None, list]:
+    """The cases a claim is judged on: those within one division. When every measured case
+    crosses divisions, the check instead: cannot be checked, the figures (``spread``) shown."""
+    crossing = [case for case in measured_cases if case.extra.get("cross_division")]
+    if crossing and len(crossing) == len(measured_cases):
+        reason = f"Measured across divisions: {spread}. {ACROSS_DIVISIONS}."
+        return finish(claim, CANNOT_BE_CHECKED, reason, deciding=crossing[0].label, **kwargs), []
+    return None, [case for case in measured_cases if not case.extra.get("cross_division")]
 
 
 def cannot_check(

@@ -7,7 +7,8 @@ benchmark and scenario, as a whole system and per GPU), ``gpus`` (system size) a
 field). Each reading of the claim (a measure, a definition) holds when the subject leads in every
 case it has a rival in; the claim is supported when every reading holds, supported with caveats
 when some do, and not supported when none does. ``scope: history`` also sets the subject against
-the earlier-round figures the book has, and says which rounds it lacks.
+the earlier-round figures the book has, and says which rounds it lacks. A lead is judged within
+the division of the subject's result: Open and Closed results are not compared.
 """
 
 from __future__ import annotations
@@ -187,6 +188,9 @@ def _check_result(claim: Claim, data: Data):
                 if own.empty:
                     continue
                 best_own = _best(own, measure)
+                rivals = rivals[
+                    rivals["division"] == best_own["division"]
+                ]  # a lead is judged within a division
                 label = " · ".join(
                     part
                     for part in (
@@ -272,7 +276,9 @@ def _own_benchmark(
     """The subject's best result against the best other result of its own benchmark and scenario."""
     best_own = _best(subject, "total")
     rivals = field[
-        (field["benchmark"] == best_own["benchmark"]) & (field["scenario"] == best_own["scenario"])
+        (field["benchmark"] == best_own["benchmark"])
+        & (field["scenario"] == best_own["scenario"])
+        & (field["division"] == best_own["division"])
     ]
     label = f"{data.reference.display_name(best_own['benchmark'])} · {best_own['scenario']}"
     if rivals.empty:

@@ -8,11 +8,13 @@ Modes, by the fields a claim sets:
   ``definitions`` are other readings of the count, shown beside it.
 - ``only``: the distinct values must be exactly those listed.
 - ``items``: each item (a label and a selector, optionally a ``framework`` or ``weights``
-  pattern the rows must state) must be present.
+  pattern the rows must state) must be present; with ``holds_if: any`` (a claim that names no
+  item of its own, such as a benchmark) one item that holds is enough, and the others are shown.
 - ``rows`` alone: at least one result must exist; ``detail`` patterns name what the claim says
   about them (a software name, a number format, a system size).
 - ``pairs``: pairs of results of one benchmark and scenario whose GPU counts and throughputs
-  fit a description ("nearly double the GPUs for a single-digit gain").
+  fit a description ("nearly double the GPUs for a single-digit gain": ``nearly: 2`` takes the
+  book's reading of "nearly", or ``gpu_ratio: [low, high]``).
 ``history: true`` adds the earlier rounds the book has ("the first"). ``absent`` says what an
 empty result means: ``not supported`` (default) or ``cannot be checked`` (the data is silent).
 """
@@ -26,7 +28,7 @@ import pandas as pd
 from claimbook.earlier import round_order
 from claimbook.engine.core import Case, Data, cannot_check, finish, label_of, rows_of, select_for
 from claimbook.registry import Claim
-from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
+from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds
 
 KIND = "presence"
 REQUIRED = ()
@@ -47,6 +49,7 @@ OPTIONAL = (
     "benchmark",
     "scenarios",
     "tolerance",
+    "holds_if",
 )
 SELECTORS = ("rows",)
 COUNTABLE = {
@@ -56,7 +59,7 @@ COUNTABLE = {
     "category": "category",
     "benchmark": "benchmark",
 }
-DETAILS = {"framework": "framework", "weights": "weight_data_types"}
+DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
 # not spell out (``weights_named: nvfp4``): the first decides, the second only qualifies.
 NAMED_DETAILS = {"framework_named": "framework", "weights_named": "weight_data_types"}
@@ -83,6 +86,10 @@ def validate(claim: Claim, fail) -> None:
         fail(modes[1], f"a presence claim uses one of count, only, items or pairs, not {' and '.join(modes)}")
     if not modes and claim.get("rows") is None:
         fail("rows", "a presence claim names the results it is about (rows), or items, or pairs")
+    if claim.get("holds_if", "all") not in ("all", "any") or (
+        claim.get("holds_if") is not None and claim.get("items") is None
+    ):
+        fail("holds_if", "all (every item must hold, the default) or any (one is enough), with items")
     if claim.get("count") is not None and claim.get("count") not in COUNTABLE:
         fail("count", f"count one of {', '.join(COUNTABLE)}")
     if claim.get("absent", NOT_SUPPORTED) not in (NOT_SUPPORTED, CANNOT_BE_CHECKED):
@@ -162,6 +169,7 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
                 tuple(rows["location"]) if not rows.empty else (),
             )
         )
+        _detail(claim, rows, codes, notes)
         submitters = sorted(set(rows["organization"]))
         reason = (
             f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
@@ -320,32 +328,58 @@ def _detail(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> None:
             )
 
 
-def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> None:
-    """A claim of being first: earlier rounds the book has should have no such result."""
+def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> bool:
+    """A claim of being first: earlier rounds the book has should have no such result. A claim
+    about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
+    the systems of the current round; otherwise for the same submitters on the same benchmark.
+    Returns whether an earlier round has such a result."""
     earlier = data.earlier
     if earlier.empty or rows.empty:
-        return
+        return False
     current = str(rows["round"].iloc[0])
     earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
-    models = set(rows["benchmark"])
-    organizations = set(rows["organization"])
-    same = earlier[earlier["model"].map(data.reference.benchmark).isin(models)]
     rounds = sorted(set(data.earlier["round"]) - {current}, key=round_order)
     codes.add("incomplete-data")
-    notes.append(
-        f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
-        + (
-            f"they include {len(same)} figure(s) of the same benchmark"
-            if not same.empty
-            else "none of them is of the same benchmark"
+    lead = f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
+    if "family" in (claim.get("rows") or {}):
+        families = sorted(set(rows["family"]))
+        placed = earlier["system"].map(dict(zip(data.results["system"], data.results["family"])))
+        same = earlier[placed.isin(families)]
+        unplaced = int(placed.isna().sum())
+        notes.append(
+            lead
+            + (
+                f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
+                if not same.empty
+                else f"none of them is of a system with {' or '.join(families)} accelerators"
+            )
+            + (
+                f"; {unplaced} name{'s' if unplaced == 1 else ''} no system the round has, so "
+                f"{'its' if unplaced == 1 else 'their'} accelerator is not known"
+                if unplaced
+                else ""
+            )
+            + "; rounds the book lacks cannot be searched"
         )
-        + "; rounds the book lacks cannot be searched"
-    )
-    if not same.empty and (set(same["organization"]) & organizations):
+    else:
+        models = set(rows["benchmark"])
+        same = earlier[earlier["model"].map(data.reference.benchmark).isin(models)]
+        notes.append(
+            lead
+            + (
+                f"they include {len(same)} figure(s) of the same benchmark"
+                if not same.empty
+                else "none of them is of the same benchmark"
+            )
+            + "; rounds the book lacks cannot be searched"
+        )
+        same = same[same["organization"].isin(set(rows["organization"]))]
+    if not same.empty:
         notes.append(
             "An earlier round has such a result: "
             + "; ".join(f"{row.organization} {row.system} {row.round}" for row in same.itertuples())
         )
+    return not same.empty
 
 
 def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
@@ -357,8 +391,7 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
         )
     codes, notes = set(), []
     _detail(claim, rows, codes, notes)
-    if claim.get("history"):
-        _first(claim, data, rows, codes, notes)
+    earlier_found = bool(claim.get("history")) and _first(claim, data, rows, codes, notes)
     ids = (claim.get("detail") or {}).get("result_id")
     if ids is not None:
         return _result_ids(claim, data, rows, [str(item) for item in ids], codes, notes)
@@ -372,10 +405,12 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     )
     if len(organizations) > 1:
         reason += f" They come from {len(organizations)} submitters."
-    case = Case("results", "", float(len(rows)), None, "results", True, tuple(rows["location"]))
+    if earlier_found:
+        reason += " An earlier round the book has already has such a result."
+    case = Case("results", "", float(len(rows)), None, "results", not earlier_found, tuple(rows["location"]))
     return finish(
         claim,
-        SUPPORTED,
+        NOT_SUPPORTED if earlier_found else SUPPORTED,
         reason,
         cases=[case],
         deciding="results",
@@ -485,6 +520,9 @@ def _items(claim: Claim, data: Data):
     reason = f"{len(cases) - len(failing)} of {len(cases)} hold: {listed}."
     _detail(claim, rows_of(used), codes, notes)
     verdict = NOT_SUPPORTED if failing else SUPPORTED
+    if claim.get("holds_if") == "any" and failing and len(failing) < len(cases):
+        verdict, failing = SUPPORTED, []
+        reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
         return _absent(claim, reason, missing_texts=missing_texts)
     return finish(
@@ -525,6 +563,8 @@ def _pairs(claim: Claim, data: Data):
     """
     spec = claim.get("pairs")
     low, high = spec.get("gpu_ratio", [1.5, 2.0])
+    if spec.get("nearly") is not None:  # "nearly double": the book's one reading of "nearly"
+        low, high = bounds("nearly", float(spec["nearly"]))
     gain_below = float(spec.get("gain_below_percent", 10.0))
     rows, _ = select_for(data, claim, claim.get("rows") or {}, "rows")
     rows = rows[(rows["metric"] == "throughput") & (rows["total_accelerators"] > 0)]

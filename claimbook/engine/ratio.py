@@ -4,10 +4,12 @@ Forms: ``up-to`` (the best case must reach the figure; the spread is shown), ``e
 case its own figure), ``lead`` (the subject ahead in every case, beyond ``tie_within`` percent
 if given), ``outcomes`` (lead / tie / trail expected per case; a tie is within ``tie_within``
 percent, the claim's own definition) and ``within`` (every subject result within ``within``
-percent of its baseline). A baseline that names ``prefer: {organization: X}`` is X's own result
+percent of its baseline; ``within`` may be a vague quantifier, "a few percent", read the one way
+the method page gives, a miss by less than its precision being a caveat, not a failure). A baseline that names ``prefer: {organization: X}`` is X's own result
 where X has one, else the best result of the class by anyone else (X's "best partner"). When the
 baseline belongs to another vendor than the claimant, the claim is also judged against the best
 result of the baseline's class by any submitter; a claim that holds only as stated is flagged.
+A case that sets results of different divisions against each other is shown but not judged.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from claimbook.compare import per_watt, speedup
 from claimbook.engine.core import (
     Case,
     Data,
+    across_divisions,
     benchmarks_of,
     best_row,
     cannot_check,
@@ -27,9 +30,10 @@ from claimbook.engine.core import (
     rows_of,
     scenarios_of,
     select_for,
+    within_divisions,
 )
 from claimbook.registry import Claim
-from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
+from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, quantifier, reaches, signed
 
 KIND = "ratio"
 REQUIRED = ("benchmark", "subject", "baseline", "form")
@@ -69,8 +73,17 @@ def validate(claim: Claim, fail) -> None:
                 fail(f"outcomes.{label}", f"expected {{scenario: {'|'.join(OUTCOMES)}}}")
         if claim.get("tie_within") is None:
             fail("tie_within", "an outcomes ratio needs the claim's definition of a tie, in percent")
-    if form == "within" and claim.get("within") is None:
-        fail("within", "a within ratio needs the allowed gap, in percent")
+    if form == "within":
+        within = claim.get("within")
+        if within is None:
+            fail("within", "a within ratio needs the allowed gap, in percent, or a quantifier")
+        if isinstance(within, str):
+            try:
+                quantifier(within)
+            except ValueError as exc:
+                fail("within", str(exc))
+        elif isinstance(within, bool) or not isinstance(within, (int, float)) or within < 0:
+            fail("within", "the allowed gap in percent (a number), or a quantifier such as 'a few percent'")
     if claim.get("unit", "x") not in ("x", "%"):
         fail("unit", "a ratio is in x (times) or % (lead in percent)")
     if claim.get("measure", "total") not in ("total", "per-gpu"):
@@ -153,8 +166,19 @@ def _judge_case(claim: Claim, form: str, measured: float, ratio: float, label: s
             return None, None
         return None, _outcome(ratio, tie) == expected
     if form == "within":
-        return float(claim.get("within")), abs(ratio - 1.0) * 100.0 <= float(claim.get("within"))
+        bound, precision, _ = within_reading(claim)
+        return bound, abs(ratio - 1.0) * 100.0 - bound < precision or abs(ratio - 1.0) * 100.0 <= bound
     raise ValueError(form)
+
+
+def within_reading(claim: Claim) -> tuple[float, float, str]:
+    """The bound of a "within" claim in percent, the precision it is stated with (a miss by less
+    is a caveat), and how the book reads it."""
+    value = claim.get("within")
+    if isinstance(value, str):
+        reading = quantifier(value)
+        return reading.high, reading.precision, f'"{reading.phrase}" read as {reading.meaning}'
+    return float(value), 0.0, f"within {float(value):g}%"
 
 
 def _outcome(ratio: float, tie: float) -> str:
@@ -266,6 +290,9 @@ def check(claim: Claim, data: Data):
                     ratio = _ratio(subject_row, base_row, measure)
                     measured = _measured(ratio, unit)
                     claimed, holds = _judge_case(claim, form, measured, ratio, label, scenario)
+                    crossed = across_divisions(subject_row["division"], base_row["division"])
+                    if crossed:
+                        holds = None
                     # "within" compares each result with its own counterpart; a best of the class means nothing there.
                     best_any = (
                         None
@@ -299,6 +326,7 @@ def check(claim: Claim, data: Data):
                         if bool(subject_row["higher_is_better"])
                         else None,
                         "per_watt_ratio": _per_watt_ratio(subject_row, base_row),
+                        "cross_division": crossed,
                     }
                     cases.append(
                         Case(
@@ -357,6 +385,26 @@ def check(claim: Claim, data: Data):
             f"{owner} has no result of its own in {', '.join(which)}; the best partner's result stands in, "
             "as the claim's method says"
         )
+    crossing = [case for case in measured_cases if case.extra.get("cross_division")]
+    if crossing:
+        codes.add("cross-division")
+        notes.append(
+            "Set against a result of the other division, not judged: " + ", ".join(c.label for c in crossing)
+        )
+    spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in crossing)
+    across, measured_cases = within_divisions(
+        claim,
+        measured_cases,
+        spread,
+        cases=cases,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        tables=tables,
+        missing_texts=missing_texts,
+    )
+    if across is not None:
+        return across
     verdict, reason, deciding = _verdict(claim, form, unit, measured_cases, codes)
     if verdict == SUPPORTED and rival_cases:
         failing = [(label, best) for label, holds, best in rival_cases if holds is False]
@@ -435,14 +483,30 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
         return NOT_SUPPORTED, "No case has an expectation the data can test.", cases[0].label
     if form == "within":
         codes.add("definition-dependent")
-        within = float(claim.get("within"))
+        within, precision, reading = within_reading(claim)
+
+        def gap(case):
+            return abs(case.measured if unit == "%" else 100.0 * (case.measured - 1.0))
+
         outside = [case for case in judged if not case.reaches]
+        near = [case for case in judged if case.reaches and gap(case) > within]
         low = min(judged, key=lambda case: case.measured)
         high = max(judged, key=lambda case: case.measured)
+        inside = len(judged) - len(outside) - len(near)
         text = (
-            f"{len(judged) - len(outside)} of {len(judged)} results are within {within:g}% of their baseline "
-            f"(from {signed(low.measured)} to {signed(high.measured)})"
+            f"{inside} of {len(judged)} results are within {within:g}% of their baseline "
+            f"(from {signed(low.measured)} to {signed(high.measured)}; {reading})"
         )
+        if near:
+            codes.add("near-bound")
+            text += (
+                f"; {len(near)} {'lies' if len(near) == 1 else 'lie'} beyond it by less than the precision "
+                f"it is stated with ({precision:g} point{'s' if precision != 1 else ''}): "
+                + "; ".join(
+                    f"{case.label} {signed(case.measured, 2)}, {gap(case) - within:.2f} points beyond"
+                    for case in near
+                )
+            )
         if outside:
             listed = "; ".join(f"{case.label} {signed(case.measured)}" for case in outside)
             return NOT_SUPPORTED, f"{text}; outside: {listed}.", outside[0].label

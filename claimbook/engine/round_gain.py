@@ -4,7 +4,8 @@ The current figure is the system's published result; the earlier one comes from 
 table, the strongest source first. A figure the announcement itself states for the earlier round
 (its ``stated`` block) is evidence of the weakest kind and is flagged as a vendor figure; an
 earlier figure from another division is flagged too. An earlier figure that names no system
-cannot be set against a result of a named system.
+cannot be set against a result of a named system. A gain from a figure of the other division
+(Open against Closed) is shown but not judged: MLCommons does not compare the divisions.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from claimbook.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 from claimbook.engine.core import (
     Case,
     Data,
+    across_divisions,
     benchmarks_of,
     best_row,
     cannot_check,
@@ -22,6 +24,7 @@ from claimbook.engine.core import (
     finish,
     scenarios_of,
     select_for,
+    within_divisions,
 )
 from claimbook.registry import Claim
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
@@ -130,18 +133,15 @@ def check(claim: Claim, data: Data):
         higher = bool(current["higher_is_better"])
         gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
         measured = _measured(gain, unit)
-        holds = None if claimed is None else reaches(measured, claimed, claim.tolerance)
+        crossed = across_divisions(earlier["division"], current["division"])
+        holds = None if claimed is None or crossed else reaches(measured, claimed, claim.tolerance)
         source = earlier["source_type"]
         if source == "vendor-announcement":
             codes.add("vendor-source")
         if pd.isna(earlier["total_accelerators"]):
             codes.add("no-system-size")
-        if earlier["division"] and earlier["division"] != current["division"]:
-            codes.add(
-                "open-division"
-                if "open" in (earlier["division"], current["division"])
-                else "definition-dependent"
-            )
+        if crossed:
+            codes.update({"open-division", "cross-division"})
             notes.append(
                 f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
                 f"the {current['round']} one from the {current['division'].capitalize()} division"
@@ -174,6 +174,7 @@ def check(claim: Claim, data: Data):
                     "units": current["units"],
                     "from_source": source,
                     "from_division": earlier["division"],
+                    "cross_division": crossed,
                 },
             )
         )
@@ -219,6 +220,11 @@ def check(claim: Claim, data: Data):
         f"{figure(case.extra['to_result'])} {case.extra['units']})"
         for case in measured_cases
     )
+    across, measured_cases = within_divisions(
+        claim, measured_cases, spread, cases=cases, rows=rows, codes=codes, notes=notes, tables=tables
+    )
+    if across is not None:
+        return across
     if form == "up-to":
         best = max(measured_cases, key=lambda case: (case.measured, case.label))
         if not best.reaches:

@@ -3,7 +3,9 @@
 Efficiency = (throughput ratio) / (GPU ratio). The figure is judged like a stated figure in the
 scenario(s) the claim names; the other scenarios of the same pair are shown beside it. A pair
 above 100% (plus ``superlinear_margin`` points) is flagged: it says the smaller configuration was
-weak, not that the larger one scales well.
+weak, not that the larger one scales well. A pair whose two results are of different divisions
+is shown but not judged. A headline that names no scenario is judged on the one its announcement
+names for it; the other scenarios of the pair are the spread on the card.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import pandas as pd
 
 from claimbook.efficiency import scaling_efficiency
 from claimbook.engine.core import (
+    ACROSS_DIVISIONS,
     Case,
     Data,
+    across_divisions,
     benchmarks_of,
     best_row,
     cannot_check,
@@ -24,7 +28,16 @@ from claimbook.engine.core import (
 )
 from claimbook.registry import Claim
 from claimbook.schema import SCENARIOS
-from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches, signed
+from claimbook.verdict import (
+    CANNOT_BE_CHECKED,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    figure,
+    gap_percent,
+    matches,
+    reaches,
+    signed,
+)
 
 KIND = "scaling"
 REQUIRED = ("benchmark", "small", "large", "scenarios", "claimed")
@@ -88,7 +101,8 @@ def check(claim: Claim, data: Data):
         efficiency = 100.0 * scaling_efficiency(
             big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
         )
-        holds = None if claimed is None else reaches(efficiency, claimed, claim.tolerance)
+        crossed = across_divisions(little["division"], big["division"])
+        holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
         extra = {
             "small": label_of(little),
             "large": label_of(big),
@@ -108,6 +122,22 @@ def check(claim: Claim, data: Data):
             )
         )
         used.append(pd.DataFrame([little, big]))
+        if crossed and claimed is not None:
+            codes.add("cross-division")
+            sentences.append(
+                f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
+            )
+            cases[-1] = Case(
+                scenario,
+                scenario,
+                efficiency,
+                claimed,
+                "%",
+                None,
+                cases[-1].evidence,
+                {**extra, "cross_division": True},
+            )
+            continue
         if claimed is None:
             continue
         if superlinear(efficiency, margin):
@@ -132,8 +162,21 @@ def check(claim: Claim, data: Data):
             "Other scenarios of the same pair, which the claim does not name: "
             + ", ".join(f"{case.label} {figure(case.measured, '%')}" for case in context)
         )
-    judged = [case for case in cases if case.claimed is not None and case.measured is not None]
+    judged = [
+        case
+        for case in cases
+        if case.claimed is not None and case.measured is not None and not case.extra.get("cross_division")
+    ]
     rows = pd.concat(used) if used else pd.DataFrame()
+    if not judged and any(case.extra.get("cross_division") for case in cases):
+        return finish(
+            claim,
+            CANNOT_BE_CHECKED,
+            ". ".join(sentences) + f". {ACROSS_DIVISIONS}.",
+            cases=cases,
+            rows=rows,
+            codes=codes,
+        )
     if not judged:
         return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
     verdict = NOT_SUPPORTED if failing else SUPPORTED
