@@ -93,10 +93,27 @@ def sync(source: Path, work: Path) -> int:
     return written
 
 
+def _documents(folder: Path) -> set[Path]:
+    """The pages of a book's sources (not its build output)."""
+    if not folder.is_dir():
+        return set()
+    return {
+        path.relative_to(folder)
+        for suffix in ("*.md", "*.ipynb")
+        for path in folder.rglob(suffix)
+        if path.relative_to(folder).parts[0] != "_build"
+    }
+
+
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
     """Compile the staged ``book`` in the work folder under ``work_root``; the HTML folder."""
     work = work_root / WORK_DIR
+    documents = _documents(work)
     sync(book, work)
+    if documents - _documents(work):
+        # Sphinx keeps the pages of documents that are gone (a removed claim's): start its output
+        # and environment afresh, so the site has no page the book does not.
+        shutil.rmtree(work / "_build", ignore_errors=True)
     arguments = [
         "build",
         str(work),
