@@ -2,9 +2,10 @@
 the HTML, and only then put the new book in place.
 
 Everything is made in a staging folder first. The committed book (``book/claims``, every file
-the build generates) and ``_build/html`` are each replaced by one swap once the whole build
-succeeded, so a failure or a kill at any moment leaves the last good book exactly as it was,
-and the next build needs no cleanup by hand. ``--out DIR`` builds a whole book (its data
+the build generates) and ``_build/html`` are replaced together, in one transaction, once the
+whole build succeeded (``outputs.publish``), so a failure or a kill at any moment leaves the last
+good book, or lets the next build finish putting the new one in place; no cleanup by hand. A
+file the build did not write (its manifest in each folder says which it did) is kept. ``--out DIR`` builds a whole book (its data
 included) into a folder of its own; the committed book changes only through a plain build of
 the committed data.
 
@@ -411,6 +412,7 @@ def build(
 def _build_target(
     root, target, results, round_name, out, html_output, only, overrides, jobs, force, strict, report
 ) -> BuildResult:
+    kernelfolders.remove_dead()  # those of builds killed outright
     table = None
     # A plain rebuild of unchanged inputs is answered from digests alone; it needs no engine (nor
     # pandas) to validate claims its last build validated. Any other build validates them below.
@@ -467,7 +469,6 @@ def _build_target(
     build_dir.mkdir(parents=True, exist_ok=True)
     with outputs.Lock(target) if out is not None else contextlib.nullcontext():
         outputs.clear_leftovers(target)  # a swap a kill interrupted is finished first
-        kernelfolders.remove_dead()
         wanted = None
         if table is None and not force:
             pages = plan(

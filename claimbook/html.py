@@ -110,9 +110,10 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
     work = work_root / WORK_DIR
     documents = _documents(work)
     sync(book, work)
-    if documents - _documents(work):
-        # Sphinx keeps the pages of documents that are gone (a removed claim's): start its output
-        # and environment afresh, so the site has no page the book does not.
+    if documents != _documents(work):
+        # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
+        # rewrite every page's navigation for one added: when the book's pages are not the same
+        # ones, its output and environment start afresh.
         shutil.rmtree(work / "_build", ignore_errors=True)
     arguments = [
         "build",

@@ -3,9 +3,12 @@
 The rules: a build writes into the project (its own generated files under ``book/claims`` and
 ``_build/``) or into an ``--out`` folder that does not exist yet, is empty, or was made by an
 earlier ``build --out`` (it holds the marker file). Anything else is refused before anything is
-written. A folder is replaced by swapping it with its new version in one step (``renameat2``
-with ``RENAME_EXCHANGE`` on Linux), so a build killed at any moment leaves either the old or the
-new version in place, never a mix. One lock per target keeps two builds from interleaving.
+written. The folders a build replaces are swapped in one transaction (``publish``): each new
+folder made ready on the file system of the one it replaces, a journal, then one exchange each
+(``renameat2`` with ``RENAME_EXCHANGE`` on Linux); a kill leaves every old folder, or a journal
+the next build rolls forward (``recover``). Each folder holds a manifest of the files the build
+wrote there; any other file in it is someone else's and is carried into the new version. One
+lock per target (``Lock``) is held by every command that writes into it.
 """
 
 from __future__ import annotations
@@ -223,10 +226,10 @@ def _beside(new: Path, old: Path) -> Path:
     old.parent.mkdir(parents=True, exist_ok=True)
     if _filesystem(new) == _filesystem(old.parent):
         return new
-    place = old.parent / f"{STAGING_PREFIX}{os.getpid()}"
-    if place.exists():
-        shutil.rmtree(place)
-    place.mkdir()
+    place = old.parent / f"{STAGING_PREFIX}{os.getpid()}"  # shared by the folders of one parent
+    place.mkdir(exist_ok=True)
+    if (place / old.name).exists():
+        shutil.rmtree(place / old.name)
     shutil.copytree(new, place / old.name, symlinks=True)
     return place / old.name
 

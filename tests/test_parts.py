@@ -433,14 +433,15 @@ def test_publish_across_file_systems(tmp_path, monkeypatch):
     monkeypatch.setattr(outputs, "_filesystem", device)
     monkeypatch.setattr(outputs, "_EXCHANGE", None)  # the three renames, through os.replace
     monkeypatch.setattr(outputs.os, "replace", replace)
-    pages = _folder(tmp_path / "book" / "claims", a="old")
+    pages, data = _folder(tmp_path / "book" / "claims", a="old"), tmp_path / "book" / "data"
     staging = build / ".claimbook-staging-1"
     new_pages, new_site = _folder(staging / "claims", b="new"), _folder(staging / "html", y="new")
+    new_data = _folder(staging / "data", d="new")  # a second folder of the same parent, new
     with pytest.raises(OSError, match="cross-device"):
         replace(new_pages, pages)  # what every plain build did
-    outputs.publish([(new_pages, pages), (new_site, build / "html")], build)
-    assert _names(pages) == ["b"] and _names(build / "html") == ["y"]
-    assert _names(tmp_path / "book") == ["claims"]  # the copy beside it is gone
+    outputs.publish([(new_pages, pages), (new_data, data), (new_site, build / "html")], build)
+    assert _names(pages) == ["b"] and _names(data) == ["d"] and _names(build / "html") == ["y"]
+    assert _names(tmp_path / "book") == ["claims", "data"]  # the copies beside them are gone
 
 
 def test_manifest_and_carry_over(tmp_path):
