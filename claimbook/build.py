@@ -47,6 +47,9 @@ DATA_INPUTS = {
     "result_ids_path": "data/result_ids.csv",
     "sources_path": "data/mlperf/sources.csv",
 }
+# Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
+# a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
+BUILD_KEYS = ("standalone", "lists_claims")
 # Parameters whose content the digest takes from the claims themselves, not from the files.
 NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
@@ -103,9 +106,9 @@ def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, o
         ids = tuple(claim.id for claim in claims)
         if not claims and not chapter.parameters.get("standalone"):
             continue
-        if not claims:
-            # A page of the round (where the announcements meet, the explorer) reads every claim:
-            # it depends on all of them, and sees every change made to one.
+        if chapter.parameters.get("lists_claims"):
+            # A page that reads every claim (where the announcements meet) depends on all of them,
+            # and sees every change made to one.
             if every_claim is None:
                 every_claim = [_claim_payload(claim, registry) for claim in registry.claims]
             overrides, digest_claims = dict(claim_overrides), every_claim
@@ -119,7 +122,7 @@ def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, o
         own = {
             key: value
             for key, value in dict(chapter_changes.get(name) or chapter.parameters).items()
-            if key != "standalone"
+            if key not in BUILD_KEYS
         }
         parameters = {
             **common,
