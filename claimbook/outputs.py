@@ -21,7 +21,7 @@ import fcntl
 import json
 import os
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from claimbook.files import current_umask
 from claimbook.paths import OUT_MARKER, PROJECT_ROOT
@@ -250,8 +250,11 @@ def publish(pairs: list[tuple[Path, Path]], journal_dir: Path) -> None:
     from claimbook.files import write_atomically
 
     ready = [(_beside(new, old), old) for new, old in pairs]
-    journal = journal_dir / JOURNAL
-    entries = [{"new": str(new), "old": str(old), "identity": _identity(new)} for new, old in ready]
+    journal, target = journal_dir / JOURNAL, journal_dir.parent
+    entries = [
+        {"new": _relative(new, target), "old": _relative(old, target), "identity": _identity(new)}
+        for new, old in ready
+    ]
     write_atomically(journal, (json.dumps(entries, indent=1) + "\n").encode())
     done = []
     try:
@@ -273,10 +276,41 @@ def publish(pairs: list[tuple[Path, Path]], journal_dir: Path) -> None:
             shutil.rmtree(new.parent, ignore_errors=True)
 
 
+# The folders a build replaces, relative to its target: the only ones a journal may name.
+PUBLISHED = ("book/claims", "book", "data", "_build/html")
+
+
+def _relative(path: Path, target: Path) -> str:
+    return path.relative_to(target).as_posix()
+
+
+def _journal_pair(entry, target: Path) -> tuple[Path, Path] | None:
+    """A journal entry's folders, if it names a staging folder of ours and a folder the build
+    replaces, both inside ``target`` (a journal is data in the target: never a way to move
+    anything else)."""
+    try:
+        new, old = PurePosixPath(entry["new"]), PurePosixPath(entry["old"])
+    except (KeyError, TypeError):
+        return None
+    if (
+        new.is_absolute()
+        or ".." in new.parts
+        or not any(part.startswith(STAGING_PREFIX) for part in new.parts)
+    ):
+        return None
+    if str(old) not in PUBLISHED:
+        return None
+    base = target.resolve()
+    pair = (target / new, target / old)
+    if not all(path.parent.resolve().is_relative_to(base) for path in pair):
+        return None
+    return pair
+
+
 def recover(journal_dir: Path) -> list[str]:
     """Finish the swap a killed ``publish`` began: each folder of its journal not yet exchanged is;
     the folders it names, relative paths."""
-    journal = journal_dir / JOURNAL
+    journal, target = journal_dir / JOURNAL, journal_dir.parent
     try:
         entries = json.loads(journal.read_text())
     except FileNotFoundError:
@@ -285,11 +319,11 @@ def recover(journal_dir: Path) -> list[str]:
         entries = []  # unreadable: written in one step, so never half; treat as no swap begun
     finished = []
     for entry in entries if isinstance(entries, list) else []:
-        try:
-            new, old, identity = Path(entry["new"]), Path(entry["old"]), entry["identity"]
-        except (KeyError, TypeError):
+        pair = _journal_pair(entry, target)
+        if pair is None:
             continue
-        if _identity(old) == identity:
+        (new, old), identity = pair, entry.get("identity")
+        if identity is None or _identity(old) == identity:
             continue  # exchanged before the kill
         if _identity(new) == identity:
             _exchange(new, old)

@@ -414,6 +414,27 @@ def test_a_swap_is_all_or_nothing(tmp_path, monkeypatch):
     assert not outputs.has_leftovers(tmp_path) and _names(tmp_path / "_build") == ["html"]
 
 
+def test_a_journal_moves_nothing_outside_its_target(tmp_path):
+    """The journal lies in the target (an --out folder can come from anyone): an entry naming a
+    folder outside it, or one the build does not replace, is ignored."""
+    import json
+
+    target, outside = tmp_path / "book-out", _folder(tmp_path / "mine", a="mine")
+    _folder(target / "book", b="book")
+    theirs = _folder(target / "_build" / ".claimbook-staging-1" / "x", c="c")
+    entries = [
+        {"new": str(outside), "old": "book", "identity": outputs._identity(outside)},
+        {"new": "../mine", "old": "book", "identity": outputs._identity(outside)},
+        {"new": "_build/.claimbook-staging-1/x", "old": "../mine", "identity": outputs._identity(theirs)},
+        {"new": "_build/.claimbook-staging-1/x", "old": "notebooks", "identity": outputs._identity(theirs)},
+        "nonsense",
+    ]
+    (target / "_build" / outputs.JOURNAL).write_text(json.dumps(entries))
+    outputs.clear_leftovers(target)
+    assert _names(outside) == ["a"] and _names(target / "book") == ["b"]
+    assert not (target / "notebooks").exists() and not outputs.has_leftovers(target)
+
+
 def test_publish_across_file_systems(tmp_path, monkeypatch):
     """_build/ on another file system: a rename from it into book/ fails with EXDEV (simulated:
     every path under _build/ is on "device 2", and os.replace refuses to cross). The new folder is
