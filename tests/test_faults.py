@@ -8,8 +8,8 @@ project is never at risk. After one successful plain build:
   group, at 1 and 3 s after its start and once it has executed its first page; each time the
   copy's ``book/`` (and every other source) and ``_build/html`` must hash exactly as before, and
   the next build must succeed with no cleanup by hand and leave no staging or retired folder;
-* a second build, an ``ingest --force`` and a ``new-announcement`` started while the first holds
-  the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
+* a second build, each ``ingest --force``, a ``fetch`` and a ``new-announcement`` started while the
+  first holds the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
   succeeds; a SIGTERM removes the build's kernel folders at once, and the next build removes those
   of the SIGKILLed ones;
 * the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.publish``: a
@@ -243,7 +243,13 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
 
     changed = committed_results.copy()
     changed.loc[changed.index[0], "result"] = changed["result"].iloc[0] * 1.1
-    summary = summary_from_tidy(changed, tmp_path_factory.mktemp("changed") / "summary.csv")
+    inputs = tmp_path_factory.mktemp("changed")
+    summary = summary_from_tidy(changed, inputs / "summary.csv")
+    earlier = inputs / "earlier.csv"
+    earlier.write_text(
+        "version,organization,platform,model,scenario,result,units,total_accelerators,result_id,source_type,source\n"
+        "v6.0,NVIDIA,GB300,deepseek-r1,Offline,1000,Tokens/s,72,a,mlperf-summary,x\n"
+    )
     started = time.perf_counter()
     first = copy.start("build")
     staging = copy.root / "_build"
@@ -256,6 +262,9 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
     writers = {
         "build": copy.run("build", "--no-html"),
         "ingest": copy.run("ingest", str(summary), "--round", "v6.1", "--force"),
+        "ingest-earlier": copy.run("ingest-earlier", str(earlier), "--force"),
+        "ingest-prices": copy.run("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
+        "fetch": copy.run("fetch", "v6.1", "--from", summary.as_uri()),
         "new-announcement": copy.run(
             "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", "T", "--date", "2026-09-18"
         ),
@@ -277,11 +286,13 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
     )
 
 
-@pytest.mark.parametrize("command", ["build", "ingest", "new-announcement"])
+@pytest.mark.parametrize(
+    "command", ["build", "ingest", "ingest-earlier", "ingest-prices", "fetch", "new-announcement"]
+)
 def test_every_writer_refuses_while_a_build_holds_the_lock(first_builds, command):
-    """One lock for every writer of the project: a second build, an ingest --force or a new
-    announcement during a build is refused with one line and changes nothing (so the build never
-    mixes two datasets), and the first build succeeds."""
+    """One lock for every writer of the project: a second build, an ingest --force (of results,
+    earlier rounds, prices), a fetch or a new announcement during a build is refused with one line
+    and changes nothing (so the build never mixes two datasets), and the first build succeeds."""
     done = first_builds.writers[command]
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1, done.stderr
