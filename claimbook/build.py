@@ -5,9 +5,9 @@ Everything is made in a staging folder first. The committed book (``book/claims`
 the build generates) and ``_build/html`` are replaced together, in one transaction, once the
 whole build succeeded (``outputs.publish``), so a failure or a kill at any moment leaves the last
 good book, or lets the next build finish putting the new one in place; no cleanup by hand. A
-file the build did not write (its manifest in each folder says which it did) is kept. ``--out DIR`` builds a whole book (its data
-included) into a folder of its own; the committed book changes only through a plain build of
-the committed data.
+file the build did not write (its manifest in each folder says which it did) is kept.
+``--out DIR`` builds a whole book (its data included) into a folder of its own; the committed
+book changes only through a plain build of the committed data.
 
 A page is executed again only when what it depends on changed (``claimbook.digests``); the
 digests are kept in ``claims/cache.json``. Pages that must run execute in parallel.
@@ -405,7 +405,7 @@ def build(
     target = outputs.check_out_folder(out, root) if out is not None else root
     # One lock for every writer of the project: a plain build holds it alone, an --out build
     # shares it (it reads the project's data and book), from before the registry is read until
-    # the book is in place; an ingest or another build waits for neither, it is refused.
+    # the book is in place; an ingest or another build meanwhile is refused, with one line.
     with outputs.Lock(root, shared=out is not None), kernelfolders.removed_on_terminate():
         return _build_target(
             root, target, results, round_name, out, html_output, only, overrides, jobs, force, strict, report
