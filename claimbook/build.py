@@ -2,11 +2,12 @@
 the HTML, and only then put the new book in place.
 
 Everything is made in a staging folder first. The committed book (``book/claims``, every file
-the build generates) and ``_build/html`` are each replaced by one swap once the whole build
-succeeded, so a failure or a kill at any moment leaves the last good book exactly as it was,
-and the next build needs no cleanup by hand. ``--out DIR`` builds a whole book (its data
-included) into a folder of its own; the committed book changes only through a plain build of
-the committed data.
+the build generates) and ``_build/html`` are replaced together, in one transaction, once the
+whole build succeeded (``outputs.publish``), so a failure or a kill at any moment leaves the last
+good book, or lets the next build finish putting the new one in place; no cleanup by hand. A
+file the build did not write (its manifest in each folder says which it did) is kept.
+``--out DIR`` builds a whole book (its data included) into a folder of its own; the committed
+book changes only through a plain build of the committed data.
 
 A page is executed again only when what it depends on changed (``claimbook.digests``); the
 digests are kept in ``claims/cache.json``. Pages that must run execute in parallel.
@@ -14,6 +15,7 @@ digests are kept in ``claims/cache.json``. Pages that must run execute in parall
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -24,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claimbook import digests, html, outputs
+from claimbook import digests, html, kernelfolders, outputs
 from claimbook.errors import BuildError, UsageError
 from claimbook.params import ParamError
 from claimbook.params import apply as apply_params
@@ -45,6 +47,9 @@ DATA_INPUTS = {
     "result_ids_path": "data/result_ids.csv",
     "sources_path": "data/mlperf/sources.csv",
 }
+# Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
+# a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
+BUILD_KEYS = ("standalone", "lists_claims")
 # Parameters whose content the digest takes from the claims themselves, not from the files.
 NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
@@ -95,37 +100,38 @@ def plan(registry, common: dict, chapter_changes: dict, claim_overrides: dict, o
     """Every page of the book: the narrative chapters with claims (or of the round), then one
     page per claim that has something to show."""
     jobs = []
+    every_claim = None
     for name, chapter in registry.chapters.items():
         claims = registry.chapter_claims(name)
         ids = tuple(claim.id for claim in claims)
+        if not claims and not chapter.parameters.get("standalone"):
+            continue
+        if chapter.parameters.get("lists_claims"):
+            # A page that reads every claim (where the announcements meet) depends on all of them,
+            # and sees every change made to one.
+            if every_claim is None:
+                every_claim = [_claim_payload(claim, registry) for claim in registry.claims]
+            overrides, digest_claims = dict(claim_overrides), every_claim
+        else:
+            overrides = {
+                key: value
+                for key, value in claim_overrides.items()
+                if key in ids or any(key.startswith(i + ".") for i in ids)
+            }
+            digest_claims = [_claim_payload(claim, registry) for claim in claims]
         own = {
             key: value
             for key, value in dict(chapter_changes.get(name) or chapter.parameters).items()
-            if key != "standalone"
+            if key not in BUILD_KEYS
         }
         parameters = {
             **common,
             **own,
             "claim_ids": list(ids),
             "book_root": "../",
-            "overrides": {
-                key: value
-                for key, value in claim_overrides.items()
-                if key in ids or any(key.startswith(i + ".") for i in ids)
-            },
+            "overrides": overrides,
         }
-        if not claims and not chapter.parameters.get("standalone"):
-            continue
-        jobs.append(
-            Job(
-                name,
-                chapter.template,
-                parameters,
-                None,
-                ids,
-                [_claim_payload(claim, registry) for claim in claims],
-            )
-        )
+        jobs.append(Job(name, chapter.template, parameters, None, ids, digest_claims))
     for claim in registry.page_claims():
         related = {
             claim.id,
@@ -285,10 +291,17 @@ def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
 
 
 def _seed_generated(previous: Path, staging_claims: Path) -> None:
-    """The pages an earlier build made, so unchanged ones are reused."""
+    """The pages an earlier build executed and their digests, so unchanged ones are reused
+    (everything else there is written anew; a file of the user's is carried over at the end,
+    and never reaches the HTML)."""
     staging_claims.mkdir(parents=True, exist_ok=True)
-    if previous.is_dir():
-        shutil.copytree(previous, staging_claims, dirs_exist_ok=True)
+    if not previous.is_dir():
+        return
+    for path in [previous / CACHE_NAME, *sorted(previous.rglob("*.ipynb"))]:
+        if path.is_file() and not path.is_symlink():
+            destination = staging_claims / path.relative_to(previous)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, destination)
 
 
 def _check_systems(data, registry) -> None:
@@ -390,6 +403,19 @@ def build(
             "built only from the committed data, by a plain build)"
         )
     target = outputs.check_out_folder(out, root) if out is not None else root
+    # One lock for every writer of the project: a plain build holds it alone, an --out build
+    # shares it (it reads the project's data and book), from before the registry is read until
+    # the book is in place; an ingest or another build meanwhile is refused, with one line.
+    with outputs.Lock(root, shared=out is not None), kernelfolders.removed_on_terminate():
+        return _build_target(
+            root, target, results, round_name, out, html_output, only, overrides, jobs, force, strict, report
+        )
+
+
+def _build_target(
+    root, target, results, round_name, out, html_output, only, overrides, jobs, force, strict, report
+) -> BuildResult:
+    kernelfolders.remove_dead()  # those of builds killed outright
     table = None
     # A plain rebuild of unchanged inputs is answered from digests alone; it needs no engine (nor
     # pandas) to validate claims its last build validated. Any other build validates them below.
@@ -446,9 +472,8 @@ def build(
         outputs.mark_out_folder(target)
     build_dir = target / "_build"
     build_dir.mkdir(parents=True, exist_ok=True)
-    with outputs.Lock(build_dir):
-        outputs.clear_leftovers(build_dir)
-        outputs.clear_leftovers(target)
+    with outputs.Lock(target) if out is not None else contextlib.nullcontext():
+        outputs.clear_leftovers(target)  # a swap a kill interrupted is finished first
         wanted = None
         if table is None and not force:
             pages = plan(
@@ -777,11 +802,11 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
 def _publish(
     target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool, report
 ) -> None:
-    """Swap the new book in: each folder in one step, the HTML last. A file someone else put in a
-    folder the build replaces is carried into the new version first; every file written follows
-    the user's umask."""
+    """Put the new book in place: every folder it replaces in one transaction
+    (``outputs.publish``). A file someone else put in a folder the build replaces (one its
+    manifest does not list) is carried into the new version first; each new folder records in
+    its manifest what the build wrote there; every file written follows the user's umask."""
     build_dir = target / "_build"
-    ours = outputs.read_manifest(build_dir)
     if to_out:
         pairs = [(staging / BOOK_DIR, target / BOOK_DIR), (staging / "data", target / "data")]
     else:
@@ -791,15 +816,13 @@ def _publish(
     pairs = [(new, old) for new, old in pairs if new.is_dir()]
     kept = []
     for new, old in pairs:
-        kept += outputs.carry_over(old, new, target, ours)
+        ours = outputs.read_manifest(old)
+        if ours is None and old.is_relative_to(build_dir) and old.is_dir():
+            ours = {path.relative_to(old).as_posix() for path in old.rglob("*")}  # _build/ is ours
+        carried = outputs.carry_over(old, new, ours)
+        kept += [f"{old.relative_to(target).as_posix()}/{name}" for name in carried]
+        outputs.write_manifest(new, exclude=set(carried))
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
-    for new, old in pairs:
-        outputs.swap_in(new, old)
-    outputs.write_manifest(
-        build_dir,
-        target,
-        [old for _, old in pairs] + ([build_dir / "html"] if not rebuilt else []),
-        exclude=set(kept),
-    )
+    outputs.publish(pairs, build_dir)

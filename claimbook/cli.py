@@ -21,7 +21,7 @@ from pathlib import Path
 from claimbook.errors import BuildError, ChapterError, UsageError
 from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.html import HtmlError
-from claimbook.outputs import LockedError, OutputError
+from claimbook.outputs import LockedError, OutputError, writer_lock
 from claimbook.paths import PROJECT_ROOT, OutsideError, inside
 from claimbook.registry import RegistryError, load_registry
 
@@ -173,8 +173,11 @@ def _add_force(command, what: str = "the output file") -> None:
 
 
 def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -> int:
-    """Write an ingested table unless a different file is there (then only with --force), and say so."""
-    if replace_file(out, data, force, what_changes) == UNCHANGED:
+    """Write an ingested table unless a different file is there (then only with --force), and say so.
+    Under the lock of the target it belongs to: never while a build reads the data it replaces."""
+    with writer_lock(out):
+        written = replace_file(out, data, force, what_changes)
+    if written == UNCHANGED:
         print(f"unchanged: {out} already holds these {what}", file=sys.stderr)
     else:
         print(f"wrote {what} to {out}", file=sys.stderr)
@@ -265,14 +268,10 @@ def _terminate_as_interrupt():
 def _run_fetch(args) -> int:
     from claimbook.fetch import fetch_summary
 
-    with _terminate_as_interrupt():
+    folder = args.dir or PROJECT_ROOT / "data" / "raw"
+    with writer_lock(folder), _terminate_as_interrupt():
         fetched = fetch_summary(
-            args.round_name,
-            args.dir or PROJECT_ROOT / "data" / "raw",
-            args.url,
-            args.timeout,
-            progress=sys.stderr.isatty(),
-            force=args.force,
+            args.round_name, folder, args.url, args.timeout, progress=sys.stderr.isatty(), force=args.force
         )
     if fetched.unchanged:
         print(
@@ -362,7 +361,8 @@ def _run_new_announcement(args) -> int:
     text = new_registry(
         args.identifier, args.publisher, args.title, args.date, args.round_name, load_registry()
     )
-    replace_file(out, text.encode("utf-8"), False, lambda existing: "")
+    with writer_lock(out):
+        replace_file(out, text.encode("utf-8"), False, lambda existing: "")
     print(f"wrote {out}: fill in its claims, then run `make book`", file=sys.stderr)
     return 0
 

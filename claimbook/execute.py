@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 
 from claimbook.errors import ChapterError
+from claimbook.kernelfolders import kernel_folder
 
 KERNEL = "python3"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
@@ -124,10 +125,9 @@ def execute_chapter(
 
     output.parent.mkdir(parents=True, exist_ok=True)
     source = with_title(template, title, output.parent)
-    # A short path: a Unix socket's path has a limit of about a hundred bytes.
     with (
         tempfile.TemporaryFile(mode="w+") as kernel_stderr,
-        tempfile.TemporaryDirectory(prefix="claimbook-kernel-") as sockets,
+        kernel_folder() as sockets,
     ):
         kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets))
         try:

@@ -93,10 +93,28 @@ def sync(source: Path, work: Path) -> int:
     return written
 
 
+def _documents(folder: Path) -> set[Path]:
+    """The pages of a book's sources (not its build output)."""
+    if not folder.is_dir():
+        return set()
+    return {
+        path.relative_to(folder)
+        for suffix in ("*.md", "*.ipynb")
+        for path in folder.rglob(suffix)
+        if path.relative_to(folder).parts[0] != "_build"
+    }
+
+
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
     """Compile the staged ``book`` in the work folder under ``work_root``; the HTML folder."""
     work = work_root / WORK_DIR
+    documents = _documents(work)
     sync(book, work)
+    if documents != _documents(work):
+        # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
+        # rewrite every page's navigation for one added: when the book's pages are not the same
+        # ones, its output and environment start afresh.
+        shutil.rmtree(work / "_build", ignore_errors=True)
     arguments = [
         "build",
         str(work),

@@ -8,13 +8,19 @@ project is never at risk. After one successful plain build:
   group, at 1 and 3 s after its start and once it has executed its first page; each time the
   copy's ``book/`` (and every other source) and ``_build/html`` must hash exactly as before, and
   the next build must succeed with no cleanup by hand and leave no staging or retired folder;
-* a second build started while the first holds the lock refuses with one ``error: another build``
-  line (exit 1), and the first succeeds;
-* the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.swap_in``:
-  the new folder and the old exchanged in one step, the old one then removed from the staging
-  folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
-  ``shutil.rmtree`` and sends the build SIGKILL right after the exchange or halfway through the
-  removal (the project's code is not changed).
+* a second build, each ``ingest --force``, a ``fetch`` and a ``new-announcement`` started while the
+  first holds the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
+  succeeds; a SIGTERM removes the build's kernel folders at once, and the next build removes those
+  of the SIGKILLed ones;
+* the moments a timer hardly ever hits, inside the final swap (``claimbook.outputs.publish``: a
+  journal, the new folders and the old exchanged one by one, the old ones then removed from the
+  staging folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
+  ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
+  through the removal, or between the exchange of the pages and that of the site (the project's
+  code is not changed); the next build must finish or clear what the kill left;
+* then, in the copy changed on purpose: a user's files in ``book/claims`` survive a build with
+  ``_build/`` deleted, and a registry added then removed gives its claim pages, then takes them
+  away, in the committed book, the ledger, where the announcements meet, and the site.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -34,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import ROOT as REPO
 from treehash import changes, leftovers, snapshot
 
@@ -74,6 +82,34 @@ SITECUSTOMIZE = textwrap.dedent("""
             return _rmtree(path, *args, **kwargs)
 
         shutil.rmtree = rmtree
+
+    if _step == "between":
+        # Killed just before the named folder is exchanged, once those before it were: the
+        # exchange is wrapped as claimbook.outputs is imported.
+        import importlib.abc, importlib.machinery, sys
+
+        class _Finder(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name != "claimbook.outputs":
+                    return None
+                spec = importlib.machinery.PathFinder.find_spec(name, path)
+                run = spec.loader.exec_module
+
+                def exec_module(module):
+                    run(module)
+                    real = module._exchange
+
+                    def exchange(first, second):
+                        if os.path.basename(os.fspath(second)) == _name:
+                            _die()
+                        return real(first, second)
+
+                    module._exchange = exchange
+
+                spec.loader.exec_module = exec_module
+                return spec
+
+        sys.meta_path.insert(0, _Finder())
 """)
 
 
@@ -83,6 +119,7 @@ class Copy:
     environment: dict
     token: str
     hooks: Path
+    temporary: Path  # the builds' TMPDIR: where their kernel folders are made
 
     def run(self, *args, extra: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
         started = time.perf_counter()
@@ -141,6 +178,9 @@ class Copy:
     def leftovers(self) -> list[str]:
         return leftovers(self.root)
 
+    def kernel_folders(self) -> list[str]:
+        return sorted(path.name for path in self.temporary.glob("claimbook-kernel-*"))
+
 
 def _ignore(folder: str, names: list[str]) -> list[str]:
     ignored = [name for name in names if name in COPY_EXCLUDED]
@@ -161,7 +201,9 @@ def copy(tmp_path_factory):
     environment = {
         key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")
     }
-    environment.update({"PYTHONPATH": str(root), TOKEN_VARIABLE: token})
+    # A short path of its own (a kernel's socket path has a limit of about a hundred bytes).
+    temporary = Path(tempfile.mkdtemp(prefix="cbfaults-"))
+    environment.update({"PYTHONPATH": str(root), TOKEN_VARIABLE: token, "TMPDIR": str(temporary)})
     where = subprocess.run(
         [
             sys.executable,
@@ -176,25 +218,38 @@ def copy(tmp_path_factory):
     )
     module_file, project_root = where.stdout.split()
     assert Path(module_file).is_relative_to(root) and Path(project_root) == root, where
-    the_copy = Copy(root, environment, token, hooks)
+    the_copy = Copy(root, environment, token, hooks, temporary)
     yield the_copy
     the_copy.end_strays()
+    shutil.rmtree(temporary, ignore_errors=True)
 
 
 @dataclass
 class FirstBuilds:
     first: subprocess.CompletedProcess
-    second: subprocess.CompletedProcess
     second_started_after: float
     first_seconds: float
-    sources_during_second: tuple[dict, dict]
+    writers: dict[str, subprocess.CompletedProcess]  # the other writers, run while the first built
+    sources_during_writers: tuple[dict, dict]
 
 
 @pytest.fixture(scope="module")
-def first_builds(copy) -> FirstBuilds:
+def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
     """The copy's first plain build (its pages are reused, but the copy has no site yet: the
     HTML is compiled, so it runs for seconds), and, while it holds the lock, a second plain
-    build in the same copy."""
+    build in the same copy, then every other command that writes into the project: an ingest
+    that would replace the round's results (--force), and a new announcement."""
+    from summaries import summary_from_tidy
+
+    changed = committed_results.copy()
+    changed.loc[changed.index[0], "result"] = changed["result"].iloc[0] * 1.1
+    inputs = tmp_path_factory.mktemp("changed")
+    summary = summary_from_tidy(changed, inputs / "summary.csv")
+    earlier = inputs / "earlier.csv"
+    earlier.write_text(
+        "version,organization,platform,model,scenario,result,units,total_accelerators,result_id,source_type,source\n"
+        "v6.0,NVIDIA,GB300,deepseek-r1,Offline,1000,Tokens/s,72,a,mlperf-summary,x\n"
+    )
     started = time.perf_counter()
     first = copy.start("build")
     staging = copy.root / "_build"
@@ -204,8 +259,17 @@ def first_builds(copy) -> FirstBuilds:
         time.sleep(0.05)
     second_started_after = time.perf_counter() - started
     before = copy.state()
-    second = copy.run("build", "--no-html")
-    during = (before, copy.state())
+    writers = {
+        "build": copy.run("build", "--no-html"),
+        "ingest": copy.run("ingest", str(summary), "--round", "v6.1", "--force"),
+        "ingest-earlier": copy.run("ingest-earlier", str(earlier), "--force"),
+        "ingest-prices": copy.run("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
+        "fetch": copy.run("fetch", "v6.1", "--from", summary.as_uri()),
+        "new-announcement": copy.run(
+            "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", "T", "--date", "2026-09-18"
+        ),
+    }
+    during_writers = (before, copy.state())
     still_running = first.poll() is None
     stdout, stderr = first.communicate(timeout=900)
     first_seconds = time.perf_counter() - started
@@ -215,20 +279,26 @@ def first_builds(copy) -> FirstBuilds:
     assert still_running, "the first build ended before the second one did: the lock was not tested"
     return FirstBuilds(
         subprocess.CompletedProcess(first.args, first.returncode, stdout, stderr),
-        second,
         second_started_after,
         first_seconds,
-        during,
+        writers,
+        during_writers,
     )
 
 
-def test_a_second_build_refuses_while_the_first_holds_the_lock(first_builds):
-    second = first_builds.second
-    lines = second.stderr.strip().splitlines()
-    assert second.returncode == 1, second.stderr
-    assert len(lines) == 1 and lines[0].startswith("error: another build is writing to "), second.stderr
-    before, after = first_builds.sources_during_second
-    assert before == after, f"the refused build changed the copy: {changes(before[0], after[0])[:10]}"
+@pytest.mark.parametrize(
+    "command", ["build", "ingest", "ingest-earlier", "ingest-prices", "fetch", "new-announcement"]
+)
+def test_every_writer_refuses_while_a_build_holds_the_lock(first_builds, command):
+    """One lock for every writer of the project: a second build, an ingest --force (of results,
+    earlier rounds, prices), a fetch or a new announcement during a build is refused with one line
+    and changes nothing (so the build never mixes two datasets), and the first build succeeds."""
+    done = first_builds.writers[command]
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: another build is writing to "), done.stderr
+    before, after = first_builds.sources_during_writers
+    assert before == after, f"the refused {command} changed the copy: {changes(before[0], after[0])[:10]}"
     assert first_builds.first.returncode == 0, first_builds.first.stderr
     assert "built into" in first_builds.first.stderr
 
@@ -242,6 +312,20 @@ def good(copy, first_builds) -> tuple[dict, dict]:
     return copy.state()
 
 
+def forced_build(copy, wait_for_a_page: bool) -> tuple[subprocess.Popen, list[str], threading.Thread]:
+    """A ``build --force`` started, what it says, and the thread reading it; with
+    ``wait_for_a_page``, returned once it says it has executed a page."""
+    started = time.perf_counter()
+    build = copy.start("build", "--force")
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(build.stderr), daemon=True)
+    reader.start()
+    while wait_for_a_page and not any(line.startswith("  executed ") for line in said):
+        assert build.poll() is None and time.perf_counter() - started < 300, "no page was executed"
+        time.sleep(0.02)
+    return build, said, reader
+
+
 @pytest.mark.parametrize(
     "moment",
     KILL_AFTER,
@@ -250,16 +334,9 @@ def good(copy, first_builds) -> tuple[dict, dict]:
 def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
     assert copy.state() == good, "the copy is not in its last good state before the kill"
     started = time.perf_counter()
-    build = copy.start("build", "--force")
-    said: list[str] = []
-    reader = threading.Thread(target=lambda: said.extend(build.stderr), daemon=True)
-    reader.start()
+    build, said, reader = forced_build(copy, wait_for_a_page=not isinstance(moment, float))
     if isinstance(moment, float):
         time.sleep(moment)
-    else:
-        while not any(line.startswith("  executed ") for line in said):
-            assert build.poll() is None and time.perf_counter() - started < 300, "no page was executed"
-            time.sleep(0.02)
     assert build.poll() is None, f"the build ended before the kill: {''.join(said)}"
     os.killpg(build.pid, signal.SIGKILL)
     build.wait(timeout=60)
@@ -275,10 +352,28 @@ def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
     assert site == good[1], f"the kill changed _build/html: {changes(good[1], site)[:20]}"
 
 
+def test_sigterm_removes_the_kernel_folders_at_once(copy, good):
+    """A build ended by SIGTERM while its pages execute removes its kernels' folders as it ends
+    (the SIGKILLed ones above left theirs, for the next build to remove)."""
+    build, said, reader = forced_build(copy, wait_for_a_page=True)
+    mine = f"claimbook-kernel-{build.pid}-"
+    assert any(name.startswith(mine) for name in copy.kernel_folders()), copy.kernel_folders()
+    build.send_signal(signal.SIGTERM)
+    build.wait(timeout=60)
+    reader.join(timeout=10)
+    copy.end_strays()
+    assert build.returncode == -signal.SIGTERM, "".join(said)
+    assert not [name for name in copy.kernel_folders() if name.startswith(mine)], copy.kernel_folders()
+    sources, site = copy.state()
+    assert sources == good[0], changes(good[0], sources)[:20]
+    assert site == good[1], changes(good[1], site)[:20]
+
+
 def test_the_next_build_succeeds_without_cleanup(copy, good):
     done = copy.run("build")
     assert done.returncode == 0, done.stderr
     assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
+    assert not copy.kernel_folders(), f"kernel folders of killed builds left: {copy.kernel_folders()}"
     sources, site = copy.state()
     assert sources == good[0], changes(good[0], sources)[:20]
     assert site == good[1], changes(good[1], site)[:20]
@@ -303,17 +398,7 @@ def test_kill_inside_the_final_swap(copy, good, case):
     stale["assembly"] = "made by an older version of the package"
     cache.write_text(json.dumps(stale))
     try:
-        killed = copy.run(
-            "build",
-            *options,
-            extra={
-                "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-                "KILL_AT_STEP": step,
-                "KILL_AT_NAME": name,
-            },
-        )
-        copy.end_strays()
-        assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
+        killed_at(copy, step, name, *options)
         left = copy.leftovers()
         print(f"left after the kill: {left}")
         sources, site = copy.state()  # the exchange is done: the new version is in place, whole
@@ -344,6 +429,21 @@ def test_kill_inside_the_final_swap(copy, good, case):
             copy.run("build")
 
 
+def killed_at(copy, step: str, name: str, *options) -> None:
+    """A plain build that its ``sitecustomize`` kills at ``step`` of the swap of folder ``name``."""
+    killed = copy.run(
+        "build",
+        *options,
+        extra={
+            "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
+            "KILL_AT_STEP": step,
+            "KILL_AT_NAME": name,
+        },
+    )
+    copy.end_strays()
+    assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
+
+
 def error_line(done) -> str:
     """A failed build's error line, and the first warning that made it fail."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", done.stderr)
@@ -358,16 +458,7 @@ def test_kill_while_removing_the_old_site(copy, good):
     the rest. (Runs last: it changes the copy's book.)"""
     page = copy.root / "book" / "howto.md"
     page.write_text(page.read_text() + "\nOne more line, so that the site changes.\n")
-    killed = copy.run(
-        "build",
-        extra={
-            "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-            "KILL_AT_STEP": "remove",
-            "KILL_AT_NAME": "html",
-        },
-    )
-    copy.end_strays()
-    assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
+    killed_at(copy, "remove", "html")
     print(f"left after the kill: {copy.leftovers()}")
     _, site_after_kill = copy.state()
     assert (copy.root / "_build" / "html" / "index.html").is_file()
@@ -377,3 +468,86 @@ def test_kill_while_removing_the_old_site(copy, good):
     assert "compiling HTML" not in done.stderr and "nothing changed" in done.stderr
     assert copy.state()[1] == site_after_kill
     assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
+
+
+def test_kill_between_the_pages_and_the_site(copy, good):
+    """Killed after book/claims was exchanged and before _build/html was: the next build finds
+    the swap's journal and finishes it (the new site was whole, staged beside it), so pages and
+    site come from one build. (Changes the copy's book.)"""
+    page = copy.root / "book" / "howto.md"
+    page.write_text(page.read_text() + "\nAnd a line for the swap that a kill interrupts.\n")
+    killed_at(copy, "between", "html")
+    site = copy.root / "_build" / "html"
+    cache = json.loads((copy.root / "book" / "claims" / "cache.json").read_text())
+    assert html_stamp(site) != cache["assembly"], "the site was swapped before the kill"
+    assert (copy.root / "_build" / ".claimbook-swap.json").is_file(), "no journal of the swap"
+    done = copy.run("build")
+    assert done.returncode == 0, done.stderr
+    assert "compiling HTML" not in done.stderr and "nothing changed" in done.stderr, done.stderr
+    assert html_stamp(site) == cache["assembly"], "pages and site come from different builds"
+    assert "a line for the swap that a kill interrupts" in (site / "howto.html").read_text()
+    assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
+
+
+def html_stamp(site: Path) -> str | None:
+    return json.loads((site / ".claimbook-site.json").read_text()).get("assembly")
+
+
+def test_a_user_s_files_in_the_committed_book_survive_a_build_without_build_folder(copy):
+    """book/claims is the build's, but a file a user put there is not: a build that replaces the
+    folder keeps it, even when _build/ (and whatever it knew) is gone. (Changes the copy's book.)"""
+    mine = {
+        copy.root / "book" / "claims" / "mynotes.md": "# My notes\n",
+        copy.root / "book" / "claims" / "amd-v6.1" / "mine.txt": "mine\n",
+    }
+    for path, text in mine.items():
+        path.write_text(text)
+    shutil.rmtree(copy.root / "_build", ignore_errors=True)
+    page = copy.root / "book" / "howto.md"  # so that the book is assembled and book/claims replaced
+    page.write_text(page.read_text() + "\nA line so that book/claims is replaced.\n")
+    done = copy.run("build", "--no-html")
+    assert done.returncode == 0, done.stderr
+    assert "kept 2 file(s) the build did not make" in done.stderr, done.stderr
+    lost = [str(path) for path, text in mine.items() if not path.is_file() or path.read_text() != text]
+    assert not lost, f"the build deleted the user's files {lost}"
+    manifest = json.loads((copy.root / "book" / "claims" / ".claimbook-manifest.json").read_text())
+    assert "mynotes.md" not in manifest and "scorecard.json" in manifest
+    for path in mine:
+        path.unlink()
+
+
+def test_pages_follow_the_registries(copy):
+    """Add a registry and build (without --force): the new claim has its page, the ledger and the
+    page where the announcements meet list it, the site links it. Remove it and build: its pages
+    are gone from the committed book and from the site, and nothing lists it."""
+    amd = yaml.safe_load((copy.root / "data" / "claims" / "amd-v6.1.yaml").read_text())
+    claim = dict(amd["claims"][0], id="acme-gptoss-scaling-72", title="Acme's copy of AMD's scaling claim")
+    header = dict(amd["announcement"], id="acme-v6.1", title="Acme's post")
+    registry = copy.root / "data" / "claims" / "acme-v6.1.yaml"
+    registry.write_text(yaml.safe_dump({"announcement": header, "claims": [claim]}, sort_keys=False))
+    claims, site = copy.root / "book" / "claims", copy.root / "_build" / "html"
+    page = Path("acme-v6.1") / "acme-gptoss-scaling-72"
+
+    def listed() -> dict[str, bool]:
+        scorecard = json.loads((claims / "scorecard.json").read_text())
+        return {
+            "page": (claims / page.with_suffix(".ipynb")).is_file(),
+            "announcement page": (claims / "acme-v6.1.md").is_file(),
+            "ledger": any(row["claim"] == claim["id"] for row in scorecard),
+            "where they meet": claim["id"] in (claims / "where_they_meet.ipynb").read_text(),
+            "site page": (site / "claims" / page.with_suffix(".html")).is_file(),
+            "site announcement": (site / "claims" / "acme-v6.1.html").is_file(),
+            "site navigation": "acme-v6.1.html" in (site / "index.html").read_text(),
+            "site where they meet": claim["id"] in (site / "claims" / "where_they_meet.html").read_text(),
+        }
+
+    try:
+        added = copy.run("build")
+        assert added.returncode == 0, added.stderr
+        assert all(listed().values()), listed()
+    finally:
+        registry.unlink()
+    removed = copy.run("build")
+    assert removed.returncode == 0, removed.stderr
+    assert not any(listed().values()), listed()
+    assert not (claims / "acme-v6.1").exists() and not (site / "claims" / "acme-v6.1").exists()

@@ -1,6 +1,7 @@
 """Unit tests of the parts around the engine: reviewed tables, registries, parameters, digests,
 output rules, the HTML sync, chart labels and generated pages."""
 
+import os
 import re
 from pathlib import Path
 
@@ -328,25 +329,195 @@ def test_out_folder_rules(tmp_path):
             outputs.check_out_folder(refused)
 
 
-def test_swap_in_replaces_a_folder_whole(tmp_path):
-    (tmp_path / "old").mkdir()
-    (tmp_path / "old" / "a").write_text("old")
-    (tmp_path / "new").mkdir()
-    (tmp_path / "new" / "b").write_text("new")
-    outputs.swap_in(tmp_path / "new", tmp_path / "old")
-    assert sorted(path.name for path in (tmp_path / "old").iterdir()) == ["b"]
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["old"]  # no retired folder left
+def _folder(path: Path, **files: str) -> Path:
+    path.mkdir(parents=True)
+    for name, text in files.items():
+        (path / name).write_text(text)
+    return path
 
 
-def test_a_second_lock_on_one_target_is_refused(tmp_path):
+def _names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def test_publish_replaces_every_folder_whole(tmp_path):
+    pages, site = _folder(tmp_path / "pages", a="old"), _folder(tmp_path / "site", x="old")
+    staging = tmp_path / "_build" / ".claimbook-staging-1"
+    new_pages, new_site = _folder(staging / "pages", b="new"), _folder(staging / "site", y="new")
+    outputs.publish([(new_pages, pages), (new_site, site)], tmp_path / "_build")
+    assert _names(pages) == ["b"] and _names(site) == ["y"]
+    assert _names(staging) == []  # the old versions are removed
+    assert _names(tmp_path / "_build") == [".claimbook-staging-1"]  # and the journal
+
+
+KILLED_AT_SECOND_EXCHANGE = """
+import os, signal, sys
+from pathlib import Path
+from claimbook import outputs
+real, calls = outputs._exchange, []
+def exchange(first, second):
+    calls.append(second)
+    if len(calls) == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(first, second)
+outputs._exchange = exchange
+root = Path(sys.argv[1])
+staging = root / "_build" / ".claimbook-staging-1"
+outputs.publish([(staging / "book", root / "book"), (staging / "html", root / "_build" / "html")], root / "_build")
+"""
+
+
+def test_a_swap_is_all_or_nothing(tmp_path, monkeypatch):
+    """A failed exchange puts back the ones before it (wholly old); a kill between the two (no
+    handler runs) leaves the journal, and the next build's ``clear_leftovers`` rolls the swap
+    forward (wholly new)."""
+    import signal
+    import subprocess
+    import sys
+
+    def prepare():
+        for folder in (tmp_path / "book", tmp_path / "_build"):
+            if folder.exists():
+                __import__("shutil").rmtree(folder)
+        _folder(tmp_path / "book", a="old")
+        _folder(tmp_path / "_build" / "html", x="old")
+        staging = tmp_path / "_build" / ".claimbook-staging-1"
+        return [
+            (_folder(staging / "book", b="new"), tmp_path / "book"),
+            (_folder(staging / "html", y="new"), tmp_path / "_build" / "html"),
+        ]
+
+    pairs = prepare()
+    real = outputs._exchange
+
+    def fail_second(first, second):
+        if second.name == "html":
+            raise OSError(28, "No space left on device")
+        real(first, second)
+
+    monkeypatch.setattr(outputs, "_exchange", fail_second)
+    with pytest.raises(OSError, match="No space"):
+        outputs.publish(pairs, tmp_path / "_build")
+    assert _names(tmp_path / "book") == ["a"] and _names(tmp_path / "_build" / "html") == ["x"]
+    assert not (tmp_path / "_build" / outputs.JOURNAL).exists()
+    monkeypatch.setattr(outputs, "_exchange", real)
+
+    prepare()
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_AT_SECOND_EXCHANGE, tmp_path], cwd=ROOT, check=False
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert _names(tmp_path / "book") == ["b"] and _names(tmp_path / "_build" / "html") == ["x"]
+    assert outputs.has_leftovers(tmp_path)
+    outputs.clear_leftovers(tmp_path)  # what the next build does first, under the lock
+    assert _names(tmp_path / "book") == ["b"] and _names(tmp_path / "_build" / "html") == ["y"]
+    assert not outputs.has_leftovers(tmp_path) and _names(tmp_path / "_build") == ["html"]
+
+
+def test_a_journal_moves_nothing_outside_its_target(tmp_path):
+    """The journal lies in the target (an --out folder can come from anyone): an entry naming a
+    folder outside it, or one the build does not replace, is ignored."""
+    import json
+
+    target, outside = tmp_path / "book-out", _folder(tmp_path / "mine", a="mine")
+    _folder(target / "book", b="book")
+    theirs = _folder(target / "_build" / ".claimbook-staging-1" / "x", c="c")
+    entries = [
+        {"new": str(outside), "old": "book", "identity": outputs._identity(outside)},
+        {"new": "../mine", "old": "book", "identity": outputs._identity(outside)},
+        {"new": "_build/.claimbook-staging-1/x", "old": "../mine", "identity": outputs._identity(theirs)},
+        {"new": "_build/.claimbook-staging-1/x", "old": "notebooks", "identity": outputs._identity(theirs)},
+        "nonsense",
+    ]
+    (target / "_build" / outputs.JOURNAL).write_text(json.dumps(entries))
+    outputs.clear_leftovers(target)
+    assert _names(outside) == ["a"] and _names(target / "book") == ["b"]
+    assert not (target / "notebooks").exists() and not outputs.has_leftovers(target)
+
+
+def test_publish_across_file_systems(tmp_path, monkeypatch):
+    """_build/ on another file system: a rename from it into book/ fails with EXDEV (simulated:
+    every path under _build/ is on "device 2", and os.replace refuses to cross). The new folder is
+    copied beside the one it replaces first, so the exchange never crosses."""
+    import errno
+
+    build = tmp_path / "_build"
+
+    def device(path):
+        return 2 if Path(path).resolve().is_relative_to(build) else 1
+
+    def replace(source, destination, _replace=outputs.os.replace):
+        if device(source) != device(Path(destination).parent):
+            raise OSError(errno.EXDEV, "Invalid cross-device link", str(source))
+        return _replace(source, destination)
+
+    monkeypatch.setattr(outputs, "_filesystem", device)
+    monkeypatch.setattr(outputs, "_EXCHANGE", None)  # the three renames, through os.replace
+    monkeypatch.setattr(outputs.os, "replace", replace)
+    pages, data = _folder(tmp_path / "book" / "claims", a="old"), tmp_path / "book" / "data"
+    staging = build / ".claimbook-staging-1"
+    new_pages, new_site = _folder(staging / "claims", b="new"), _folder(staging / "html", y="new")
+    new_data = _folder(staging / "data", d="new")  # a second folder of the same parent, new
+    with pytest.raises(OSError, match="cross-device"):
+        replace(new_pages, pages)  # what every plain build did
+    outputs.publish([(new_pages, pages), (new_data, data), (new_site, build / "html")], build)
+    assert _names(pages) == ["b"] and _names(data) == ["d"] and _names(build / "html") == ["y"]
+    assert _names(tmp_path / "book") == ["claims", "data"]  # the copies beside them are gone
+
+
+def test_manifest_and_carry_over(tmp_path):
+    old = _folder(tmp_path / "old", page="built", mynotes="the user's")
+    outputs.write_manifest(old, exclude={"mynotes"})
+    assert outputs.read_manifest(old) == {"page"}
+    new = _folder(tmp_path / "new", other="built")
+    assert outputs.carry_over(old, new, outputs.read_manifest(old)) == ["mynotes"]
+    assert _names(new) == ["mynotes", "other"]
+    # No manifest: nothing is known to be the build's, so everything is kept.
+    bare = _folder(tmp_path / "bare", page="built?")
+    assert outputs.read_manifest(bare) is None
+    assert outputs.carry_over(bare, _folder(tmp_path / "next"), None) == ["page"]
+
+
+def test_one_lock_for_every_writer(tmp_path):
     with (
         outputs.Lock(tmp_path),
         pytest.raises(outputs.LockedError, match="another build is writing"),
-        outputs.Lock(tmp_path),
+        outputs.Lock(tmp_path, shared=True),
+    ):
+        pass
+    with (
+        outputs.Lock(tmp_path, shared=True),
+        outputs.Lock(tmp_path, shared=True),  # readers share it
+        pytest.raises(outputs.LockedError),
+        outputs.writer_lock(tmp_path / "data" / "x.csv", tmp_path),  # a writer waits for none
     ):
         pass
     with outputs.Lock(tmp_path):  # released
         pass
+    assert _names(tmp_path) == []  # nothing is created to hold it
+    book = _folder(tmp_path / "book", **{".claimbook-out": "{}"})
+    assert outputs.owner(book / "data" / "x.csv", tmp_path / "project") == book
+    assert outputs.owner(tmp_path / "elsewhere.csv", tmp_path / "project") is None
+
+
+def test_kernel_folders_of_dead_builds_are_removed(tmp_path):
+    import subprocess
+    import sys
+
+    from claimbook import kernelfolders
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "print(__import__('os').getpid())"], capture_output=True, check=True
+    )
+    dead_pid = int(dead.stdout)
+    left = _folder(tmp_path / f"claimbook-kernel-{dead_pid}-abcd1234", **{"kernel-1": ""})
+    alive = _folder(tmp_path / f"claimbook-kernel-{os.getppid()}-abcd1234")
+    other = _folder(tmp_path / "claimbook-kernel-someone")
+    assert kernelfolders.remove_dead(tmp_path) == [left]
+    assert _names(tmp_path) == sorted([alive.name, other.name])
+    with kernelfolders.kernel_folder() as folder:
+        assert folder.name.startswith(f"claimbook-kernel-{os.getpid()}-")
+    assert not folder.exists()
 
 
 # -- the HTML work folder is synced file by file -------------------------------------------------

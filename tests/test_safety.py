@@ -27,6 +27,7 @@ import html
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import tempfile
@@ -1101,3 +1102,60 @@ def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_p
     announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=False)
     assert (announcement.title, announcement.date, announcement.round) == (title, "2026-09-18", "v6.1")
     assert [claim.id for claim in claims] == ["acme-example"]
+
+
+def test_user_files_in_an_out_book_survive_the_loss_of_its_build_folder(shared):
+    """What the build wrote is recorded in each folder it replaces, not in _build/: with _build/
+    gone, a rebuild (here of one chapter, so the folders are replaced) still keeps the user's
+    files in DIR/book, DIR/book/claims and DIR/data."""
+    assert_built(shared)
+    mine = {
+        shared.out / "book" / "more-notes.md": "# More notes\n",
+        shared.out / "book" / "claims" / "mynotes.md": "# Mine\n",
+        shared.out / "data" / "my-table.csv": "a,b\n3,4\n",
+    }
+    for path, text in mine.items():
+        path.write_text(text)
+    shutil.rmtree(shared.out / "_build")
+    again = build_watched(shared.out, "--no-html", "--only", "rubin_speedup")
+    assert_built(again)
+    assert "kept" in again.done.stderr, again.done.stderr
+    lost = [str(path) for path, text in mine.items() if not path.is_file() or path.read_text() != text]
+    assert not lost, f"a rebuild without _build/ deleted the user's files {lost}"
+
+
+@pytest.fixture
+def build_on_tmpfs(tmp_path):
+    """An --out folder whose _build/ is a file system of its own (a tmpfs; needs root)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root; tests/test_parts.py simulates another file system")
+    out = tmp_path / "out"
+    (out / "_build").mkdir(parents=True)
+    (out / MARKER).write_text("{}\n")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256m", "claimbook-test", str(out / "_build")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield out
+    finally:
+        subprocess.run(["umount", str(out / "_build")], check=False)
+
+
+def test_a_build_folder_on_another_file_system(build_on_tmpfs):
+    """Every swap used to end in EXDEV when _build/ was on another file system: the new folders
+    are now staged beside the ones they replace. Both a first build (the folders are new) and a
+    second (they are exchanged) succeed, and leave nothing beside them."""
+    out = build_on_tmpfs
+    assert os.stat(out / "_build").st_dev != os.stat(out).st_dev
+    for chapter in ("rubin_speedup", "scaling"):
+        built = build_watched(out, "--no-html", "--only", chapter)
+        assert_built(built)
+        assert (out / "book" / "claims" / f"{chapter}.ipynb").is_file()
+        assert not [
+            path.name for path in [*out.iterdir(), *(out / "book").iterdir()] if "staging" in path.name
+        ]
