@@ -181,6 +181,8 @@ HEADINGS = {
     "source_type": "Source",
     "usd_per_gpu_hour": "USD per GPU-hour",
     "usd_per_million_tokens": "USD per million tokens",
+    "gain": "Speedup (x)",
+    "change_percent": "Change of the metric (%)",
 }
 
 

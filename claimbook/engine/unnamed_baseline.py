@@ -200,7 +200,10 @@ def check(claim: Claim, data: Data):
         f"(claimed {claimed:g}x)"
     )
     if others:
-        reason += f"; the same baseline gives {', '.join(others)} for the sentence's other figure(s)"
+        reason += (
+            f"; the same baseline gives {', '.join(others)} for the sentence's other "
+            f"figure{'s' if len(others) > 1 else ''}"
+        )
     reason += "."
     if holds and not matches(measured, claimed, claim.tolerance):
         codes.add("understated")
