@@ -112,13 +112,14 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
     if check.parts:
         items = "".join(
             f'<li>{badge(part.verdict)} {escape(part.claim.statement)} <span class="claimbook-finding">'
-            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>"
+            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part)}</li>"
             for part in check.parts
         )
         parts_html = f'<ul class="claimbook-parts">{items}</ul>'
     figures = ""
     if measured:
         figures = f'<p class="claimbook-range"><strong>Measured:</strong> {escape(measured)}</p>'
+    context_html = _context_html(check)
     notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
     notes_html = (
         f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
@@ -130,7 +131,19 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {escape(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{parts_html}{notes_html}</div>"
+        f"{figures}{_caveat_line(check, book_root)}{context_html}{parts_html}{notes_html}</div>"
+    )
+
+
+def _context_html(check) -> str:
+    """What a reader expects beside the figures (the best rival, per-GPU figures, an inferred
+    side), visible on the card and never deciding."""
+    if not check.context:
+        return ""
+    items = "".join(f"<li>{escape(note)}</li>" for note in check.context)
+    return (
+        '<div class="claimbook-context"><p><strong>For context</strong> (never deciding):</p>'
+        f"<ul>{items}</ul></div>"
     )
 
 
@@ -146,6 +159,7 @@ def card_text(check) -> str:
         lines.append(f"Measured: {check.measured_range()}")
     if check.caveats:
         lines.append("Caveats: " + ", ".join(check.caveats))
+    lines += [f"For context: {note}" for note in check.context]
     lines += [f"- {part.claim.id}: {part.verdict}. {part.reason}" for part in check.parts]
     return "\n".join(lines)
 

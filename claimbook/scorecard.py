@@ -76,7 +76,7 @@ def rows_for(check, chapter: str) -> list[dict]:
         "acknowledged": list(check.acknowledged),
         "division": sorted(set(used["division"])) if not used.empty else [],
         "availability": sorted(set(used["availability"])) if not used.empty else [],
-        "reason": " ".join([check.reason, *check.notes]).strip(),
+        "reason": " ".join([check.reason, *check.notes, *check.context]).strip(),
         "result_ids": list(claim.result_ids),
         "unit": claim.unit,
         "missing": list(check.missing),

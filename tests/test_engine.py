@@ -509,7 +509,7 @@ def test_a_leadership_read_as_whole_systems_shows_per_gpu_figures_beside_them(tm
         result("NVIDIA", "big", "Offline", 2880.0, gpus=288, nodes=72, accelerator=GB300),
     ]
     result_ = check(world(tmp_path, rows, [record_claim()], {"vendor": "AMD"}), "record")
-    note = next(note for note in result_.notes if note.startswith("Per GPU"))
+    note = next(note for note in result_.context if note.startswith("Per GPU"))
     assert "10 against 10 Tokens/s per GPU (1.00x)" in note
     assert "derived-metric" in result_.caveats and result_.verdict == SUPPORTED
 
@@ -567,14 +567,15 @@ def test_an_ahead_of_card_shows_the_best_rival_at_the_claimants_size(tmp_path):
     case = result_.cases[0]
     assert case.extra["best_rival"].startswith("Cloud gb300 ")
     assert case.extra["vs_best_rival"] == pytest.approx(-20.0)
-    assert any("the claimant's result -20.0% against it" in note for note in result_.notes)
+    assert any("the claimant's result -20.0% against it" in note for note in result_.context)
+    assert result_.verdict == SUPPORTED  # a faster rival of another class is context: it never decides
 
 
 def test_a_ratio_of_an_inferred_result_against_a_measured_one_says_so(tmp_path):
     rows = two_systems()
     rows[0]["inferred"] = "1"  # Acme new, Offline
     result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3)]), "fast")
-    note = next(note for note in result_.notes if "inferred result against a measured one" in note)
+    note = next(note for note in result_.context if "inferred result against a measured one" in note)
     assert "Acme new (8 GPUs) is inferred in Offline" in note and "Server" not in note
 
 
@@ -597,7 +598,7 @@ def test_a_missed_figure_equal_to_another_system_of_the_vendor_is_context_not_su
     }
     result_ = check(world(tmp_path, rows, [claim]), "latency")
     assert result_.verdict == NOT_SUPPORTED
-    note = next(note for note in result_.notes if note.startswith("For context, not support"))
+    note = next(note for note in result_.context if note.startswith("For context, not support"))
     assert "Acme gb200 (8 GPUs), NVIDIA GB200, at 5.73 s" in note and "Other mi" not in note
 
 

@@ -63,7 +63,7 @@ def check(claim: Claim, data: Data):
             missing_texts=[subject_missing],
         )
     benchmark = benchmarks_of(claim)[0]
-    cases, used, sentences, context, codes, notes = [], [], [], [], set(), []
+    cases, used, sentences, context, codes, context_notes = [], [], [], [], set(), []
     failing = understating = 0
     for scenario in claim.get("scenarios"):
         claimed = claimed_for(claim, scenario)
@@ -102,7 +102,7 @@ def check(claim: Claim, data: Data):
                 failing += 1
                 other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
                 if other:
-                    notes.append(other)
+                    context_notes.append(other)
         cases.append(
             Case(
                 scenario,
@@ -140,8 +140,8 @@ def check(claim: Claim, data: Data):
         deciding=deciding,
         rows=rows,
         codes=codes,
-        notes=notes,
         tables=tables,
+        context=context_notes,
     )
 
 

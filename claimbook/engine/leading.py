@@ -88,7 +88,14 @@ def check(claim: Claim, data: Data):
 
 
 def _verdict(
-    claim: Claim, readings: dict[str, list[Case]], rows, codes: set, notes: list, tables: dict, context=()
+    claim: Claim,
+    readings: dict[str, list[Case]],
+    rows,
+    codes: set,
+    notes: list,
+    tables: dict,
+    context=(),
+    context_notes=(),
 ):
     """Judge each reading (all of its cases with a rival must lead), then the claim."""
     judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
@@ -147,6 +154,7 @@ def _verdict(
         notes=notes,
         tables=tables,
         summary=short,
+        context=context_notes,
     )
 
 
@@ -268,11 +276,11 @@ def _check_result(claim: Claim, data: Data):
         codes.add("derived-metric")
     if benchmarks == [None]:
         readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
+    context = []
     if "per-gpu" not in (claim.get("measures") or ["total"]):
-        context = per_gpu_context(readings)
+        context = [per_gpu_context(readings)] if per_gpu_context(readings) else []
         if context:
             codes.add("derived-metric")
-            notes.append(context)
         notes.append(
             "Results of different benchmarks are not the same measure (a token of a small model costs less "
             "than a token of a large one); MLCommons compares results only within one benchmark and "
@@ -284,7 +292,9 @@ def _check_result(claim: Claim, data: Data):
     if history_cases:
         readings["against the earlier rounds the book has"] = history_cases
     rows = rows_of(used)
-    return _verdict(claim, readings, rows, codes, notes, {"leaders": pd.DataFrame(table)})
+    return _verdict(
+        claim, readings, rows, codes, notes, {"leaders": pd.DataFrame(table)}, context_notes=context
+    )
 
 
 def _own_benchmark(

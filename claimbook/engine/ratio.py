@@ -397,7 +397,6 @@ def check(claim: Claim, data: Data):
             f"{owner} has no result of its own in {', '.join(which)}; the best partner's result stands in, "
             "as the claim's method says"
         )
-    notes.extend(context_notes(measured_cases, unit))
     verdict, reason, deciding = _verdict(claim, form, unit, measured_cases, codes)
     if verdict == SUPPORTED and rival_cases:
         failing = [(label, best) for label, holds, best in rival_cases if holds is False]
@@ -428,6 +427,7 @@ def check(claim: Claim, data: Data):
         notes=notes,
         tables=tables,
         missing_texts=missing_texts,
+        context=context_notes(measured_cases, unit),
     )
 
 
