@@ -169,3 +169,17 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def shown_rows(meetings: list[Meeting], checks: dict) -> pd.DataFrame:
+    """Every published result the page shows (the shared results, those both leave out, and the
+    results of the claims against a rival's systems), for its citation."""
+    frames = [frame for meeting in meetings for frame in (meeting.shared, meeting.left_out)]
+    for check in checks.values():
+        for leaf in check.parts or (check,):
+            if leaf.claim.kind == "ratio" and leaf.rows is not None and not leaf.rows.empty:
+                frames.append(leaf.rows)
+    frames = [frame for frame in frames if frame is not None and not frame.empty]
+    if not frames:
+        return pd.DataFrame()
+    return pd.concat(frames).drop_duplicates("location").sort_values("location", kind="stable")

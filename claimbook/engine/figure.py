@@ -41,7 +41,7 @@ def validate(claim: Claim, fail) -> None:
         if unknown:
             fail(
                 "claimed",
-                f"figures for scenario(s) the claim does not name: {', '.join(sorted(map(str, unknown)))}",
+                f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
             )
     elif not isinstance(claimed, (int, float)):
         fail("claimed", "a number, or {scenario: number}")
