@@ -1571,3 +1571,14 @@ def test_every_page_showing_results_cites_version_and_division():
     assert "MLPerf® Inference v6.1, Closed division" in gains
     meet = (ROOT / "book" / "claims" / "where_they_meet.ipynb").read_text(encoding="utf-8")
     assert "MLPerf® Inference v6.1, Closed division" in meet
+
+
+def test_a_leading_efficiency_gives_both_figures_not_a_ratio_of_percentages(data, scorecard):
+    eligible, _ = efficiency_field(data)
+    beyond = next(iter(DEFINITIONS))
+    field = eligible[DEFINITIONS[beyond](eligible) & (eligible["scenario"] == "Offline")]
+    rival = field.loc[field["efficiency"].idxmax()]
+    mine, _ = nvidia_288_efficiency(data, "Offline")
+    reason = reason_of(scorecard, "scaling-leading-efficiency")
+    assert f"leads in 1 of 1 case ({mine:.1f}% against {rival['efficiency']:.1f}%, Azure" in reason
+    assert "x the next best" not in reason

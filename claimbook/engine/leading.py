@@ -117,8 +117,15 @@ def _verdict(
         led = [case for case in found if case.reaches]
         trailing = [case for case in found if not case.reaches]
         text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
-        if len(found) == 1 and led and found[0].extra.get("next") and found[0].measured is not None:
-            text += f" ({found[0].measured:.2f}x the next best, {found[0].extra['next']})"
+        only = found[0]
+        if len(found) == 1 and led and only.extra.get("next") and only.measured is not None:
+            if only.unit == "%":  # an efficiency: both figures, not a ratio of them
+                text += (
+                    f" ({figure(only.measured, '%')} against {figure(only.extra['next_value'], '%')}, "
+                    f"{only.extra['next']})"
+                )
+            else:
+                text += f" ({only.measured:.2f}x the next best, {only.extra['next']})"
         if trailing:
             text += " (behind in " + "; ".join(
                 f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4]
