@@ -619,9 +619,19 @@ def test_a_partner_counts_from_a_system_mixing_two_vendors_gpus(tmp_path):
         "rows": {"vendor": "AMD"},
         "named": ["Alpha"],
     }
-    result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "partners")
+    only = {
+        "id": "only",
+        "statement": "Only AMD and NVIDIA GPUs.",
+        "kind": "presence",
+        "count": "vendor",
+        "only": ["AMD", "NVIDIA"],
+        "rows": {},
+    }
+    data = world(tmp_path, rows, [claim, only], {"vendor": "AMD"})
+    result_ = check(data, "partners")
     assert result_.verdict == SUPPORTED
     assert "The data also has 1 organization the claim does not name: Mixer." in result_.notes
+    assert check(data, "only").verdict == SUPPORTED  # the mixed system is AMD and NVIDIA, not a third vendor
 
 
 def test_counts_agree_with_their_nouns(tmp_path):

@@ -126,6 +126,9 @@ def _with_categories(data: Data, rows: pd.DataFrame) -> pd.DataFrame:
 def _values(data: Data, rows: pd.DataFrame, field: str) -> list[str]:
     if field == "category":
         return sorted(set(_with_categories(data, rows)["category"]))
+    if field == "vendor" and "vendors" in rows.columns:
+        # a system counts for every vendor whose GPUs it has (one mixing two vendors counts for both)
+        return sorted({name for names in rows["vendors"].astype(str) for name in names.split(";")})
     return sorted(set(rows[COUNTABLE[field]].astype(str)))
 
 
