@@ -1582,3 +1582,17 @@ def test_a_leading_efficiency_gives_both_figures_not_a_ratio_of_percentages(data
     reason = reason_of(scorecard, "scaling-leading-efficiency")
     assert f"leads in 1 of 1 case ({mine:.1f}% against {rival['efficiency']:.1f}%, Azure" in reason
     assert "x the next best" not in reason
+
+
+def test_a_lower_latency_against_the_natural_baseline_gives_the_fall_of_the_latency(data, scorecard):
+    rack = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="SingleStream")
+    node = one(
+        data, organization="NVIDIA", system="B300-SXM-270GBx8_TRT", benchmark=WAN, scenario="SingleStream"
+    )
+    change = percent(rack["result"] / node["result"])
+    assert round(change, 1) == -67.7
+    reason = scorecard[("wan-7.5x-latency", "SingleStream")]["reason"]
+    assert (
+        f"is {node['result'] / rack['result']:.2f}x lower, latency {signed_text(change)} (claimed 7.5x)"
+        in reason
+    )
