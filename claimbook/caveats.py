@@ -39,7 +39,11 @@ VOCABULARY = (
         "Closed division forbids; Open and Closed results do not measure the same thing.",
     ),
     Caveat(
-        "inferred", "inferred result", "A result used carries the `inferred` flag of the MLCommons summary."
+        "inferred",
+        "inferred result",
+        "A result used carries the `inferred` flag of the MLCommons summary: MLPerf published it as valid, but it "
+        "was not measured in a run of its own; the submission tools derived it from another measured result of the "
+        "same system. A ratio that sets an inferred result against a measured one says so.",
     ),
     Caveat(
         "different-size",

@@ -137,7 +137,8 @@ def shared_table(meeting: Meeting) -> pd.DataFrame:
 
 def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     """Every case in which a claim sets its claimant's result against a rival vendor's, with the
-    best result of any accelerator at the same size that the comparison leaves out."""
+    best result of another vendor's system at the claimant's size, on any accelerator (the figure
+    the claim's own card shows, computed once by the engine)."""
     rows = []
     for check in checks.values():
         for leaf in check.parts or (check,):
@@ -151,24 +152,7 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                 rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
-                same = data.results[
-                    (data.results["benchmark"] == subject["benchmark"])
-                    & (data.results["scenario"] == subject["scenario"])
-                    & (data.results["total_accelerators"] == subject["total_accelerators"])
-                    & (data.results["division"] == "closed")
-                    & ~data.results["location"].isin(case.evidence)
-                ]
-                higher = bool(subject["higher_is_better"])
-                best = same.sort_values("result", ascending=not higher).head(1)
-                best_row = best.iloc[0] if not best.empty else None
-                gap = None
-                if best_row is not None:
-                    ratio = (
-                        subject["result"] / best_row["result"]
-                        if higher
-                        else best_row["result"] / subject["result"]
-                    )
-                    gap = 100 * (ratio - 1)
+                best = case.extra.get("best_rival")
                 rows.append(
                     {
                         "Announcement": announcement.publisher,
@@ -178,10 +162,24 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                         "Compared with": label_of(rival),
                         "Measured": case.measured,
                         "Unit": case.unit,
-                        "Best result at that size, any accelerator": "—"
-                        if best_row is None
-                        else f"{label_of(best_row)}, {best_row['family']}",
-                        "Claimant against it (%)": gap,
+                        "Best result of another vendor at that size": "—"
+                        if best is None
+                        else f"{best}, {case.extra.get('best_rival_family')}",
+                        "Claimant against it (%)": case.extra.get("vs_best_rival"),
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def shown_rows(meetings: list[Meeting], checks: dict) -> pd.DataFrame:
+    """Every published result the page shows (the shared results, those both leave out, and the
+    results of the claims against a rival's systems), for its citation."""
+    frames = [frame for meeting in meetings for frame in (meeting.shared, meeting.left_out)]
+    for check in checks.values():
+        for leaf in check.parts or (check,):
+            if leaf.claim.kind == "ratio" and leaf.rows is not None and not leaf.rows.empty:
+                frames.append(leaf.rows)
+    frames = [frame for frame in frames if frame is not None and not frame.empty]
+    if not frames:
+        return pd.DataFrame()
+    return pd.concat(frames).drop_duplicates("location").sort_values("location", kind="stable")

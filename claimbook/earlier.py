@@ -227,14 +227,19 @@ def source_types_table() -> pd.DataFrame:
     return pd.DataFrame({"source_type": list(SOURCE_TYPES), "meaning": list(SOURCE_TYPES.values())})
 
 
-def system_history(data, organization: str, system: str, benchmark: str) -> pd.DataFrame:
-    """One system's figures on one benchmark in every round the book has: the current round's
-    published results and the earlier-round table, strongest source first within a round."""
-    current = data.results[
+def current_rows(data, organization: str, system: str, benchmark: str) -> pd.DataFrame:
+    """One system's published results of the current round on one benchmark."""
+    return data.results[
         (data.results["organization"] == organization)
         & (data.results["system"] == system)
         & (data.results["benchmark"] == benchmark)
     ]
+
+
+def system_history(data, organization: str, system: str, benchmark: str) -> pd.DataFrame:
+    """One system's figures on one benchmark in every round the book has: the current round's
+    published results and the earlier-round table, strongest source first within a round."""
+    current = current_rows(data, organization, system, benchmark)
     earlier = data.earlier[
         (data.earlier["organization"] == organization)
         & (data.earlier["system"] == system)
@@ -270,6 +275,8 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
                     "to_result": new["result"],
                     "units": new["units"],
                     "gain": gain,
+                    # the metric's own signed change: a latency that fell is negative
+                    "change_percent": 100.0 * (new["result"] / old["result"] - 1.0),
                     "evidence": weaker,
                 }
             )
@@ -283,6 +290,7 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
             "to_result",
             "units",
             "gain",
+            "change_percent",
             "evidence",
         ],
     )

@@ -130,22 +130,30 @@ def break_even_table(
     )
 
 
-def break_even_notes(break_even: pd.DataFrame, new_family: str, baseline_family: str) -> tuple[str, ...]:
+def break_even_notes(
+    break_even: pd.DataFrame, new_family: str, baseline_family: str, display_name=str
+) -> tuple[str, ...]:
     """What would settle the cost claim, conservative figure first: the price below which the new
-    system is cheaper per token in every scenario, and in its best one."""
+    system is cheaper per token in every scenario, and in its best one. Prose for readers, every
+    price with its unit; how to rerun with other prices is on the method page, not here."""
     if break_even.empty:
-        return ("No scenario has token results of both systems, so no break-even price can be computed",)
+        return ("No scenario has token results of both systems, so no break-even price can be computed.",)
     low = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmin()]
     high = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmax()]
     base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
     return (
         (
-            f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (no public price), {new_family} is cheaper "
-            f"per token in every scenario only if priced below {low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour "
-            f"(the conservative figure, set by {low['benchmark']} {low['scenario']}); in its best scenario "
-            f"({high['benchmark']} {high['scenario']}) below {high['break_even_usd_per_gpu_hour']:.2f}"
+            f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (it has no public price), "
+            f"{new_family} is cheaper per token in every scenario only if priced below "
+            f"{low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour (the conservative figure, set by "
+            f"{display_name(low['benchmark'])} {low['scenario']}), and in its best scenario "
+            f"({display_name(high['benchmark'])} {high['scenario']}) below "
+            f"{high['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour."
         ),
-        "These prices scale with the assumed baseline price; change it with --param economics.assumed_prices",
+        (
+            f"These break-even prices scale in proportion to the price assumed for {baseline_family}; the method "
+            "page says how to rebuild the book with other prices."
+        ),
     )
 
 

@@ -38,6 +38,23 @@ def cases_frame(check: Check) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["case", "measured", "claimed", "outcome", "detail"])
 
 
+def no_chart_sentence(check: Check) -> str:
+    """Why a page has no chart, following from its own evidence: no result at all, or results
+    that settle what exists and what it states rather than a figure to draw."""
+    used = sum(
+        len(set(part.rows["location"]))
+        for part in (check.parts or (check,))
+        if part.rows is not None and not part.rows.empty
+    )
+    if not used:
+        return "No chart: no published result measures this claim."
+    return (
+        f"No chart: the claim is about what the results are and what they state, not a figure to set against "
+        f"others; the {report.plural(used, 'published result')} it rests on "
+        f"{'is' if used == 1 else 'are'} listed under the evidence."
+    )
+
+
 class ClaimPage:
     """Everything one claim's page shows, computed once."""
 
@@ -73,10 +90,8 @@ class ClaimPage:
 
         made = self.charts()
         if not made:
-            report.display_html(
-                "<p>No chart: no published result measures this claim.</p>",
-                "No chart: no published result measures this claim.",
-            )
+            text = no_chart_sentence(self.check)
+            report.display_html(f"<p>{report.escape(text)}</p>", text)
         for chart in made:
             display(chart)
 
@@ -147,6 +162,7 @@ class Chapter:
         self.name = name
         self.book_root = book_root
         checks = checks or {}
+        self.shown: list[pd.DataFrame] = []  # results the chapter shows beside its claims' own
         self.pages = [
             ClaimPage(data, claim_id, book_root, name, checks.get(claim_id)) for claim_id in claim_ids
         ]
@@ -180,6 +196,12 @@ class Chapter:
             )
         report.parameters(parameters, template)
 
+    def also_cites(self, rows: pd.DataFrame) -> pd.DataFrame:
+        """Results the chapter shows for context: its citation states their version and division too."""
+        if rows is not None and not rows.empty:
+            self.shown.append(rows)
+        return rows
+
     def citation(self):
         rows = pd.concat(
             [
@@ -187,6 +209,7 @@ class Chapter:
                 for page in self.pages
                 if page.check.rows is not None and not page.check.rows.empty
             ]
+            + self.shown
             or [pd.DataFrame()]
         )
         announcement = self.pages[0].announcement if self.pages else None
@@ -480,7 +503,8 @@ def _comparisons(frame):
             "chosen_as": "Baseline chosen as",
             "measured": "Measured",
             "claimed": "Claimed",
-            "best_of_class": "Best of the class by anyone",
+            "class": "Baseline's class",
+            "best_of_class": "Best of that class by any submitter",
             "measured_vs_best_of_class": "Measured against it",
         }
     )
@@ -564,8 +588,22 @@ def open_chapter(
 
 
 def ratio_spread(checks) -> pd.DataFrame:
-    """Every case of ratio checks side by side: the spread behind an "up to"."""
+    """Every case of ratio checks side by side: the spread behind an "up to". The best of the
+    baseline's class is named by its class in the column (or in a column of its own where the
+    classes differ)."""
     rows = []
+    classes = {
+        case.extra.get("best_class")
+        for check in checks
+        for case in check.cases
+        if case.measured is not None and case.extra.get("best_class")
+    }
+    one_class = next(iter(classes)) if len(classes) == 1 else None
+    against = (
+        f"Against the best {one_class} result of any submitter"
+        if one_class
+        else "Against the best of the baseline's class by any submitter"
+    )
     for check in checks:
         for case in check.cases:
             if case.measured is None:
@@ -578,7 +616,8 @@ def ratio_spread(checks) -> pd.DataFrame:
                     "Claimed": case.claimed,
                     "Per GPU": case.extra.get("per_gpu_ratio"),
                     "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
-                    "Against the best of the class by anyone": case.extra.get("measured_vs_best_any"),
+                    against: case.extra.get("measured_vs_best_any"),
+                    **({} if one_class else {"Baseline's class": case.extra.get("best_class") or "—"}),
                     "Best of the class": case.extra.get("best_any") or "—",
                 }
             )

@@ -125,14 +125,31 @@ def load_reference(directory: str | os.PathLike = REFERENCE_DIR) -> Reference:
     return Reference(accelerators, benchmarks)
 
 
+def vendors_of(reference: Reference, accelerator: str) -> str:
+    """Every vendor whose GPUs a system has, ";"-joined: one for most systems, each vendor of a
+    system that mixes accelerators ("NVIDIA H200 + AMD MI350X" is "AMD;NVIDIA"), so that a
+    partner running a vendor's GPUs is counted from every system it submits."""
+    family = reference.family(accelerator)
+    parts = [part for part in re.split(r"\s+\+\s+|\s+and\s+", str(accelerator)) if part.strip()]
+    if len(parts) < 2:
+        return family.vendor
+    vendors = {reference.family(part).vendor for part in parts}
+    known = set(reference.accelerators["vendor"]) - {"mixed"}
+    found = sorted(vendors & known)
+    return ";".join(found) if found else family.vendor
+
+
 def annotate(results: pd.DataFrame, reference: Reference) -> pd.DataFrame:
     """The results with the reviewed names beside the published ones: ``family``, ``vendor``,
-    ``form_factor`` of the accelerator and the canonical ``benchmark`` of the model."""
+    ``form_factor`` of the accelerator, every vendor whose GPUs the system has (``vendors``) and
+    the canonical ``benchmark`` of the model."""
     families = {name: reference.family(name) for name in set(results["accelerator"])}
+    vendors = {name: vendors_of(reference, name) for name in set(results["accelerator"])}
     benchmarks = {model: reference.benchmark(model) for model in set(results["model"])}
     return results.assign(
         family=results["accelerator"].map(lambda name: families[name].name).astype("string"),
         vendor=results["accelerator"].map(lambda name: families[name].vendor).astype("string"),
+        vendors=results["accelerator"].map(vendors).astype("string"),
         form_factor=results["accelerator"].map(lambda name: families[name].form_factor).astype("string"),
         benchmark=results["model"].map(benchmarks).astype("string"),
     )

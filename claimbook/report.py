@@ -134,7 +134,7 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
             f"<li>{badge(part.verdict)} "
             + ('<em class="claimbook-role">A detail:</em> ' if part.claim.get("role") == "detail" else "")
             + f'{escape(part.claim.statement)} <span class="claimbook-finding">'
-            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}</li>"
+            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part)}</li>"
             for part in check.parts
         )
         parts_html = f'<ul class="claimbook-parts">{items}</ul>'
@@ -154,6 +154,7 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
             f'<details class="claimbook-every-row"><summary>Every row of the table ({len(every_row):,})</summary>'
             f"{table_html(every_row, 'Every row of the table the claim states, as checked')}</details>"
         )
+    context_html = _context_html(check)
     notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
     notes_html = (
         f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
@@ -165,7 +166,19 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {escape(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{decision_html}{parts_html}{rows_html}{notes_html}</div>"
+        f"{figures}{_caveat_line(check, book_root)}{decision_html}{context_html}{parts_html}{rows_html}{notes_html}</div>"
+    )
+
+
+def _context_html(check) -> str:
+    """What a reader expects beside the figures (the best rival, per-GPU figures, an inferred
+    side), visible on the card and never deciding."""
+    if not check.context:
+        return ""
+    items = "".join(f"<li>{escape(note)}</li>" for note in check.context)
+    return (
+        '<div class="claimbook-context"><p><strong>For context</strong> (never deciding):</p>'
+        f"<ul>{items}</ul></div>"
     )
 
 
@@ -183,6 +196,7 @@ def card_text(check) -> str:
         lines.append("Caveats: " + ", ".join(check.caveats))
     if check.claim.get("decision"):
         lines.append("Why the book decided so: " + " ".join(str(check.claim.get("decision")).split()))
+    lines += [f"For context: {note}" for note in check.context]
     lines += [f"- {part.claim.id}: {part.verdict}. {part.reason}" for part in check.parts]
     return "\n".join(lines)
 
@@ -218,6 +232,8 @@ HEADINGS = {
     "source_type": "Source",
     "usd_per_gpu_hour": "USD per GPU-hour",
     "usd_per_million_tokens": "USD per million tokens",
+    "gain": "Speedup (x)",
+    "change_percent": "Change of the metric (%)",
 }
 
 

@@ -41,6 +41,7 @@ COLUMNS = (
     "evidence",
     "result_ids",
     "measured_vs_best_any",
+    "best_any_class",
     "per_gpu_ratio",
     "per_watt_ratio",
     "missing",
@@ -76,7 +77,7 @@ def rows_for(check, chapter: str) -> list[dict]:
         "acknowledged": list(check.acknowledged),
         "division": sorted(set(used["division"])) if not used.empty else [],
         "availability": sorted(set(used["availability"])) if not used.empty else [],
-        "reason": " ".join([check.reason, *check.notes]).strip(),
+        "reason": " ".join([check.reason, *check.notes, *check.context]).strip(),
         "result_ids": list(claim.result_ids),
         "unit": claim.unit,
         "missing": list(check.missing),
@@ -95,6 +96,10 @@ def rows_for(check, chapter: str) -> list[dict]:
                 "deciding": case.label == check.deciding,
                 "evidence": "; ".join(case.evidence),
                 "measured_vs_best_any": _number(case.extra.get("measured_vs_best_any")),
+                # the class the best-of-any figure is of ("NVIDIA GB300, 72 GPUs"), named beside it
+                "best_any_class": case.extra.get("best_class")
+                if case.extra.get("measured_vs_best_any") is not None
+                else None,
                 "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
                 "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
             }
@@ -111,6 +116,7 @@ def rows_for(check, chapter: str) -> list[dict]:
                 "deciding": True,
                 "evidence": "; ".join(sorted(set(used["location"]))) if not used.empty else "",
                 "measured_vs_best_any": None,
+                "best_any_class": None,
                 "per_gpu_ratio": None,
                 "per_watt_ratio": None,
             }

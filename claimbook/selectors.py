@@ -83,6 +83,10 @@ def _mask(results: pd.DataFrame, field: str, wanted) -> pd.Series:
         if "max" in wanted:
             mask &= column <= wanted["max"]
         return mask
+    if field == "vendor" and "vendors" in results.columns:
+        # A system counts for every vendor whose GPUs it has (a system mixing two vendors' GPUs too).
+        accepted = {str(value) for value in (wanted if isinstance(wanted, list) else [wanted])}
+        return results["vendors"].astype(str).map(lambda names: bool(accepted & set(names.split(";"))))
     if isinstance(wanted, list):
         return column.isin(wanted)
     return column == wanted

@@ -751,3 +751,231 @@ def test_a_lead_is_judged_within_the_division_of_the_result(tmp_path):
     result_ = check(world(tmp_path, rows, [claim]), "lead")
     assert result_.verdict == SUPPORTED  # the Open result is not its rival
     assert result_.cases[0].extra["next"] == "Other closed (8 GPUs)"
+
+
+# -- comparisons and context (the method page's "Comparisons and context") -----------------------
+GB300 = "NVIDIA GB300"
+MI355X = "AMD Instinct MI355X 288GB HBM3e"
+
+
+def test_the_best_of_a_class_named_by_its_system_is_of_that_accelerator_and_size(tmp_path):
+    rows = [
+        result("Acme", "new", "Offline", 300.0, gpus=72, nodes=18, accelerator=GB300),
+        result("Acme", "rack", "Offline", 100.0, gpus=72, nodes=18, accelerator=GB300),
+        result("Partner", "rack", "Offline", 150.0, gpus=72, nodes=18, accelerator=GB300),
+        result("Partner", "small", "Offline", 10.0, gpus=8, accelerator=GB300),
+        result("Big", "cluster", "Offline", 600.0, gpus=512, nodes=64, accelerator=MI355X),
+    ]
+    claim = ratio_claim(
+        form="up-to", claimed=3, subject={"organization": "Acme", "system": "new"}, scenarios=["Offline"]
+    )
+    claim["baseline"] = {"organization": "Acme", "system": "rack"}
+    case = check(world(tmp_path, rows, [claim]), "fast").cases[0]
+    assert case.extra["best_any"].startswith("Partner rack")  # not the 512-GPU cluster
+    assert case.extra["measured_vs_best_any"] == pytest.approx(2.0)
+    assert case.extra["best_class"] == "NVIDIA GB300, 72 GPUs"
+
+
+def record_claim(**fields):
+    return {
+        "id": "record",
+        "statement": "The highest throughput.",
+        "kind": "leading",
+        "metric": "result",
+        "units": "Tokens/s",
+        "subject": {
+            "organization": "Crux",
+            "system": "gpt",
+            "benchmark": "gpt-oss-120b",
+            "scenario": "Offline",
+        },
+        "field": {},
+        **fields,
+    }
+
+
+def test_a_record_is_set_against_another_system_not_the_same_hardware_renamed(tmp_path):
+    rows = [
+        result("Crux", "gpt", "Offline", 5000.0, gpus=512, nodes=64, accelerator=MI355X),
+        result("Crux", "ds", "Offline", 4000.0, gpus=512, nodes=64, accelerator=MI355X, model="deepseek-r1"),
+        result(
+            "NVIDIA", "big", "Offline", 2500.0, gpus=288, nodes=72, accelerator=GB300, model="deepseek-r1"
+        ),
+    ]
+    result_ = check(world(tmp_path, rows, [record_claim()], {"vendor": "AMD"}), "record")
+    whole = result_.cases[0]
+    assert whole.extra["next"].startswith("NVIDIA big")
+    assert whole.measured == pytest.approx(2.0)
+    assert "2.00x the next best, NVIDIA big" in result_.reason
+
+
+def test_a_leadership_read_as_whole_systems_shows_per_gpu_figures_beside_them(tmp_path):
+    rows = [
+        result("Crux", "gpt", "Offline", 5120.0, gpus=512, nodes=64, accelerator=MI355X),
+        result("NVIDIA", "big", "Offline", 2880.0, gpus=288, nodes=72, accelerator=GB300),
+    ]
+    result_ = check(world(tmp_path, rows, [record_claim()], {"vendor": "AMD"}), "record")
+    note = next(note for note in result_.context if note.startswith("Per GPU"))
+    assert "10 against 10 Tokens/s per GPU (1.00x)" in note
+    assert "derived-metric" in result_.caveats and result_.verdict == SUPPORTED
+
+
+def latency_rows(new: float, old: float):
+    wan = {"model": "wan-2.2-t2v-a14b", "units": "Latency (s)"}
+    return [
+        result("Acme", "mi", "SingleStream", new, accelerator=MI355X, **wan),
+        result("NVIDIA", "own", "SingleStream", old, **wan),
+    ]
+
+
+def test_a_gain_on_a_lower_is_better_metric_is_a_speedup_and_a_fall_of_the_metric(tmp_path):
+    claim = {
+        "id": "gain",
+        "statement": "A 70% faster video than v6.0.",
+        "kind": "round-gain",
+        "form": "each",
+        "unit": "%",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "from_round": "v6.0",
+        "claimed": {"SingleStream": 70},
+        "scenarios": ["SingleStream"],
+        "subject": {"organization": "Acme", "system": "mi"},
+        "stated": {"round": "v6.0", "figures": {"SingleStream": 27.38}, "gpus": 8, "units": "Latency (s)"},
+    }
+    rows = latency_rows(16.124, 20.0)[:1]
+    result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "gain")
+    case = result_.cases[0]
+    assert case.extra["speedup"] == pytest.approx(27.38 / 16.124)
+    assert case.extra["metric_change"] == pytest.approx(100 * (16.124 / 27.38 - 1))
+    assert "1.70x as fast, latency -41.1% (27.38 s → 16.12 s)" in result_.reason
+    assert "1.70x as fast, latency -41.1%" in result_.measured_range()
+
+
+def test_an_ahead_of_card_shows_the_best_rival_at_the_claimants_size(tmp_path):
+    rows = [
+        result("Acme", "mi", "Offline", 100.0, gpus=72, nodes=9, accelerator=MI355X),
+        result("NVIDIA", "gb200", "Offline", 90.0, gpus=72, nodes=18, accelerator="NVIDIA GB200"),
+        result("Cloud", "gb300", "Offline", 125.0, gpus=72, nodes=18, accelerator=GB300),
+        result("Cloud", "gb300x8", "Offline", 500.0, gpus=8, accelerator=GB300),  # another size
+    ]
+    claim = {
+        "id": "lead",
+        "statement": "Ahead of GB200 NVL72.",
+        "kind": "ratio",
+        "form": "lead",
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "mi"},
+        "baseline": {"family": "NVIDIA GB200", "gpus": 72},
+        "prefer": {"organization": "NVIDIA"},
+    }
+    result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "lead")
+    case = result_.cases[0]
+    assert case.extra["best_rival"].startswith("Cloud gb300 ")
+    assert case.extra["vs_best_rival"] == pytest.approx(-20.0)
+    assert any("the claimant's result -20.0% against it" in note for note in result_.context)
+    assert result_.verdict == SUPPORTED  # a faster rival of another class is context: it never decides
+
+
+def test_a_ratio_of_an_inferred_result_against_a_measured_one_says_so(tmp_path):
+    rows = two_systems()
+    rows[0]["inferred"] = "1"  # Acme new, Offline
+    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3)]), "fast")
+    note = next(note for note in result_.context if "inferred result against a measured one" in note)
+    assert "Acme new (8 GPUs) is inferred in Offline" in note and "Server" not in note
+
+
+def test_a_missed_figure_equal_to_another_system_of_the_vendor_is_context_not_support(tmp_path):
+    wan = {"model": "wan-2.2-t2v-a14b", "units": "Latency (s)"}
+    rows = [
+        result("Acme", "gb300", "SingleStream", 5.81, accelerator=GB300, **wan),
+        result("Acme", "gb200", "SingleStream", 5.73, accelerator="NVIDIA GB200", **wan),
+        result("Other", "mi", "SingleStream", 5.70, accelerator=MI355X, **wan),
+    ]
+    claim = {
+        "id": "latency",
+        "statement": "5.7 s per video.",
+        "kind": "figure",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "gb300"},
+        "scenarios": ["SingleStream"],
+        "claimed": 5.7,
+        "unit": "s",
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "latency")
+    assert result_.verdict == NOT_SUPPORTED
+    note = next(note for note in result_.context if note.startswith("For context, not support"))
+    assert "Acme gb200 (8 GPUs), NVIDIA GB200, at 5.73 s" in note and "Other mi" not in note
+
+
+def test_a_partner_counts_from_a_system_mixing_two_vendors_gpus(tmp_path):
+    mixed = "NVIDIA H200-SXM-141GB + AMD Instinct MI350X 288GB HBM3e"
+    rows = [
+        result("Alpha", "x", "Offline", 1.0, accelerator=MI355X),
+        result("Mixer", "both", "Offline", 1.0, accelerator=mixed),
+        result("Greenonly", "y", "Offline", 1.0),
+    ]
+    claim = {
+        "id": "partners",
+        "statement": "One partner on AMD GPUs.",
+        "kind": "presence",
+        "count": "organization",
+        "claimed": 1,
+        "unit": "partners",
+        "rows": {"vendor": "AMD"},
+        "named": ["Alpha"],
+    }
+    only = {
+        "id": "only",
+        "statement": "Only AMD and NVIDIA GPUs.",
+        "kind": "presence",
+        "count": "vendor",
+        "only": ["AMD", "NVIDIA"],
+        "rows": {},
+    }
+    data = world(tmp_path, rows, [claim, only], {"vendor": "AMD"})
+    result_ = check(data, "partners")
+    assert result_.verdict == SUPPORTED
+    assert "The data also has 1 organization the claim does not name: Mixer." in result_.notes
+    assert check(data, "only").verdict == SUPPORTED  # the mixed system is AMD and NVIDIA, not a third vendor
+
+
+def test_counts_agree_with_their_nouns(tmp_path):
+    rows = [result(name, "x", "Offline", 1.0) for name in ("Alpha", "Beta", "Gamma")]
+    claim = {
+        "id": "partners",
+        "statement": "One partner.",
+        "kind": "presence",
+        "count": "organization",
+        "rows": {"vendor": "NVIDIA"},
+        "named": ["Alpha"],
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "partners")
+    text = " ".join([result_.reason, *result_.notes])
+    assert "2 organizations the claim does not name" in text and "(s)" not in text
+
+
+def test_the_no_chart_sentence_follows_from_the_pages_evidence(tmp_path):
+    from claimbook.pages import no_chart_sentence
+
+    rows = [result("Acme", "x", "Offline", 1.0, weight_data_types="fp4")]
+    claims = [
+        {
+            "id": "weights",
+            "statement": "fp4 weights.",
+            "kind": "presence",
+            "items": [{"label": "fp4", "organization": "Acme", "weights": "fp4"}],
+        },
+        {
+            "id": "future",
+            "statement": "A future benchmark.",
+            "kind": "not-checkable",
+            "reason": "Not yet run.",
+        },
+    ]
+    data = world(tmp_path, rows, claims)
+    assert no_chart_sentence(check(data, "future")) == "No chart: no published result measures this claim."
+    sentence = no_chart_sentence(check(data, "weights"))
+    assert (
+        "no published result measures" not in sentence and "the 1 published result it rests on is" in sentence
+    )

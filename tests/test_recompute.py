@@ -868,11 +868,17 @@ def exp_crusoe_figure(d, e, reg):
 
 def exp_crusoe_record(d, e, reg):
     mine = crusoe_gptoss_offline(d)
-    # the field is every other system: the same system's other scenarios are not its rivals
+    # the field is every other system: the same system's other scenarios are not its rivals, and
+    # neither is the same hardware under another name (Crusoe's 512 MI355X run on DeepSeek-R1)
     others = d[
         (d["division"] == "closed")
         & (d["units"] == "Tokens/s")
         & ~((d["organization"] == mine["organization"]) & (d["system"] == mine["system"]))
+        & ~(
+            (d["organization"] == mine["organization"])
+            & (d["family"] == mine["family"])
+            & (d["gpus"] == mine["gpus"])
+        )
     ]
     same = pick(others, benchmark=GPTOSS, scenario="Offline")
     earlier = e[(e["round"] != "v6.1") & (e["units"] == "Tokens/s")]
@@ -1477,3 +1483,235 @@ def test_what_no_data_can_check(data, earlier):
     assert not data["benchmark"].str.contains("agentx|endpoint", case=False).any()
     assert pick(earlier, model=DLRM).empty  # no v6.0 DLRM-v3 figure of NVIDIA's eight-B200 system
     assert set(earlier["round"]) == {"v5.1", "v6.0"}  # too few rounds to count AMD's fifth
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparisons and context (book/method.md): each figure recomputed from the raw rows
+# ---------------------------------------------------------------------------------------------
+
+
+def signed_text(value: float) -> str:
+    return f"{value:+.1f}%".replace("+0.0%", "0.0%").replace("-0.0%", "0.0%")
+
+
+def label(row: pd.Series) -> str:
+    return f"{row['organization']} {row['system']} ({row['gpus']} GPU{'s' if row['gpus'] != 1 else ''})"
+
+
+def reason_of(scorecard, claim: str) -> str:
+    return next(row["reason"] for (name, _), row in scorecard.items() if name == claim)
+
+
+def test_the_best_of_the_class_is_a_72_gpu_gb300_result(data, scorecard):
+    """Against the best GB300 NVL72 rack of any submitter (Nebius for DeepSeek-R1 Offline and
+    Server), not against the best result of the benchmark (Crusoe's 512 MI355X)."""
+    expected = {}
+    for claim, benchmark in (
+        ("rubin-qwen3vl-3.7x", QWEN),
+        ("rubin-dsr1-2.5x", DSR1),
+        ("rubin-more-tokens-per-rack", DSR1),
+    ):
+        for scenario in THREE:
+            vr = one(data, organization="NVIDIA", system=VR, benchmark=benchmark, scenario=scenario)
+            racks = pick(
+                data,
+                family="NVIDIA GB300",
+                gpus=72,
+                benchmark=benchmark,
+                scenario=scenario,
+                division="closed",
+            )
+            top = best(racks)
+            expected[(claim, scenario)] = better(vr, top)
+            assert scorecard[(claim, scenario)]["measured_vs_best_any"] == pytest.approx(
+                expected[(claim, scenario)], rel=1e-9
+            )
+            assert scorecard[(claim, scenario)]["best_any_class"] == "NVIDIA GB300, 72 GPUs"
+    assert round(expected[("rubin-dsr1-2.5x", "Offline")], 3) == 1.715
+    assert round(expected[("rubin-dsr1-2.5x", "Server")], 3) == 1.950
+    nebius = one(data, organization="Nebius", system=GB300_RACK, benchmark=DSR1, scenario="Offline")
+    assert nebius["result"] == 689961.0
+
+
+def test_a_record_is_set_against_another_system(data, scorecard):
+    mine = crusoe_gptoss_offline(data)
+    ratio = scorecard[("amd-crusoe-highest-throughput.record", "all Tokens/s results")]["measured"]
+    nvidia = one(data, organization="NVIDIA", system=GB300_4RACKS, benchmark=DSR1, scenario="Offline")
+    assert ratio == pytest.approx(mine["result"] / nvidia["result"]) and round(ratio, 2) == 2.13
+    reason = reason_of(scorecard, "amd-crusoe-highest-throughput.record")
+    assert f"2.13x the next best, {label(nvidia)}" in reason
+    # per GPU beside the whole systems, for context
+    per_gpu = f"{mine['result'] / mine['gpus']:,.0f} against {nvidia['result'] / nvidia['gpus']:,.0f} Tokens/s per GPU"
+    assert per_gpu in reason
+
+
+def test_a_latency_gain_reads_as_a_speedup_and_a_fall_of_the_latency(data, registry, scorecard):
+    before = registry["amd-gains-wan"]["stated"]["figures"]["SingleStream"]
+    now = amd(data, AMD_8, WAN, "SingleStream")["result"]
+    speedup, change = before / now, percent(now / before)
+    assert round(speedup, 2) == 1.70 and round(change, 1) == -41.1
+    row = scorecard[("amd-gains-wan", "SingleStream")]
+    assert (
+        f"{speedup:.2f}x as fast, latency {signed_text(change)} ({before:.4g} s → {now:.4g} s)"
+        in row["reason"]
+    )
+    assert f"latency {signed_text(change)}" in row["range"]
+    # a lead on a latency too: AMD's eight MI355X against NVIDIA's eight B300
+    b300 = one(
+        data, organization="NVIDIA", family="NVIDIA B300", gpus=8, benchmark=WAN, scenario="SingleStream"
+    )
+    lead = b300["result"] / now
+    assert (
+        f"SingleStream {lead:.2f}x as fast, latency {signed_text(percent(now / b300['result']))}"
+        in reason_of(scorecard, "amd-wan-vs-b300")
+    )
+
+
+def test_ahead_of_cards_show_the_best_rival_at_the_claimants_size(data, scorecard):
+    cases = {
+        "amd-gptoss-72-vs-gb200": (AMD_72, GPTOSS, ["Offline", "Server"]),
+        "amd-wan-vs-b300": (AMD_8, WAN, ["Offline", "SingleStream"]),
+    }
+    found = {}
+    for claim, (system, benchmark, scenarios) in cases.items():
+        reason = reason_of(scorecard, claim)
+        for scenario in scenarios:
+            mine = amd(data, system, benchmark, scenario)
+            rivals = data[
+                (data["vendor"] != "AMD")
+                & (data["benchmark"] == benchmark)
+                & (data["scenario"] == scenario)
+                & (data["gpus"] == mine["gpus"])
+                & (data["division"] == "closed")
+            ]
+            top = best(rivals)
+            gap = percent(better(mine, top))
+            found[(claim, scenario)] = (top, gap)
+            assert f"the claimant's result {signed_text(gap)} against it" in reason
+    top, gap = found[("amd-gptoss-72-vs-gb200", "Offline")]
+    assert (top["organization"], top["family"], round(gap, 1)) == ("CoreWeave", "NVIDIA GB300", -13.2)
+    assert round(found[("amd-gptoss-72-vs-gb200", "Server")][1], 1) == -16.9
+    assert f"Offline {label(top)}, NVIDIA GB300" in reason_of(scorecard, "amd-gptoss-72-vs-gb200")
+
+
+def test_a_ratio_of_inferred_against_measured_results_says_so(data, scorecard):
+    mixed = []
+    for scenario in THREE:
+        vr = one(data, organization="NVIDIA", system=VR, benchmark=DSR1, scenario=scenario)
+        gb = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=DSR1, scenario=scenario)
+        if vr["inferred"] != gb["inferred"]:
+            mixed.append((scenario, label(vr if vr["inferred"] else gb)))
+    assert mixed == [
+        ("Offline", label(one(data, organization="NVIDIA", system=VR, benchmark=DSR1, scenario="Offline"))),
+        ("Server", label(one(data, organization="NVIDIA", system=VR, benchmark=DSR1, scenario="Server"))),
+    ]
+    assert f"{mixed[0][1]} is inferred in Offline, Server" in reason_of(scorecard, "rubin-dsr1-2.5x")
+
+
+def test_a_missed_figure_matching_another_system_of_the_vendor_is_shown_as_context(data, scorecard):
+    rack = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="SingleStream")
+    same = pick(data, vendor="NVIDIA", benchmark=WAN, scenario="SingleStream", division="closed")
+    at_claim = pd.Series([matches(value, 5.7) for value in same["result"]], index=same.index)
+    others = same[at_claim & (same["location"] != rack["location"])]
+    assert len(others) == 1 and not matches(rack["result"], 5.7)
+    other = others.iloc[0]
+    assert other["system"] == "GB200-NVL72_GB200-186GB_aarch64x72_TRT" and round(other["result"], 2) == 5.73
+    row = scorecard[("wan-latency-5.7s", "SingleStream")]
+    assert row["verdict"] == NOT_SUPPORTED  # context, never support
+    assert (
+        "For context, not support: the claimed 5.7 is the published SingleStream result of another NVIDIA system"
+        in row["reason"]
+    )
+    assert f"{label(other)}, NVIDIA GB200, at {other['result']:.4g} s" in row["reason"]
+
+
+def test_partners_of_a_vendor_are_counted_from_every_system_with_its_gpus(data, scorecard):
+    with_amd = data[
+        data["accelerator"].str.contains(r"\bAMD\b|MI3\d\d", regex=True) & (data["organization"] != "AMD")
+    ]
+    closed = with_amd[with_amd["division"] == "closed"]
+    unnamed = sorted(set(closed["organization"]) - set(AMD_PARTNER_ORGS))
+    assert "Cisco" in unnamed  # Cisco's H200 + MI350X system has AMD GPUs
+    reason = scorecard[("amd-partners-7.count", "organization count")]["reason"]
+    assert (
+        f"The data also has {len(unnamed)} organizations the claim does not name: {', '.join(unnamed)}."
+        in reason
+    )
+
+
+def test_counts_agree_with_their_nouns_and_reasons_carry_no_command_line(scorecard):
+    for (claim, case), row in scorecard.items():
+        assert "(s) " not in row["reason"] and "(s)." not in row["reason"], (claim, case)
+        assert "--param" not in row["reason"] and "--" not in row["reason"].replace("—", ""), (claim, case)
+
+
+def test_the_cost_reason_gives_both_break_even_prices_with_units(data, scorecard):
+    reason = reason_of(scorecard, "rubin-lower-cost-per-token")
+    assumed = float(re.search(r"at an assumed ([0-9.]+) USD per GPU-hour", reason).group(1))
+    per_gpu = {
+        scenario: better(
+            one(data, organization="NVIDIA", system=VR, benchmark=DSR1, scenario=scenario),
+            one(data, organization="NVIDIA", system=GB300_RACK, benchmark=DSR1, scenario=scenario),
+            per_gpu=True,
+        )
+        for scenario in THREE
+    }
+    low, high = assumed * min(per_gpu.values()), assumed * max(per_gpu.values())
+    assert f"priced below {low:.2f} USD per GPU-hour" in reason
+    assert f"below {high:.2f} USD per GPU-hour." in reason
+
+
+def test_pages_say_no_result_measures_a_claim_only_when_none_was_used(scorecard):
+    evidence = {}
+    for (claim, _), row in scorecard.items():
+        evidence[claim] = evidence.get(claim, False) or bool(row["evidence"])
+    parents = {row["part_of"] for row in scorecard.values() if row["part_of"]}
+    for claim in parents:
+        evidence[claim] = evidence[claim] or any(
+            evidence[part] for (part, _), row in scorecard.items() if row["part_of"] == claim
+        )
+    pages = list((ROOT / "book" / "claims").glob("*/*.ipynb"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if "No chart: no published result measures this claim." in text:
+            assert not evidence.get(page.stem), f"{page.name} says no result measures it but uses some"
+    assert "No chart: no published result measures this claim." not in (
+        ROOT / "book" / "claims" / "nvidia-v6.1" / "nvfp4-precision.ipynb"
+    ).read_text(encoding="utf-8")
+
+
+def test_every_page_showing_results_cites_version_and_division():
+    for page in (ROOT / "book" / "claims").glob("**/*.ipynb"):
+        text = page.read_text(encoding="utf-8")
+        if "claimbook-table" in text:  # a page that shows a table of results cites them in full
+            assert re.search(r"MLPerf® Inference v6\.1, (Closed|Open)", text), page.name
+    gains = (ROOT / "book" / "claims" / "software_gains.ipynb").read_text(encoding="utf-8")
+    assert "MLPerf® Inference v6.1, Closed division" in gains
+    meet = (ROOT / "book" / "claims" / "where_they_meet.ipynb").read_text(encoding="utf-8")
+    assert "MLPerf® Inference v6.1, Closed division" in meet
+
+
+def test_a_leading_efficiency_gives_both_figures_not_a_ratio_of_percentages(data, scorecard):
+    eligible, _ = efficiency_field(data)
+    beyond = next(iter(DEFINITIONS))
+    field = eligible[DEFINITIONS[beyond](eligible) & (eligible["scenario"] == "Offline")]
+    rival = field.loc[field["efficiency"].idxmax()]
+    mine, _ = nvidia_288_efficiency(data, "Offline")
+    reason = reason_of(scorecard, "scaling-leading-efficiency")
+    assert f"leads in 1 of 1 case ({mine:.1f}% against {rival['efficiency']:.1f}%, Azure" in reason
+    assert "x the next best" not in reason
+
+
+def test_a_lower_latency_against_the_natural_baseline_gives_the_fall_of_the_latency(data, scorecard):
+    rack = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="SingleStream")
+    node = one(
+        data, organization="NVIDIA", system="B300-SXM-270GBx8_TRT", benchmark=WAN, scenario="SingleStream"
+    )
+    change = percent(rack["result"] / node["result"])
+    assert round(change, 1) == -67.7
+    reason = scorecard[("wan-7.5x-latency", "SingleStream")]["reason"]
+    assert (
+        f"is {node['result'] / rack['result']:.2f}x lower, latency {signed_text(change)} (claimed 7.5x)"
+        in reason
+    )

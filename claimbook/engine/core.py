@@ -83,6 +83,9 @@ class Check:
     missing: tuple[str, ...] = ()  # what a selector looked for and did not find
     summary: str = ""  # the finding in a few words, where a range of figures says it badly
     acknowledged: tuple[str, ...] = ()  # caveats the claim itself states (shown, not held against it)
+    context: tuple[
+        str, ...
+    ] = ()  # what a reader expects beside the figures, shown on the card; never deciding
 
     def measured_range(self) -> str:
         """The spread of the measured figures and the deciding case: "1.83-3.74x, deciding: Interactive"."""
@@ -149,6 +152,7 @@ def finish(
     missing_texts=(),
     row_codes=ROW_CODES,
     summary: str = "",
+    context=(),
 ) -> Check:
     """Add the caveats the rows imply (those in ``row_codes``) and turn "supported" with a
     qualifying caveat the claim does not itself state into "supported with caveats"."""
@@ -180,6 +184,7 @@ def finish(
         missing=tuple(missing_texts),
         summary=summary,
         acknowledged=acknowledged,
+        context=tuple(note if note.endswith(".") else note + "." for note in context),
     )
 
 

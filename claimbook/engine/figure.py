@@ -21,6 +21,7 @@ from claimbook.engine.core import (
     label_of,
     select_for,
 )
+from claimbook.engine.ratio import value_text
 from claimbook.registry import Claim
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches
 
@@ -40,7 +41,7 @@ def validate(claim: Claim, fail) -> None:
         if unknown:
             fail(
                 "claimed",
-                f"figures for scenario(s) the claim does not name: {', '.join(sorted(map(str, unknown)))}",
+                f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
             )
     elif not isinstance(claimed, (int, float)):
         fail("claimed", "a number, or {scenario: number}")
@@ -62,7 +63,7 @@ def check(claim: Claim, data: Data):
             missing_texts=[subject_missing],
         )
     benchmark = benchmarks_of(claim)[0]
-    cases, used, sentences, context, codes = [], [], [], [], set()
+    cases, used, sentences, context, codes, context_notes = [], [], [], [], set(), []
     failing = understating = 0
     for scenario in claim.get("scenarios"):
         claimed = claimed_for(claim, scenario)
@@ -99,6 +100,9 @@ def check(claim: Claim, data: Data):
                 understating += 1
             else:
                 failing += 1
+                other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
+                if other:
+                    context_notes.append(other)
         cases.append(
             Case(
                 scenario,
@@ -118,7 +122,9 @@ def check(claim: Claim, data: Data):
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
         return cannot_check(
-            claim, "The system has no published result in the scenario(s) the claim names.", tables=tables
+            claim,
+            f"The system has no published result in the {'scenario' if len(cases) == 1 else 'scenarios'} the claim names.",
+            tables=tables,
         )
     if len(measured_cases) < len(cases):
         codes.add("incomplete-data")
@@ -135,4 +141,32 @@ def check(claim: Claim, data: Data):
         rows=rows,
         codes=codes,
         tables=tables,
+        context=context_notes,
+    )
+
+
+def same_vendor_match(
+    data: Data, claim: Claim, row: pd.Series, benchmark: str, scenario: str, claimed: float
+) -> str:
+    """For a stated figure that misses: the other systems of the same vendor, in the same round,
+    division, benchmark and scenario, whose published result is the claimed figure as stated.
+    Context for the reader (the figure may belong to another system), never support: the claim
+    names its system."""
+    matching = same_figure(data, claim, benchmark, scenario, claimed)
+    matching = matching[
+        (matching["vendor"].astype(str) == str(row["vendor"]))
+        & (matching["division"] == row["division"])
+        & (matching["location"] != row["location"])
+    ].sort_values("location", kind="stable")
+    if matching.empty:
+        return ""
+    scale = float(claim.get("scale", 1))
+    listed = "; ".join(
+        f"{label_of(other)}, {other['family']}, at {value_text(float(other['result']) / scale, claim.unit or '')}"
+        for _, other in matching.iterrows()
+    )
+    return (
+        f"For context, not support: the claimed {claimed:g} is the published {scenario} result of another "
+        f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at "
+        f"{value_text(float(row['result']) / scale, claim.unit or '')}"
     )

@@ -30,6 +30,7 @@ from claimbook.engine.core import (
 )
 from claimbook.engine.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
 from claimbook.registry import Claim
+from claimbook.report import plural
 from claimbook.selectors import select, with_defaults
 from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure
 
@@ -88,7 +89,14 @@ def check(claim: Claim, data: Data):
 
 
 def _verdict(
-    claim: Claim, readings: dict[str, list[Case]], rows, codes: set, notes: list, tables: dict, context=()
+    claim: Claim,
+    readings: dict[str, list[Case]],
+    rows,
+    codes: set,
+    notes: list,
+    tables: dict,
+    context=(),
+    context_notes=(),
 ):
     """Judge each reading (all of its cases with a rival must lead), then the claim."""
     judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
@@ -110,6 +118,15 @@ def _verdict(
         led = [case for case in found if case.reaches]
         trailing = [case for case in found if not case.reaches]
         text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
+        only = found[0]
+        if len(found) == 1 and led and only.extra.get("next") and only.measured is not None:
+            if only.unit == "%":  # an efficiency: both figures, not a ratio of them
+                text += (
+                    f" ({figure(only.measured, '%')} against {figure(only.extra['next_value'], '%')}, "
+                    f"{only.extra['next']})"
+                )
+            else:
+                text += f" ({only.measured:.2f}x the next best, {only.extra['next']})"
         if trailing:
             text += " (behind in " + "; ".join(
                 f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4]
@@ -145,17 +162,27 @@ def _verdict(
         notes=notes,
         tables=tables,
         summary=short,
+        context=context_notes,
     )
 
 
 def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
     """Everything the subject is measured against: the field's results, less the subject's own
-    systems (a system's other scenarios are not its rivals)."""
+    systems (a system's other scenarios are not its rivals) and less the same hardware under
+    another name (the same submitter's system of the same accelerator and size: Crusoe's 512
+    MI355X run on another benchmark is not another system). A record is set against another
+    system."""
     defaults = {"division": claim.get("division", "closed")}
     field = select(data.results, with_defaults(claim.get("field") or {}, defaults))
     own = set(zip(subject["organization"], subject["system"]))
+    hardware = set(zip(subject["organization"], subject["family"], subject["total_accelerators"]))
     mine = pd.Series(
-        [(org, system) in own for org, system in zip(field["organization"], field["system"])],
+        [
+            (org, system) in own or (org, family, gpus) in hardware
+            for org, system, family, gpus in zip(
+                field["organization"], field["system"], field["family"], field["total_accelerators"]
+            )
+        ],
         index=field.index,
     )
     return field[~mine]
@@ -235,6 +262,8 @@ def _check_result(claim: Claim, data: Data):
                             "subject_value": value,
                             "next_value": rival_value,
                             "units": best_own["units"] + (" per GPU" if measure == "per-gpu" else ""),
+                            "subject_per_gpu": _value(best_own, "per-gpu"),
+                            "next_per_gpu": _value(top, "per-gpu"),
                         },
                     )
                 )
@@ -248,6 +277,8 @@ def _check_result(claim: Claim, data: Data):
                         "best_other_value": rival_value,
                         "units": cases[-1].extra["units"],
                         "leads": leads,
+                        "subject_per_gpu": _value(best_own, "per-gpu"),
+                        "best_other_per_gpu": _value(top, "per-gpu"),
                     }
                 )
         readings[measure_names[measure]] = cases
@@ -256,6 +287,11 @@ def _check_result(claim: Claim, data: Data):
         codes.add("derived-metric")
     if benchmarks == [None]:
         readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
+    context = []
+    if "per-gpu" not in (claim.get("measures") or ["total"]):
+        context = [per_gpu_context(readings)] if per_gpu_context(readings) else []
+        if context:
+            codes.add("derived-metric")
         notes.append(
             "Results of different benchmarks are not the same measure (a token of a small model costs less "
             "than a token of a large one); MLCommons compares results only within one benchmark and "
@@ -267,7 +303,9 @@ def _check_result(claim: Claim, data: Data):
     if history_cases:
         readings["against the earlier rounds the book has"] = history_cases
     rows = rows_of(used)
-    return _verdict(claim, readings, rows, codes, notes, {"leaders": pd.DataFrame(table)})
+    return _verdict(
+        claim, readings, rows, codes, notes, {"leaders": pd.DataFrame(table)}, context_notes=context
+    )
 
 
 def _own_benchmark(
@@ -308,6 +346,8 @@ def _own_benchmark(
             "best_other_value": float(top["result"]),
             "units": best_own["units"],
             "leads": bool(leads),
+            "subject_per_gpu": _value(best_own, "per-gpu"),
+            "best_other_per_gpu": _value(top, "per-gpu"),
         }
     )
     return [
@@ -325,9 +365,29 @@ def _own_benchmark(
                 "subject_value": float(best_own["result"]),
                 "next_value": float(top["result"]),
                 "units": best_own["units"],
+                "subject_per_gpu": _value(best_own, "per-gpu"),
+                "next_per_gpu": _value(top, "per-gpu"),
             },
         )
     ]
+
+
+def per_gpu_context(readings: dict[str, list[Case]]) -> str:
+    """Per-GPU figures beside the whole-system ones of a record or leadership read as whole
+    systems: shown for context, never deciding."""
+    shown = [
+        case
+        for cases in readings.values()
+        for case in cases
+        if case.extra.get("subject_per_gpu") is not None and case.extra.get("next_per_gpu") is not None
+    ]
+    if not shown:
+        return ""
+    return "Per GPU, beside the whole systems (context, not deciding): " + "; ".join(
+        f"{case.label}: {figure(case.extra['subject_per_gpu'], '')} against {figure(case.extra['next_per_gpu'], '')} "
+        f"{case.extra.get('units', '')} per GPU ({case.extra['subject_per_gpu'] / case.extra['next_per_gpu']:.2f}x)"
+        for case in shown
+    )
 
 
 def _value(row: pd.Series, measure: str) -> float:
@@ -578,7 +638,8 @@ def _check_efficiency(claim: Claim, data: Data):
     if not flagged.empty:
         highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
         notes.append(
-            f"{len(flagged)} pair(s) above {100 + margin:g}% efficiency are shown but left out of the field"
+            f"{plural(len(flagged), 'pair')} above {100 + margin:g}% efficiency {'is' if len(flagged) == 1 else 'are'} "
+            "shown but left out of the field"
             + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
             + "; ".join(
                 f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"

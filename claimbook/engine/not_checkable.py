@@ -42,5 +42,7 @@ def check(claim: Claim, data: Data, notes=()):
     if notes:
         from dataclasses import replace
 
-        check_result = replace(check_result, notes=tuple(notes) + check_result.notes)
+        # Notes are sentences: each ends with its full stop, so none runs into the next.
+        sentences = tuple(note if note.rstrip().endswith(".") else note.rstrip() + "." for note in notes)
+        check_result = replace(check_result, notes=sentences + check_result.notes)
     return check_result

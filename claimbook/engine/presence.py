@@ -28,7 +28,8 @@ import pandas as pd
 from claimbook.earlier import round_order
 from claimbook.engine.core import Case, Data, cannot_check, finish, label_of, rows_of, select_for
 from claimbook.registry import Claim
-from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds
+from claimbook.report import plural
+from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds, figure
 
 KIND = "presence"
 REQUIRED = ()
@@ -132,6 +133,9 @@ def _with_categories(data: Data, rows: pd.DataFrame) -> pd.DataFrame:
 def _values(data: Data, rows: pd.DataFrame, field: str) -> list[str]:
     if field == "category":
         return sorted(set(_with_categories(data, rows)["category"]))
+    if field == "vendor" and "vendors" in rows.columns:
+        # a system counts for every vendor whose GPUs it has (one mixing two vendors counts for both)
+        return sorted({name for names in rows["vendors"].astype(str) for name in names.split(";")})
     return sorted(set(rows[COUNTABLE[field]].astype(str)))
 
 
@@ -208,7 +212,7 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
         reason += "."
         if unnamed:
             notes.append(
-                f"The data also has {len(unnamed)} {field} value(s) the claim does not name: {', '.join(unnamed)}"
+                f"The data also has {figure(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
             )
         tables["named"] = pd.DataFrame(
             {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
@@ -367,7 +371,7 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
         notes.append(
             lead
             + (
-                f"they include {len(same)} figure(s) of the same benchmark"
+                f"they include {plural(len(same), 'figure')} of the same benchmark"
                 if not same.empty
                 else "none of them is of the same benchmark"
             )
@@ -429,7 +433,7 @@ def _result_ids(claim: Claim, data: Data, rows: pd.DataFrame, ids: list[str], co
         f"The {len(rows)} results of those systems are all in the {' and '.join(d.capitalize() for d in divisions)} "
         f"division{'s' if len(divisions) > 1 else ''}, as the citation says"
         if divisions == ["closed"]
-        else f"The results of those systems are in the {', '.join(divisions)} division(s)"
+        else f"The results of those systems are in the {' and '.join(divisions)} division{'s' if len(divisions) > 1 else ''}"
     )
     if not carried:
         return cannot_check(
@@ -649,7 +653,7 @@ def _pairs(claim: Claim, data: Data):
         return finish(
             claim,
             SUPPORTED,
-            f"{len(scale_outs)} scale-out(s) in the round fit the description ({description}): "
+            f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({description}): "
             f"{listed(scale_outs)}.",
             cases=cases,
             deciding=cases[0].label,

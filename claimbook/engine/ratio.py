@@ -140,9 +140,26 @@ def _choose(rows: pd.DataFrame, prefer: dict | None) -> tuple[pd.Series | None, 
     return best_row(rows), "named"
 
 
-def _class_selector(selector: dict) -> dict:
-    """The class a baseline belongs to: its selector without who submitted it."""
-    return {field: value for field, value in selector.items() if field not in ("organization", "system")}
+def _class_selector(selector: dict, base_rows: pd.DataFrame) -> dict:
+    """The class a baseline belongs to: its selector without who submitted it, and the accelerator
+    and system size of the baseline's results where the selector names a system instead (the best
+    "GB300 NVL72 result of any submitter" is a 72-GPU GB300 result, not any result at all)."""
+    found = {field: value for field, value in selector.items() if field not in ("organization", "system")}
+    if "family" not in found and "accelerator" not in found:
+        found["family"] = sorted(set(base_rows["family"].astype(str)))
+    if "gpus" not in found and "nodes" not in found:
+        found["gpus"] = sorted({int(value) for value in base_rows["total_accelerators"]})
+    return found
+
+
+def class_name(selector: dict) -> str:
+    """A class in words, for a column or a sentence: "NVIDIA GB300, 72 GPUs"."""
+    families = selector.get("family") or selector.get("accelerator") or []
+    families = [families] if isinstance(families, str) else list(families)
+    gpus = selector.get("gpus")
+    gpus = [gpus] if isinstance(gpus, int) else (gpus if isinstance(gpus, list) else [])
+    size = f"{' or '.join(map(str, gpus))} GPU{'' if gpus == [1] else 's'}" if gpus else ""
+    return ", ".join(part for part in (" or ".join(map(str, families)), size) if part) or "any result"
 
 
 def _judge_case(claim: Claim, form: str, measured: float, ratio: float, label: str, scenario: str):
@@ -240,7 +257,9 @@ def check(claim: Claim, data: Data):
         if base_missing:
             missing_texts.append(base_missing)
             continue
-        class_rows, _ = select_for(data, claim, _class_selector(selector), f"class of baseline {label}")
+        class_selector = _class_selector(selector, base_rows)
+        class_rows, _ = select_for(data, claim, class_selector, f"class of baseline {label}")
+        best_class = class_name(class_selector)
         rival = set(base_rows["vendor"]) - {announcement.vendor}
         for benchmark in benchmarks_of(claim):
             in_benchmark = subject[subject["benchmark"] == benchmark]
@@ -314,7 +333,26 @@ def check(claim: Claim, data: Data):
                                 claim, form, against_best, best_ratio, label, scenario
                             )
                             rival_cases.append((this_label, best_holds, best_any))
+                    rival_best = (
+                        best_rival(data, subject_row, announcement.vendor)
+                        if rival and form != "within"
+                        else None
+                    )
                     extra = {
+                        "higher_is_better": bool(subject_row["higher_is_better"]),
+                        "metric": str(subject_row["metric"]),
+                        "metric_change": metric_change(subject_row["result"], base_row["result"]),
+                        "subject_result": float(subject_row["result"]),
+                        "baseline_result": float(base_row["result"]),
+                        "units": str(subject_row["units"]),
+                        "inferred_against_measured": _inferred_side(subject_row, base_row),
+                        "best_rival": None if rival_best is None else label_of(rival_best),
+                        "best_rival_family": None if rival_best is None else str(rival_best["family"]),
+                        "best_rival_is_baseline": rival_best is not None
+                        and rival_best["location"] == base_row["location"],
+                        "vs_best_rival": None
+                        if rival_best is None
+                        else 100.0 * (_ratio(subject_row, rival_best, "total") - 1.0),
                         "baseline": label_of(base_row),
                         "baseline_chosen": how,
                         "subject_gpus": int(subject_row["total_accelerators"]),
@@ -322,6 +360,7 @@ def check(claim: Claim, data: Data):
                         "expected": (claim.get("outcomes") or {}).get(label, {}).get(scenario),
                         "measured_vs_best_any": against_best,
                         "best_any": None if best_any is None else label_of(best_any),
+                        "best_class": best_class,
                         "per_gpu_ratio": _ratio(subject_row, base_row, "per-gpu")
                         if bool(subject_row["higher_is_better"])
                         else None,
@@ -352,6 +391,7 @@ def check(claim: Claim, data: Data):
                             "chosen_as": how,
                             "measured": measured,
                             "claimed": claimed,
+                            "class": best_class,
                             "best_of_class": None if best_any is None else label_of(best_any),
                             "measured_vs_best_of_class": against_best,
                         }
@@ -413,6 +453,7 @@ def check(claim: Claim, data: Data):
             by_label = {case.label: case for case in measured_cases}
             listed = "; ".join(
                 f"{label}: {_fmt(by_label[label].extra['measured_vs_best_any'], unit)} against {label_of(best)}"
+                f" (the best {by_label[label].extra['best_class']} result)"
                 + (
                     f", short of the claimed {_fmt(by_label[label].claimed, unit)}"
                     if by_label[label].claimed is not None
@@ -421,7 +462,7 @@ def check(claim: Claim, data: Data):
                 for label, best in failing
             )
             notes.append(
-                f"Against the best result of the class by any submitter the claim does not hold in {listed}"
+                f"Against the best result of the baseline's class by any submitter the claim does not hold in {listed}"
             )
     return finish(
         claim,
@@ -434,7 +475,119 @@ def check(claim: Claim, data: Data):
         notes=notes,
         tables=tables,
         missing_texts=missing_texts,
+        context=context_notes(measured_cases, unit),
     )
+
+
+def metric_change(new: float, old: float) -> float:
+    """The signed change of the metric itself, in percent: a latency that fell from 27.38 s to
+    16.12 s is -41.1%, however large the speedup."""
+    return 100.0 * (float(new) / float(old) - 1.0)
+
+
+def gain_text(speedup: float, change: float, metric: str, higher_is_better: bool) -> str:
+    """A gain as readers expect it: on a lower-is-better metric, the speedup and the signed change
+    of the metric ("1.70x as fast, latency -41.1%"); on a throughput, the speedup alone."""
+    if higher_is_better:
+        return f"{speedup:.2f}x"
+    return f"{speedup:.2f}x as fast, {metric} {signed(change)}"
+
+
+def short_unit(units: str) -> str:
+    """The unit of a value, from the summary's units: "Latency (s)" is "s", "Tokens/s" stays."""
+    units = str(units)
+    if units.endswith(")") and "(" in units:
+        return units[units.rindex("(") + 1 : -1]
+    return units
+
+
+def value_text(value: float, units: str) -> str:
+    """A published value in its short unit, four significant digits below 1,000: "27.38 s"."""
+    unit = short_unit(units)
+    if abs(value) >= 1000:
+        return figure(value, unit)
+    return f"{value:.4g}" + ("" if unit in ("%", "x", "") else " ") + unit
+
+
+def best_rival(data: Data, subject: pd.Series, claimant_vendor: str) -> pd.Series | None:
+    """The best result of the subject's benchmark, scenario, division and size by a system of
+    another vendor than the claimant's, on any accelerator: what an "ahead of" card must show."""
+    results = data.results
+    same = results[
+        (results["benchmark"] == subject["benchmark"])
+        & (results["scenario"] == subject["scenario"])
+        & (results["division"] == subject["division"])
+        & (results["total_accelerators"] == subject["total_accelerators"])
+        & (results["vendor"].astype(str) != str(claimant_vendor))
+    ]
+    return best_row(same)
+
+
+def _inferred_side(subject: pd.Series, base: pd.Series) -> str | None:
+    """The side whose result is inferred when the other is measured (None when both are alike)."""
+    if bool(subject["inferred"]) == bool(base["inferred"]):
+        return None
+    return label_of(subject) if bool(subject["inferred"]) else label_of(base)
+
+
+def context_notes(cases: list[Case], unit: str) -> list[str]:
+    """What a reader of a comparison expects beside the figure: an inferred result set against a
+    measured one, the per-GPU figure where the sizes differ, the change of a lower-is-better
+    metric, and the best rival result at the claimant's size."""
+    notes = []
+    by_side: dict[str, list[str]] = {}
+    for case in cases:
+        if case.extra.get("inferred_against_measured"):
+            by_side.setdefault(case.extra["inferred_against_measured"], []).append(case.label)
+    if by_side:
+        notes.append(
+            "The ratio sets an inferred result against a measured one: "
+            + "; ".join(f"{side} is inferred in {', '.join(labels)}" for side, labels in by_side.items())
+        )
+    sized = [
+        case
+        for case in cases
+        if case.extra.get("subject_gpus") != case.extra.get("baseline_gpus")
+        and case.extra.get("per_gpu_ratio") is not None
+    ]
+    if sized:
+        notes.append(
+            "Per GPU, beside the whole systems (they differ in size): "
+            + "; ".join(
+                f"{case.label} {_fmt(_measured(case.extra['per_gpu_ratio'], unit), unit)}" for case in sized
+            )
+        )
+    lower = [case for case in cases if case.extra.get("higher_is_better") is False]
+    if lower:
+        notes.append(
+            "On a lower-is-better metric the gain is a speedup and a fall of the metric: "
+            + "; ".join(
+                f"{case.label} {gain_text(_ratio_of(case, unit), case.extra['metric_change'], case.extra['metric'], False)}"
+                f" ({value_text(case.extra['subject_result'], case.extra['units'])} against "
+                f"{value_text(case.extra['baseline_result'], case.extra['units'])})"
+                for case in lower
+            )
+        )
+    rivals = [case for case in cases if case.extra.get("best_rival")]
+    if rivals:
+        notes.append(
+            "The best result of another vendor's system at the claimant's size, on any accelerator: "
+            + "; ".join(
+                f"{case.label} "
+                + (
+                    "the baseline itself"
+                    if case.extra["best_rival_is_baseline"]
+                    else f"{case.extra['best_rival']}, {case.extra['best_rival_family']}"
+                )
+                + f", the claimant's result {signed(case.extra['vs_best_rival'])} against it"
+                for case in rivals
+            )
+        )
+    return notes
+
+
+def _ratio_of(case: Case, unit: str) -> float:
+    return case.measured if unit == "x" else 1.0 + case.measured / 100.0
 
 
 def _per_watt_ratio(subject: pd.Series, base: pd.Series) -> float | None:

@@ -1,7 +1,7 @@
 """Kind ``scaling``: the scaling efficiency of one submitter's two configurations.
 
 Efficiency = (throughput ratio) / (GPU ratio). The figure is judged like a stated figure in the
-scenario(s) the claim names; the other scenarios of the same pair are shown beside it. A pair
+scenarios the claim names; the other scenarios of the same pair are shown beside it. A pair
 above 100% (plus ``superlinear_margin`` points) is flagged: it says the smaller configuration was
 weak, not that the larger one scales well. A pair whose two results are of different divisions
 is shown but not judged. A headline that names no scenario is judged on the one its announcement

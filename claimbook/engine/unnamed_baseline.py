@@ -23,8 +23,9 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
+from claimbook.engine.ratio import metric_change
 from claimbook.registry import Claim
-from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches
+from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
 
 KIND = "unnamed-baseline"
 REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
@@ -122,6 +123,10 @@ def natural_baseline(claim: Claim, data: Data, table: pd.DataFrame) -> tuple[pd.
     return None, ""
 
 
+def used_row(data: Data, location: str) -> pd.Series:
+    return data.results[data.results["location"] == location].iloc[0]
+
+
 def check(claim: Claim, data: Data):
     table, own_rows, missing_texts = candidates_table(claim, data)
     if missing_texts:
@@ -195,12 +200,20 @@ def check(claim: Claim, data: Data):
         other = sibling.get("scenario")
         if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
             others.append(f"{other} {baseline[f'{other} ratio']:.2f}x (claimed {float(sibling.claimed):g}x)")
+    change = ""
+    if not bool(mine["higher_is_better"]):
+        # a gain on a lower-is-better metric: the speedup and the signed change of the metric itself
+        base_value = float(used_row(data, baseline[f"{scenario} location"])["result"])
+        change = f", {mine['metric']} {signed(metric_change(mine['result'], base_value))}"
     reason = (
-        f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction} "
-        f"(claimed {claimed:g}x)"
+        f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction}"
+        f"{change} (claimed {claimed:g}x)"
     )
     if others:
-        reason += f"; the same baseline gives {', '.join(others)} for the sentence's other figure(s)"
+        reason += (
+            f"; the same baseline gives {', '.join(others)} for the sentence's other "
+            f"figure{'s' if len(others) > 1 else ''}"
+        )
     reason += "."
     if holds and not matches(measured, claimed, claim.tolerance):
         codes.add("understated")
