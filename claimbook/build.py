@@ -1,15 +1,16 @@
 """Building the book: plan the pages, execute what changed, write the generated pages, compile
 the HTML, and only then put the new book in place.
 
-Everything is made in a staging folder first. The committed book (``book/claims``, every file
-the build generates) and ``_build/html`` are each replaced by one swap once the whole build
+Everything is made in a staging folder laid out as the project is (``_config.yml``, ``_toc.yml``,
+``book/``). The committed book (``book/generated``, every page the build generates, and the table of
+contents ``_toc.yml``) and ``_build/html`` are each replaced in one step once the whole build
 succeeded, so a failure or a kill at any moment leaves the last good book exactly as it was,
 and the next build needs no cleanup by hand. ``--out DIR`` builds a whole book (its data
 included) into a folder of its own; the committed book changes only through a plain build of
 the committed data.
 
 A page is executed again only when what it depends on changed (``claimbook.digests``); the
-digests are kept in ``claims/cache.json``. Pages that must run execute in parallel.
+digests are kept in ``book/generated/cache.json``. Pages that must run execute in parallel.
 """
 
 from __future__ import annotations
@@ -28,11 +29,9 @@ from claimbook import digests, html, outputs
 from claimbook.errors import BuildError, UsageError
 from claimbook.params import ParamError
 from claimbook.params import apply as apply_params
-from claimbook.paths import PROJECT_ROOT
+from claimbook.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, PACKAGE_DIR, PROJECT_ROOT, TOC_FILE
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
-BOOK_DIR = "book"
-GENERATED_DIR = "claims"  # everything under book/claims is the build's own
 CACHE_NAME = "cache.json"
 CLAIM_TEMPLATE = "notebooks/claim.ipynb"
 RESULTS = "data/mlperf/v6.1.csv"
@@ -51,9 +50,7 @@ NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
 @dataclass(frozen=True)
 class Job:
-    name: (
-        str  # the page's path under book/claims, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
-    )
+    name: str  # the page's path under book/generated, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
     template: str
     parameters: dict
     title: str | None
@@ -226,7 +223,8 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     inputs = {
         "pages": page_digests_,
         "overrides": overrides,
-        "package": digests.folder_digest(root / "claimbook"),
+        "package": digests.folder_digest(PACKAGE_DIR),
+        "config": digests.file_digest(root / CONFIG_FILE),
         "data": digests.folder_digest(root / "data"),
         "environment": digests.environment_digest(),
         "book": {
@@ -238,9 +236,7 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     return digests.bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())
 
 
-def _nothing_changed(
-    root: Path, target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool
-) -> bool:
+def _nothing_changed(target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool) -> bool:
     """Whether the target already holds this very book: every page current, nothing else changed."""
     generated = target / BOOK_DIR / GENERATED_DIR
     cache = _read_cache(generated / CACHE_NAME)
@@ -248,12 +244,15 @@ def _nothing_changed(
         return False
     if not all((generated / f"{job.name}.ipynb").is_file() for job in pages):
         return False
+    if not (target / TOC_FILE).is_file():
+        return False
     site = target / "_build" / "html"
     return not html_output or (site.is_dir() and html.read_stamp(site, "assembly") == assembly)
 
 
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
     """The book's hand-written sources (not its generated pages), and for an --out book its data."""
+    shutil.copy2(root / CONFIG_FILE, staging / CONFIG_FILE)
     shutil.copytree(
         root / BOOK_DIR,
         staging / BOOK_DIR,
@@ -407,7 +406,7 @@ def build(
         )
         wanted = page_digests(root, root, pages)
         if not outputs.has_leftovers(target) and _nothing_changed(
-            root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+            target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
         ):
             report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
             return BuildResult(
@@ -458,7 +457,7 @@ def build(
             )
             wanted = page_digests(root, root, pages)
             if _nothing_changed(
-                root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+                target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
             ):
                 report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
                 return BuildResult(
@@ -715,13 +714,10 @@ def _write_pages(
         }
         own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(
-            announcement, rows, registry, round_label, text_checks, cite(own, announcement)
+            announcement, rows, registry, text_checks, cite(own, announcement)
         )
-    names = {job.name for job in pages}
-    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
-    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
-    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
-    pages_text["_toc.yml"] = bookpages.toc(registry, chapters, claim_pages, round_pages)
+    # The table of contents lies at the root of the staged book, beside book/.
+    (generated.parents[1] / TOC_FILE).write_text(table_of_contents(registry, pages), encoding="utf-8")
     for name, text in pages_text.items():
         (generated / name).write_text(text, encoding="utf-8")
     shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
@@ -729,6 +725,24 @@ def _write_pages(
     for path in generated.iterdir():
         if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
             path.unlink()
+
+
+def table_of_contents(registry, pages: list[Job]) -> str:
+    """The book's ``_toc.yml``: the announcements with their chapters and claim pages, the pages
+    of the round, the method."""
+    from claimbook import bookpages
+
+    names = {job.name for job in pages}
+    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
+    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
+    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
+    return bookpages.toc(registry, chapters, claim_pages, round_pages)
+
+
+def committed_toc(root: Path = PROJECT_ROOT) -> str:
+    """The ``_toc.yml`` a plain build of the committed data writes (the committed one must be it)."""
+    registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+    return table_of_contents(registry, committed_plan(root)[0])
 
 
 def _write_costs(rows: list[dict], path: Path) -> None:
@@ -754,7 +768,7 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     static = staging / BOOK_DIR / "_static"
     static.mkdir(parents=True, exist_ok=True)
     shutil.copy2(bundle, static / bundle.name)
-    stamp = html.site_digest(staging / BOOK_DIR)
+    stamp = html.site_digest(staging)
     current = target / "_build" / "html"
     if current.is_dir() and html.read_stamp(current) == stamp:
         report("HTML is up to date")
@@ -765,7 +779,7 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
             html.write_stamp(current, stamp, assembly)
         return None, False
     report("compiling HTML with jupyter-book")
-    compiled = html.compile_book(staging / BOOK_DIR, target / "_build", builder)
+    compiled = html.compile_book(staging, target / "_build", builder)
     fresh = staging / "html"
     shutil.copytree(compiled, fresh)
     html.write_stamp(fresh, stamp, assembly)
@@ -775,15 +789,17 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
 def _publish(
     target: Path, staging: Path, to_out: bool, html_folder: Path | None, rebuilt: bool, report
 ) -> None:
-    """Swap the new book in: each folder in one step, the HTML last. A file someone else put in a
-    folder the build replaces is carried into the new version first; every file written follows
-    the user's umask."""
+    """Swap the new book in: each folder and file in one step, the HTML last. A file someone else
+    put in a folder the build replaces is carried into the new version first; every file written
+    follows the user's umask."""
     build_dir = target / "_build"
     ours = outputs.read_manifest(build_dir)
     if to_out:
         pairs = [(staging / BOOK_DIR, target / BOOK_DIR), (staging / "data", target / "data")]
+        files = [CONFIG_FILE, TOC_FILE]
     else:
         pairs = [(staging / BOOK_DIR / GENERATED_DIR, target / BOOK_DIR / GENERATED_DIR)]
+        files = [TOC_FILE]
     if rebuilt and html_folder is not None:
         pairs.append((html_folder, build_dir / "html"))
     pairs = [(new, old) for new, old in pairs if new.is_dir()]
@@ -793,11 +809,19 @@ def _publish(
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
-    for new, old in pairs:
+    site = [(new, old) for new, old in pairs if old == build_dir / "html"]
+    for new, old in [pair for pair in pairs if pair not in site]:
+        outputs.swap_in(new, old)
+    for name in files:
+        outputs.follow_umask(staging / name)
+        outputs.replace_file(staging / name, target / name)
+    for new, old in site:
         outputs.swap_in(new, old)
     outputs.write_manifest(
         build_dir,
         target,
-        [old for _, old in pairs] + ([build_dir / "html"] if not rebuilt else []),
+        [old for _, old in pairs]
+        + ([build_dir / "html"] if not rebuilt else [])
+        + [target / name for name in files],
         exclude=set(kept),
     )

@@ -1,7 +1,7 @@
 """Where a build may write, and how it replaces what it wrote before without ever losing it.
 
-The rules: a build writes into the project (its own generated files under ``book/claims`` and
-``_build/``) or into an ``--out`` folder that does not exist yet, is empty, or was made by an
+The rules: a build writes into the project (its own generated files: ``book/generated``,
+``_toc.yml`` and ``_build/``) or into an ``--out`` folder that does not exist yet, is empty, or was made by an
 earlier ``build --out`` (it holds the marker file). Anything else is refused before anything is
 written. A folder is replaced by swapping it with its new version in one step (``renameat2``
 with ``RENAME_EXCHANGE`` on Linux), so a build killed at any moment leaves either the old or the
@@ -213,13 +213,13 @@ def read_manifest(build_dir: Path) -> set[str]:
         return set()
 
 
-def write_manifest(build_dir: Path, target: Path, folders, exclude=frozenset()) -> None:
-    """Record the files the build wrote (those it carried over for someone else excepted)."""
+def write_manifest(build_dir: Path, target: Path, written, exclude=frozenset()) -> None:
+    """Record the files the build wrote, given as the folders and files it replaced (those it
+    carried over for someone else excepted)."""
     files = sorted(
         relative
-        for folder in folders
-        if folder.is_dir()
-        for path in folder.rglob("*")
+        for item in written
+        for path in ([item] if item.is_file() else item.rglob("*") if item.is_dir() else [])
         if path.is_file()
         if (relative := path.relative_to(target).as_posix()) not in exclude
     )

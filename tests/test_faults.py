@@ -284,11 +284,11 @@ def test_the_next_build_succeeds_without_cleanup(copy, good):
     assert site == good[1], changes(good[1], site)[:20]
 
 
-# The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/claims, then the
-# site. (step, name the step acts on, build options)
+# The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/generated, then
+# the table of contents, then the site. (step, name the step acts on, build options)
 SWAP_STEPS = {
-    "pages-swapped-old-not-yet-removed": ("swapped", "claims", ["--no-html"]),
-    "pages-swapped-old-half-removed": ("remove", "claims", ["--no-html"]),
+    "pages-swapped-old-not-yet-removed": ("swapped", "generated", ["--no-html"]),
+    "pages-swapped-old-half-removed": ("remove", "generated", ["--no-html"]),
 }
 
 
@@ -297,8 +297,8 @@ def test_kill_inside_the_final_swap(copy, good, case):
     step, name, options = SWAP_STEPS[case]
     assert copy.state() == good, "the copy is not in its last good state before the kill"
     # As after a change to the package: the pages are reused, but the book is assembled again
-    # and book/claims swapped in whole.
-    cache = copy.root / "book" / "claims" / "cache.json"
+    # and book/generated swapped in whole.
+    cache = copy.root / "book" / "generated" / "cache.json"
     stale = json.loads(cache.read_text())
     stale["assembly"] = "made by an older version of the package"
     cache.write_text(json.dumps(stale))

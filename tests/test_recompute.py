@@ -3,7 +3,7 @@
 Each expected figure and verdict below is computed here, from the results file, with pandas and
 the editorial rules of ``book/method.md``; nothing of ``claimbook`` is imported, so a mistake in a
 selector, a check or a caveat shows as a disagreement with the committed
-``book/claims/scorecard.json``. The raw MLCommons summary (``../shared/mlperf/v6.1/summary.csv``)
+``book/generated/scorecard.json``. The raw MLCommons summary (``../shared/mlperf/v6.1/summary.csv``)
 is used when it is there, else the committed tidy table; ``load`` gives both the same columns,
 and when both are there the first test checks they hold the same results. A scorecard row this module does not check is a failure: a new claim must come with its
 recomputation here.
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RAW_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
 TIDY_TABLE = ROOT / "data" / "mlperf" / "v6.1.csv"
 EARLIER = ROOT / "data" / "mlperf" / "earlier_rounds.csv"
-SCORECARD = ROOT / "book" / "claims" / "scorecard.json"
+SCORECARD = ROOT / "book" / "generated" / "scorecard.json"
 REGISTRIES = ROOT / "data" / "claims"
 SOURCE = "raw" if RAW_SUMMARY.is_file() else "tidy"  # the tidy table is the same results (see the first test)
 

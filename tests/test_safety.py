@@ -91,7 +91,7 @@ def injected_parameters(notebook) -> list[str]:
 def assert_paths_relative(out: Path) -> int:
     """Every executed notebook of the ``--out`` book ``out`` names its data relative to the
     book's root (files that exist there), and nothing temporary; the number of notebooks."""
-    notebooks = sorted((out / "book" / "claims").rglob("*.ipynb"))
+    notebooks = sorted((out / "book" / "generated").rglob("*.ipynb"))
     assert notebooks, f"no executed notebook in {out}"
     forbidden = ["/tmp/", ".claimbook-staging-", str(out), str(REPO), tempfile.gettempdir().rstrip("/") + "/"]
     for path in notebooks:
@@ -108,7 +108,7 @@ def assert_paths_relative(out: Path) -> int:
             )
             assert word not in recorded, f"{path.relative_to(out)}: its papermill metadata records {word!r}"
         parameters = notebook.metadata["papermill"]["parameters"]
-        depth = len(path.relative_to(out / "book" / "claims").parts)  # 1: a chapter, 2: a claim's page
+        depth = len(path.relative_to(out / "book" / "generated").parts)  # 1: a chapter, 2: a claim's page
         assert parameters.get("book_root") == "../" * depth, (path, parameters.get("book_root"))
         for key in PATH_PARAMETERS:
             for value in parameters[key] if isinstance(parameters.get(key), list) else [parameters.get(key)]:
@@ -173,11 +173,11 @@ REFUSED = {
     "symlink-to-parent": (lambda tmp: str(_link(tmp, REPO.parent)), True),
     "symlink-to-non-empty-folder": (lambda tmp: str(_link(tmp, _foreign(tmp))), False),
     "symlink-to-file": (lambda tmp: str(_link(tmp, _file(tmp))), False),
-    "book-claims-in-project": (lambda tmp: "book/claims", False),
+    "book-generated-in-project": (lambda tmp: "book/generated", False),
     "book-in-project": (lambda tmp: "book", False),
     "new-folder-in-data": (lambda tmp: "data/mybook", False),
     "new-folder-in-notebooks": (lambda tmp: str(REPO / "notebooks" / "out"), False),
-    "symlink-to-book-claims": (lambda tmp: str(_link(tmp, REPO / "book" / "claims")), False),
+    "symlink-to-book-generated": (lambda tmp: str(_link(tmp, REPO / "book" / "generated")), False),
 }
 
 
@@ -262,7 +262,7 @@ def build_watched(out: Path, *args, umask: int = 0o022) -> Built:
 def assert_built(built: Built) -> None:
     assert built.done.returncode == 0, built.done.stderr
     assert (built.out / MARKER).is_file(), "no marker file in the output"
-    assert (built.out / "book" / "claims" / "scorecard.json").is_file()
+    assert (built.out / "book" / "generated" / "scorecard.json").is_file()
     assert not built.project_changes, f"the build changed the project: {built.project_changes[:20]}"
     assert not built.parent_changes, f"the build changed the output's parent: {built.parent_changes[:20]}"
 
@@ -306,7 +306,7 @@ def test_out_with_html_leaves_the_project_s_site_alone(tmp_path):
     (a fresh clone, as in CI), it must not make one: the chart bundle is then made in the output."""
     built = build_watched(tmp_path / "site", "--only", "rubin_speedup")
     assert built.done.returncode == 0, built.done.stderr
-    assert (built.out / "_build" / "html" / "claims" / "rubin_speedup.html").is_file()
+    assert (built.out / "_build" / "html" / "book" / "generated" / "rubin_speedup.html").is_file()
     assert_built(built)
 
 
@@ -325,7 +325,7 @@ def without_rubin(tmp_path_factory, committed_results) -> Path:
 
 
 def rows_of(out: Path, chapter_claims=("rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x")) -> list[dict]:
-    rows = json.loads((out / "book" / "claims" / "scorecard.json").read_text())
+    rows = json.loads((out / "book" / "generated" / "scorecard.json").read_text())
     return [row for row in rows if row["claim"] in chapter_claims]
 
 
@@ -400,7 +400,7 @@ def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin,
 
 
 def economics_parameters(out: Path) -> dict:
-    notebook = nbformat.read(out / "book" / "claims" / "economics.ipynb", as_version=4)
+    notebook = nbformat.read(out / "book" / "generated" / "economics.ipynb", as_version=4)
     return notebook.metadata["papermill"]["parameters"]
 
 
@@ -418,8 +418,8 @@ def test_param_mapping_merges_into_the_chapter_s(tmp_path):
         "NVIDIA GB300": 12,
         "NVIDIA Vera Rubin": 15.75,
     }
-    costs = pd.read_csv(built.out / "book" / "claims" / "costs.csv")
-    committed = pd.read_csv(REPO / "book" / "claims" / "costs.csv")
+    costs = pd.read_csv(built.out / "book" / "generated" / "costs.csv")
+    committed = pd.read_csv(REPO / "book" / "generated" / "costs.csv")
     nebius_rubin = costs[(costs.organization == "Nebius") & costs.system.str.startswith("VR200")]
     assert (
         len(nebius_rubin)
