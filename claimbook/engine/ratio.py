@@ -29,7 +29,7 @@ from claimbook.engine.core import (
     select_for,
 )
 from claimbook.registry import Claim
-from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
+from claimbook.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
 
 KIND = "ratio"
 REQUIRED = ("benchmark", "subject", "baseline", "form")
@@ -167,12 +167,9 @@ def _outcome(ratio: float, tie: float) -> str:
 
 def _pairs(
     claim: Claim,
-    data: Data,
     subject: pd.DataFrame,
     base_rows: pd.DataFrame,
     prefer,
-    measure: str,
-    label: str,
     benchmark: str,
     scenario: str,
 ):
@@ -225,7 +222,7 @@ def check(claim: Claim, data: Data):
                 if len(benchmarks_of(claim)) > 1:
                     case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
                 for subject_row, base_row, how in _pairs(
-                    claim, data, subject, base_rows, prefer, measure, label, benchmark, scenario
+                    claim, subject, base_rows, prefer, benchmark, scenario
                 ):
                     if subject_row is None or base_row is None:
                         if only_where_both:
@@ -484,7 +481,3 @@ def _describe(claim: Claim, form: str, case: Case, unit: str) -> str:
     if form == "within":
         return f"{case.label} {measured}"
     return f"{case.label} {measured}"
-
-
-def describe_figure(value: float | None, unit: str) -> str:
-    return figure(value, unit)
