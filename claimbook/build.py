@@ -29,7 +29,15 @@ from claimbook import digests, html, outputs
 from claimbook.errors import BuildError, UsageError
 from claimbook.params import ParamError
 from claimbook.params import apply as apply_params
-from claimbook.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, PACKAGE_DIR, PROJECT_ROOT, TOC_FILE
+from claimbook.paths import (
+    BOOK_DIR,
+    CONFIG_FILE,
+    GENERATED_DIR,
+    PACKAGE_DIR,
+    PROJECT_ROOT,
+    TOC_FILE,
+    TOC_HEADER,
+)
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
 CACHE_NAME = "cache.json"
@@ -244,10 +252,31 @@ def _nothing_changed(target: Path, pages: list[Job], wanted: dict, assembly: str
         return False
     if not all((generated / f"{job.name}.ipynb").is_file() for job in pages):
         return False
-    if not (target / TOC_FILE).is_file():
+    toc = target / TOC_FILE
+    if not toc.is_file() or digests.file_digest(toc) != cache.get("toc"):
         return False
     site = target / "_build" / "html"
     return not html_output or (site.is_dir() and html.read_stamp(site, "assembly") == assembly)
+
+
+def _check_toc(target: Path, new: Path) -> None:
+    """The table of contents is the build's own, written from the registries: one changed since
+    the build wrote it (its digest is in the cache) is someone's work, and is not replaced (unless
+    it already says what the new one says)."""
+    toc = target / TOC_FILE
+    if not toc.is_file() or toc.read_bytes() == new.read_bytes():
+        return
+    written = _read_cache(target / BOOK_DIR / GENERATED_DIR / CACHE_NAME).get("toc")
+    if written is None:  # no cache (deleting it only costs time): the build's own says so at its top
+        with open(toc, encoding="utf-8", errors="replace") as stream:
+            if stream.readline().rstrip("\n") == TOC_HEADER:
+                return
+    if digests.file_digest(toc) != written:
+        raise UsageError(
+            f"{toc}: changed since the build wrote it; the build writes it from data/chapters.yaml and "
+            "the registries in data/claims/, so restore it (git checkout) or remove it to have it written "
+            "again (nothing was written)"
+        )
 
 
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
@@ -601,7 +630,16 @@ def _build_in(
 
         assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)
         (generated / CACHE_NAME).write_text(
-            json.dumps({"pages": wanted_digests, "assembly": assembly}, indent=2, sort_keys=True) + "\n"
+            json.dumps(
+                {
+                    "pages": wanted_digests,
+                    "assembly": assembly,
+                    "toc": digests.file_digest(staging / TOC_FILE),
+                },
+                indent=2,
+                sort_keys=True,
+            )
+            + "\n"
         )
         html_folder, rebuilt = None, False
         if html_output:
@@ -793,6 +831,7 @@ def _publish(
     put in a folder the build replaces is carried into the new version first; every file written
     follows the user's umask."""
     build_dir = target / "_build"
+    _check_toc(target, staging / TOC_FILE)
     ours = outputs.read_manifest(build_dir)
     if to_out:
         pairs = [(staging / BOOK_DIR, target / BOOK_DIR), (staging / "data", target / "data")]
@@ -809,13 +848,12 @@ def _publish(
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
-    site = [(new, old) for new, old in pairs if old == build_dir / "html"]
-    for new, old in [pair for pair in pairs if pair not in site]:
-        outputs.swap_in(new, old)
+    # The table of contents first: a build killed after it leaves one that says what the next
+    # build's will say (the check above lets it be replaced).
     for name in files:
         outputs.follow_umask(staging / name)
         outputs.replace_file(staging / name, target / name)
-    for new, old in site:
+    for new, old in pairs:
         outputs.swap_in(new, old)
     outputs.write_manifest(
         build_dir,

@@ -66,6 +66,18 @@ def test_the_committed_toc_is_current_and_lists_every_page():
     assert set(listed) == on_disk
 
 
+def build_in(clone: Path):
+    """`claimbook build --strict` (what `make book` runs) in a copy of the project, with its package."""
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", "build", "--strict"],
+        cwd=clone,
+        env={**os.environ, "PYTHONPATH": str(clone)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 class _Text(HTMLParser):
     """A page's visible text (scripts and styles aside), whitespace collapsed."""
 
@@ -114,14 +126,7 @@ def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
     shutil.move(clone / "_build" / "html", jupyter_book_site)
     shutil.rmtree(clone / "_build")
     # The committed pages are current: `claimbook build` starts no kernel, it only renders.
-    done = subprocess.run(
-        [sys.executable, "-m", "claimbook", "build", "--strict"],
-        cwd=clone,
-        env={**os.environ, "PYTHONPATH": str(clone)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = build_in(clone)
     assert done.returncode == 0, done.stderr[-3000:]
     assert " 0 executed" in done.stderr
     build_site = clone / "_build" / "html"
@@ -150,6 +155,18 @@ def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
         and path.read_bytes() != (ROOT / path.relative_to(clone)).read_bytes()
     ]
     assert not changed, changed
+
+    # The table of contents is the build's own: edited by hand, it is not replaced (exit 2); once
+    # removed, the build writes it again.
+    toc = clone / "_toc.yml"
+    toc.write_text(toc.read_text() + "  - file: book/my-page\n")
+    edited = toc.read_bytes()
+    done = build_in(clone)
+    assert done.returncode == 2 and "_toc.yml: changed since the build wrote it" in done.stderr, done.stderr
+    assert toc.read_bytes() == edited
+    toc.unlink()
+    assert build_in(clone).returncode == 0
+    assert toc.read_bytes() == (ROOT / "_toc.yml").read_bytes()
 
 
 def test_the_root_config_excludes_everything_but_the_book():
