@@ -24,6 +24,7 @@ LONG_FIRST = (
     "test_build.py",
     "test_safety.py",
     "test_registry_as_data.py",
+    "test_project.py",
 )
 
 
