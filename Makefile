@@ -24,9 +24,9 @@ book: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/claims
+	$(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/generated
 
-# Only what the build made: the site, its work folders and the environment (never book/claims,
+# Only what the build made: the site, its work folders and the environment (never book/generated,
 # which is committed).
 clean:
 	rm -rf _build $(VENV)

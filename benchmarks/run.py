@@ -110,8 +110,10 @@ def jupyter_book_project(copy: Path, folder: Path) -> Path:
     import nbformat
 
     project = folder / "jb"
-    shutil.copytree(copy / "book", project, ignore=shutil.ignore_patterns("_build"))
-    for path in sorted((project / "claims").rglob("*.ipynb")):
+    shutil.copytree(copy / "book", project / "book", ignore=shutil.ignore_patterns("_build"))
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy2(copy / name, project / name)
+    for path in sorted((project / "book" / "generated").rglob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
         for cell in notebook.cells:
             if cell.cell_type == "code":
@@ -136,7 +138,7 @@ def jupyter_book_command(project: Path) -> list[str]:
         "build",
         str(project),
         "--toc",
-        str(project / "claims" / "_toc.yml"),
+        str(project / "_toc.yml"),
         "--config",
         str(project / "_config.yml"),
         "--builder",

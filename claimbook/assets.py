@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import altair as alt
-import vl_convert
-
 VEGA_BUNDLE = "claimbook-vega.js"
 
 
 def vegalite_version() -> str:
     """The Vega-Lite major.minor version altair writes specs for (e.g. ``6.4``)."""
+    import altair as alt
+
     major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
 
@@ -24,6 +23,8 @@ def write_vega_bundle(static_dir: str | os.PathLike) -> Path:
     Sphinx's own scripts, so it runs inside a function scope and exposes only
     ``window.vegaEmbed``, ``window.vega`` and ``window.vegaLite``.
     """
+    import vl_convert  # imported here: the Sphinx extension needs only the bundle's name
+
     target = Path(static_dir) / VEGA_BUNDLE
     header = (
         f"/* vega {vl_convert.get_vega_version()}, vega-lite {vegalite_version()}, "

@@ -15,6 +15,7 @@ import pandas as pd
 import yaml
 
 from claimbook import caveats, charts, report
+from claimbook.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.verdict import VERDICTS
 
 LOCATION = re.compile(r"\./(?:closed|open)/[^\s;,)]+")
@@ -29,10 +30,10 @@ def claim_link(claim, registry, prefix: str = "") -> str:
     if claim.parent:
         claim = registry.claim(claim.parent)
     if claim.chapter:
-        return f"{prefix}claims/{claim.chapter}.html"
+        return f"{prefix}{GENERATED_DIR}/{claim.chapter}.html"
     if claim in registry.page_claims():
-        return f"{prefix}claims/{claim.announcement}/{claim.id}.html"
-    return f"{prefix}claims/{claim.announcement}.html#claim-{claim.id}"
+        return f"{prefix}{GENERATED_DIR}/{claim.announcement}/{claim.id}.html"
+    return f"{prefix}{GENERATED_DIR}/{claim.announcement}.html#claim-{claim.id}"
 
 
 def _rows_by_claim(rows: list[dict]) -> dict[str, list[dict]]:
@@ -145,7 +146,7 @@ def _tally_html(entries_by_announcement: dict, registry, prefix: str) -> str:
             else ""
         )
         body.append(
-            f'<tr><th scope="row"><a href="{prefix}claims/{report.escape(announcement_id)}.html">'
+            f'<tr><th scope="row"><a href="{prefix}{GENERATED_DIR}/{report.escape(announcement_id)}.html">'
             f"{report.escape(announcement.title)}</a> ({report.escape(announcement.date)}){source}</th>"
             + "".join(f'<td class="num">{counts[verdict]}</td>' for verdict in VERDICTS)
             + f'<td class="num">{len(entries)}</td></tr>'
@@ -206,7 +207,7 @@ def front_page(rows: list[dict], registry, round_name: str, citation: str = "") 
             + ", ".join(
                 f"{count} {verdict}" for verdict, count in tally(announcement_entries).items() if count
             )
-            + f". [The announcement's chapter](claims/{announcement_id}.md).\n"
+            + f". [The announcement's chapter]({GENERATED_DIR}/{announcement_id}.md).\n"
         )
         for verdict in VERDICTS:
             group = [entry for entry in announcement_entries if entry["verdict"] == verdict]
@@ -225,16 +226,15 @@ def front_page(rows: list[dict], registry, round_name: str, citation: str = "") 
         f"Of {report.plural(len(entries), 'claim')} checked against the MLPerf Inference {report.escape(round_name)} "
         f"results: {summary}.\n\n"
         + raw(_tally_html(by_announcement, registry, "") + _counts_chart(by_announcement, registry))
-        + "\nThe full scorecard, one row per claim and case, downloads as {download}`CSV <claims/scorecard.csv>` or "
-        "{download}`JSON <claims/scorecard.json>`.\n\n"
+        + "\nThe full scorecard, one row per claim and case, downloads as "
+        f"{{download}}`CSV <{GENERATED_DIR}/scorecard.csv>` or "
+        f"{{download}}`JSON <{GENERATED_DIR}/scorecard.json>`.\n\n"
         + "\n".join(sections)
         + ("\n## Sources\n\n" + raw(citation) if citation else "")
     )
 
 
-def announcement_page(
-    announcement, rows: list[dict], registry, round_name: str, checks: dict, citation: str = ""
-) -> str:
+def announcement_page(announcement, rows: list[dict], registry, checks: dict, citation: str = "") -> str:
     """One announcement's chapter: who said what and where, its tally, and every claim with its
     verdict and a link to the page that shows the work; claims no data bears on are shown here."""
     entries = [
@@ -359,35 +359,37 @@ def kinds_page(registry) -> str:
 def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
     """The book's table of contents: one part per announcement (its narrative chapters, then a
     page per claim), then the pages about the whole round and the method."""
+    pages = f"{BOOK_DIR}/{GENERATED_DIR}"  # the toc lies at the project's root, beside book/
     parts = []
     for announcement_id in registry.announcements:
         sections = [
-            {"file": f"claims/{name}"}
+            {"file": f"{pages}/{name}"}
             for name in chapters_built
             if any(
                 claim.chapter == name and claim.announcement == announcement_id for claim in registry.claims
             )
         ]
         sections += [
-            {"file": f"claims/{announcement_id}/{claim.id}"}
+            {"file": f"{pages}/{announcement_id}/{claim.id}"}
             for claim in registry.page_claims()
             if claim.announcement == announcement_id and claim.id in pages_built
         ]
-        entry = {"file": f"claims/{announcement_id}"}
+        entry = {"file": f"{pages}/{announcement_id}"}
         if sections:
             entry["sections"] = sections
         parts.append(entry)
     document = {
         "format": "jb-book",
-        "root": "index",
+        "root": f"{BOOK_DIR}/index",
         "parts": [
             {"caption": "The announcements", "chapters": parts},
-            {"caption": "The round", "chapters": [{"file": f"claims/{name}"} for name in extra_chapters]},
-            {"caption": "Method", "chapters": [{"file": "method"}, {"file": "howto"}]},
+            {"caption": "The round", "chapters": [{"file": f"{pages}/{name}"} for name in extra_chapters]},
+            {
+                "caption": "Method",
+                "chapters": [{"file": f"{BOOK_DIR}/method"}, {"file": f"{BOOK_DIR}/howto"}],
+            },
         ],
     }
     if not extra_chapters:
         document["parts"].pop(1)
-    return "# Generated by `python -m claimbook build`; do not edit by hand.\n" + yaml.safe_dump(
-        document, sort_keys=False
-    )
+    return TOC_HEADER + "\n" + yaml.safe_dump(document, sort_keys=False)

@@ -1,8 +1,9 @@
 """Building the book: plan the pages, execute what changed, write the generated pages, compile
 the HTML, and only then put the new book in place.
 
-Everything is made in a staging folder first. The committed book (``book/claims``, every file
-the build generates) and ``_build/html`` are replaced together, in one transaction, once the
+Everything is made in a staging folder laid out as the project is (``_config.yml``, ``_toc.yml``,
+``book/``). The committed book (``book/generated``, every page the build generates, and the table
+of contents ``_toc.yml``) and ``_build/html`` are replaced together, in one transaction, once the
 whole build succeeded (``outputs.publish``), so a failure or a kill at any moment leaves the last
 good book, or lets the next build finish putting the new one in place; no cleanup by hand. A
 file the build did not write (its manifest in each folder says which it did) is kept.
@@ -10,7 +11,7 @@ file the build did not write (its manifest in each folder says which it did) is 
 book changes only through a plain build of the committed data.
 
 A page is executed again only when what it depends on changed (``claimbook.digests``); the
-digests are kept in ``claims/cache.json``. Pages that must run execute in parallel.
+digests are kept in ``book/generated/cache.json``. Pages that must run execute in parallel.
 """
 
 from __future__ import annotations
@@ -30,11 +31,18 @@ from claimbook import digests, html, kernelfolders, outputs
 from claimbook.errors import BuildError, UsageError
 from claimbook.params import ParamError
 from claimbook.params import apply as apply_params
-from claimbook.paths import PROJECT_ROOT, inside
+from claimbook.paths import (
+    BOOK_DIR,
+    CONFIG_FILE,
+    GENERATED_DIR,
+    PACKAGE_DIR,
+    PROJECT_ROOT,
+    TOC_FILE,
+    TOC_HEADER,
+    inside,
+)
 from claimbook.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError, load_registry
 
-BOOK_DIR = "book"
-GENERATED_DIR = "claims"  # everything under book/claims is the build's own
 CACHE_NAME = "cache.json"
 CLAIM_TEMPLATE = "notebooks/claim.ipynb"
 RESULTS = "data/mlperf/v6.1.csv"
@@ -56,9 +64,7 @@ NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
 
 @dataclass(frozen=True)
 class Job:
-    name: (
-        str  # the page's path under book/claims, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
-    )
+    name: str  # the page's path under book/generated, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
     template: str
     parameters: dict
     title: str | None
@@ -232,7 +238,8 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     inputs = {
         "pages": page_digests_,
         "overrides": overrides,
-        "package": digests.folder_digest(root / "claimbook"),
+        "package": digests.folder_digest(PACKAGE_DIR),
+        "config": digests.file_digest(root / CONFIG_FILE),
         "data": digests.folder_digest(root / "data"),
         "environment": digests.environment_digest(),
         "book": {
@@ -244,9 +251,7 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     return digests.bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())
 
 
-def _nothing_changed(
-    root: Path, target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool
-) -> bool:
+def _nothing_changed(target: Path, pages: list[Job], wanted: dict, assembly: str, html_output: bool) -> bool:
     """Whether the target already holds this very book: every page current, nothing else changed."""
     generated = target / BOOK_DIR / GENERATED_DIR
     cache = _read_cache(generated / CACHE_NAME)
@@ -254,12 +259,36 @@ def _nothing_changed(
         return False
     if not all((generated / f"{job.name}.ipynb").is_file() for job in pages):
         return False
+    toc = target / TOC_FILE
+    if not toc.is_file() or digests.file_digest(toc) != cache.get("toc"):
+        return False
     site = target / "_build" / "html"
     return not html_output or (site.is_dir() and html.read_stamp(site, "assembly") == assembly)
 
 
+def _check_toc(target: Path, new: Path) -> None:
+    """The table of contents is the build's own, written from the registries: one changed since
+    the build wrote it (its digest is in the cache) is someone's work, and is not replaced (unless
+    it already says what the new one says)."""
+    toc = target / TOC_FILE
+    if not toc.is_file() or toc.read_bytes() == new.read_bytes():
+        return
+    written = _read_cache(target / BOOK_DIR / GENERATED_DIR / CACHE_NAME).get("toc")
+    if written is None:  # no cache (deleting it only costs time): the build's own says so at its top
+        with open(toc, encoding="utf-8", errors="replace") as stream:
+            if stream.readline().rstrip("\n") == TOC_HEADER:
+                return
+    if digests.file_digest(toc) != written:
+        raise UsageError(
+            f"{toc}: changed since the build wrote it; the build writes it from data/chapters.yaml and "
+            "the registries in data/claims/, so restore it (git checkout) or remove it to have it written "
+            "again (nothing was written)"
+        )
+
+
 def _copy_sources(root: Path, staging: Path, with_data: bool) -> None:
     """The book's hand-written sources (not its generated pages), and for an --out book its data."""
+    shutil.copy2(root / CONFIG_FILE, staging / CONFIG_FILE)
     shutil.copytree(
         root / BOOK_DIR,
         staging / BOOK_DIR,
@@ -435,7 +464,7 @@ def _build_target(
         )
         wanted = page_digests(root, root, pages)
         if not outputs.has_leftovers(target) and _nothing_changed(
-            root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+            target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
         ):
             report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
             return BuildResult(
@@ -485,7 +514,7 @@ def _build_target(
             )
             wanted = page_digests(root, root, pages)
             if _nothing_changed(
-                root, target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
+                target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
             ):
                 report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
                 return BuildResult(
@@ -629,7 +658,16 @@ def _build_in(
 
         assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)
         (generated / CACHE_NAME).write_text(
-            json.dumps({"pages": wanted_digests, "assembly": assembly}, indent=2, sort_keys=True) + "\n"
+            json.dumps(
+                {
+                    "pages": wanted_digests,
+                    "assembly": assembly,
+                    "toc": digests.file_digest(staging / TOC_FILE),
+                },
+                indent=2,
+                sort_keys=True,
+            )
+            + "\n"
         )
         html_folder, rebuilt = None, False
         if html_output:
@@ -742,13 +780,10 @@ def _write_pages(
         }
         own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = bookpages.announcement_page(
-            announcement, rows, registry, round_label, text_checks, cite(own, announcement)
+            announcement, rows, registry, text_checks, cite(own, announcement)
         )
-    names = {job.name for job in pages}
-    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
-    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
-    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
-    pages_text["_toc.yml"] = bookpages.toc(registry, chapters, claim_pages, round_pages)
+    # The table of contents lies at the root of the staged book, beside book/.
+    (generated.parents[1] / TOC_FILE).write_text(table_of_contents(registry, pages), encoding="utf-8")
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
     shutil.copy2(results_file, generated / "round.csv")  # the explorer's download
@@ -756,6 +791,24 @@ def _write_pages(
     for path in generated.iterdir():
         if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
             path.unlink()
+
+
+def table_of_contents(registry, pages: list[Job]) -> str:
+    """The book's ``_toc.yml``: the announcements with their chapters and claim pages, the pages
+    of the round, the method."""
+    from claimbook import bookpages
+
+    names = {job.name for job in pages}
+    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
+    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
+    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
+    return bookpages.toc(registry, chapters, claim_pages, round_pages)
+
+
+def committed_toc(root: Path = PROJECT_ROOT) -> str:
+    """The ``_toc.yml`` a plain build of the committed data writes (the committed one must be it)."""
+    registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+    return table_of_contents(registry, committed_plan(root)[0])
 
 
 def _write_costs(rows: list[dict], path: Path) -> None:
@@ -781,7 +834,7 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
     static = staging / BOOK_DIR / "_static"
     static.mkdir(parents=True, exist_ok=True)
     shutil.copy2(bundle, static / bundle.name)
-    stamp = html.site_digest(staging / BOOK_DIR)
+    stamp = html.site_digest(staging)
     current = target / "_build" / "html"
     if current.is_dir() and html.read_stamp(current) == stamp:
         report("HTML is up to date")
@@ -792,7 +845,7 @@ def _compile(root: Path, target: Path, staging: Path, builder, report, assembly)
             html.write_stamp(current, stamp, assembly)
         return None, False
     report("compiling HTML with jupyter-book")
-    compiled = html.compile_book(staging / BOOK_DIR, target / "_build", builder)
+    compiled = html.compile_book(staging, target / "_build", builder)
     fresh = staging / "html"
     shutil.copytree(compiled, fresh)
     html.write_stamp(fresh, stamp, assembly)
@@ -807,10 +860,13 @@ def _publish(
     manifest does not list) is carried into the new version first; each new folder records in
     its manifest what the build wrote there; every file written follows the user's umask."""
     build_dir = target / "_build"
+    _check_toc(target, staging / TOC_FILE)
     if to_out:
         pairs = [(staging / BOOK_DIR, target / BOOK_DIR), (staging / "data", target / "data")]
+        files = [CONFIG_FILE, TOC_FILE]
     else:
         pairs = [(staging / BOOK_DIR / GENERATED_DIR, target / BOOK_DIR / GENERATED_DIR)]
+        files = [TOC_FILE]
     if rebuilt and html_folder is not None:
         pairs.append((html_folder, build_dir / "html"))
     pairs = [(new, old) for new, old in pairs if new.is_dir()]
@@ -825,4 +881,9 @@ def _publish(
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
+    # The table of contents first: a build killed after it leaves one that says what the next
+    # build's will say (the check above lets it be replaced).
+    for name in files:
+        outputs.follow_umask(staging / name)
+        outputs.replace_file(staging / name, target / name)
     outputs.publish(pairs, build_dir)

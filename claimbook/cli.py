@@ -22,7 +22,7 @@ from claimbook.errors import BuildError, ChapterError, UsageError
 from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.html import HtmlError
 from claimbook.outputs import LockedError, OutputError, writer_lock
-from claimbook.paths import PROJECT_ROOT, OutsideError, inside
+from claimbook.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
 from claimbook.registry import RegistryError, load_registry
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
@@ -116,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd = commands.add_parser(
         "build",
         help="execute the pages, write the scorecard and the ledger, compile the HTML",
-        description="Without options: the committed book from the committed data (book/claims and _build/html). "
+        description="Without options: the committed book from the committed data (book/generated, _toc.yml and _build/html). "
         "With --out DIR: a whole book, its data included, in DIR (a new or empty folder, or one an "
         "earlier --out made); --results, --param and --only need --out.",
     )
@@ -303,7 +303,7 @@ def _run_list(args) -> int:
     from claimbook.bookpages import ledger_entries
     from claimbook.inputs import InputError, read_text
 
-    book = (args.book or PROJECT_ROOT) / "book" / "claims" / "scorecard.json"
+    book = (args.book or PROJECT_ROOT) / BOOK_DIR / GENERATED_DIR / "scorecard.json"
     if not book.is_file():
         raise UsageError(f"{book}: no scorecard yet; run `python -m claimbook build` first")
     registry = load_registry()
@@ -422,6 +422,10 @@ def _run_build(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    outside = not_in_project()
+    if outside:
+        print(f"error: {outside}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         run = {
             "ingest": _run_ingest,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from claimbook.paths import PROJECT_ROOT
+from claimbook.paths import PACKAGE_DIR, PROJECT_ROOT
 
 PACKAGE = "claimbook"
 
@@ -69,7 +69,9 @@ def _module_file(name: str) -> Path | None:
     if name != PACKAGE and not name.startswith(PACKAGE + "."):
         return None
     relative = Path(*name.split("."))
-    for candidate in (PROJECT_ROOT / relative.with_suffix(".py"), PROJECT_ROOT / relative / "__init__.py"):
+    # From where the package is (a checkout, or site-packages once installed).
+    source = PACKAGE_DIR.parent
+    for candidate in (source / relative.with_suffix(".py"), source / relative / "__init__.py"):
         if candidate.is_file():
             return candidate
     return None

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from claimbook.paths import BOOK_DIR, CONFIG_FILE, TOC_FILE
+
 WORK_DIR = ".sphinx-work"
 SITE_STAMP = ".claimbook-site.json"
 
@@ -59,23 +61,31 @@ def stop_builder(builder: subprocess.Popen | None) -> None:
             builder.kill()
 
 
+def book_files(root: Path) -> list[Path]:
+    """The sources jupyter-book reads from a book laid out as the project is: its configuration,
+    its table of contents and what is under ``book/`` (the build's staging folders aside), relative
+    to ``root``."""
+    files = [Path(CONFIG_FILE), Path(TOC_FILE)]
+    for path in sorted((root / BOOK_DIR).rglob("*")):
+        relative = path.relative_to(root)
+        if path.is_file() and not any(
+            part.startswith((".claimbook-staging-", ".claimbook-retired-")) or part == "_build"
+            for part in relative.parts
+        ):
+            files.append(relative)
+    return [relative for relative in files if (root / relative).is_file()]
+
+
 def sync(source: Path, work: Path) -> int:
-    """Make ``work`` a copy of ``source``, rewriting only files whose bytes differ and removing
-    files ``source`` no longer has (``work`` is the build's own folder); the number written."""
+    """Make ``work`` a copy of the book in ``source``, rewriting only files whose bytes differ and
+    removing files ``source`` no longer has (``work`` is the build's own folder); the number
+    written."""
     written = 0
     work.mkdir(parents=True, exist_ok=True)
-    wanted = set()
-    for path in sorted(source.rglob("*")):
-        relative = path.relative_to(source)
-        if "_build" in relative.parts[:1] or any(
-            part.startswith((".claimbook-staging-", ".claimbook-retired-")) for part in relative.parts
-        ):
-            continue
-        wanted.add(relative)
-        target = work / relative
-        if path.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
+    files = book_files(source)
+    wanted = set(files) | {parent for relative in files for parent in relative.parents}
+    for relative in files:
+        path, target = source / relative, work / relative
         if target.is_file() and filecmp.cmp(path, target, shallow=False):
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +116,8 @@ def _documents(folder: Path) -> set[Path]:
 
 
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
-    """Compile the staged ``book`` in the work folder under ``work_root``; the HTML folder."""
+    """Compile the staged ``book`` (its root: ``_config.yml``, ``_toc.yml``, ``book/``) in the
+    work folder under ``work_root``; the HTML folder."""
     work = work_root / WORK_DIR
     documents = _documents(work)
     sync(book, work)
@@ -119,9 +130,9 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
         "build",
         str(work),
         "--toc",
-        str(work / "claims" / "_toc.yml"),
+        str(work / TOC_FILE),
         "--config",
-        str(work / "_config.yml"),
+        str(work / CONFIG_FILE),
         "--builder",
         "html",
         "-W",
@@ -139,7 +150,7 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
     output = work / "_build" / "html"
     # An incremental Sphinx run with no page to write copies no static file: the book's own
     # (its styles, the chart bundle) are copied here, so the site always has their latest version.
-    for static in sorted((book / "_static").glob("*")):
+    for static in sorted((book / BOOK_DIR / "_static").glob("*")):
         if static.is_file():
             (output / "_static").mkdir(parents=True, exist_ok=True)
             shutil.copy2(static, output / "_static" / static.name)
@@ -151,10 +162,10 @@ def site_digest(book: Path) -> str:
     import hashlib
 
     digest = hashlib.sha256()
-    for path in sorted(book.rglob("*")):
-        if path.is_file() and path.name != "cache.json" and "_build" not in path.relative_to(book).parts[:1]:
-            digest.update(path.relative_to(book).as_posix().encode())
-            digest.update(path.read_bytes())
+    for relative in book_files(book):
+        if relative.name != "cache.json":
+            digest.update(relative.as_posix().encode())
+            digest.update((book / relative).read_bytes())
     return digest.hexdigest()
 
 

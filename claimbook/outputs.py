@@ -1,7 +1,7 @@
 """Where a build may write, and how it replaces what it wrote before without ever losing it.
 
-The rules: a build writes into the project (its own generated files under ``book/claims`` and
-``_build/``) or into an ``--out`` folder that does not exist yet, is empty, or was made by an
+The rules: a build writes into the project (its own generated files: ``book/generated``,
+``_toc.yml`` and ``_build/``) or into an ``--out`` folder that does not exist yet, is empty, or was made by an
 earlier ``build --out`` (it holds the marker file). Anything else is refused before anything is
 written. The folders a build replaces are swapped in one transaction (``publish``): each new
 folder made ready on the file system of the one it replaces, a journal, then one exchange each
@@ -24,7 +24,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 from claimbook.files import current_umask
-from claimbook.paths import OUT_MARKER, PROJECT_ROOT
+from claimbook.paths import BOOK_DIR, GENERATED_DIR, OUT_MARKER, PROJECT_ROOT
 
 LOCK_FILE = ".claimbook.lock"
 STAGING_PREFIX = ".claimbook-staging-"
@@ -277,7 +277,7 @@ def publish(pairs: list[tuple[Path, Path]], journal_dir: Path) -> None:
 
 
 # The folders a build replaces, relative to its target: the only ones a journal may name.
-PUBLISHED = ("book/claims", "book", "data", "_build/html")
+PUBLISHED = (f"{BOOK_DIR}/{GENERATED_DIR}", BOOK_DIR, "data", "_build/html")
 
 
 def _relative(path: Path, target: Path) -> str:

@@ -144,11 +144,6 @@ def weakest(verdicts) -> str:
     return min(verdicts, key=STRENGTH.index)
 
 
-def with_unit(value: float, unit: str, form: str = "{:.3g}") -> str:
-    """A figure with its unit: "99.5%", "2.57x", "5.81 s"."""
-    return form.format(value) + ("" if unit in ("%", "x", "") else " ") + unit
-
-
 # Units that count things: "1 result", "4 categories", whichever form the registry names.
 _COUNTED = {
     "result": "results",

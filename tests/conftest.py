@@ -25,6 +25,7 @@ LONG_FIRST = (
     "test_build.py",
     "test_safety.py",
     "test_registry_as_data.py",
+    "test_project.py",
 )
 
 
@@ -49,7 +50,7 @@ def build_book(out: Path, *extra) -> Path:
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, f"{' '.join(command[1:])} failed:\n{done.stderr[-4000:]}"
     site = out / "_build" / "html"
-    assert (site / "index.html").is_file(), f"{site} has no index.html"
+    assert (site / "book" / "index.html").is_file(), f"{site} has no book/index.html"
     return site
 
 

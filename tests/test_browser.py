@@ -57,10 +57,10 @@ VIEWPORTS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, 
 SKIPPED_PARTS = {"_static", "_sources", "_downloads", "_images"}
 SKIPPED_PAGES = {"genindex.html", "search.html"}
 FRONT, CHAPTER, CLAIM_PAGE, EXPLORER = (
-    "index.html",
-    "claims/rubin_speedup.html",
-    "claims/amd-v6.1/amd-wan-vs-b300.html",
-    "claims/explorer.html",
+    "book/index.html",
+    "book/generated/rubin_speedup.html",
+    "book/generated/amd-v6.1/amd-wan-vs-b300.html",
+    "book/generated/explorer.html",
 )
 # page -> artifact name; each is saved at both widths, whole and as its first screen
 SCREENSHOT_PAGES = {FRONT: "ledger", CHAPTER: "chapter", CLAIM_PAGE: "claim", EXPLORER: "explorer"}
@@ -486,8 +486,11 @@ def failing(problems: list[str], what: str) -> None:
 
 def test_the_book_has_its_pages(book_site, survey):
     pages = book_site.pages()
-    for page in (FRONT, CHAPTER, CLAIM_PAGE, EXPLORER, "method.html"):
+    for page in (FRONT, CHAPTER, CLAIM_PAGE, EXPLORER, "book/method.html"):
         assert page in pages, f"{page} was not built"
+    # The site's root (the book's sources lie in book/, as jupyter-book's layout has them) sends a
+    # reader to the front page.
+    assert 'url=book/index.html"' in (book_site.folder / "index.html").read_text()
     from claimbook.registry import load_registry
 
     registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
@@ -516,7 +519,7 @@ def test_outside_requests_are_blocked_and_recorded(chromium, book_site):
     resolves, so even without the proxy nothing would leave the machine)."""
     browser = Browser(chromium, VIEWPORTS["desktop"])
     try:
-        browser.load(book_site.base + "method.html")
+        browser.load(book_site.base + "book/method.html")
         outcome = browser.page.evaluate(
             "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)"
         )
@@ -586,7 +589,7 @@ def test_every_chart_is_drawn_with_marks(book_site, survey):
     for name in registry.chapters:
         if not registry.chapter_claims(name):
             continue  # a page of the round (where_they_meet) need not draw a chart
-        visit = next(v for v in survey["desktop"] if v.page == f"claims/{name}.html")
+        visit = next(v for v in survey["desktop"] if v.page == f"book/generated/{name}.html")
         assert visit.measured["charts"], f"chapter {name} has no chart"
     failing(problems, "charts are empty or draw a mark that cannot be seen")
 
@@ -854,7 +857,7 @@ def test_scorecard_and_costs_download(chromium, book_site, tmp_path):
     try:
         for page, downloads in (
             (FRONT, (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "["))),
-            ("claims/economics.html", (("costs.csv", "organization,"),)),
+            ("book/generated/economics.html", (("costs.csv", "organization,"),)),
         ):
             status, blocked, errors = browser.load(book_site.base + page)
             assert (status, blocked, errors) == (200, [], []), page
@@ -910,7 +913,11 @@ def test_hostile_text_renders_inert(chromium, hostile_site):
     from summaries import IMAGE
 
     pages = hostile_site.pages()
-    assert {"claims/scaling.html", "claims/wan_video.html", "claims/explorer.html"} <= set(pages)
+    assert {
+        "book/generated/scaling.html",
+        "book/generated/wan_video.html",
+        "book/generated/explorer.html",
+    } <= set(pages)
     viewport = VIEWPORTS["phone"]
     shown_as_text, problems = [], []
     browser = Browser(chromium, viewport)
@@ -974,9 +981,12 @@ def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_regist
     registry's runs (window.__pwned stays unset), no element, handler, frame or javascript: link
     of its is in the page, nothing is fetched from outside, and its text is on the page as text."""
     pages = hostile_registry_site.pages()
-    assert {"index.html", "claims/evil-v6.1.html", "claims/evil-v6.1/evil-scaling.html", "howto.html"} <= set(
-        pages
-    )
+    assert {
+        "book/index.html",
+        "book/generated/evil-v6.1.html",
+        "book/generated/evil-v6.1/evil-scaling.html",
+        "book/howto.html",
+    } <= set(pages)
     problems, shown = [], defaultdict(list)
     browser = Browser(chromium, VIEWPORTS["desktop"])
     try:
@@ -1015,7 +1025,7 @@ def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_regist
                 if f"{field}-MARK <script>window.__pwned=1</script>" in found["text"]:
                     shown[field].append(page)
             if (
-                page == "claims/evil-v6.1/evil-scaling.html"
+                page == "book/generated/evil-v6.1/evil-scaling.html"
                 and "CLAIM_TITLE-MARK <script>" not in found["title"]
             ):
                 problems.append(
@@ -1030,4 +1040,4 @@ def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_regist
         if not shown[field]
     ]
     assert not missing, f"the registry's text of {missing} is shown on no page (as text)"
-    assert "claims/evil-v6.1/evil-scaling.html" in shown["CLAIM_TITLE"], dict(shown)
+    assert "book/generated/evil-v6.1/evil-scaling.html" in shown["CLAIM_TITLE"], dict(shown)

@@ -29,7 +29,7 @@ def claimbook(*args, cwd=ROOT):
 
 
 def scorecard(folder):
-    return json.loads((folder / "book" / "claims" / "scorecard.json").read_text())
+    return json.loads((folder / "book" / "generated" / "scorecard.json").read_text())
 
 
 def row(rows, claim, scenario=None):
@@ -41,11 +41,11 @@ def row(rows, claim, scenario=None):
 def test_the_committed_book_is_built_from_the_committed_inputs():
     """A fresh clone's first build starts no kernel: every committed page's digest is current."""
     pages, wanted = committed_plan(ROOT)
-    cache = json.loads((ROOT / "book" / "claims" / CACHE_NAME).read_text())["pages"]
+    cache = json.loads((ROOT / "book" / "generated" / CACHE_NAME).read_text())["pages"]
     stale = [name for name in wanted if cache.get(name) != wanted[name]]
     assert not stale, f"rebuild the book (make book) and commit it; stale pages: {', '.join(stale)}"
     for job in pages:
-        assert (ROOT / "book" / "claims" / f"{job.name}.ipynb").is_file(), job.name
+        assert (ROOT / "book" / "generated" / f"{job.name}.ipynb").is_file(), job.name
     assert len(pages) == len(cache)
 
 
@@ -70,12 +70,12 @@ def out_book(tmp_path_factory):
 
 
 def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
-    before = {path.name: path.read_bytes() for path in (out_book / "book" / "claims").glob("*.ipynb")}
+    before = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
     done = claimbook("build", "--no-html", "--out", out_book, "--param", "wan-latency-5.7s.claimed=5.8")
     assert done.returncode == 0, done.stderr
     # The claim's chapter, and the page that reads every claim (where the announcements meet).
     assert "2 executed" in done.stderr and "executed where_they_meet" in done.stderr, done.stderr
-    after = {path.name: path.read_bytes() for path in (out_book / "book" / "claims").glob("*.ipynb")}
+    after = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
     changed = sorted(name for name in before if before[name] != after[name])
     assert changed == ["wan_video.ipynb", "where_they_meet.ipynb"]  # both show the claim as changed
     latency = row(scorecard(out_book), "wan-latency-5.7s")
@@ -88,7 +88,9 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
     assert others == [item for item in scorecard(ROOT) if item["claim"] != "wan-latency-5.7s"]
     restored = claimbook("build", "--no-html", "--out", out_book)
     assert restored.returncode == 0 and "2 executed" in restored.stderr
-    assert {path.name: path.read_bytes() for path in (out_book / "book" / "claims").glob("*.ipynb")} == before
+    assert {
+        path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")
+    } == before
 
 
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
@@ -143,7 +145,7 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     )
     assert done.returncode == 0, done.stderr
     rows = scorecard(tmp_path / "out")
-    committed = json.loads((ROOT / "book" / "claims" / "scorecard.json").read_text())
+    committed = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text())
     for claim, before, after in [
         ("rubin-qwen3vl-3.7x", "supported with caveats", "not supported"),
         ("scaling-288gpu-99pct", "supported", "not supported"),
@@ -155,11 +157,11 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     )
     # A partial book has only the pages it built, and records data paths relative to its own root.
     names = sorted(
-        path.relative_to(tmp_path / "out" / "book" / "claims").as_posix()
-        for path in (tmp_path / "out" / "book" / "claims").rglob("*.ipynb")
+        path.relative_to(tmp_path / "out" / "book" / "generated").as_posix()
+        for path in (tmp_path / "out" / "book" / "generated").rglob("*.ipynb")
     )
     assert names == ["rubin_speedup.ipynb", "scaling.ipynb", "wan_video.ipynb"]
-    text = (tmp_path / "out" / "book" / "claims" / "scaling.ipynb").read_text()
+    text = (tmp_path / "out" / "book" / "generated" / "scaling.ipynb").read_text()
     assert '"data/mlperf/v6.1.csv"' in text and "staging" not in text and str(tmp_path) not in text
 
 
@@ -169,7 +171,7 @@ def test_an_older_layout_builds_its_pages_and_html(tmp_path, committed_results):
         "build", "--results", summary, "--round", "v6.1", "--out", tmp_path / "out", "--only", "rubin_speedup"
     )
     assert done.returncode == 0, done.stderr
-    page = (tmp_path / "out" / "_build" / "html" / "claims" / "rubin_speedup.html").read_text()
+    page = (tmp_path / "out" / "_build" / "html" / "book" / "generated" / "rubin_speedup.html").read_text()
     assert page.count('class="claimbook-chart"') == 4
     assert (tmp_path / "out" / "_build" / "html" / "index.html").is_file()
     bundle = tmp_path / "out" / "_build" / "html" / "_static" / "claimbook-vega.js"

@@ -379,11 +379,11 @@ def test_the_next_build_succeeds_without_cleanup(copy, good):
     assert site == good[1], changes(good[1], site)[:20]
 
 
-# The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/claims, then the
-# site. (step, name the step acts on, build options)
+# The steps of the final swap (claimbook.outputs.swap_in) of a plain build: book/generated, then
+# the table of contents, then the site. (step, name the step acts on, build options)
 SWAP_STEPS = {
-    "pages-swapped-old-not-yet-removed": ("swapped", "claims", ["--no-html"]),
-    "pages-swapped-old-half-removed": ("remove", "claims", ["--no-html"]),
+    "pages-swapped-old-not-yet-removed": ("swapped", "generated", ["--no-html"]),
+    "pages-swapped-old-half-removed": ("remove", "generated", ["--no-html"]),
 }
 
 
@@ -392,8 +392,8 @@ def test_kill_inside_the_final_swap(copy, good, case):
     step, name, options = SWAP_STEPS[case]
     assert copy.state() == good, "the copy is not in its last good state before the kill"
     # As after a change to the package: the pages are reused, but the book is assembled again
-    # and book/claims swapped in whole.
-    cache = copy.root / "book" / "claims" / "cache.json"
+    # and book/generated swapped in whole.
+    cache = copy.root / "book" / "generated" / "cache.json"
     stale = json.loads(cache.read_text())
     stale["assembly"] = "made by an older version of the package"
     cache.write_text(json.dumps(stale))
@@ -478,7 +478,7 @@ def test_kill_between_the_pages_and_the_site(copy, good):
     page.write_text(page.read_text() + "\nAnd a line for the swap that a kill interrupts.\n")
     killed_at(copy, "between", "html")
     site = copy.root / "_build" / "html"
-    cache = json.loads((copy.root / "book" / "claims" / "cache.json").read_text())
+    cache = json.loads((copy.root / "book" / "generated" / "cache.json").read_text())
     assert html_stamp(site) != cache["assembly"], "the site was swapped before the kill"
     assert (copy.root / "_build" / ".claimbook-swap.json").is_file(), "no journal of the swap"
     done = copy.run("build")
@@ -497,8 +497,8 @@ def test_a_user_s_files_in_the_committed_book_survive_a_build_without_build_fold
     """book/claims is the build's, but a file a user put there is not: a build that replaces the
     folder keeps it, even when _build/ (and whatever it knew) is gone. (Changes the copy's book.)"""
     mine = {
-        copy.root / "book" / "claims" / "mynotes.md": "# My notes\n",
-        copy.root / "book" / "claims" / "amd-v6.1" / "mine.txt": "mine\n",
+        copy.root / "book" / "generated" / "mynotes.md": "# My notes\n",
+        copy.root / "book" / "generated" / "amd-v6.1" / "mine.txt": "mine\n",
     }
     for path, text in mine.items():
         path.write_text(text)
@@ -510,7 +510,7 @@ def test_a_user_s_files_in_the_committed_book_survive_a_build_without_build_fold
     assert "kept 2 file(s) the build did not make" in done.stderr, done.stderr
     lost = [str(path) for path, text in mine.items() if not path.is_file() or path.read_text() != text]
     assert not lost, f"the build deleted the user's files {lost}"
-    manifest = json.loads((copy.root / "book" / "claims" / ".claimbook-manifest.json").read_text())
+    manifest = json.loads((copy.root / "book" / "generated" / ".claimbook-manifest.json").read_text())
     assert "mynotes.md" not in manifest and "scorecard.json" in manifest
     for path in mine:
         path.unlink()
@@ -525,7 +525,7 @@ def test_pages_follow_the_registries(copy):
     header = dict(amd["announcement"], id="acme-v6.1", title="Acme's post")
     registry = copy.root / "data" / "claims" / "acme-v6.1.yaml"
     registry.write_text(yaml.safe_dump({"announcement": header, "claims": [claim]}, sort_keys=False))
-    claims, site = copy.root / "book" / "claims", copy.root / "_build" / "html"
+    claims, site = copy.root / "book" / "generated", copy.root / "_build" / "html"
     page = Path("acme-v6.1") / "acme-gptoss-scaling-72"
 
     def listed() -> dict[str, bool]:
@@ -535,10 +535,11 @@ def test_pages_follow_the_registries(copy):
             "announcement page": (claims / "acme-v6.1.md").is_file(),
             "ledger": any(row["claim"] == claim["id"] for row in scorecard),
             "where they meet": claim["id"] in (claims / "where_they_meet.ipynb").read_text(),
-            "site page": (site / "claims" / page.with_suffix(".html")).is_file(),
-            "site announcement": (site / "claims" / "acme-v6.1.html").is_file(),
+            "site page": (site / "book" / "generated" / page.with_suffix(".html")).is_file(),
+            "site announcement": (site / "book" / "generated" / "acme-v6.1.html").is_file(),
             "site navigation": "acme-v6.1.html" in (site / "index.html").read_text(),
-            "site where they meet": claim["id"] in (site / "claims" / "where_they_meet.html").read_text(),
+            "site where they meet": claim["id"]
+            in (site / "book" / "generated" / "where_they_meet.html").read_text(),
         }
 
     try:
@@ -550,4 +551,4 @@ def test_pages_follow_the_registries(copy):
     removed = copy.run("build")
     assert removed.returncode == 0, removed.stderr
     assert not any(listed().values()), listed()
-    assert not (claims / "acme-v6.1").exists() and not (site / "claims" / "acme-v6.1").exists()
+    assert not (claims / "acme-v6.1").exists() and not (site / "book" / "generated" / "acme-v6.1").exists()

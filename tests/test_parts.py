@@ -523,16 +523,19 @@ def test_kernel_folders_of_dead_builds_are_removed(tmp_path):
 # -- the HTML work folder is synced file by file -------------------------------------------------
 def test_sync_rewrites_only_what_changed(tmp_path):
     source, work = tmp_path / "source", tmp_path / "work"
-    (source / "sub").mkdir(parents=True)
-    (source / "a.md").write_text("a")
-    (source / "sub" / "b.md").write_text("b")
-    assert html.sync(source, work) == 2
-    stamp = (work / "a.md").stat().st_mtime_ns
-    (source / "sub" / "b.md").write_text("b2")
-    (work / "stale.md").write_text("gone")
+    (source / "book" / "sub").mkdir(parents=True)
+    (source / "data").mkdir()
+    for name in ("_config.yml", "_toc.yml", "book/a.md", "book/sub/b.md", "data/results.csv"):
+        (source / name).write_text(name)
+    assert html.sync(source, work) == 4
+    # A book's sources only: an --out book's data is not jupyter-book's to read.
+    assert not (work / "data").exists()
+    stamp = (work / "book" / "a.md").stat().st_mtime_ns
+    (source / "book" / "sub" / "b.md").write_text("b2")
+    (work / "book" / "stale.md").write_text("gone")
     assert html.sync(source, work) == 1
-    assert (work / "a.md").stat().st_mtime_ns == stamp  # unchanged: Sphinx does not re-read it
-    assert not (work / "stale.md").exists()
+    assert (work / "book" / "a.md").stat().st_mtime_ns == stamp  # unchanged: Sphinx does not re-read it
+    assert not (work / "book" / "stale.md").exists()
 
 
 # -- what readers see -----------------------------------------------------------------------------
@@ -627,9 +630,12 @@ def test_the_toc_lists_every_page(tmp_path):
     text = bookpages.toc(registry, ["rubin_speedup"], {"amd-wan-vs-b300"}, ["explorer"])
     toc = yaml.safe_load(text)
     files = [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
-    assert files[:2] == ["claims/nvidia-v6.1", "claims/amd-v6.1"] and "claims/explorer" in files
-    amd = next(entry for entry in toc["parts"][0]["chapters"] if entry["file"] == "claims/amd-v6.1")
-    assert amd["sections"] == [{"file": "claims/amd-v6.1/amd-wan-vs-b300"}]
+    # Paths from the project's root, where the toc lies (jupyter-book 1.x layout).
+    assert toc["root"] == "book/index"
+    assert files[:2] == ["book/generated/nvidia-v6.1", "book/generated/amd-v6.1"]
+    assert "book/generated/explorer" in files and files[-2:] == ["book/method", "book/howto"]
+    amd = next(entry for entry in toc["parts"][0]["chapters"] if entry["file"] == "book/generated/amd-v6.1")
+    assert amd["sections"] == [{"file": "book/generated/amd-v6.1/amd-wan-vs-b300"}]
 
 
 def test_kernels_talk_over_sockets_of_their_own(tmp_path):

@@ -3,7 +3,7 @@
 Each expected figure and verdict below is computed here, from the results file, with pandas and
 the editorial rules of ``book/method.md``; nothing of ``claimbook`` is imported, so a mistake in a
 selector, a check or a caveat shows as a disagreement with the committed
-``book/claims/scorecard.json``. The raw MLCommons summary (``../shared/mlperf/v6.1/summary.csv``)
+``book/generated/scorecard.json``. The raw MLCommons summary (``../shared/mlperf/v6.1/summary.csv``)
 is used when it is there, else the committed tidy table; ``load`` gives both the same columns,
 and when both are there the first test checks they hold the same results. A scorecard row this module does not check is a failure: a new claim must come with its
 recomputation here.
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RAW_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
 TIDY_TABLE = ROOT / "data" / "mlperf" / "v6.1.csv"
 EARLIER = ROOT / "data" / "mlperf" / "earlier_rounds.csv"
-SCORECARD = ROOT / "book" / "claims" / "scorecard.json"
+SCORECARD = ROOT / "book" / "generated" / "scorecard.json"
 REGISTRIES = ROOT / "data" / "claims"
 SOURCE = "raw" if RAW_SUMMARY.is_file() else "tidy"  # the tidy table is the same results (see the first test)
 
@@ -1670,25 +1670,25 @@ def test_pages_say_no_result_measures_a_claim_only_when_none_was_used(scorecard)
         evidence[claim] = evidence[claim] or any(
             evidence[part] for (part, _), row in scorecard.items() if row["part_of"] == claim
         )
-    pages = list((ROOT / "book" / "claims").glob("*/*.ipynb"))
+    pages = list((ROOT / "book" / "generated").glob("*/*.ipynb"))
     assert pages
     for page in pages:
         text = page.read_text(encoding="utf-8")
         if "No chart: no published result measures this claim." in text:
             assert not evidence.get(page.stem), f"{page.name} says no result measures it but uses some"
     assert "No chart: no published result measures this claim." not in (
-        ROOT / "book" / "claims" / "nvidia-v6.1" / "nvfp4-precision.ipynb"
+        ROOT / "book" / "generated" / "nvidia-v6.1" / "nvfp4-precision.ipynb"
     ).read_text(encoding="utf-8")
 
 
 def test_every_page_showing_results_cites_version_and_division():
-    for page in (ROOT / "book" / "claims").glob("**/*.ipynb"):
+    for page in (ROOT / "book" / "generated").glob("**/*.ipynb"):
         text = page.read_text(encoding="utf-8")
         if "claimbook-table" in text:  # a page that shows a table of results cites them in full
             assert re.search(r"MLPerf® Inference v6\.1, (Closed|Open)", text), page.name
-    gains = (ROOT / "book" / "claims" / "software_gains.ipynb").read_text(encoding="utf-8")
+    gains = (ROOT / "book" / "generated" / "software_gains.ipynb").read_text(encoding="utf-8")
     assert "MLPerf® Inference v6.1, Closed division" in gains
-    meet = (ROOT / "book" / "claims" / "where_they_meet.ipynb").read_text(encoding="utf-8")
+    meet = (ROOT / "book" / "generated" / "where_they_meet.ipynb").read_text(encoding="utf-8")
     assert "MLPerf® Inference v6.1, Closed division" in meet
 
 

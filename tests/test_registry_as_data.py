@@ -76,7 +76,7 @@ def append_claims(path: Path, text: str) -> None:
 
 
 def scorecard(out: Path) -> dict[tuple[str, str], dict]:
-    rows = json.loads((out / "book" / "claims" / "scorecard.json").read_text(encoding="utf-8"))
+    rows = json.loads((out / "book" / "generated" / "scorecard.json").read_text(encoding="utf-8"))
     return {(row["claim"], row["scenario"]): row for row in rows}
 
 
@@ -157,7 +157,7 @@ def test_a_new_claim_written_as_yaml_reaches_the_scorecard_and_the_ledger(projec
     got = card[("amd-mi350p-wan-offline-figure", "Offline")]
     assert got["verdict"] == want
     assert got["measured"] == pytest.approx(float(row["result"]), rel=1e-9)
-    ledger = (out / "book" / "claims" / "front.md").read_text(encoding="utf-8")
+    ledger = (out / "book" / "generated" / "front.md").read_text(encoding="utf-8")
     assert 'id="ledger-amd-mi350p-wan-offline-figure"' in ledger
     assert f'data-verdict="{want}"' in ledger.split('id="ledger-amd-mi350p-wan-offline-figure"')[1][:200]
 
@@ -226,8 +226,8 @@ def test_a_new_announcement_file_reaches_the_scorecard_and_the_ledger(project, t
     assert [verdict for _, verdict in expected.values()] == ["supported", "supported"]  # 1.098 M; 100.4%
     card = scorecard(out)
     assert {claim for claim, _ in card} == {"acme-oracle-gptoss-rack", "acme-oracle-gptoss-scaling"}
-    ledger = (out / "book" / "claims" / "front.md").read_text(encoding="utf-8")
-    page = (out / "book" / "claims" / "acme-v6.1.md").read_text(encoding="utf-8")
+    ledger = (out / "book" / "generated" / "front.md").read_text(encoding="utf-8")
+    page = (out / "book" / "generated" / "acme-v6.1.md").read_text(encoding="utf-8")
     for key, (measured, verdict) in expected.items():
         assert card[key]["announcement"] == "acme-v6.1"
         assert card[key]["verdict"] == verdict

@@ -94,7 +94,7 @@ def injected_parameters(notebook) -> list[str]:
 def assert_paths_relative(out: Path) -> int:
     """Every executed notebook of the ``--out`` book ``out`` names its data relative to the
     book's root (files that exist there), and nothing temporary; the number of notebooks."""
-    notebooks = sorted((out / "book" / "claims").rglob("*.ipynb"))
+    notebooks = sorted((out / "book" / "generated").rglob("*.ipynb"))
     assert notebooks, f"no executed notebook in {out}"
     forbidden = ["/tmp/", ".claimbook-staging-", str(out), str(REPO), tempfile.gettempdir().rstrip("/") + "/"]
     for path in notebooks:
@@ -111,7 +111,7 @@ def assert_paths_relative(out: Path) -> int:
             )
             assert word not in recorded, f"{path.relative_to(out)}: its papermill metadata records {word!r}"
         parameters = notebook.metadata["papermill"]["parameters"]
-        depth = len(path.relative_to(out / "book" / "claims").parts)  # 1: a chapter, 2: a claim's page
+        depth = len(path.relative_to(out / "book" / "generated").parts)  # 1: a chapter, 2: a claim's page
         assert parameters.get("book_root") == "../" * depth, (path, parameters.get("book_root"))
         for key in PATH_PARAMETERS:
             for value in parameters[key] if isinstance(parameters.get(key), list) else [parameters.get(key)]:
@@ -176,11 +176,11 @@ REFUSED = {
     "symlink-to-parent": (lambda tmp: str(_link(tmp, REPO.parent)), True),
     "symlink-to-non-empty-folder": (lambda tmp: str(_link(tmp, _foreign(tmp))), False),
     "symlink-to-file": (lambda tmp: str(_link(tmp, _file(tmp))), False),
-    "book-claims-in-project": (lambda tmp: "book/claims", False),
+    "book-generated-in-project": (lambda tmp: "book/generated", False),
     "book-in-project": (lambda tmp: "book", False),
     "new-folder-in-data": (lambda tmp: "data/mybook", False),
     "new-folder-in-notebooks": (lambda tmp: str(REPO / "notebooks" / "out"), False),
-    "symlink-to-book-claims": (lambda tmp: str(_link(tmp, REPO / "book" / "claims")), False),
+    "symlink-to-book-generated": (lambda tmp: str(_link(tmp, REPO / "book" / "generated")), False),
 }
 
 
@@ -265,7 +265,7 @@ def build_watched(out: Path, *args, umask: int = 0o022) -> Built:
 def assert_built(built: Built) -> None:
     assert built.done.returncode == 0, built.done.stderr
     assert (built.out / MARKER).is_file(), "no marker file in the output"
-    assert (built.out / "book" / "claims" / "scorecard.json").is_file()
+    assert (built.out / "book" / "generated" / "scorecard.json").is_file()
     assert not built.project_changes, f"the build changed the project: {built.project_changes[:20]}"
     assert not built.parent_changes, f"the build changed the output's parent: {built.parent_changes[:20]}"
 
@@ -309,7 +309,7 @@ def test_out_with_html_leaves_the_project_s_site_alone(tmp_path):
     (a fresh clone, as in CI), it must not make one: the chart bundle is then made in the output."""
     built = build_watched(tmp_path / "site", "--only", "rubin_speedup")
     assert built.done.returncode == 0, built.done.stderr
-    assert (built.out / "_build" / "html" / "claims" / "rubin_speedup.html").is_file()
+    assert (built.out / "_build" / "html" / "book" / "generated" / "rubin_speedup.html").is_file()
     assert_built(built)
 
 
@@ -328,7 +328,7 @@ def without_rubin(tmp_path_factory, committed_results) -> Path:
 
 
 def rows_of(out: Path, chapter_claims=("rubin-qwen3vl-3.7x", "rubin-dsr1-2.5x")) -> list[dict]:
-    rows = json.loads((out / "book" / "claims" / "scorecard.json").read_text())
+    rows = json.loads((out / "book" / "generated" / "scorecard.json").read_text())
     return [row for row in rows if row["claim"] in chapter_claims]
 
 
@@ -403,7 +403,7 @@ def test_the_suggested_param_points_the_claim_elsewhere(tmp_path, without_rubin,
 
 
 def economics_parameters(out: Path) -> dict:
-    notebook = nbformat.read(out / "book" / "claims" / "economics.ipynb", as_version=4)
+    notebook = nbformat.read(out / "book" / "generated" / "economics.ipynb", as_version=4)
     return notebook.metadata["papermill"]["parameters"]
 
 
@@ -421,8 +421,8 @@ def test_param_mapping_merges_into_the_chapter_s(tmp_path):
         "NVIDIA GB300": 12,
         "NVIDIA Vera Rubin": 15.75,
     }
-    costs = pd.read_csv(built.out / "book" / "claims" / "costs.csv")
-    committed = pd.read_csv(REPO / "book" / "claims" / "costs.csv")
+    costs = pd.read_csv(built.out / "book" / "generated" / "costs.csv")
+    committed = pd.read_csv(REPO / "book" / "generated" / "costs.csv")
     nebius_rubin = costs[(costs.organization == "Nebius") & costs.system.str.startswith("VR200")]
     assert (
         len(nebius_rubin)
@@ -704,7 +704,7 @@ def test_out_in_proc_is_one_line(tmp_path):
 
 
 def test_list_of_a_corrupt_scorecard_is_one_line(tmp_path):
-    claims = tmp_path / "book" / "claims"
+    claims = tmp_path / "book" / "generated"
     claims.mkdir(parents=True)
     for text in ('{"not": "a list"', "[1, 2]", '[{"claim": "rubin-dsr1-2.5x"}]'):
         (claims / "scorecard.json").write_text(text)
@@ -816,7 +816,7 @@ OWN_INLINE_HTML = re.compile(
     r'<a class="reference external" href="https?://[^"<>]*">|</a>|<!-- Generated by [^<>]*-->'
 )
 
-OWN_DOWNLOADS = ("CSV <claims/scorecard.csv>", "JSON <claims/scorecard.json>")
+OWN_DOWNLOADS = ("CSV <generated/scorecard.csv>", "JSON <generated/scorecard.json>")
 
 
 def _md_tokens(text: str):
@@ -866,7 +866,7 @@ def markup_from_data(text: str) -> list[str]:
         ):
             found.append(f"{kind} {token.content[:80]!r}")
         elif kind == "link_open" and not str(token.attrs.get("href", "")).startswith(
-            ("claims/", "../", "https://")
+            ("generated/", "../", "https://")
         ):
             found.append(f"link to {token.attrs.get('href')!r}")
     return found
@@ -935,7 +935,7 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     assert 'href="https://example.org/post?q=&lt;script&gt;' in pages["announcement"]
     assert "REASON-MARK &lt;script&gt;window.__pwned=1&lt;/script&gt;" in pages["announcement"]
     toc = bookpages.toc(registry, [], {EVIL_CLAIM}, [])
-    assert "<" not in toc and f"claims/{EVIL_ID}/{EVIL_CLAIM}" in toc
+    assert "<" not in toc and f"book/generated/{EVIL_ID}/{EVIL_CLAIM}" in toc
 
 
 def _site_markup(html_text: str) -> list[str]:
@@ -1111,7 +1111,7 @@ def test_user_files_in_an_out_book_survive_the_loss_of_its_build_folder(shared):
     assert_built(shared)
     mine = {
         shared.out / "book" / "more-notes.md": "# More notes\n",
-        shared.out / "book" / "claims" / "mynotes.md": "# Mine\n",
+        shared.out / "book" / "generated" / "mynotes.md": "# Mine\n",
         shared.out / "data" / "my-table.csv": "a,b\n3,4\n",
     }
     for path, text in mine.items():
@@ -1155,7 +1155,7 @@ def test_a_build_folder_on_another_file_system(build_on_tmpfs):
     for chapter in ("rubin_speedup", "scaling"):
         built = build_watched(out, "--no-html", "--only", chapter)
         assert_built(built)
-        assert (out / "book" / "claims" / f"{chapter}.ipynb").is_file()
+        assert (out / "book" / "generated" / f"{chapter}.ipynb").is_file()
         assert not [
             path.name for path in [*out.iterdir(), *(out / "book").iterdir()] if "staging" in path.name
         ]

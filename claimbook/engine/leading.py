@@ -409,8 +409,9 @@ def _best(rows: pd.DataFrame, measure: str) -> pd.Series:
     return ordered.loc[values.idxmax() if higher else values.idxmin()]
 
 
-def _missing_rounds(data: Data, current_round: str) -> list[str]:
-    """Rounds before the current one that the book has no full results file for."""
+def _missing_rounds(data: Data) -> tuple[list[str], list[str]]:
+    """The earlier rounds the book has in full (a results summary) and those it has only some
+    results of."""
     present = sorted(
         set(data.earlier[data.earlier["source_type"] == "mlperf-summary"]["round"]), key=round_order
     )
@@ -429,7 +430,7 @@ def _history(
         earlier = earlier[earlier["units"] == claim.get("units")]
     if benchmarks and benchmarks[0] is not None:
         earlier = earlier[earlier["model"].map(data.reference.benchmark).isin(benchmarks)]
-    full, partial = _missing_rounds(data, current_round)
+    full, partial = _missing_rounds(data)
     codes.add("incomplete-data")
     notes.append(
         f"For rounds before {current_round} the book has "
@@ -508,7 +509,7 @@ def _check_gpus(claim: Claim, data: Data):
         earlier = data.earlier[
             (data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()
         ]
-        full, partial = _missing_rounds(data, str(biggest["round"]))
+        full, partial = _missing_rounds(data)
         codes.add("incomplete-data")
         notes.append(
             f"For rounds before {biggest['round']} the book has "

@@ -257,7 +257,7 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
             )
     _detail(claim, kept, codes, notes)
     if claim.get("history"):
-        _first(claim, data, kept, codes, notes)
+        _first(data, kept, codes, notes)
     evidence = (
         strongest(kept, COUNTABLE[field])
         if field != "category"
@@ -398,7 +398,7 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     earlier_found = bool(claim.get("history")) and _first(claim, data, rows, codes, notes)
     ids = (claim.get("detail") or {}).get("result_id")
     if ids is not None:
-        return _result_ids(claim, data, rows, [str(item) for item in ids], codes, notes)
+        return _result_ids(claim, rows, [str(item) for item in ids], codes, notes)
     organizations = sorted(set(rows["organization"]))
     systems = sorted({label_of(row) for _, row in rows.iterrows()})
     benchmarks = sorted(set(rows["benchmark"]))
@@ -425,7 +425,7 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     )
 
 
-def _result_ids(claim: Claim, data: Data, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
+def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
     """Result IDs an announcement cites, against the IDs the summary carries for those results."""
     carried = sorted(set(rows["result_id"].astype(str)) - {"", "nan"})
     divisions = sorted(set(rows["division"]))

@@ -208,12 +208,9 @@ def _outcome(ratio: float, tie: float) -> str:
 
 def _pairs(
     claim: Claim,
-    data: Data,
     subject: pd.DataFrame,
     base_rows: pd.DataFrame,
     prefer,
-    measure: str,
-    label: str,
     benchmark: str,
     scenario: str,
 ):
@@ -268,7 +265,7 @@ def check(claim: Claim, data: Data):
                 if len(benchmarks_of(claim)) > 1:
                     case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
                 for subject_row, base_row, how in _pairs(
-                    claim, data, subject, base_rows, prefer, measure, label, benchmark, scenario
+                    claim, subject, base_rows, prefer, benchmark, scenario
                 ):
                     if subject_row is None or base_row is None:
                         if only_where_both:
@@ -701,7 +698,3 @@ def _describe(claim: Claim, form: str, case: Case, unit: str) -> str:
     if form == "within":
         return f"{case.label} {measured}"
     return f"{case.label} {measured}"
-
-
-def describe_figure(value: float | None, unit: str) -> str:
-    return figure(value, unit)

@@ -202,7 +202,7 @@ def check(claim: Claim, data: Data):
     rows = pd.concat(used) if used else pd.DataFrame()
     known = pd.concat(headlines) if headlines else pd.DataFrame()
     tables = {"gains": pd.DataFrame(table), "headline_figures": known}
-    _check_stated_current(claim, cases, subject, codes, notes)
+    _check_stated_current(claim, subject, codes, notes)
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
         reason = (
@@ -302,7 +302,7 @@ def check(claim: Claim, data: Data):
     )
 
 
-def _check_stated_current(claim: Claim, cases, subject: pd.DataFrame, codes: set, notes: list) -> None:
+def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes: list) -> None:
     """The current-round figures the announcement states should be the published ones."""
     stated = claim.get("stated_current") or {}
     wrong = []

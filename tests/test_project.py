@@ -1,0 +1,326 @@
+"""The project as its users expect it: a jupyter-book 1.x project (``_config.yml`` and ``_toc.yml``
+at the root, so ``jupyter-book build .`` renders the same book as ``make book``), a complete
+installable package with a ``claimbook`` command, and a publishing workflow that actionlint
+passes."""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from html.parser import HTMLParser
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from claimbook.build import committed_toc
+
+BIN = Path(sys.executable).parent
+WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
+
+
+def fresh_clone(target: Path) -> Path:
+    """The project's files as a clone has them: what git tracks (or would: new files not ignored),
+    nothing the build or the environment made."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    return target
+
+
+# -- the jupyter-book layout ---------------------------------------------------------------------
+def _toc_files(entries):
+    for entry in entries:
+        yield entry["file"]
+        yield from _toc_files(entry.get("sections", []))
+
+
+def test_the_committed_toc_is_current_and_lists_every_page():
+    text = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    assert text == committed_toc(ROOT), "the table of contents is stale: run `make book` and commit _toc.yml"
+    # Independently of the build: every page on disk is in it once, and it names nothing else.
+    toc = yaml.safe_load(text)
+    listed = [toc["root"], *(file for part in toc["parts"] for file in _toc_files(part["chapters"]))]
+    generated = ROOT / "book" / "generated"
+    on_disk = {"book/index", "book/method", "book/howto"} | {
+        path.relative_to(ROOT).with_suffix("").as_posix() for path in generated.rglob("*.ipynb")
+    }
+    announcements = {path.stem for path in (ROOT / "data" / "claims").glob("*.yaml")}
+    on_disk |= {f"book/generated/{name}" for name in announcements}
+    assert len(listed) == len(set(listed))
+    assert set(listed) == on_disk
+
+
+def build_in(clone: Path):
+    """`claimbook build --strict` (what `make book` runs) in a copy of the project, with its package."""
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", "build", "--strict"],
+        cwd=clone,
+        env={**os.environ, "PYTHONPATH": str(clone)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+class _Text(HTMLParser):
+    """A page's visible text (scripts and styles aside), whitespace collapsed."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self.skip += tag in ("script", "style")
+
+    def handle_endtag(self, tag):
+        self.skip -= tag in ("script", "style") and self.skip > 0
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def page_text(path: Path) -> str:
+    parser = _Text()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
+
+
+def site_files(site: Path) -> set[str]:
+    return {
+        path.relative_to(site).as_posix()
+        for path in site.rglob("*")
+        if path.is_file() and (path.suffix == ".html" or "_downloads" in path.parts)
+    }
+
+
+def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
+    """On a fresh clone, `jupyter-book build .` (the committed executed pages, execution off)
+    and `claimbook build` (what `make book` runs) give the same pages with the same text."""
+    clone = fresh_clone(tmp_path / "clone")
+    done = subprocess.run(
+        [str(BIN / "jupyter-book"), "build", ".", "-W", "-n", "--keep-going", "--quiet"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    jupyter_book_site = tmp_path / "jupyter-book-html"
+    shutil.move(clone / "_build" / "html", jupyter_book_site)
+    shutil.rmtree(clone / "_build")
+    # The committed pages are current: `claimbook build` starts no kernel, it only renders.
+    done = build_in(clone)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert " 0 executed" in done.stderr
+    build_site = clone / "_build" / "html"
+
+    pages = site_files(build_site)
+    assert pages == site_files(jupyter_book_site)
+    assert {"index.html", "book/index.html", "book/generated/rubin_speedup.html"} <= pages
+    for page in (
+        "book/index.html",
+        "book/method.html",
+        "book/generated/rubin_speedup.html",
+        "book/generated/amd-v6.1/amd-wan-vs-b300.html",
+    ):
+        text = page_text(build_site / page)
+        assert len(text) > 500, page
+        assert text == page_text(jupyter_book_site / page), page
+    # Both ship the chart library (the pages load it from _static; no CDN).
+    for site in (build_site, jupyter_book_site):
+        assert (site / "_static" / "claimbook-vega.js").read_text().startswith("/* vega ")
+    # Neither changed a file of the clone: the committed book is what a build of it writes.
+    changed = [
+        path.relative_to(clone).as_posix()
+        for path in clone.rglob("*")
+        if path.is_file()
+        and "_build" not in path.relative_to(clone).parts
+        and path.read_bytes() != (ROOT / path.relative_to(clone)).read_bytes()
+    ]
+    assert not changed, changed
+
+    # The table of contents is the build's own: edited by hand, it is not replaced (exit 2); once
+    # removed, the build writes it again.
+    toc = clone / "_toc.yml"
+    toc.write_text(toc.read_text() + "  - file: book/my-page\n")
+    edited = toc.read_bytes()
+    done = build_in(clone)
+    assert done.returncode == 2 and "_toc.yml: changed since the build wrote it" in done.stderr, done.stderr
+    assert toc.read_bytes() == edited
+    toc.unlink()
+    assert build_in(clone).returncode == 0
+    assert toc.read_bytes() == (ROOT / "_toc.yml").read_bytes()
+
+
+def test_the_root_config_excludes_everything_but_the_book():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["execute"]["execute_notebooks"] == "off"
+    excluded = set(config["exclude_patterns"])
+    for name in sorted(path.name for path in ROOT.iterdir() if path.is_dir()):
+        if name != "book":
+            assert name in excluded or (name.startswith(".") and ".*" in excluded), name
+    assert not any(
+        pattern.startswith("book") and pattern != "book/generated/cache.json" for pattern in excluded
+    )
+
+
+# -- the package ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The package's wheel, built offline from a copy of its sources (setuptools writes its work
+    folders beside them)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source = folder / "source"
+    source.mkdir()
+    shutil.copy2(ROOT / "pyproject.toml", source)
+    shutil.copytree(ROOT / "claimbook", source / "claimbook", ignore=shutil.ignore_patterns("__pycache__"))
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"]
+    done = subprocess.run(
+        [*command, "--disable-pip-version-check", "-q", "-w", str(folder / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    (built,) = (folder / "dist").glob("claimbook-*.whl")
+    return built
+
+
+def test_the_wheel_holds_every_module_and_the_command(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = {name.split("/", 1)[1]: archive.read(name).decode() for name in names if ".dist-info/" in name}
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "claimbook").rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+    assert "claimbook/engine/ratio.py" in modules
+    assert {name for name in names if ".dist-info/" not in name} == modules
+    assert "claimbook = claimbook.cli:main" in info["entry_points.txt"]
+    assert "Requires-Dist: pandas<4,>=3.1" in info["METADATA"]
+
+
+def _declared() -> dict[str, list[Requirement]]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return {
+        "runtime": [Requirement(text) for text in project["dependencies"]],
+        "dev": [Requirement(text) for text in project["optional-dependencies"]["dev"]],
+    }
+
+
+def test_the_lock_satisfies_the_declared_ranges():
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    for group, requirements in _declared().items():
+        for requirement in requirements:
+            pinned = pins.get(canonicalize_name(requirement.name))
+            assert pinned is not None, f"{group} dependency {requirement} is not pinned in requirements.txt"
+            assert requirement.specifier.contains(pinned), f"{requirement}: the lock pins {pinned}"
+
+
+def test_every_package_the_code_imports_is_declared():
+    declared = {canonicalize_name(requirement.name) for requirement in _declared()["runtime"]}
+    distributions = packages_distributions()
+    imported = set()
+    for path in (ROOT / "claimbook").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = {name for name in imported if name in distributions and name != "claimbook"}
+    assert {"pandas", "yaml", "altair", "papermill"} <= third_party
+    for name in sorted(third_party):
+        assert {canonicalize_name(d) for d in distributions[name]} & declared, f"{name} is not declared"
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """The wheel installed (not editable) into a folder of its own."""
+    target = tmp_path_factory.mktemp("installed")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check"]
+        + ["-q", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return target
+
+
+def run_installed(installed: Path, arguments, cwd: Path):
+    return subprocess.run(
+        arguments,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_installed_package_finds_the_project_it_is_run_in(installed, tmp_path):
+    probe = "import claimbook, claimbook.engine.ratio, claimbook.paths as p; print(claimbook.__file__, p.PROJECT_ROOT)"
+    done = run_installed(installed, [sys.executable, "-c", probe], ROOT / "data" / "claims")
+    assert done.returncode == 0, done.stderr
+    module, root = done.stdout.split()
+    assert Path(module).is_relative_to(installed) and Path(root) == ROOT
+    # The console command, from inside the project and from a folder outside every project.
+    command = installed / "bin" / "claimbook"
+    done = run_installed(installed, [str(command), "list"], ROOT / "book")
+    assert done.returncode == 0, done.stderr
+    assert "amd-wan-vs-b300" in done.stdout
+    done = run_installed(installed, [str(command), "list"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: not inside a claimbook project") and done.stderr.count("\n") == 1
+
+
+# -- the publishing workflow ---------------------------------------------------------------------
+def actionlint(path: Path):
+    return subprocess.run(
+        [str(BIN / "actionlint"), "-no-color", str(path)], capture_output=True, text=True, check=False
+    )
+
+
+def test_actionlint_passes_the_workflow_and_catches_a_broken_one(tmp_path):
+    done = actionlint(WORKFLOW)
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")
+    broken = tmp_path / "book.yml"
+    broken.write_text(WORKFLOW.read_text().replace("needs: build", "needs: biuld"))
+    done = actionlint(broken)
+    assert done.returncode == 1 and 'needs job "biuld"' in done.stdout
+
+
+def test_pull_requests_are_tested_and_only_main_is_published():
+    workflow = yaml.safe_load(WORKFLOW.read_text())
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert "pull_request" in triggers and triggers["push"]["branches"] == ["main"]
+    jobs = workflow["jobs"]
+    assert "if" not in jobs["test"]
+    for name in ("build", "deploy"):
+        assert "github.event_name != 'pull_request'" in jobs[name]["if"]
+        assert "github.ref == 'refs/heads/main'" in jobs[name]["if"]
+    assert workflow["permissions"] == {"contents": "read"}
+    assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
