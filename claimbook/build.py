@@ -393,6 +393,9 @@ def _drift(root: Path, rows: list[dict], strict: bool, warnings: list[str], repo
     for item in found:
         report(f"  {item.text()}")
     switched = [item for item in found if item.switched]
+    if switched or strict:
+        for warning in warnings:  # what else the build found, before it stops
+            report(warning)
     if switched:
         raise BuildError(
             f"claim {switched[0].claim}: its subject moved to another organization's system in "
@@ -658,6 +661,7 @@ def _build_in(
             for row in scorecard.rows_for(checks[claim.id], claim.announcement)
         ]
         _agree(rows, checks)
+        warnings += _missing_warnings(rows, data.registry)
         _drift(root, rows, strict, warnings, report)
         partial = _partial(data.registry, included)
         scorecard.write(rows, generated)
@@ -666,7 +670,6 @@ def _build_in(
         _write_costs(
             [row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv"
         )
-        warnings += _missing_warnings(rows, data.registry)
         report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
 
         assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)

@@ -68,8 +68,11 @@ def compare(committed: list[dict], built: list[dict]) -> list[Drift]:
     drifts = []
     for claim, rows in new.items():
         before = old.get(claim)
-        if not before or before[0].get("definition") != rows[0].get("definition"):
+        # A scorecard from before definitions were recorded is taken to hold the same claims.
+        if not before or before[0].get("definition") not in (None, rows[0].get("definition")):
             continue
+        if not any("selected" in row for row in before):
+            continue  # a scorecard from before selections were recorded cannot say what they were
         was, now = _stands_on(before), _stands_on(rows)
         if not any(was.values()) and not any(now.values()):
             continue

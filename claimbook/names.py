@@ -49,5 +49,11 @@ def closest(wanted, existing, n: int = 3) -> tuple[str, ...]:
 
 
 def similarity(wanted, name) -> float:
-    """How alike two names are (0 to 1), without case, spacing and punctuation."""
-    return difflib.SequenceMatcher(None, squash(wanted), squash(name)).ratio()
+    """How alike two names are (0 to 1), without case, spacing and punctuation; a name one of
+    them contains whole ("Dell" in "Dell_AMD") is as alike as can be short of the same."""
+    a, b = squash(wanted), squash(name)
+    if a == b:
+        return 1.0
+    if a and b and (a in b or b in a):
+        return 0.99
+    return difflib.SequenceMatcher(None, a, b).ratio()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from claimbook.names import closest, similarity, squash
@@ -109,16 +110,18 @@ def _validate_sum(items, selector: dict, where: str) -> None:
         count = item.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise SelectorError(
-                f"{where}.sum[{index}].count: how many times the result counts, a whole number"
+                f"{where}.sum[{index}].count: how many times the result counts, a whole number of at least 1"
             )
         if "sum" in item:
             raise SelectorError(f"{where}.sum[{index}].sum: a sum's item cannot be a sum")
         validate({key: value for key, value in item.items() if key != "count"}, f"{where}.sum[{index}]")
 
 
-def _keys(column: pd.Series) -> pd.Series:
-    """A text column as the names compare: squashed (one call per distinct value)."""
-    return column.map({value: squash(value) for value in column.unique()})
+def _named(column: pd.Series, keys: set[str]) -> pd.Series:
+    """Which values of a text column are one of the squashed ``keys`` (one squash per distinct value)."""
+    codes, uniques = pd.factorize(column)
+    hits = np.array([squash(value) in keys for value in uniques] + [False], dtype=bool)
+    return pd.Series(hits[codes], index=column.index)  # code -1 (no value) reads the last: False
 
 
 def _mask(results: pd.DataFrame, field: str, wanted) -> pd.Series:
@@ -136,13 +139,19 @@ def _mask(results: pd.DataFrame, field: str, wanted) -> pd.Series:
         return column.isin(wanted if isinstance(wanted, list) else [wanted])
     keys = {squash(value) for value in (wanted if isinstance(wanted, list) else [wanted])}
     if field != "system":
-        return _keys(column).isin(keys)
+        return _named(column, keys)
     mask = pd.Series(False, index=results.index)
     for name in SYSTEM_COLUMNS:
-        mask |= _keys(results[name]).isin(keys)
+        mask |= _named(results[name], keys)
     # The result folder: the location up to the system ("./closed/NVIDIA/results/SYSTEM") or whole.
-    folders = results["location"].str.extract(r"^(.*?/results/[^/]+)", expand=False).fillna("")
-    return mask | _keys(folders).isin(keys) | _keys(results["location"]).isin(keys)
+    folders = results["location"].map(_folder)
+    return mask | _named(folders, keys) | _named(results["location"], keys)
+
+
+def _folder(location) -> str:
+    """``./closed/ORG/results/SYSTEM/...`` -> ``./closed/ORG/results/SYSTEM``."""
+    head, found, tail = str(location).partition("/results/")
+    return head + found + tail.split("/", 1)[0] if found else str(location)
 
 
 def _field_values(results: pd.DataFrame, field: str) -> list[str]:
