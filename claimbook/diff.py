@@ -100,8 +100,10 @@ def touched_claims(registry, reference, old: pd.DataFrame, new: pd.DataFrame) ->
 
 
 def _same(old: pd.Series, new: pd.Series) -> pd.Series:
+    """Equal values (18 and 18.0 alike: an outer merge turns a column with gaps into floats)."""
     both_missing = old.isna() & new.isna()
-    return both_missing | (old.astype(str) == new.astype(str))
+    equal = (old == new).astype("boolean").fillna(False).astype(bool)
+    return both_missing | equal
 
 
 def diff_results(
@@ -207,7 +209,11 @@ def result_changes(old: pd.DataFrame, new: pd.DataFrame) -> str:
     "3 results changed, 1 new, 0 removed", and the results whose other fields changed."""
     table = diff_results(old, new)
     changed = table[table["status"] == "changed"]
-    by_result = changed["fields"].map(lambda text: bool({"result", "units"} & set(text.split(", "))))
+    by_result = pd.Series(
+        [bool({"result", "units"} & set(text.split(", "))) for text in changed["fields"]],
+        index=changed.index,
+        dtype=bool,
+    )
     results = int(by_result.sum())
     counts = change_counts(table).replace(
         f"{len(changed)} changed", f"{results} result{'' if results == 1 else 's'} changed", 1
