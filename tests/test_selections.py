@@ -151,6 +151,63 @@ def test_a_respelt_accelerator_leaves_every_verdict_and_figure_unchanged(committ
             assert built["verdict"] == row["verdict"] and built["measured"] == pytest.approx(row["measured"])
 
 
+@pytest.mark.skipif(not SHARED_SUMMARY.is_file(), reason="the official summary.csv (../shared) is not here")
+def test_the_official_file_respelt_in_three_text_columns_changes_nothing(tmp_path, committed_card):
+    """The corrected file of the issue, rebuilt from the official one: "Vera Rubin" re-spelt in
+    SystemName, accelerator_model_name and notes of NVIDIA's six rows, nothing else."""
+    from claimbook.ingest import ingest
+
+    with open(SHARED_SUMMARY, newline="", encoding="utf-8") as stream:
+        reader = csv.DictReader(stream)
+        header, rows = reader.fieldnames, list(reader)
+    changed = 0
+    for row in rows:
+        if row["Organization"] == "NVIDIA" and "Vera Rubin" in row["accelerator_model_name"]:
+            for column in ("SystemName", "accelerator_model_name", "notes"):
+                row[column] = row[column].replace("Vera Rubin", "VeraRubin")
+            changed += 1
+    assert changed == 6
+    respelt_file = tmp_path / "summary.csv"
+    with open(respelt_file, "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, fieldnames=header, quoting=csv.QUOTE_ALL)
+        writer.writeheader()
+        writer.writerows(rows)
+    card = card_of(data_of(ingest(respelt_file, "v6.1")))
+    assert set(card) == set(committed_card)
+    for key, row in committed_card.items():
+        for name in (*COMPARED, "selected"):
+            assert card[key][name] == row[name], (key, name)
+
+
+def test_combine_each_gives_one_case_per_match(committed_results):
+    """``combine: each``: every match is a case of its own, named by its system (and division)."""
+    from dataclasses import replace
+
+    data = data_of(committed_results)
+    claim = data.registry.claim("amd-dlrm-vs-b200-v60.stated-figures")
+    each = replace(claim, fields={**claim.fields, "subject": {**claim.fields["subject"], "combine": "each"}})
+    check = engine.check(each, data)
+    labels = [case.label for case in check.cases]
+    assert labels == [
+        "Server · AMD 8xMI355X_2xEPYC_9575F, closed",
+        "Server · AMD 8xMI355X_2xEPYC_9575F, open",
+        "Offline · AMD 8xMI355X_2xEPYC_9575F, closed",
+        "Offline · AMD 8xMI355X_2xEPYC_9575F, open",
+    ]
+    rows = data.results[(data.results["organization"] == "AMD") & (data.results["benchmark"] == "dlrm-v3")]
+    for case in check.cases:
+        division = case.label.rsplit(", ", 1)[1]
+        published = rows[
+            (rows["system"] == "8xMI355X_2xEPYC_9575F")
+            & (rows["scenario"] == case.scenario)
+            & (rows["division"] == division)
+        ]["result"]
+        assert case.measured == pytest.approx(float(published.iloc[0]))
+    # Only the published open-division figures are the stated ones: each reading is shown.
+    assert [case.reaches for case in check.cases] == [False, True, False, True]
+    assert check.verdict == "not supported"
+
+
 def test_diff_reports_a_rename_and_the_claims_it_touches(committed_results):
     renamed = respelt(committed_results)
     registry = data_of(committed_results).registry

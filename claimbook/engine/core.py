@@ -117,6 +117,19 @@ class Check:
         return None
 
 
+def published(rows: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The rows with every combined (summed) result replaced by the published results it sums:
+    what a check used, each with its own folder of logs."""
+    if rows is None or rows.empty or "member_rows" not in rows:
+        return rows
+    combined = rows["member_rows"].map(lambda value: isinstance(value, tuple))
+    members = [pd.DataFrame(list(value)) for value in rows.loc[combined, "member_rows"]]
+    plain = rows[~combined]
+    found = pd.concat([plain, *members]) if members else plain
+    found = found.drop(columns=[name for name in ("combined", "members", "member_rows") if name in found])
+    return found.drop_duplicates("location").sort_values("location", kind="stable")
+
+
 def rows_of(frames) -> pd.DataFrame:
     """Several selections as one frame of distinct results, in provenance order."""
     frames = [frame for frame in frames if frame is not None and not frame.empty]
@@ -152,6 +165,7 @@ def finish(
         raise ValueError(
             f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}"
         )
+    rows = published(rows)
     from_rows = caveat_codes.from_rows(rows) & set(row_codes)
     all_codes = set(codes) | from_rows
     all_notes = list(notes) + [
@@ -254,6 +268,7 @@ def _sum_row(picked: list[tuple[int, pd.Series]]) -> pd.Series:
     first["members"] = tuple(
         (row["organization"], row["system"], row["location"], count) for count, row in picked
     )
+    first["member_rows"] = tuple(row.to_dict() for _, row in picked)
     first.name = "sum:" + first["location"]
     return first
 
@@ -283,6 +298,14 @@ def several(claim: Claim, role: str, rows: pd.DataFrame, case: str) -> str:
         f"{shown}{more}; name one (organization, system) or say how they combine (combine: best, "
         "combine: each, or sum: [...])"
     )
+
+
+def each_label(label: str, row: pd.Series, rows: pd.DataFrame) -> str:
+    """The label of one case of ``combine: each``: the case and the result's system (and its
+    division where the same system is in both)."""
+    same = rows[(rows["organization"] == row["organization"]) & (rows["system"] == row["system"])]
+    division = f", {row['division']}" if len(same) > 1 else ""
+    return f"{label} · {row['organization']} {row['system']}{division}"
 
 
 def chosen(role: str, row: pd.Series | None) -> tuple[tuple, ...]:

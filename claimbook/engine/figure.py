@@ -17,6 +17,7 @@ from claimbook.engine.core import (
     cannot_check,
     chosen,
     claimed_for,
+    each_label,
     finish,
     label_of,
     pick,
@@ -75,11 +76,11 @@ def check(claim: Claim, data: Data):
         rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
         picked = (
             [row for _, row in rows.sort_values("location").iterrows()]
-            if each and len(rows) > 1
+            if each and not rows.empty
             else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
         )
         for row in picked:
-            label = scenario if len(picked) == 1 else f"{scenario} · {row['organization']} {row['system']}"
+            label = each_label(scenario, row, rows) if each else scenario
             _figure_case(
                 claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
             )

@@ -23,6 +23,7 @@ from claimbook.engine.core import (
     cannot_check,
     chosen,
     claimed_for,
+    each_label,
     finish,
     label_of,
     pick,
@@ -214,7 +215,7 @@ def _pairs(
     case = f"{benchmark} {scenario}"
     role = "baseline" if label == "baseline" else f"baseline {label}"
     baseline = _choose(base, prefer, selector, role, claim, case)
-    if (claim.get("subject") or {}).get("combine") == "each" and len(subject_rows) > 1:
+    if (claim.get("subject") or {}).get("combine") == "each" and not subject_rows.empty:
         return [(row, *baseline) for _, row in subject_rows.sort_values("location").iterrows()]
     return [(pick(subject_rows, claim.get("subject"), "subject", claim, case), *baseline)]
 
@@ -286,8 +287,12 @@ def check(claim: Claim, data: Data):
                         continue
                     this_label = (
                         case_label
-                        if form != "within" and len(pairs) == 1
-                        else f"{case_label} · {subject_row['organization']} {subject_row['system']}"
+                        if form != "within" and (claim.get("subject") or {}).get("combine") != "each"
+                        else each_label(
+                            case_label,
+                            subject_row,
+                            subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)],
+                        )
                     )
                     ratio = _ratio(subject_row, base_row, measure)
                     measured = _measured(ratio, unit)
