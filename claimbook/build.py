@@ -335,13 +335,32 @@ def _seed_generated(previous: Path, staging_claims: Path) -> None:
 
 def _check_systems(data, registry) -> None:
     """A selector naming a system no data the book knows has is a registry mistake (a typo),
-    not a missing result: an error naming the file, the claim and the field."""
-    known = set(data.results["system"]) | set(data.earlier["system"])
+    not a missing result: an error naming the file, the claim, the field and the closest real
+    names. A system may be named by the book's id, its SystemName or its result folder, in any
+    case, spacing and punctuation (``claimbook.selectors``)."""
+    from claimbook.names import closest, squash
+
+    frames = [data.results, data.earlier]
     committed = PROJECT_ROOT / RESULTS
     if committed.is_file():
         from claimbook.results import load_results
 
-        known |= set(load_results(committed)["system"])
+        frames.append(load_results(committed))
+    names = set()
+    for frame in frames:
+        for column in ("system", "system_name"):
+            if column in frame:
+                names |= {str(value) for value in frame[column].dropna()}
+        if "location" in frame:
+            names |= {str(value) for value in frame["location"].dropna()}
+            names |= {
+                str(value).split("/results/")[0]
+                + "/results/"
+                + str(value).split("/results/")[1].split("/")[0]
+                for value in frame["location"].dropna()
+                if "/results/" in str(value)
+            }
+    known = {squash(name) for name in names}
 
     def systems(value):
         if isinstance(value, dict):
@@ -354,14 +373,34 @@ def _check_systems(data, registry) -> None:
             for item in value:
                 yield from systems(item)
 
+    ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
     for claim in registry.all_claims():
         for name, value in claim.fields.items():
             for system in systems(value):
-                if str(system) not in known:
+                if squash(system) not in known:
+                    near = closest(system, ids)
                     raise UsageError(
                         f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
-                        "book has names it"
+                        "book has names it (as its id, SystemName or result folder)"
+                        + (f"; closest: {', '.join(near)}" if near else "")
                     )
+
+
+def _check_selections(data, registry) -> None:
+    """Every selector that takes one result per case and finds several without saying how they
+    combine: one error listing them all (a claim must always mean the same results)."""
+    from claimbook import engine
+    from claimbook.engine.core import ClaimSpecError
+
+    found = []
+    for claim in registry.claims:
+        try:
+            found += engine.audit(claim, data)
+        except ClaimSpecError as exc:
+            found.append(str(exc))
+    if found:
+        more = f" (and {len(found) - 1} more: {' / '.join(found[1:])})" if len(found) > 1 else ""
+        raise UsageError(found[0] + more)
 
 
 def _missing_warnings(rows: list[dict], registry) -> list[str]:
@@ -370,16 +409,47 @@ def _missing_warnings(rows: list[dict], registry) -> list[str]:
     warnings = []
     for claim_id, claim_rows in bookpages._rows_by_claim(rows).items():
         missing = sorted({text for row in claim_rows for text in row.get("missing") or []})
-        if not missing:
-            continue
         claim = registry.claim(claim_id)
         where = claim.chapter or f"{claim.announcement}/{claim.parent or claim.id}"
-        warnings.append(
-            f"warning: page {where}: claim {claim_id} cannot be checked, {missing[0]}; point it elsewhere "
-            f"with --param {claim_id}.{_selector_path(claim, missing[0])}=NAME (or another field of the "
-            "selector)"
-        )
+        # Every missing item at once: fixing one must not reveal the next only on the next build.
+        for text in missing:
+            warnings.append(
+                f"warning: page {where}: claim {claim_id} cannot be checked, {text}; point it elsewhere "
+                f"with --param {claim_id}.{_selector_path(claim, text)}=NAME (or another field of the "
+                "selector)"
+            )
     return warnings
+
+
+def _drift(root: Path, rows: list[dict], strict: bool, warnings: list[str], report) -> None:
+    """Claims that now stand on other results than the committed scorecard records, in one list
+    before anything is written; a subject moved to another organization's system (always), or
+    any drift under --strict, stops the build."""
+    from claimbook import drift
+
+    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    found = drift.compare(committed, rows)
+    if not found:
+        return
+    report(f"drift: {len(found)} claim(s) now stand on other results than the committed scorecard records:")
+    for item in found:
+        report(f"  {item.text()}")
+    switched = [item for item in found if item.switched]
+    if switched or strict:
+        for warning in warnings:  # what else the build found, before it stops
+            report(warning)
+    if switched:
+        raise BuildError(
+            f"claim {switched[0].claim}: its subject moved to another organization's system in "
+            f"{', '.join(switched[0].switched)} (see the drift list above); a claim never switches its "
+            "subject silently: name the system in the registry (or --param); nothing was written"
+        )
+    if strict:
+        raise BuildError(
+            f"--strict: {len(found)} claim(s) now stand on other results ({', '.join(d.claim for d in found)}; "
+            "see the drift list above); nothing was written"
+        )
+    warnings += [f"warning: drift: {item.text()}" for item in found]
 
 
 def _selector_path(claim, missing: str) -> str:
@@ -495,6 +565,7 @@ def _build_target(
             results_table=table,
         )
         _check_systems(data, data.registry)
+        _check_selections(data, data.registry)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if out is not None:
@@ -646,6 +717,8 @@ def _build_in(
             for row in scorecard.rows_for(checks[claim.id], claim.announcement)
         ]
         _agree(rows, checks)
+        warnings += _missing_warnings(rows, data.registry)
+        _drift(root, rows, strict, warnings, report)
         partial = _partial(data.registry, included)
         scorecard.write(rows, generated)
         round_label = str(data.results["round"].iloc[0])
@@ -653,7 +726,6 @@ def _build_in(
         _write_costs(
             [row for path in notebooks for row in records.collect(path, "costs")], generated / "costs.csv"
         )
-        warnings += _missing_warnings(rows, data.registry)
         report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
 
         assembly = None if table is not None else assembly_digest(root, wanted_digests, claim_overrides)
@@ -683,9 +755,13 @@ def _build_in(
         + (f", HTML in {target / '_build' / 'html'}" if html_output else "")
     )
     if strict and any(warning.startswith("warning: page") for warning in warnings):
+        claims = {
+            w.split(": claim ", 1)[1].split(" ", 1)[0] for w in warnings if w.startswith("warning: page")
+        }
+        items = sum(w.startswith("warning: page") for w in warnings)
         raise BuildError(
-            f"--strict: {sum(w.startswith('warning: page') for w in warnings)} claim(s) found no result "
-            "for what they name (see the warnings above); the book was written"
+            f"--strict: {len(claims)} claim(s) found no result for {items} item(s) they name (see the "
+            "warnings above); the book was written"
         )
     return BuildResult(
         target,

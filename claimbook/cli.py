@@ -93,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     diff_cmd = commands.add_parser("diff", help="what changed between two tidy result tables")
     diff_cmd.add_argument("old", type=Path, help="the earlier tidy table (from ingest)")
     diff_cmd.add_argument("new", type=Path, help="the later tidy table")
-    diff_cmd.add_argument("--all", action="store_true", help="every system, not only those the claims use")
+    diff_cmd.add_argument("--all", action="store_true", help="every result, not only those the claims select")
 
     list_cmd = commands.add_parser("list", help="the claims, their pages and their current verdicts")
     list_cmd.add_argument("--book", type=Path, help="a book built with --out (default: the committed book)")
@@ -159,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 when a claim finds no result for what it names (CI builds the committed book so)",
+        help="exit 1 when a claim finds no result for what it names, or now stands on other results than the committed scorecard records (CI builds the committed book so)",
     )
     return parser
 
@@ -288,12 +288,13 @@ def _run_fetch(args) -> int:
 
 
 def _run_diff(args) -> int:
-    from claimbook.diff import claimed_systems, diff_results, format_diff
+    from claimbook.diff import diff_results, format_diff, touched_claims
+    from claimbook.reference import load_reference
     from claimbook.results import load_results
 
     old, new = load_results(args.old), load_results(args.new)
-    systems = None if args.all else claimed_systems(load_registry())
-    print(format_diff(diff_results(old, new, systems)))
+    touched = touched_claims(load_registry(), load_reference(), old, new)
+    print(format_diff(diff_results(old, new, touched=touched, only_touched=not args.all)))
     return 0
 
 

@@ -5,7 +5,12 @@ A results file names one accelerator in several ways ("NVIDIA B300-SXM-270GB", "
 B300-SXM-270GB") and one benchmark in two ("llama3.1-8b", "llama3_1-8b"). The tables say, line
 by line and with a note where it is a judgement, which names are one family or one benchmark,
 who makes each accelerator, its form factor, and the one colour and shape it has in every chart
-of the book. Nothing here guesses: a name no pattern matches stays its own family.
+of the book. Nothing here guesses: an accelerator no line names stays its own family.
+
+A family line ``names`` its accelerator as words found in the published text whatever its case,
+spacing and punctuation (``claimbook.names``): ``Vera Rubin|VR200`` (either name), ``H200 &
+MI350X`` (both, a mixed system), ``=N/A`` (the whole text). The first line that names it wins, so
+mixed systems come first. A re-spelling of a name ("VeraRubin", "vera-rubin") is the same family.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from pathlib import Path
 import pandas as pd
 
 from claimbook.csvfile import IngestError, read_table
+from claimbook.names import contains_name, squash
 from claimbook.paths import resolve_path
 
 REFERENCE_DIR = "data/reference"
-ACCELERATOR_COLUMNS = ("pattern", "family", "short_name", "vendor", "form_factor", "colour", "shape", "note")
+ACCELERATOR_COLUMNS = ("names", "family", "short_name", "vendor", "form_factor", "colour", "shape", "note")
 BENCHMARK_COLUMNS = ("model", "benchmark", "display_name", "categories", "note")
 # Marks for families no reviewed line covers: grey, and a shape no reviewed family uses.
 UNLISTED_COLOUR = "#BBBBBB"
@@ -87,9 +93,25 @@ class Reference:
         return str(rows["short_name"].iloc[0]) if not rows.empty else family
 
 
+def names_accelerator(names: str, accelerator: str) -> bool:
+    """Whether a family line's ``names`` name the published ``accelerator`` text: one of its
+    alternatives (``|``), each a name or several that must all be there (``&``), or ``=NAME``
+    for the whole text."""
+    for alternative in names.split("|"):
+        wanted = [part.strip() for part in alternative.split("&")]
+        if all(
+            (squash(part[1:]) == squash(accelerator))
+            if part.startswith("=")
+            else contains_name(accelerator, part)
+            for part in wanted
+        ):
+            return True
+    return False
+
+
 def _family(accelerators: pd.DataFrame, accelerator: str) -> Family:
     for row in accelerators.itertuples():
-        if re.search(row.pattern, accelerator, re.IGNORECASE):
+        if names_accelerator(row.names, accelerator):
             return Family(row.family, row.vendor, row.form_factor, row.colour, row.shape)
     words = accelerator.split()
     return Family(accelerator, words[0] if words else "unknown", "unknown", UNLISTED_COLOUR, UNLISTED_SHAPE)
@@ -111,13 +133,18 @@ def load_reference(directory: str | os.PathLike = REFERENCE_DIR) -> Reference:
     """Both reviewed tables; a malformed line is an error naming the file and the line."""
     folder = resolve_path(directory)
     accelerators = _read(folder / "accelerators.csv", "accelerator families", ACCELERATOR_COLUMNS, "families")
-    for line, pattern in enumerate(accelerators["pattern"], start=2):
-        try:
-            re.compile(pattern)
-        except re.error as exc:
+    for line, names in enumerate(accelerators["names"], start=2):
+        empty = [
+            part
+            for part in names.split("|")
+            for name in part.split("&")
+            if not squash(name) and name.strip() != "="
+        ]
+        if empty:
             raise IngestError(
-                f"{folder / 'accelerators.csv'}, line {line}: pattern {pattern!r} is not a valid regular expression ({exc})"
-            ) from None
+                f"{folder / 'accelerators.csv'}, line {line}: names {names!r} has an empty name "
+                "(names are separated by | or &; =NAME is the whole text, a lone = an empty one)"
+            )
     pairs = accelerators.drop_duplicates("family")[["colour", "shape"]]
     if pairs.duplicated().any():
         raise IngestError(f"{folder / 'accelerators.csv'}: two families share one colour and shape")

@@ -50,6 +50,28 @@ MISTAKES = (
             "claimed": 1000,
         },
     ),
+    (
+        "several matches combined where the claim takes every match",
+        {
+            "id": "acme-present",
+            "statement": "Acme submitted results.",
+            "kind": "presence",
+            "rows": {"organization": "Acme", "combine": "best"},
+        },
+    ),
+    (
+        "a sum item counted zero times",
+        {
+            "id": "acme-scaling",
+            "statement": "Acme's two-node cluster scales at 95% of its two nodes.",
+            "kind": "scaling",
+            "benchmark": "gpt-oss-120b",
+            "scenarios": ["Offline"],
+            "claimed": 95,
+            "large": {"organization": "Acme", "system": "cluster"},
+            "small": {"sum": [{"organization": "Acme", "system": "node", "count": 0}]},
+        },
+    ),
 )
 
 

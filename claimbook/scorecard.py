@@ -7,6 +7,7 @@ that need no page, and writes ``scorecard.json`` and ``scorecard.csv``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -45,9 +46,63 @@ COLUMNS = (
     "per_gpu_ratio",
     "per_watt_ratio",
     "missing",
+    "selected",
+    "definition",
 )
 REQUIRED = ("announcement", "claim", "kind", "verdict", "reason", "caveats", "division", "availability")
-LIST_COLUMNS = ("caveats", "acknowledged", "division", "availability", "result_ids", "missing")
+LIST_COLUMNS = ("caveats", "acknowledged", "division", "availability", "result_ids", "missing", "selected")
+SEPARATOR = " | "  # between the parts of a selection record
+
+
+def selection_text(entry: tuple) -> str:
+    """A selection record as the scorecard writes it: "subject | NVIDIA | VR-NVL72_... | ./closed/...",
+    the role followed by "×N" when a sum counts the result N times."""
+    role, organization, system, location, count = entry
+    return SEPARATOR.join([role + (f" ×{count}" if count != 1 else ""), organization, system, location])
+
+
+def parse_selection(text: str) -> dict:
+    """A scorecard's selection record back as its parts: role, count, organization, system, location."""
+    parts = text.split(SEPARATOR)
+    role, _, count = parts[0].partition(" ×")
+    padded = parts[1:] + [""] * (3 - len(parts[1:]))
+    return {
+        "role": role,
+        "count": int(count) if count.isdigit() else 1,
+        "organization": padded[0],
+        "system": padded[1],
+        "location": SEPARATOR.join(padded[2:]),
+    }
+
+
+def definition_digest(claim) -> str:
+    """A short digest of what a claim says (its fields): drift is judged only for a claim whose
+    definition is what it was, since a changed claim is meant to stand on other results."""
+    text = json.dumps(
+        {"kind": claim.kind, "fields": claim.fields}, sort_keys=True, default=str, ensure_ascii=False
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _selected(case, used: pd.DataFrame) -> list[str]:
+    """The results a case stands on, by role; a kind that does not name roles gives its evidence."""
+    if case.selected:
+        return [selection_text(entry) for entry in case.selected]
+    return _from_locations(case.evidence, used)
+
+
+def _from_locations(locations, used: pd.DataFrame) -> list[str]:
+    if used.empty:
+        return []
+    known = {row["location"]: row for _, row in used.iterrows()}
+    found = []
+    for location in locations:
+        row = known.get(location)
+        if row is not None:
+            found.append(
+                selection_text(("result", str(row["organization"]), str(row["system"]), location, 1))
+            )
+    return found
 
 
 class ScorecardError(ValueError):
@@ -81,6 +136,7 @@ def rows_for(check, chapter: str) -> list[dict]:
         "result_ids": list(claim.result_ids),
         "unit": claim.unit,
         "missing": list(check.missing),
+        "definition": definition_digest(claim),
     }
     cases = check.cases or ()
     rows = []
@@ -102,6 +158,7 @@ def rows_for(check, chapter: str) -> list[dict]:
                 else None,
                 "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
                 "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
+                "selected": _selected(case, used),
             }
         )
     if not rows:
@@ -119,6 +176,7 @@ def rows_for(check, chapter: str) -> list[dict]:
                 "best_any_class": None,
                 "per_gpu_ratio": None,
                 "per_watt_ratio": None,
+                "selected": _from_locations(sorted(set(used["location"])), used) if not used.empty else [],
             }
         )
     for part in check.parts:

@@ -103,6 +103,7 @@ def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURREN
         rows.append(
             summary_row(
                 Organization=item.organization,
+                system=item.system,
                 Availability=item.availability,
                 Division=item.division,
                 SystemType=item.system_type,
@@ -120,6 +121,7 @@ def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURREN
                 notes="" if pd.isna(item.gpu_watts) else f"{item.gpu_watts:.0f}W TGP Per GPU",
                 version=item.round,
                 Units=item.units,
+                weight_data_types=item.weight_data_types,
                 inferred="1" if item.inferred else "0",
                 PrivateID=item.result_id,
             )

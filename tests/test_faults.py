@@ -18,7 +18,7 @@ project is never at risk. After one successful plain build:
   ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
   through the removal, or between the exchange of the pages and that of the site (the project's
   code is not changed); the next build must finish or clear what the kill left;
-* then, in the copy changed on purpose: a user's files in ``book/claims`` survive a build with
+* then, in the copy changed on purpose: a user's files in ``book/generated`` survive a build with
   ``_build/`` deleted, and a registry added then removed gives its claim pages, then takes them
   away, in the committed book, the ledger, where the announcements meet, and the site.
 """
@@ -471,7 +471,7 @@ def test_kill_while_removing_the_old_site(copy, good):
 
 
 def test_kill_between_the_pages_and_the_site(copy, good):
-    """Killed after book/claims was exchanged and before _build/html was: the next build finds
+    """Killed after book/generated was exchanged and before _build/html was: the next build finds
     the swap's journal and finishes it (the new site was whole, staged beside it), so pages and
     site come from one build. (Changes the copy's book.)"""
     page = copy.root / "book" / "howto.md"
@@ -494,7 +494,7 @@ def html_stamp(site: Path) -> str | None:
 
 
 def test_a_user_s_files_in_the_committed_book_survive_a_build_without_build_folder(copy):
-    """book/claims is the build's, but a file a user put there is not: a build that replaces the
+    """book/generated is the build's, but a file a user put there is not: a build that replaces the
     folder keeps it, even when _build/ (and whatever it knew) is gone. (Changes the copy's book.)"""
     mine = {
         copy.root / "book" / "generated" / "mynotes.md": "# My notes\n",
@@ -503,7 +503,7 @@ def test_a_user_s_files_in_the_committed_book_survive_a_build_without_build_fold
     for path, text in mine.items():
         path.write_text(text)
     shutil.rmtree(copy.root / "_build", ignore_errors=True)
-    page = copy.root / "book" / "howto.md"  # so that the book is assembled and book/claims replaced
+    page = copy.root / "book" / "howto.md"  # so that the book is assembled and book/generated replaced
     page.write_text(page.read_text() + "\nA line so that book/claims is replaced.\n")
     done = copy.run("build", "--no-html")
     assert done.returncode == 0, done.stderr

@@ -111,6 +111,8 @@ def validate_claim(claim) -> None:
                 validate_selector(claim.fields[name], f"{claim.where}: field {name}")
             except SelectorError as exc:
                 raise ClaimSpecError(str(exc)) from None
+    for name, selector in _role_selectors(claim):
+        _check_combining(claim.kind, module, name, selector, fail)
     acknowledged = claim.fields.get("acknowledges") or []
     unknown = [code for code in acknowledged if code not in CODES]
     if not isinstance(acknowledged, list) or unknown:
@@ -129,6 +131,75 @@ def validate_claim(claim) -> None:
 
 def role_of(part) -> str:
     return str(part.get("role") or "core")
+
+
+def _role_selectors(claim):
+    """(field, selector) of each selector a claim names, a ratio's labelled baselines included."""
+    for name in ("subject", "small", "large", "rows", "evidence", "candidates", "field"):
+        value = claim.fields.get(name)
+        if isinstance(value, dict):
+            yield name, value
+    baseline = claim.fields.get("baseline")
+    if isinstance(baseline, dict):
+        yield "baseline", baseline
+    elif isinstance(baseline, list):
+        for entry in baseline:
+            if isinstance(entry, dict):
+                yield "baseline", entry
+
+
+def _check_combining(kind: str, module, name: str, selector: dict, fail) -> None:
+    """``combine`` and ``sum`` only where the kind takes one result per case and can combine so."""
+    combine = selector.get("combine")
+    if combine is not None and name not in module.ONE_PER_CASE:
+        fail(
+            f"{name}.combine",
+            f"the {name} of a {kind} claim is a set of results; combine applies to a selector that "
+            f"takes one result per case ({', '.join(module.ONE_PER_CASE) or 'none in this kind'})",
+        )
+    if combine == "each" and name not in module.EACH:
+        fail(
+            f"{name}.combine",
+            f"each (one case per match) is not supported for the {name} of a {kind} claim; "
+            f"use best, or name one result",
+        )
+    if "sum" in selector and name not in module.SUMS:
+        fail(
+            f"{name}.sum",
+            f"a sum is not supported for the {name} of a {kind} claim"
+            + (f"; it is for {', '.join(module.SUMS)}" if module.SUMS else ""),
+        )
+
+
+def audit(claim, data: Data) -> list[str]:
+    """The registry errors a claim's selectors make on these data: a selector that takes one
+    result per case and finds several without saying how they combine (every one, for one
+    message listing them all)."""
+    from claimbook.engine.core import benchmarks_of, select_for, several
+
+    found = []
+    for item in (claim, *claim.parts):
+        module = KINDS.get(item.kind)
+        if module is None:
+            continue
+        for name, selector in _role_selectors(item):
+            roles = module.one_per_case(item) if hasattr(module, "one_per_case") else module.ONE_PER_CASE
+            if name not in roles or "sum" in selector or selector.get("combine"):
+                continue
+            if name == "baseline" and item.get("prefer"):
+                continue  # the claim's own rule picks: its owner's best, else the best partner's
+            benchmarks = benchmarks_of(item)
+            rows, _ = select_for(data, item, {k: v for k, v in selector.items() if k != "label"}, name)
+            if benchmarks:
+                rows = rows[rows["benchmark"].isin(benchmarks)]
+            scenarios = item.get("scenarios") or ([item.get("scenario")] if item.get("scenario") else None)
+            if scenarios:
+                rows = rows[rows["scenario"].isin(scenarios)]
+            for (benchmark, scenario), group in rows.groupby(["benchmark", "scenario"], sort=True):
+                if len(group) > 1:
+                    found.append(several(item, name, group, f"{benchmark} {scenario}"))
+                    break
+    return found
 
 
 def check(claim, data: Data, **context) -> Check:

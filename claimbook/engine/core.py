@@ -16,7 +16,7 @@ import pandas as pd
 from claimbook import caveats as caveat_codes
 from claimbook.reference import Reference
 from claimbook.registry import Announcement, Claim, Registry
-from claimbook.selectors import Missing, describe, missing, select, with_defaults
+from claimbook.selectors import Missing, describe, item_selector, missing, select, with_defaults
 from claimbook.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
@@ -28,6 +28,12 @@ from claimbook.verdict import (
 
 class ClaimSpecError(ValueError):
     """A claim whose fields do not fit its kind; the message names the file, claim and field."""
+
+
+class SelectionError(ClaimSpecError):
+    """A selector that finds several results where the claim takes one, and does not say how to
+    combine them (``combine: best``, ``combine: each`` or a ``sum``): a registry mistake, since a
+    claim must always mean the same results."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,8 @@ class Case:
     reaches: bool | None  # None when there is nothing to measure or no figure to reach
     evidence: tuple[str, ...] = ()  # provenance (Location) of the results used
     extra: dict = field(default_factory=dict)  # per_gpu_ratio, per_watt_ratio, measured_vs_best_any, note
+    # The results the case stands on, by role: (role, organization, system, location, count).
+    selected: tuple[tuple, ...] = ()
 
     def __post_init__(self):
         # numpy scalars in, plain Python out: ``reaches is False`` must mean what it says.
@@ -124,6 +132,19 @@ class Check:
         return None
 
 
+def published(rows: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The rows with every combined (summed) result replaced by the published results it sums:
+    what a check used, each with its own folder of logs."""
+    if rows is None or rows.empty or "member_rows" not in rows:
+        return rows
+    combined = rows["member_rows"].map(lambda value: isinstance(value, tuple))
+    members = [pd.DataFrame(list(value)) for value in rows.loc[combined, "member_rows"]]
+    plain = rows[~combined]
+    found = pd.concat([plain, *members]) if members else plain
+    found = found.drop(columns=[name for name in ("combined", "members", "member_rows") if name in found])
+    return found.drop_duplicates("location").sort_values("location", kind="stable")
+
+
 def rows_of(frames) -> pd.DataFrame:
     """Several selections as one frame of distinct results, in provenance order."""
     frames = [frame for frame in frames if frame is not None and not frame.empty]
@@ -160,6 +181,7 @@ def finish(
         raise ValueError(
             f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}"
         )
+    rows = published(rows)
     from_rows = caveat_codes.from_rows(rows) & set(row_codes)
     all_codes = set(codes) | from_rows
     all_notes = list(notes) + [
@@ -194,6 +216,8 @@ def select_for(
     """The rows a claim's selector names, with the claim's division (Closed unless it says
     otherwise) and ``extra`` criteria; and, when nothing matches, what was looked for."""
     defaults = {"division": claim.get("division", "closed")}
+    if selector and "sum" in selector:
+        return _summed(data, claim, selector, name, extra, defaults)
     full = with_defaults({**(selector or {}), **(extra or {})}, defaults)
     rows = select(data.results, full)
     if not rows.empty:
@@ -201,6 +225,115 @@ def select_for(
     why: Missing | None = missing(data.results, full)
     text = f"{name} ({describe(selector or {})}): " + (why.text() if why else "nothing matches")
     return rows, text
+
+
+def _summed(
+    data: Data, claim: Claim, selector: dict, name: str, extra, defaults
+) -> tuple[pd.DataFrame, str | None]:
+    """A sum selector's combined results: one row per benchmark and scenario every item has, its
+    result the sum of each item's result times its count (and so its GPUs and nodes)."""
+    shared = {key: value for key, value in selector.items() if key != "sum"}
+    items, absent = [], []
+    for index, item in enumerate(selector["sum"]):
+        rows, why = select_for(
+            data, claim, {**shared, **item_selector(item)}, f"{name} item {index + 1}", extra
+        )
+        if why:
+            absent.append(why)
+        items.append((int(item.get("count", 1)), rows, item))
+    if absent:
+        return data.results.iloc[:0], "; ".join(absent)
+    keys = set.intersection(*(set(zip(rows["benchmark"], rows["scenario"])) for _, rows, _ in items))
+    combined = []
+    for benchmark, scenario in sorted(keys):
+        picked = []
+        for index, (count, rows, item) in enumerate(items):
+            in_case = rows[(rows["benchmark"] == benchmark) & (rows["scenario"] == scenario)]
+            row = pick(in_case, item, f"{name.split(' ')[0]}.sum[{index}]", claim, f"{benchmark} {scenario}")
+            picked.append((count, row))
+        if len({row["units"] for _, row in picked}) == 1:
+            combined.append(_sum_row(picked))
+    if not combined:
+        return data.results.iloc[:0], (
+            f"{name} ({describe(selector)}): its items have no benchmark and scenario in common"
+            + (" in the same units" if keys else "")
+        )
+    return pd.DataFrame(combined), None
+
+
+def _sum_row(picked: list[tuple[int, pd.Series]]) -> pd.Series:
+    """One combined result from (count, result) pairs; its provenance lists every result."""
+    first = picked[0][1].copy()
+    total = lambda column: sum(count * row[column] for count, row in picked)
+    gpus = int(total("total_accelerators"))
+    watts = {row["gpu_watts"] for _, row in picked}
+    availability = [row["availability"] for _, row in picked if row["availability"] != "available"]
+    first["result"] = float(total("result"))
+    first["total_accelerators"] = gpus
+    first["nodes"] = int(total("nodes"))
+    first["per_accelerator"] = first["result"] / gpus if gpus else float("nan")
+    first["gpu_watts"] = watts.pop() if len(watts) == 1 else float("nan")
+    first["availability"] = availability[0] if availability else "available"
+    first["inferred"] = any(bool(row["inferred"]) for _, row in picked)
+    first["division"] = "+".join(sorted({row["division"] for _, row in picked}))
+    first["organization"] = " + ".join(dict.fromkeys(row["organization"] for _, row in picked))
+    first["system"] = " + ".join(f"{count} × {row['system']}" for count, row in picked)
+    first["location"] = " + ".join(row["location"] for _, row in picked)
+    first["combined"] = "the sum of " + " and ".join(
+        f"{count} × {row['organization']} {row['system']}" for count, row in picked
+    )
+    first["members"] = tuple(
+        (row["organization"], row["system"], row["location"], count) for count, row in picked
+    )
+    first["member_rows"] = tuple(row.to_dict() for _, row in picked)
+    first.name = "sum:" + first["location"]
+    return first
+
+
+def pick(rows: pd.DataFrame, selector: dict | None, role: str, claim: Claim, case: str) -> pd.Series | None:
+    """The one result of a case a selector names; several only with ``combine: best`` or
+    ``each`` (the best of them; a kind that supports ``each`` splits them before), else an error
+    naming the matches."""
+    if rows is None or rows.empty:
+        return None
+    if len(rows) == 1:
+        return rows.iloc[0]
+    if (selector or {}).get("combine") in ("best", "each"):
+        return best_row(rows)
+    raise SelectionError(several(claim, role, rows, case))
+
+
+def several(claim: Claim, role: str, rows: pd.DataFrame, case: str) -> str:
+    """The registry error of a selector that finds several results for one case."""
+    ordered = rows.sort_values("location", kind="stable")
+    shown = "; ".join(
+        f"{row['organization']} {row['system']} ({row['location']})" for _, row in ordered.head(6).iterrows()
+    )
+    more = f" and {len(ordered) - 6} more" if len(ordered) > 6 else ""
+    return (
+        f"{claim.where}: field {role}: {len(ordered)} results match in {case}, where the claim takes one: "
+        f"{shown}{more}; name one (organization, system) or say how they combine (combine: best, "
+        "combine: each, or sum: [...])"
+    )
+
+
+def each_label(label: str, row: pd.Series, rows: pd.DataFrame) -> str:
+    """The label of one case of ``combine: each``: the case and the result's system (and its
+    division where the same system is in both)."""
+    same = rows[(rows["organization"] == row["organization"]) & (rows["system"] == row["system"])]
+    division = f", {row['division']}" if len(same) > 1 else ""
+    return f"{label} · {row['organization']} {row['system']}{division}"
+
+
+def chosen(role: str, row: pd.Series | None) -> tuple[tuple, ...]:
+    """The selection record of one result used in a role: (role, organization, system, location,
+    count), one per summed result."""
+    if row is None:
+        return ()
+    members = row.get("members")
+    if isinstance(members, tuple):
+        return tuple((role, org, system, location, count) for org, system, location, count in members)
+    return ((role, str(row["organization"]), str(row["system"]), str(row["location"]), 1),)
 
 
 def benchmarks_of(claim: Claim) -> list[str]:
@@ -234,7 +367,9 @@ def best_row(rows: pd.DataFrame) -> pd.Series | None:
 def label_of(row: pd.Series) -> str:
     """ "NVIDIA GB300-NVL72_..._x72_TRT (72 GPUs)" """
     gpus = int(row["total_accelerators"])
-    return f"{row['organization']} {row['system']} ({gpus} GPU{'s' if gpus != 1 else ''})"
+    combined = row.get("combined")
+    name = combined if isinstance(combined, str) else f"{row['organization']} {row['system']}"
+    return f"{name} ({gpus} GPU{'s' if gpus != 1 else ''})"
 
 
 # The book's rule for a comparison across divisions (book/method.md, "Judgment rules").

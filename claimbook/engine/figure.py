@@ -14,11 +14,13 @@ from claimbook.engine.core import (
     Case,
     Data,
     benchmarks_of,
-    best_row,
     cannot_check,
+    chosen,
     claimed_for,
+    each_label,
     finish,
     label_of,
+    pick,
     select_for,
 )
 from claimbook.engine.ratio import value_text
@@ -29,6 +31,11 @@ KIND = "figure"
 REQUIRED = ("benchmark", "subject", "scenarios", "claimed")
 OPTIONAL = ("unit", "tolerance", "division", "scale")
 SELECTORS = ("subject",)
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject",)
+EACH = ("subject",)
+SUMS = ("subject",)
 
 
 def validate(claim: Claim, fail) -> None:
@@ -64,59 +71,26 @@ def check(claim: Claim, data: Data):
         )
     benchmark = benchmarks_of(claim)[0]
     cases, used, sentences, context, codes, context_notes = [], [], [], [], set(), []
-    failing = understating = 0
+    each = (claim.get("subject") or {}).get("combine") == "each"
     for scenario in claim.get("scenarios"):
         claimed = claimed_for(claim, scenario)
         rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
-        row = best_row(rows)
-        if row is None or claimed is None:
-            cases.append(
-                Case(
-                    scenario,
-                    scenario,
-                    None,
-                    claimed,
-                    claim.unit,
-                    None,
-                    extra={"note": f"no published {scenario} result of the system"},
-                )
+        picked = (
+            [row for _, row in rows.sort_values("location").iterrows()]
+            if each and not rows.empty
+            else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
+        )
+        for row in picked:
+            label = each_label(scenario, row, rows) if each else scenario
+            _figure_case(
+                claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
             )
-            continue
-        measured = float(row["result"]) / float(claim.get("scale", 1))
-        higher = bool(row["higher_is_better"])
-        holds = reaches(measured, claimed, claim.tolerance, higher)
-        exact = matches(measured, claimed, claim.tolerance)
-        published = f"The published {scenario} result of {label_of(row)} is {figure(measured, claim.unit)}"
-        if exact:
-            sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
-        else:
-            gap = gap_percent(claimed, measured)
-            favour = (gap > 0) == higher
-            sentences.append(
-                f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
-                f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
-            )
-            if holds:
-                understating += 1
-            else:
-                failing += 1
+            if cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
                 other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
                 if other:
                     context_notes.append(other)
-        cases.append(
-            Case(
-                scenario,
-                scenario,
-                measured,
-                claimed,
-                claim.unit,
-                holds,
-                (row["location"],),
-                {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)},
-            )
-        )
-        used.append(pd.DataFrame([row]))
-        context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
+    failing = sum(1 for case in cases if case.reaches is False)
+    understating = sum(1 for case in cases if case.reaches and case.extra.get("gap_percent"))
     rows = pd.concat(used) if used else pd.DataFrame()
     tables = {"same_figure": pd.concat(context) if context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
@@ -170,3 +144,51 @@ def same_vendor_match(
         f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at "
         f"{value_text(float(row['result']) / scale, claim.unit or '')}"
     )
+
+
+def _figure_case(
+    claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
+) -> None:
+    """One case of a figure claim: the published result against the claimed figure."""
+    if row is None or claimed is None:
+        cases.append(
+            Case(
+                label,
+                scenario,
+                None,
+                claimed,
+                claim.unit,
+                None,
+                extra={"note": f"no published {scenario} result of the system"},
+            )
+        )
+        return
+    measured = float(row["result"]) / float(claim.get("scale", 1))
+    higher = bool(row["higher_is_better"])
+    holds = reaches(measured, claimed, claim.tolerance, higher)
+    exact = matches(measured, claimed, claim.tolerance)
+    published = f"The published {scenario} result of {label_of(row)} is {figure(measured, claim.unit)}"
+    if exact:
+        sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
+    else:
+        gap = gap_percent(claimed, measured)
+        favour = (gap > 0) == higher
+        sentences.append(
+            f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
+            f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
+        )
+    cases.append(
+        Case(
+            label,
+            scenario,
+            measured,
+            claimed,
+            claim.unit,
+            holds,
+            (row["location"],),
+            {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)},
+            chosen("subject", row),
+        )
+    )
+    used.append(pd.DataFrame([row]))
+    context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))

@@ -20,13 +20,16 @@ from claimbook.efficiency import pair_label, scaling_pairs
 from claimbook.engine.core import (
     Case,
     Data,
+    SelectionError,
     benchmarks_of,
     cannot_check,
+    chosen,
     finish,
     label_of,
     rows_of,
     scenarios_of,
     select_for,
+    several,
 )
 from claimbook.engine.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
 from claimbook.registry import Claim
@@ -53,8 +56,22 @@ OPTIONAL = (
     "tolerance",
 )
 SELECTORS = ("subject", "field", "small", "large")
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject", "small", "large")
+EACH = ()
+SUMS = ()
 METRICS = ("result", "gpus", "efficiency")
 MEASURES = ("total", "per-gpu")
+
+
+def one_per_case(claim: Claim) -> tuple[str, ...]:
+    """A leadership claim takes one subject result per benchmark and scenario it names (its
+    best, if it says so), or one scaling pair; a size record or a claim over all benchmarks
+    takes the subject's best by definition."""
+    if claim.get("metric") == "result" and claim.get("benchmark"):
+        return ("subject",)
+    return ("small", "large") if claim.get("metric") == "efficiency" else ()
 
 
 def validate(claim: Claim, fail) -> None:
@@ -214,6 +231,12 @@ def _check_result(claim: Claim, data: Data):
                 rivals = rivals[rivals["metric"] == "throughput"] if measure == "per-gpu" else rivals
                 if own.empty:
                     continue
+                if (
+                    benchmark is not None
+                    and len(own) > 1
+                    and (claim.get("subject") or {}).get("combine") not in ("best", "each")
+                ):
+                    raise SelectionError(several(claim, "subject", own, f"{benchmark} {scenario}"))
                 best_own = _best(own, measure)
                 rivals = rivals[
                     rivals["division"] == best_own["division"]
@@ -238,6 +261,7 @@ def _check_result(claim: Claim, data: Data):
                             None,
                             (best_own["location"],),
                             {"leader": "none", "note": "no rival"},
+                            chosen("subject", best_own),
                         )
                     )
                     continue
@@ -265,6 +289,7 @@ def _check_result(claim: Claim, data: Data):
                             "subject_per_gpu": _value(best_own, "per-gpu"),
                             "next_per_gpu": _value(top, "per-gpu"),
                         },
+                        chosen("subject", best_own) + chosen("rival", top),
                     )
                 )
                 used.append(pd.DataFrame([best_own, top]))
@@ -583,6 +608,12 @@ def _check_efficiency(claim: Claim, data: Data):
             mine = own[own["scenario"] == scenario]
             if mine.empty:
                 continue
+            if len(mine) > 1:
+                locations = set(mine["large_location"]) | set(mine["small_location"])
+                both = pd.concat(
+                    [large[large["location"].isin(locations)], small[small["location"].isin(locations)]]
+                )
+                raise SelectionError(several(claim, "small and large", both, f"the {scenario} scaling pair"))
             mine = mine.iloc[0]
             theirs = field[field["scenario"] == scenario].sort_values(
                 ["efficiency", "large_location"], ascending=[False, True]

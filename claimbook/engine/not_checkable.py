@@ -24,6 +24,11 @@ OPTIONAL = (
     "tolerance",
 )
 SELECTORS = ("evidence",)
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ()
+EACH = ()
+SUMS = ()
 
 
 def validate(claim: Claim, fail) -> None:

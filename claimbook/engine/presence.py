@@ -15,8 +15,9 @@ Modes, by the fields a claim sets:
 - ``pairs``: pairs of results of one benchmark and scenario whose GPU counts and throughputs
   fit a description ("nearly double the GPUs for a single-digit gain": ``nearly: 2`` takes the
   book's reading of "nearly", or ``gpu_ratio: [low, high]``).
-``history: true`` adds the earlier rounds the book has ("the first"). ``absent`` says what an
-empty result means: ``not supported`` (default) or ``cannot be checked`` (the data is silent).
+``history: true`` adds the earlier rounds the book has ("the first"). A selection or an item that
+finds no result is *cannot be checked*, never *not supported*: the data cannot tell a result never
+submitted from one published under another name (``absent`` is still read, and no longer matters).
 """
 
 from __future__ import annotations
@@ -53,6 +54,11 @@ OPTIONAL = (
     "holds_if",
 )
 SELECTORS = ("rows",)
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ()
+EACH = ()
+SUMS = ()
 COUNTABLE = {
     "organization": "organization",
     "family": "family",
@@ -119,9 +125,9 @@ def check(claim: Claim, data: Data):
 
 
 def _absent(claim: Claim, reason: str, **kwargs):
-    if claim.get("absent", NOT_SUPPORTED) == CANNOT_BE_CHECKED:
-        return cannot_check(claim, reason, **kwargs)
-    return finish(claim, NOT_SUPPORTED, reason, **kwargs)
+    """A selection that finds nothing: cannot be checked, whatever ``absent`` says, since the
+    data cannot tell a result never submitted from one published under another name."""
+    return cannot_check(claim, reason, **kwargs)
 
 
 def _with_categories(data: Data, rows: pd.DataFrame) -> pd.DataFrame:
@@ -496,7 +502,7 @@ def _items(claim: Claim, data: Data):
                 )
         if why:
             missing_texts.append(why)
-        holds = found and detail_ok
+        holds = detail_ok if found else None  # an item that finds no result cannot be checked
         cases.append(
             Case(
                 str(item["label"]),
@@ -511,7 +517,8 @@ def _items(claim: Claim, data: Data):
         )
         used.append(rows)
     _shared_field(cases, codes, notes)
-    failing = [case for case in cases if not case.reaches]
+    failing = [case for case in cases if case.reaches is False]
+    unfound = [case for case in cases if case.reaches is None]
     listed = "; ".join(
         f"{case.label}: {'found' if case.measured else 'not found'}"
         + (
@@ -523,9 +530,9 @@ def _items(claim: Claim, data: Data):
     )
     reason = f"{len(cases) - len(failing)} of {len(cases)} hold: {listed}."
     _detail(claim, rows_of(used), codes, notes)
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
-    if claim.get("holds_if") == "any" and failing and len(failing) < len(cases):
-        verdict, failing = SUPPORTED, []
+    verdict = NOT_SUPPORTED if failing else CANNOT_BE_CHECKED if unfound else SUPPORTED
+    if claim.get("holds_if") == "any" and (failing or unfound) and any(case.reaches for case in cases):
+        verdict, failing, unfound = SUPPORTED, [], []
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
         return _absent(claim, reason, missing_texts=missing_texts)
@@ -534,7 +541,7 @@ def _items(claim: Claim, data: Data):
         verdict,
         reason,
         cases=cases,
-        deciding=(failing or cases)[0].label,
+        deciding=(failing or unfound or cases)[0].label,
         rows=rows_of(used),
         codes=codes,
         notes=notes,

@@ -24,9 +24,12 @@ from claimbook.engine.core import (
     benchmarks_of,
     best_row,
     cannot_check,
+    chosen,
     claimed_for,
+    each_label,
     finish,
     label_of,
+    pick,
     rows_of,
     scenarios_of,
     select_for,
@@ -52,8 +55,19 @@ OPTIONAL = (
     "only_where_both",
 )
 SELECTORS = ("subject",)
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject", "baseline")
+EACH = ("subject",)
+SUMS = ("subject", "baseline")
 FORMS = ("up-to", "each", "lead", "outcomes", "within")
 OUTCOMES = ("lead", "tie", "trail")
+
+
+def one_per_case(claim: Claim) -> tuple[str, ...]:
+    """A ratio takes one subject and one baseline result per case; ``within`` takes every subject
+    result, each against its own counterpart (the best baseline result that matches it)."""
+    return () if claim.get("form") == "within" else ONE_PER_CASE
 
 
 def validate(claim: Claim, fail) -> None:
@@ -127,8 +141,11 @@ def _ratio(subject: pd.Series, base: pd.Series, measure: str) -> float:
     return speedup(_value(subject, measure), _value(base, measure), bool(subject["higher_is_better"]))
 
 
-def _choose(rows: pd.DataFrame, prefer: dict | None) -> tuple[pd.Series | None, str]:
-    """The baseline result of a case, and how it was chosen."""
+def _choose(
+    rows: pd.DataFrame, prefer: dict | None, selector=None, role="baseline", claim=None, case=""
+) -> tuple[pd.Series | None, str]:
+    """The baseline result of a case, and how it was chosen: the claim's ``prefer`` rule (its own
+    best, else the best partner's), or the one result its selector names."""
     if prefer:
         own = rows
         for field, value in prefer.items():
@@ -137,7 +154,9 @@ def _choose(rows: pd.DataFrame, prefer: dict | None) -> tuple[pd.Series | None, 
             return best_row(own), "own"
         others = rows.drop(own.index)
         return best_row(others), "best partner"
-    return best_row(rows), "named"
+    if claim is None:
+        return best_row(rows), "named"
+    return pick(rows, selector, role, claim, case), "named"
 
 
 def _class_selector(selector: dict, base_rows: pd.DataFrame) -> dict:
@@ -211,10 +230,13 @@ def _pairs(
     subject: pd.DataFrame,
     base_rows: pd.DataFrame,
     prefer,
+    label: str,
     benchmark: str,
     scenario: str,
+    selector: dict | None = None,
 ):
-    """The (subject, baseline, how chosen) pairs of one case; several subjects for ``within``."""
+    """The (subject, baseline, how chosen) pairs of one case; several subjects for ``within`` and
+    for a subject that says ``combine: each``."""
     subject_rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
     base = base_rows[(base_rows["benchmark"] == benchmark) & (base_rows["scenario"] == scenario)]
     if claim.get("form") == "within":
@@ -226,10 +248,15 @@ def _pairs(
                 column = {"gpus": "total_accelerators"}.get(key, key)
                 match = match[match[column] == row[column]]
             match = match[match["location"] != row["location"]]
-            chosen, how = _choose(match, prefer)
-            found.append((row, chosen, how))
+            chosen_row, how = _choose(match, prefer)
+            found.append((row, chosen_row, how))
         return found
-    return [(best_row(subject_rows), *_choose(base, prefer))]
+    case = f"{benchmark} {scenario}"
+    role = "baseline" if label == "baseline" else f"baseline {label}"
+    baseline = _choose(base, prefer, selector, role, claim, case)
+    if (claim.get("subject") or {}).get("combine") == "each" and not subject_rows.empty:
+        return [(row, *baseline) for _, row in subject_rows.sort_values("location").iterrows()]
+    return [(pick(subject_rows, claim.get("subject"), "subject", claim, case), *baseline)]
 
 
 def check(claim: Claim, data: Data):
@@ -264,9 +291,8 @@ def check(claim: Claim, data: Data):
                 case_label = scenario if label == "baseline" else f"{label} · {scenario}"
                 if len(benchmarks_of(claim)) > 1:
                     case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
-                for subject_row, base_row, how in _pairs(
-                    claim, subject, base_rows, prefer, benchmark, scenario
-                ):
+                pairs = _pairs(claim, subject, base_rows, prefer, label, benchmark, scenario, selector)
+                for subject_row, base_row, how in pairs:
                     if subject_row is None or base_row is None:
                         if only_where_both:
                             continue
@@ -300,8 +326,12 @@ def check(claim: Claim, data: Data):
                         continue
                     this_label = (
                         case_label
-                        if form != "within"
-                        else f"{case_label} · {subject_row['organization']} {subject_row['system']}"
+                        if form != "within" and (claim.get("subject") or {}).get("combine") != "each"
+                        else each_label(
+                            case_label,
+                            subject_row,
+                            subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)],
+                        )
                     )
                     ratio = _ratio(subject_row, base_row, measure)
                     measured = _measured(ratio, unit)
@@ -374,6 +404,7 @@ def check(claim: Claim, data: Data):
                             holds,
                             (subject_row["location"], base_row["location"]),
                             extra,
+                            chosen("subject", subject_row) + chosen("baseline", base_row),
                         )
                     )
                     used.append(pd.DataFrame([subject_row, base_row]))

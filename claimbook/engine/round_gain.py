@@ -20,8 +20,10 @@ from claimbook.engine.core import (
     benchmarks_of,
     best_row,
     cannot_check,
+    chosen,
     claimed_for,
     finish,
+    pick,
     scenarios_of,
     select_for,
     within_divisions,
@@ -34,6 +36,11 @@ KIND = "round-gain"
 REQUIRED = ("benchmark", "subject", "from_round", "claimed", "form")
 OPTIONAL = ("scenarios", "unit", "stated", "stated_current", "earlier", "tolerance", "division")
 SELECTORS = ("subject",)
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject",)
+EACH = ()
+SUMS = ()
 FORMS = ("up-to", "each")
 
 
@@ -94,7 +101,13 @@ def check(claim: Claim, data: Data):
             if form == "each"
             else (None if claim.claimed is None else float(claim.claimed))
         )
-        current = best_row(subject[subject["scenario"] == scenario])
+        current = pick(
+            subject[subject["scenario"] == scenario],
+            claim.get("subject"),
+            "subject",
+            claim,
+            f"{benchmark} {scenario}",
+        )
         if current is None:
             cases.append(
                 Case(
@@ -181,6 +194,7 @@ def check(claim: Claim, data: Data):
                     "from_division": earlier["division"],
                     "cross_division": crossed,
                 },
+                chosen("subject", current),
             )
         )
         used.append(pd.DataFrame([current]))

@@ -19,11 +19,12 @@ from claimbook.engine.core import (
     Data,
     across_divisions,
     benchmarks_of,
-    best_row,
     cannot_check,
+    chosen,
     claimed_for,
     finish,
     label_of,
+    pick,
     select_for,
 )
 from claimbook.registry import Claim
@@ -43,6 +44,11 @@ KIND = "scaling"
 REQUIRED = ("benchmark", "small", "large", "scenarios", "claimed")
 OPTIONAL = ("unit", "tolerance", "division", "superlinear_margin")
 SELECTORS = ("small", "large")
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("small", "large")
+EACH = ()
+SUMS = ("small", "large")
 DEFAULT_SUPERLINEAR_MARGIN = 1.0  # percentage points above 100% that still count as linear
 
 
@@ -87,15 +93,25 @@ def check(claim: Claim, data: Data):
     named = list(claim.get("scenarios"))
     present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
     cases, used, sentences, codes, failing = [], [], [], {"derived-metric"}, 0
+    benchmark = benchmarks_of(claim)[0]
     for scenario in named + [name for name in present if name not in named]:
-        little, big = (
-            best_row(small[small["scenario"] == scenario]),
-            best_row(large[large["scenario"] == scenario]),
-        )
+        case = f"{benchmark} {scenario}"
+        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, case)
+        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, case)
         claimed = claimed_for(claim, scenario) if scenario in named else None
         if little is None or big is None:
             cases.append(
-                Case(scenario, scenario, None, claimed, "%", None, extra={"note": f"no pair in {scenario}"})
+                Case(
+                    scenario,
+                    scenario,
+                    None,
+                    claimed,
+                    "%",
+                    None,
+                    extra={
+                        "note": f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+                    },
+                )
             )
             continue
         efficiency = 100.0 * scaling_efficiency(
@@ -119,6 +135,7 @@ def check(claim: Claim, data: Data):
                 holds,
                 (big["location"], little["location"]),
                 extra,
+                chosen("large", big) + chosen("small", little),
             )
         )
         used.append(pd.DataFrame([little, big]))
@@ -179,6 +196,8 @@ def check(claim: Claim, data: Data):
         )
     if not judged:
         return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
+    if any(case.claimed is not None and case.measured is None for case in cases):
+        codes.add("incomplete-data")
     verdict = NOT_SUPPORTED if failing else SUPPORTED
     deciding = next((case.label for case in judged if not case.reaches), judged[0].label)
     return finish(

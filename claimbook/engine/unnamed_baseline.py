@@ -19,7 +19,9 @@ from claimbook.engine.core import (
     benchmarks_of,
     best_row,
     cannot_check,
+    chosen,
     finish,
+    pick,
     rows_of,
     select_for,
 )
@@ -31,6 +33,11 @@ KIND = "unnamed-baseline"
 REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
 OPTIONAL = ("sentence", "unit", "tolerance", "division")
 SELECTORS = ("subject", "candidates")
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject",)
+EACH = ()
+SUMS = ()
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
 CLASS_PHRASES = {
     CLASSES[0]: "The claimant's own systems",
@@ -63,7 +70,13 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
         | ~rows["organization"].isin(set(subject["organization"]))
     ]
     own_rows = {
-        sibling.get("scenario"): best_row(subject[subject["scenario"] == sibling.get("scenario")])
+        sibling.get("scenario"): pick(
+            subject[subject["scenario"] == sibling.get("scenario")],
+            claim.get("subject"),
+            "subject",
+            claim,
+            f"{benchmark} {sibling.get('scenario')}",
+        )
         for sibling in siblings
     }
     records = []
@@ -226,6 +239,16 @@ def check(claim: Claim, data: Data):
         holds,
         (mine["location"], baseline[f"{scenario} location"]),
         {"baseline": base_label, "class": klass},
+        chosen("subject", mine)
+        + (
+            (
+                "baseline",
+                str(baseline["organization"]),
+                str(baseline["system"]),
+                baseline[f"{scenario} location"],
+                1,
+            ),
+        ),
     )
     used = data.results[data.results["location"].isin([mine["location"], baseline[f"{scenario} location"]])]
     return finish(

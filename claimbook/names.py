@@ -1,0 +1,59 @@
+"""Names as MLCommons' files spell them, compared the way a reader reads them.
+
+One accelerator, system or organization is spelled several ways from one version of a results
+file to the next ("Vera Rubin", "VeraRubin", "vera-rubin"). The book compares names ignoring
+case, spacing and punctuation: ``squash`` keeps only letters and digits, lower-cased. A family
+name is found in a longer text as whole words (``B200`` is not in ``GB200``), the words of the
+name separated by any spacing or punctuation, or none.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def squash(value) -> str:
+    """``"NVIDIA Vera-Rubin"`` -> ``"nvidiaverarubin"``: the name without case, spaces or punctuation."""
+    return _NOT_ALNUM.sub("", str(value).lower())
+
+
+@functools.lru_cache(maxsize=256)
+def _word_pattern(name: str) -> re.Pattern:
+    words = [word for word in _NOT_ALNUM.split(name.lower()) if word]
+    if not words:  # an empty name stands for an empty text ("no accelerator")
+        return re.compile(r"^[^0-9a-z]*$")
+    return re.compile(r"(?<![0-9a-z])" + r"[^0-9a-z]*".join(map(re.escape, words)) + r"(?![0-9a-z])")
+
+
+def contains_name(text, name: str) -> bool:
+    """Whether ``name`` is in ``text`` as whole words, whatever the case, spacing and punctuation:
+    "Vera Rubin" is in "NVIDIA VeraRubin NVL72" and in "nvidia vera-rubin", "B200" is not in "GB200"."""
+    return bool(_word_pattern(name).search(str(text).lower()))
+
+
+def closest(wanted, existing, n: int = 3) -> tuple[str, ...]:
+    """The real names nearest to ``wanted``, compared without case, spacing and punctuation."""
+    by_key: dict[str, list[str]] = {}
+    for name in sorted({str(value) for value in existing}):
+        by_key.setdefault(squash(name), []).append(name)
+    near = difflib.get_close_matches(squash(wanted), list(by_key), n=n, cutoff=0.5)
+    # A name a longer one contains ("Dell" in "Dell_AMD") is near whatever difflib thinks.
+    key = squash(wanted)
+    if key:
+        near += [other for other in by_key if other not in near and (key in other or other in key)]
+    return tuple(name for other in near[:n] for name in by_key[other])
+
+
+def similarity(wanted, name) -> float:
+    """How alike two names are (0 to 1), without case, spacing and punctuation; a name one of
+    them contains whole ("Dell" in "Dell_AMD") is as alike as can be short of the same."""
+    a, b = squash(wanted), squash(name)
+    if a == b:
+        return 1.0
+    if a and b and (a in b or b in a):
+        return 0.99
+    return difflib.SequenceMatcher(None, a, b).ratio()
