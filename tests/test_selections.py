@@ -466,7 +466,8 @@ def test_the_heterogeneous_cluster_claim_written_as_yaml(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     rows = {
-        row["scenario"]: row for row in json.loads((out / "book" / "generated" / "scorecard.json").read_text())
+        row["scenario"]: row
+        for row in json.loads((out / "book" / "generated" / "scorecard.json").read_text())
     }
     assert rows["Offline"]["measured"] == pytest.approx(offline, rel=1e-9)
     assert rows["Server"]["measured"] == pytest.approx(server, rel=1e-9)
