@@ -337,6 +337,11 @@ def replace_file(new: Path, target: Path) -> bool:
     if target.is_file() and target.read_bytes() == new.read_bytes():
         new.unlink()
         return False
+    if _filesystem(new.parent) != _filesystem(target.parent):  # _build/ on another file system
+        beside = target.with_name(f"{STAGING_PREFIX}{os.getpid()}-{target.name}")
+        shutil.copy2(new, beside)
+        new.unlink()
+        new = beside
     os.replace(new, target)
     return True
 

@@ -485,7 +485,7 @@ def test_kill_between_the_pages_and_the_site(copy, good):
     assert done.returncode == 0, done.stderr
     assert "compiling HTML" not in done.stderr and "nothing changed" in done.stderr, done.stderr
     assert html_stamp(site) == cache["assembly"], "pages and site come from different builds"
-    assert "a line for the swap that a kill interrupts" in (site / "howto.html").read_text()
+    assert "a line for the swap that a kill interrupts" in (site / "book" / "howto.html").read_text()
     assert not copy.leftovers(), f"staging or retired folders left: {copy.leftovers()}"
 
 
@@ -537,7 +537,7 @@ def test_pages_follow_the_registries(copy):
             "where they meet": claim["id"] in (claims / "where_they_meet.ipynb").read_text(),
             "site page": (site / "book" / "generated" / page.with_suffix(".html")).is_file(),
             "site announcement": (site / "book" / "generated" / "acme-v6.1.html").is_file(),
-            "site navigation": "acme-v6.1.html" in (site / "index.html").read_text(),
+            "site navigation": "acme-v6.1.html" in (site / "book" / "index.html").read_text(),
             "site where they meet": claim["id"]
             in (site / "book" / "generated" / "where_they_meet.html").read_text(),
         }

@@ -910,7 +910,7 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     pages = {
         "front": bookpages.front_page(rows, registry, "v6.1"),
         "announcement": bookpages.announcement_page(
-            announcement, rows, registry, "v6.1", {EVIL_TEXT_CLAIM: checks[EVIL_TEXT_CLAIM]}
+            announcement, rows, registry, {EVIL_TEXT_CLAIM: checks[EVIL_TEXT_CLAIM]}
         ),
         "title cell": titled.cells[0].source,
         "kinds": bookpages.kinds_page(registry),
@@ -992,7 +992,7 @@ def test_a_hostile_registry_s_site_holds_no_markup_of_its_own(hostile_registry_b
     every = " ".join(text.values())
     for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
         assert f"{field}-MARK <script>window.__pwned=1</script>" in every, f"{field} is not shown as text"
-    assert "CLAIM_TITLE-MARK <script>" in text["claims/evil-v6.1/evil-scaling.html"]
+    assert "CLAIM_TITLE-MARK <script>" in text["book/generated/evil-v6.1/evil-scaling.html"]
 
 
 # ---------------------------------------------------------------------------------------------
