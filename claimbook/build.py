@@ -291,6 +291,25 @@ def _seed_generated(previous: Path, staging_claims: Path) -> None:
         shutil.copytree(previous, staging_claims, dirs_exist_ok=True)
 
 
+def book_data(root: Path, table=None, overrides=None, registry_file=None):
+    """What the book of ``root`` reads, loaded the one way (``claimbook.context``): ``table`` in
+    place of the committed round, ``registry_file`` in place of its announcement's registry."""
+    from claimbook.context import load_data
+
+    return load_data(
+        str(root / RESULTS),
+        [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
+        str(root / DATA_INPUTS["reference_dir"]),
+        str(root / CLAIMS_DIR),
+        str(root / CHAPTERS_FILE),
+        overrides,
+        str(root / DATA_INPUTS["result_ids_path"]),
+        str(root / DATA_INPUTS["sources_path"]),
+        results_table=table,
+        registry_file=registry_file,
+    )
+
+
 def _check_systems(data, registry) -> None:
     """A selector naming a system no data the book knows has is a registry mistake (a typo),
     not a missing result: an error naming the file, the claim and the field."""
@@ -419,24 +438,13 @@ def build(
                 False,
                 tuple(warnings),
             )
-    from claimbook.context import load_data
     from claimbook.ingest import ingest
 
     try:
         if results is not None:
             report(f"ingesting {results}")
             table = _as_read(ingest(results, round_name))
-        data = load_data(
-            str(root / RESULTS),
-            [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
-            str(root / DATA_INPUTS["reference_dir"]),
-            str(root / CLAIMS_DIR),
-            str(root / CHAPTERS_FILE),
-            claim_overrides,
-            str(root / DATA_INPUTS["result_ids_path"]),
-            str(root / DATA_INPUTS["sources_path"]),
-            results_table=table,
-        )
+        data = book_data(root, table, claim_overrides)
         _check_systems(data, data.registry)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
