@@ -184,19 +184,38 @@ def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]
     return pages, page_digests(root, root, pages)
 
 
-def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> None:
+def _kernel_server(root: Path, registry):
+    """A started fork server for the pages' kernels, with every module of the package the
+    book's templates import loaded; None where kernels cannot be forked."""
+    from claimbook import kernels
+
+    if not kernels.available():
+        return None
+    templates = {chapter.template for chapter in registry.chapters.values()} | {CLAIM_TEMPLATE}
+    modules = sorted(
+        {
+            name
+            for template in templates
+            if (root / template).is_file()
+            for name in digests.template_modules(root / template)
+        }
+    )
+    return kernels.KernelServer(root, modules).start()
+
+
+def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
     """Execute pages, in parallel when more than one must run; the first failure stops the build."""
     from claimbook.execute import execute_chapter
 
     started = time.perf_counter()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            execute_chapter(*job)
+            execute_chapter(*job, server)
             report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
         return
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = {pool.submit(execute_chapter, *job): job[0] for job in jobs}
+        futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
         try:
             for future in as_completed(futures):
                 future.result()
@@ -409,7 +428,6 @@ def build(
             "built only from the committed data, by a plain build)"
         )
     target = outputs.check_out_folder(out, root) if out is not None else root
-    table = None
     # A plain rebuild of unchanged inputs is answered from digests alone; it needs no engine (nor
     # pandas) to validate claims its last build validated. Any other build validates them below.
     quick = results is None and not force and out is None and not overrides and not only
@@ -438,8 +456,24 @@ def build(
                 False,
                 tuple(warnings),
             )
+    # The pages' kernels come from a fork server (``claimbook.kernels``) whose imports go on
+    # while the data loads; it ends with the build, however the build ends.
+    server = _kernel_server(root, registry)
+    try:
+        options = (results, round_name, out, html_output, only, jobs, force, strict, report)
+        return _load_and_build(root, target, server, options, (chapter_changes, claim_overrides, warnings))
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _load_and_build(root, target, server, options, changes) -> BuildResult:
+    """The build once its inputs are read: the data loaded and checked, then the pages."""
+    results, round_name, out, html_output, only, jobs, force, strict, report = options
+    chapter_changes, claim_overrides, warnings = changes
     from claimbook.ingest import ingest
 
+    table = None
     try:
         if results is not None:
             report(f"ingesting {results}")
@@ -498,6 +532,7 @@ def build(
                 strict,
                 report,
                 wanted,
+                server,
             )
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -520,6 +555,7 @@ def _build_in(
     strict,
     report,
     known_digests=None,
+    server=None,
 ) -> BuildResult:
     """The build proper, in ``staging``. ``known_digests``: the pages' digests if the caller has
     them already (a build of the committed data: the same pages, the same inputs)."""
@@ -549,6 +585,8 @@ def _build_in(
         output.unlink(missing_ok=True)
         to_run.append((job.name, template, output, job.parameters, book_root, job.template, job.title))
     _remove_stale(generated, {job.name for job in pages})
+    if server is not None and not to_run:
+        server.stop()  # nothing to execute
     builder = html.start_builder() if html_output and to_run else None
     try:
         reused = len(pages) - len(to_run)
@@ -584,8 +622,10 @@ def _build_in(
             # made while the kernels run, which leaves this process waiting anyway.
             with ThreadPoolExecutor(max_workers=1) as checker:
                 pending = checker.submit(check_all)
-                _execute(to_run, workers, report)
+                _execute(to_run, workers, report, server)
                 checks = pending.result()
+            if server is not None:
+                server.stop()  # its memory is the HTML's now
         else:
             checks = check_all()
 
