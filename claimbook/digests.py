@@ -13,10 +13,9 @@ import ast
 import functools
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
-
-import nbformat
 
 from claimbook.paths import PROJECT_ROOT
 
@@ -28,6 +27,14 @@ def bytes_digest(data: bytes) -> str:
 
 
 def file_digest(path: Path) -> str:
+    """The digest of a file's bytes, read once per version of the file in a process: every page
+    names the same data files and modules."""
+    info = os.stat(path)
+    return _file_digest(os.path.abspath(path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_digest(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> str:
     return bytes_digest(Path(path).read_bytes())
 
 
@@ -125,6 +132,8 @@ def template_modules(template: Path) -> tuple[str, ...]:
 @functools.cache
 def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     """(Read once per version of the file: every page of a kind shares its template.)"""
+    import nbformat  # (only here: `claimbook check` imports this module and reads no notebook)
+
     notebook = nbformat.read(template, as_version=4)
     names = set()
     for cell in notebook.cells:

@@ -22,11 +22,14 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
     the committed round; raises UsageError on bad input, naming the file."""
     from claimbook.build import _as_read, _check_systems, book_data
-    from claimbook.ingest import ingest
     from claimbook.registry import RegistryError
 
     try:
-        table = _as_read(ingest(results, round_name)) if results is not None else None
+        table = None
+        if results is not None:
+            from claimbook.ingest import ingest
+
+            table = _as_read(ingest(results, round_name))
         data = book_data(root, table, None, registry_file)
         _check_systems(data, data.registry)
     except (RegistryError, ValueError) as exc:
