@@ -271,7 +271,7 @@ def change_one_claim(copy: Path, synthetic: bool, index: int) -> None:
     path.write_text(yaml.safe_dump(document, sort_keys=False))
 
 
-def book_at_scale(folder: Path, repeat: int) -> dict:
+def book_at_scale(folder: Path, repeat: int, claims: int, announcements: int) -> dict:
     """The same measures at 42 claims (the real registries) and with the synthetic round added,
     in a copy of their own: cold build (HTML from nothing) with its peak memory, no-op rebuild,
     a rebuild after one claim's figure changed (the analyst's loop: edit, build)."""
@@ -280,7 +280,7 @@ def book_at_scale(folder: Path, repeat: int) -> dict:
     sizes = []
     for synthetic in (False, True):
         if synthetic:
-            synthetic_round(copy, SYNTHETIC_CLAIMS, SYNTHETIC_ANNOUNCEMENTS)
+            synthetic_round(copy, claims, announcements)
         shutil.rmtree(copy / "_build", ignore_errors=True)
         give_vega_bundle(copy)
         cold, rss = run_measured(claimbook + ["--force"], copy, environment)
@@ -340,11 +340,13 @@ def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
     for group in groups:
         by_benchmark.setdefault(group[2], []).append(group)
     entries: list[list[dict]] = [[] for _ in range(announcements)]
+    per_announcement = max(1, claims // announcements)
     for index in range(claims):
+        number = min(index // per_announcement, announcements - 1)
         organization, system, benchmark, figures = groups[(index * 7) % len(groups)]
         scenarios = sorted(figures)
         claim = {
-            "id": f"synthetic-{index // (claims // announcements) + 1:02d}-{index:03d}",
+            "id": f"synthetic-{number + 1:02d}-{index:03d}",
             "statement": f"{organization} {system} on {benchmark} (synthetic claim {index}).",
         }
         rivals = [
@@ -370,7 +372,7 @@ def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
                 claimed={name: float(f"{figures[name] * factor:.4g}") for name in scenarios},
                 subject={"organization": organization, "system": system},
             )
-        entries[min(index // (claims // announcements), announcements - 1)].append(claim)
+        entries[number].append(claim)
     paths = []
     for number, claims_of in enumerate(entries, 1):
         header = {
@@ -398,6 +400,15 @@ def main() -> None:
     )
     parser.add_argument(
         "--skip-ingest", action="store_true", help="do not time ingest and builds of large summaries"
+    )
+    parser.add_argument(
+        "--synthetic-claims", type=int, default=SYNTHETIC_CLAIMS, help="claims of the synthetic round (300)"
+    )
+    parser.add_argument(
+        "--synthetic-announcements",
+        type=int,
+        default=SYNTHETIC_ANNOUNCEMENTS,
+        help="announcements they are spread over (10)",
     )
     args = parser.parse_args()
     if not SHARED_SUMMARY.is_file():
@@ -464,7 +475,9 @@ def main() -> None:
         results["noop_ratio"] = results["ours_noop_s"] / results["jupyter_book_noop_s"]
 
         if not args.skip_scale:
-            results["book_at_scale"] = book_at_scale(folder, args.repeat)
+            results["book_at_scale"] = book_at_scale(
+                folder, args.repeat, args.synthetic_claims, args.synthetic_announcements
+            )
         scale = []
         for size in [] if args.skip_ingest else [int(value) for value in args.sizes.split(",")]:
             path = big_summary(size, folder / f"summary-{size}.csv")

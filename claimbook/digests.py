@@ -43,7 +43,7 @@ def folder_digest(path: Path) -> str:
     for item in sorted(Path(path).rglob("*")):
         if item.is_file() and "__pycache__" not in item.parts:
             digest.update(item.relative_to(path).as_posix().encode())
-            digest.update(item.read_bytes())
+            digest.update(file_digest(item).encode())
     return digest.hexdigest()
 
 

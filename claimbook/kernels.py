@@ -43,7 +43,7 @@ import importlib, json, os, select, signal, sys, traceback
 # kernel's shell puts it back).
 if sys.path and sys.path[0] in ("", os.getcwd()):
     del sys.path[0]
-import ipykernel_launcher  # noqa: F401  (only its path: a kernel's sys.argv[0])
+import importlib.util
 from ipykernel import kernelapp
 
 # What every kernel imports as it initialises (its shell, its debugger), imported once here.
@@ -55,7 +55,7 @@ for name in json.loads(sys.argv[1]):
         importlib.import_module(name)
     except Exception:  # the page imports it again and fails there, saying why
         pass
-LAUNCHER = ipykernel_launcher.__file__
+LAUNCHER = importlib.util.find_spec("ipykernel_launcher").origin  # a kernel's sys.argv[0]
 
 
 def say(message):
@@ -268,9 +268,13 @@ class KernelServer:
         self.process = None
 
 
+FRESH_VARIABLE = "CLAIMBOOK_FRESH_KERNELS"
+
+
 def available() -> bool:
-    """Forking kernels needs POSIX fork; elsewhere each page starts its own kernel."""
-    return hasattr(os, "fork") and sys.platform != "win32"
+    """Forking kernels needs POSIX fork; elsewhere, or with ``CLAIMBOOK_FRESH_KERNELS=1``, each
+    page starts its own kernel."""
+    return hasattr(os, "fork") and sys.platform != "win32" and os.environ.get(FRESH_VARIABLE) != "1"
 
 
 def _same_python(executable: str) -> bool:
