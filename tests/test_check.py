@@ -86,3 +86,13 @@ def test_a_draft_registry_is_checked_in_place_of_its_announcement(tmp_path):
     refused = check("--registry", draft)
     assert refused.returncode == 2 and "field kind: unknown kind 'no-such-kind'" in refused.stderr
     assert len(refused.stderr.splitlines()) == 1
+
+
+def test_a_missing_draft_or_a_stray_round_is_one_line_and_exit_2(tmp_path):
+    for args, said in (
+        (("--registry", tmp_path / "nowhere.yaml"), "nowhere.yaml: no such registry file"),
+        (("--round", "v6.1"), "--round goes with --results"),
+    ):
+        done = check(*args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.splitlines()) == 1 and said in done.stderr
