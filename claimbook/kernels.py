@@ -127,8 +127,13 @@ while True:
         children.add(pid)
         say({"id": request["id"], "pid": pid})
 for pid in children:
+    # The kernel, then its session (a kernel forked a moment ago may not have made it yet).
+    for kill in (os.kill, os.killpg):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
     try:
-        os.killpg(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     except OSError:
         pass
