@@ -94,8 +94,14 @@ def test_a_kernel_that_dies_fails_its_page_and_not_the_server(server, tmp_path):
     assert server.running()
 
 
-def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path):
-    before = {name for name in os.listdir("/tmp") if name.startswith("claimbook-kernel-")}
+def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path, monkeypatch):
+    # The kernels' folders go in a temporary folder of this test's own (short: sockets live there),
+    # apart from those of the other tests running at the same time.
+    import shutil
+    import tempfile
+
+    scratch = tempfile.mkdtemp(prefix="cbk-")
+    monkeypatch.setattr(tempfile, "tempdir", scratch)
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.cells = [nbformat.v4.new_code_cell("print(1 + 1)")]
@@ -113,7 +119,7 @@ def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path):
         time.sleep(0.05)
     with pytest.raises(ProcessLookupError):
         os.kill(running.pid, 0)  # killed with its server, and reaped
-    after = {name for name in os.listdir("/tmp") if name.startswith("claimbook-kernel-")}
-    assert not after - before
     run(tmp_path / "sum.ipynb", tmp_path / "fresh.ipynb", server)  # a page still runs, afresh
     assert (tmp_path / "fresh.ipynb").read_bytes() == (tmp_path / "forked.ipynb").read_bytes()
+    assert os.listdir(scratch) == []  # each kernel's folder went with its page
+    shutil.rmtree(scratch)
