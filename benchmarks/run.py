@@ -14,6 +14,10 @@ Measured, on the same pages with the same parameters:
   ``execute_notebooks: cache`` after a first build that filled its cache, as a ratio;
 - rebuild after one chapter's parameter changed (``build --out`` with ``--param``), and that
   chapter's own execution time (its template run alone by papermill, kernel start included);
+- ``claimbook check``: one claim's verdict, and every claim's, from the command's start;
+- the book at scale: a synthetic round of 10 announcements and 300 claims (generated registries
+  over the real results, each claim a page) added to the copy: cold build, no-op rebuild, one
+  claim changed, peak memory, at 42 claims and at 342, and what one more claim page costs;
 - ``make test`` with the environment in place (the suite, browser tests and nbval included);
 - ingest of 500 to 20,000 results (real rows replicated and perturbed): time and peak memory;
 - a whole build (pages, no HTML) from 500 and 20,000 results: time and peak memory.
@@ -40,6 +44,12 @@ JUPYTER_BOOK = str(Path(PYTHON).parent / "jupyter-book")
 SHARED_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
 # The chapter whose parameter the one-change rebuild changes, and the parameter.
 CHANGED_CHAPTER, CHANGED_PARAMETER = "scaling", "scaling-288gpu-99pct.tolerance"
+# The claim `claimbook check` is timed on alone, and the claim the one-claim change edits (its line
+# in its registry, and the line it becomes).
+CHECKED_CLAIM = "amd-wan-vs-b300"
+CHANGED_CLAIM_FILE = "data/claims/amd-v6.1.yaml"
+CHANGED_CLAIM_LINE = r"(?<=claimed: \{)Offline: [0-9.]+, SingleStream(?=: 11\})"
+SYNTHETIC_CLAIMS, SYNTHETIC_ANNOUNCEMENTS = 300, 10
 
 
 def run(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> tuple[float, str]:
@@ -235,11 +245,171 @@ def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -
     return float(done.stdout.split()[-1])
 
 
+def change_one_claim(copy: Path, synthetic: bool, index: int) -> None:
+    """Change one claimed figure: the real claim's line, or the first synthetic claim's first
+    figure (its registry is generated, so it is rewritten whole)."""
+    if not synthetic:
+        import re
+
+        path = copy / CHANGED_CLAIM_FILE
+        text, found = re.subn(
+            CHANGED_CLAIM_LINE, f"Offline: {18 + 0.1 * (index + 1):.1f}, SingleStream", path.read_text()
+        )
+        if found != 1:
+            raise SystemExit(
+                f"{CHANGED_CLAIM_FILE}: the claim the benchmark changes is not there as expected"
+            )
+        path.write_text(text)
+        return
+    import yaml
+
+    path = copy / "data" / "claims" / "synthetic-01.yaml"
+    document = yaml.safe_load(path.read_text())
+    claim = next(item for item in document["claims"] if item["kind"] == "figure")
+    first = min(claim["claimed"])
+    claim["claimed"][first] = float(f"{claim['claimed'][first] * 1.01:.4g}")
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+
+
+def book_at_scale(folder: Path, repeat: int, claims: int, announcements: int) -> dict:
+    """The same measures at 42 claims (the real registries) and with the synthetic round added,
+    in a copy of their own: cold build (HTML from nothing) with its peak memory, no-op rebuild,
+    a rebuild after one claim's figure changed (the analyst's loop: edit, build)."""
+    copy, environment = fresh_copy(folder / "scale-project")
+    claimbook = [PYTHON, "-m", "claimbook", "build"]
+    sizes = []
+    for synthetic in (False, True):
+        if synthetic:
+            synthetic_round(copy, claims, announcements)
+        shutil.rmtree(copy / "_build", ignore_errors=True)
+        give_vega_bundle(copy)
+        cold, rss = run_measured(claimbook + ["--force"], copy, environment)
+        noop = best_of(repeat + 1, claimbook, copy, environment)
+        changes = []
+        for index in range(repeat):
+            change_one_claim(copy, synthetic, index)
+            changes.append(run(claimbook, copy, environment)[0])
+        scorecard = json.loads((copy / "book" / "generated" / "scorecard.json").read_text())
+        sizes.append(
+            {
+                "claims": len({row["claim"] for row in scorecard if not row["part_of"]}),
+                "pages": len(list((copy / "book" / "generated").rglob("*.ipynb"))),
+                "cold_s": cold,
+                "cold_peak_rss_mib": rss,
+                "noop_s": noop,
+                "one_claim_change_s": min(changes),
+            }
+        )
+    small, large = sizes
+    return {
+        "sizes": sizes,
+        "cold_s_per_added_page": (large["cold_s"] - small["cold_s"]) / (large["pages"] - small["pages"]),
+        "cold_s_per_page": [entry["cold_s"] / entry["pages"] for entry in sizes],
+    }
+
+
+def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
+    """Registries of ``announcements`` made-up announcements with ``claims`` claims between them,
+    each a page of its own, over the copy's real results: figure claims (one system's results,
+    claimed as published or a little off, so verdicts differ) and lead claims (one system ahead
+    of another on the same benchmark). Written into the copy's ``data/claims``."""
+    import yaml
+
+    sys.path.insert(0, str(copy))
+    from claimbook.context import load_data
+
+    data = load_data(
+        str(copy / "data/mlperf/v6.1.csv"),
+        [],
+        str(copy / "data/reference"),
+        str(copy / "data/claims"),
+        str(copy / "data/chapters.yaml"),
+    )
+    results = data.results
+    # (Systems with no accelerator count are left out: a per-GPU ratio of one fails, see the report.)
+    closed = results[
+        (results["division"] == "closed") & results["benchmark"].notna() & (results["total_accelerators"] > 0)
+    ]
+    groups = []
+    for (organization, system, benchmark), rows in closed.groupby(["organization", "system", "benchmark"]):
+        scenarios = rows.drop_duplicates("scenario").set_index("scenario")["result"]
+        groups.append(
+            (organization, system, benchmark, {name: float(value) for name, value in scenarios.items()})
+        )
+    by_benchmark: dict[str, list] = {}
+    for group in groups:
+        by_benchmark.setdefault(group[2], []).append(group)
+    entries: list[list[dict]] = [[] for _ in range(announcements)]
+    per_announcement = max(1, claims // announcements)
+    for index in range(claims):
+        number = min(index // per_announcement, announcements - 1)
+        organization, system, benchmark, figures = groups[(index * 7) % len(groups)]
+        scenarios = sorted(figures)
+        claim = {
+            "id": f"synthetic-{number + 1:02d}-{index:03d}",
+            "statement": f"{organization} {system} on {benchmark} (synthetic claim {index}).",
+        }
+        rivals = [
+            other for other in by_benchmark[benchmark] if other[1] != system and set(other[3]) & set(figures)
+        ]
+        if index % 3 == 2 and rivals:
+            rival = rivals[index % len(rivals)]
+            claim.update(
+                kind="ratio",
+                form="lead",
+                unit="%",
+                benchmark=benchmark,
+                scenarios=sorted(set(rival[3]) & set(figures)),
+                subject={"organization": organization, "system": system},
+                baseline={"organization": rival[0], "system": rival[1]},
+            )
+        else:
+            factor = (1.0, 0.97, 1.15)[index % 3]
+            claim.update(
+                kind="figure",
+                benchmark=benchmark,
+                scenarios=scenarios,
+                claimed={name: float(f"{figures[name] * factor:.4g}") for name in scenarios},
+                subject={"organization": organization, "system": system},
+            )
+        entries[number].append(claim)
+    paths = []
+    for number, claims_of in enumerate(entries, 1):
+        header = {
+            "id": f"synthetic-{number:02d}",
+            "title": f"Synthetic announcement {number}",
+            "publisher": "Synthetic",
+            "claimant": claims_of[0]["subject"]["organization"],
+            "vendor": "NVIDIA",
+            "date": f"2026-10-{number:02d}",
+            "round": "v6.1",
+        }
+        path = copy / "data" / "claims" / f"synthetic-{number:02d}.yaml"
+        path.write_text(yaml.safe_dump({"announcement": header, "claims": claims_of}, sort_keys=False))
+        paths.append(path)
+    return paths
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2, help="runs per timing; the best is kept")
     parser.add_argument("--sizes", default="500,2000,5000,20000")
     parser.add_argument("--skip-tests", action="store_true", help="do not time `make test`")
+    parser.add_argument(
+        "--skip-scale", action="store_true", help="do not build the book with the synthetic round (minutes)"
+    )
+    parser.add_argument(
+        "--skip-ingest", action="store_true", help="do not time ingest and builds of large summaries"
+    )
+    parser.add_argument(
+        "--synthetic-claims", type=int, default=SYNTHETIC_CLAIMS, help="claims of the synthetic round (300)"
+    )
+    parser.add_argument(
+        "--synthetic-announcements",
+        type=int,
+        default=SYNTHETIC_ANNOUNCEMENTS,
+        help="announcements they are spread over (10)",
+    )
     args = parser.parse_args()
     if not SHARED_SUMMARY.is_file():
         raise SystemExit(f"{SHARED_SUMMARY}: the official summary is needed to make large inputs")
@@ -283,6 +453,9 @@ def main() -> None:
         results["param_change_chapter_execution_s"] = chapter_seconds(
             copy, environment, CHANGED_CHAPTER, folder
         )
+        check = [PYTHON, "-m", "claimbook", "check"]
+        results["check_one_claim_s"] = best_of(args.repeat + 1, check + [CHECKED_CLAIM], copy, environment)
+        results["check_every_claim_s"] = best_of(args.repeat + 1, check, copy, environment)
 
         project = jupyter_book_project(copy, folder)
 
@@ -301,8 +474,12 @@ def main() -> None:
         results["cold_ratio"] = results["ours_cold_s"] / results["jupyter_book_force_s"]
         results["noop_ratio"] = results["ours_noop_s"] / results["jupyter_book_noop_s"]
 
+        if not args.skip_scale:
+            results["book_at_scale"] = book_at_scale(
+                folder, args.repeat, args.synthetic_claims, args.synthetic_announcements
+            )
         scale = []
-        for size in [int(value) for value in args.sizes.split(",")]:
+        for size in [] if args.skip_ingest else [int(value) for value in args.sizes.split(",")]:
             path = big_summary(size, folder / f"summary-{size}.csv")
             seconds, python_peak, rss = ingest_measure(path)
             scale.append(
@@ -313,7 +490,7 @@ def main() -> None:
                     "ingest_rss_mib": rss,
                 }
             )
-        for entry in (scale[0], scale[-1]):
+        for entry in (scale[0], scale[-1]) if scale else ():
             path = folder / f"summary-{entry['rows']}.csv"
             seconds, rss = run_measured(
                 claimbook
@@ -343,7 +520,7 @@ def main() -> None:
     print(f"fresh clone's first build (HTML only): {results['fresh_clone_first_build_s']:.1f} s")
     print(
         f"cold build:     ours {results['ours_cold_s']:.1f} s, jupyter-book (force) {results['jupyter_book_force_s']:.1f} s,"
-        f" ratio {results['cold_ratio']:.2f} (goal <= 0.6)"
+        f" ratio {results['cold_ratio']:.2f} (goal <= 0.35)"
     )
     print(
         f"no-op rebuild:  ours {results['ours_noop_s']:.2f} s, jupyter-book (cache) {results['jupyter_book_noop_s']:.2f} s,"
@@ -351,8 +528,25 @@ def main() -> None:
     )
     print(
         f"one parameter changed: {results['ours_param_change_s']:.1f} s, of which the chapter's own execution "
-        f"{results['param_change_chapter_execution_s']:.1f} s (goal <= max(3, execution + 1))"
+        f"{results['param_change_chapter_execution_s']:.1f} s (goal <= 3)"
     )
+    print(
+        f"claimbook check: one claim {results['check_one_claim_s']:.2f} s (goal <= 1.5), "
+        f"every claim {results['check_every_claim_s']:.2f} s (goal <= 3)"
+    )
+    if "book_at_scale" in results:
+        at_scale = results["book_at_scale"]
+        print("claims  pages  cold_s  cold_peak_rss_MiB  noop_s  one_claim_change_s")
+        for entry in at_scale["sizes"]:
+            print(
+                f"{entry['claims']:>6}  {entry['pages']:>5}  {entry['cold_s']:6.1f}  {entry['cold_peak_rss_mib']:17.0f}"
+                f"  {entry['noop_s']:6.2f}  {entry['one_claim_change_s']:18.2f}"
+            )
+        per_page = ", ".join(f"{value:.2f}" for value in at_scale["cold_s_per_page"])
+        print(
+            f"one more claim page: +{at_scale['cold_s_per_added_page']:.2f} s cold (goal <= 0.5); cold s per page "
+            f"{per_page} (linear: no higher at scale); no-op at scale goal <= 1 s"
+        )
     if "make_test_s" in results:
         print(f"make test:      {results['make_test_s']:.0f} s (goal <= 120)")
     print("rows    ingest_s  python_peak_MiB  rss_MiB  build_s  build_peak_rss_MiB")

@@ -196,19 +196,38 @@ def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]
     return pages, page_digests(root, root, pages)
 
 
-def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None]) -> None:
+def _kernel_server(root: Path, registry):
+    """A started fork server for the pages' kernels, with every module of the package the
+    book's templates import loaded; None where kernels cannot be forked."""
+    from claimbook import kernels
+
+    if not kernels.available():
+        return None
+    templates = {chapter.template for chapter in registry.chapters.values()} | {CLAIM_TEMPLATE}
+    modules = sorted(
+        {
+            name
+            for template in templates
+            if (root / template).is_file()
+            for name in digests.template_modules(root / template)
+        }
+    )
+    return kernels.KernelServer(root, modules).start()
+
+
+def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
     """Execute pages, in parallel when more than one must run; the first failure stops the build."""
     from claimbook.execute import execute_chapter
 
     started = time.perf_counter()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            execute_chapter(*job)
+            execute_chapter(*job, server)
             report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
         return
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = {pool.submit(execute_chapter, *job): job[0] for job in jobs}
+        futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
         try:
             for future in as_completed(futures):
                 future.result()
@@ -331,6 +350,25 @@ def _seed_generated(previous: Path, staging_claims: Path) -> None:
             destination = staging_claims / path.relative_to(previous)
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, destination)
+
+
+def book_data(root: Path, table=None, overrides=None, registry_file=None):
+    """What the book of ``root`` reads, loaded the one way (``claimbook.context``): ``table`` in
+    place of the committed round, ``registry_file`` in place of its announcement's registry."""
+    from claimbook.context import load_data
+
+    return load_data(
+        str(root / RESULTS),
+        [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
+        str(root / DATA_INPUTS["reference_dir"]),
+        str(root / CLAIMS_DIR),
+        str(root / CHAPTERS_FILE),
+        overrides,
+        str(root / DATA_INPUTS["result_ids_path"]),
+        str(root / DATA_INPUTS["sources_path"]),
+        results_table=table,
+        registry_file=registry_file,
+    )
 
 
 def _check_systems(data, registry) -> None:
@@ -515,7 +553,6 @@ def _build_target(
     root, target, results, round_name, out, html_output, only, overrides, jobs, force, strict, report
 ) -> BuildResult:
     kernelfolders.remove_dead()  # those of builds killed outright
-    table = None
     # A plain rebuild of unchanged inputs is answered from digests alone; it needs no engine (nor
     # pandas) to validate claims its last build validated. Any other build validates them below.
     quick = results is None and not force and out is None and not overrides and not only
@@ -546,24 +583,29 @@ def _build_target(
                 False,
                 tuple(warnings),
             )
-    from claimbook.context import load_data
+    # The pages' kernels come from a fork server (``claimbook.kernels``) whose imports go on
+    # while the data loads; it ends with the build, however the build ends.
+    server = _kernel_server(root, registry)
+    try:
+        options = (results, round_name, out, html_output, only, jobs, force, strict, report)
+        return _load_and_build(root, target, server, options, (chapter_changes, claim_overrides, warnings))
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _load_and_build(root, target, server, options, changes) -> BuildResult:
+    """The build once its inputs are read: the data loaded and checked, then the pages."""
+    results, round_name, out, html_output, only, jobs, force, strict, report = options
+    chapter_changes, claim_overrides, warnings = changes
     from claimbook.ingest import ingest
 
+    table = None
     try:
         if results is not None:
             report(f"ingesting {results}")
             table = _as_read(ingest(results, round_name))
-        data = load_data(
-            str(root / RESULTS),
-            [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
-            str(root / DATA_INPUTS["reference_dir"]),
-            str(root / CLAIMS_DIR),
-            str(root / CHAPTERS_FILE),
-            claim_overrides,
-            str(root / DATA_INPUTS["result_ids_path"]),
-            str(root / DATA_INPUTS["sources_path"]),
-            results_table=table,
-        )
+        data = book_data(root, table, claim_overrides)
         _check_systems(data, data.registry)
         _check_selections(data, data.registry)
     except (RegistryError, ValueError) as exc:
@@ -617,6 +659,7 @@ def _build_target(
                 strict,
                 report,
                 wanted,
+                server,
             )
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -639,6 +682,7 @@ def _build_in(
     strict,
     report,
     known_digests=None,
+    server=None,
 ) -> BuildResult:
     """The build proper, in ``staging``. ``known_digests``: the pages' digests if the caller has
     them already (a build of the committed data: the same pages, the same inputs)."""
@@ -668,6 +712,8 @@ def _build_in(
         output.unlink(missing_ok=True)
         to_run.append((job.name, template, output, job.parameters, book_root, job.template, job.title))
     _remove_stale(generated, {job.name for job in pages})
+    if server is not None and not to_run:
+        server.stop()  # nothing to execute
     builder = html.start_builder() if html_output and to_run else None
     try:
         reused = len(pages) - len(to_run)
@@ -703,8 +749,10 @@ def _build_in(
             # made while the kernels run, which leaves this process waiting anyway.
             with ThreadPoolExecutor(max_workers=1) as checker:
                 pending = checker.submit(check_all)
-                _execute(to_run, workers, report)
+                _execute(to_run, workers, report, server)
                 checks = pending.result()
+            if server is not None:
+                server.stop()  # its memory is the HTML's now
         else:
             checks = check_all()
 

@@ -98,6 +98,26 @@ def _parser() -> argparse.ArgumentParser:
     list_cmd = commands.add_parser("list", help="the claims, their pages and their current verdicts")
     list_cmd.add_argument("--book", type=Path, help="a book built with --out (default: the committed book)")
 
+    check_cmd = commands.add_parser(
+        "check",
+        help="claims' verdicts now, in this process: no kernel, no HTML, nothing written",
+        description="Validate and check claims as the book's pages do, and print each one's verdict, "
+        "its figure per case, the deciding case, caveats, the results used and the reason.",
+    )
+    check_cmd.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID", help="claims to check (default: all)")
+    check_cmd.add_argument(
+        "--registry",
+        type=Path,
+        help="a registry file (e.g. a draft) read in place of its announcement's; without CLAIM_ID, its claims",
+    )
+    check_cmd.add_argument(
+        "--results", type=Path, help="check against this summary.csv instead of the committed data"
+    )
+    check_cmd.add_argument(
+        "--round", dest="round_name", help="round label for --results (default: its version column)"
+    )
+    check_cmd.add_argument("--json", action="store_true", help="the scorecard rows and results used, as JSON")
+
     commands.add_parser("kinds", help="the kinds of claim a registry can hold, and their fields")
 
     new_cmd = commands.add_parser("new-announcement", help="start a registry file for a new announcement")
@@ -328,6 +348,15 @@ def _run_list(args) -> int:
     return 0
 
 
+def _run_check(args) -> int:
+    if args.round_name and not args.results:
+        raise UsageError("--round goes with --results")
+    from claimbook.quickcheck import run
+
+    print(run(args.claim_ids, args.registry, args.results, args.round_name, args.json))
+    return 0
+
+
 def _run_kinds(args) -> int:
     from claimbook import engine
 
@@ -435,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
             "fetch": _run_fetch,
             "diff": _run_diff,
             "list": _run_list,
+            "check": _run_check,
             "kinds": _run_kinds,
             "new-announcement": _run_new_announcement,
             "build": _run_build,

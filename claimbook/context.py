@@ -45,10 +45,14 @@ def load_data(
     result_ids_path: str = "data/result_ids.csv",
     sources_path: str = "data/mlperf/sources.csv",
     results_table=None,
+    registry_file=None,
 ) -> Data:
     """The registry, the round's annotated results, earlier rounds (with the figures
-    announcements state for them), the reviewed tables, the cited result IDs and the sources."""
-    registry = apply_overrides(load_registry(registry_dir, chapters_file), overrides or {})
+    announcements state for them), the reviewed tables, the cited result IDs and the sources.
+    ``registry_file``: a registry file read in place of its announcement's (``claimbook check``)."""
+    registry = apply_overrides(
+        load_registry(registry_dir, chapters_file, also=registry_file), overrides or {}
+    )
     reference = load_reference(reference_dir)
     results = annotate(load_results(results_path) if results_table is None else results_table, reference)
     earlier = combine_rounds(

@@ -13,10 +13,9 @@ import ast
 import functools
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
-
-import nbformat
 
 from claimbook.paths import PACKAGE_DIR, PROJECT_ROOT
 
@@ -28,6 +27,14 @@ def bytes_digest(data: bytes) -> str:
 
 
 def file_digest(path: Path) -> str:
+    """The digest of a file's bytes, read once per version of the file in a process: every page
+    names the same data files and modules."""
+    info = os.stat(path)
+    return _file_digest(os.path.abspath(path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_digest(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> str:
     return bytes_digest(Path(path).read_bytes())
 
 
@@ -36,7 +43,7 @@ def folder_digest(path: Path) -> str:
     for item in sorted(Path(path).rglob("*")):
         if item.is_file() and "__pycache__" not in item.parts:
             digest.update(item.relative_to(path).as_posix().encode())
-            digest.update(item.read_bytes())
+            digest.update(file_digest(item).encode())
     return digest.hexdigest()
 
 
@@ -127,12 +134,14 @@ def template_modules(template: Path) -> tuple[str, ...]:
 @functools.cache
 def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     """(Read once per version of the file: every page of a kind shares its template.)"""
-    notebook = nbformat.read(template, as_version=4)
+    # Read as JSON, not with nbformat: a rebuild with nothing to do then never imports it.
+    notebook = json.loads(Path(template).read_text(encoding="utf-8"))
     names = set()
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code":
+            source = cell.get("source", "")
             try:
-                names |= _imports(cell.source, "")
+                names |= _imports("".join(source) if isinstance(source, list) else source, "")
             except SyntaxError:
                 continue
     return _module_closure(frozenset(names))

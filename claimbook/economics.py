@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -216,3 +218,78 @@ def publish_costs(table: pd.DataFrame) -> None:
         COST_COLUMNS,
         ("organization", "system", "model", "scenario", "usd_per_million_tokens"),
     )
+
+
+@dataclass(frozen=True)
+class PriceSetting:
+    """What the economics chapter computes from its parameters before it shows anything."""
+
+    closed: pd.DataFrame  # the round's Closed results
+    prices: pd.DataFrame  # every public price
+    chosen: pd.DataFrame  # the price used per accelerator family
+    new_rows: pd.DataFrame
+    baseline_rows: pd.DataFrame
+    new_family: str
+    baseline_family: str
+    new_price: float | None
+    baseline_price: float | None
+    break_even: pd.DataFrame
+
+
+def price_setting(
+    data, prices_path: str, pricing_kind: str, assumed_prices: dict, new_system: dict, baseline_system: dict
+) -> PriceSetting:
+    """The prices, the two systems' results and the break-even table of the economics chapter."""
+    from claimbook.prices import choose_prices, load_prices, price_of
+    from claimbook.selectors import select
+
+    closed = data.results[data.results["division"] == "closed"]
+    prices = load_prices(prices_path)
+    chosen = choose_prices(prices, list(closed["family"]), pricing_kind, assumed_prices, data.reference)
+    new_rows, baseline_rows = select(closed, new_system), select(closed, baseline_system)
+    new_family = new_rows["family"].iloc[0] if not new_rows.empty else "the new system"
+    baseline_family = baseline_rows["family"].iloc[0] if not baseline_rows.empty else "the baseline"
+    baseline_price, new_price = price_of(chosen, baseline_family), price_of(chosen, new_family)
+    break_even = (
+        break_even_table(new_rows, baseline_rows, baseline_price, new_price)
+        if baseline_price is not None
+        else break_even_table(new_rows.iloc[0:0], baseline_rows, 1.0, None)
+    )
+    return PriceSetting(
+        closed,
+        prices,
+        chosen,
+        new_rows,
+        baseline_rows,
+        new_family,
+        baseline_family,
+        new_price,
+        baseline_price,
+        break_even,
+    )
+
+
+def chapter_checks(data, claim_ids, setting: PriceSetting) -> dict:
+    """The economics chapter's own checks: its cost claim (its second claim) with the break-even
+    notes that say what would settle it."""
+    from claimbook import engine
+
+    cost_claim = data.registry.claim(claim_ids[1])
+    notes = break_even_notes(
+        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+    )
+    return {cost_claim.id: engine.check(cost_claim, data, notes=notes)}
+
+
+def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
+    """What the economics chapter adds to ``claim``'s check (``claimbook check`` asks, with the
+    chapter's parameters as its page runs with them)."""
+    claim_ids = [other.id for other in data.registry.chapter_claims(chapter)]
+    keys = ("prices_path", "pricing_kind", "assumed_prices", "new_system", "baseline_system")
+    if len(claim_ids) < 2 or claim.id != claim_ids[1] or any(key not in parameters for key in keys):
+        return {}
+    setting = price_setting(data, *(parameters[key] for key in keys))
+    notes = break_even_notes(
+        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+    )
+    return {"notes": notes}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import nbformat
@@ -25,11 +24,12 @@ _VOLATILE_NOTEBOOK_KEYS = (
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
 
 
-def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path):
+def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=None):
     """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
     the build's output, and its last words are at hand if it dies), whose kernel reads data
     relative to the book being built, and which talks to its kernel over Unix sockets in a
-    folder of its own.
+    folder of its own. With a ``server`` (``claimbook.kernels``) the kernel is forked by it
+    instead of started from nothing; everything else is the same.
 
     Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
     kernels started at once by two processes (two builds, or test workers) can pick the same
@@ -50,6 +50,21 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path):
             return await super()._async_start_kernel(**kw)
 
         start_kernel = _async_start_kernel
+
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            if server is None:
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            from claimbook.kernels import ServerGone, launch
+
+            try:
+                process = launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)
+            except ServerGone:  # the server died, or this is not its Python: a kernel from nothing
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            # What LocalProvisioner.launch_kernel records of the process it starts.
+            provisioner = self.provisioner
+            provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+            provisioner.cwd = kw.get("cwd")
+            self._reconcile_connection_info(provisioner.connection_info)
 
     return ChapterKernel
 
@@ -109,6 +124,11 @@ def with_title(template: Path, title: str | None, folder: Path) -> Path:
     return staged
 
 
+def _running(server):
+    """The server if it can fork this page's kernel; None: start the kernel afresh."""
+    return server if server is not None and server.running() else None
+
+
 def execute_chapter(
     name: str,
     template: Path,
@@ -117,19 +137,21 @@ def execute_chapter(
     cwd: Path,
     template_label: str,
     title: str | None = None,
+    server=None,
 ) -> Path:
     """Run ``template`` with ``parameters`` into ``output``, the kernel reading data from the book
-    root ``cwd``; raises ChapterError on failure."""
+    root ``cwd`` (forked by ``server`` if one is given and running, else started afresh); raises
+    ChapterError on failure."""
     import papermill  # imported here: a build that executes nothing should not pay for it
     from papermill.exceptions import PapermillExecutionError
 
     output.parent.mkdir(parents=True, exist_ok=True)
     source = with_title(template, title, output.parent)
     with (
-        tempfile.TemporaryFile(mode="w+") as kernel_stderr,
         kernel_folder() as sockets,
+        open(Path(sockets) / "stderr", "w+") as kernel_stderr,
     ):
-        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets))
+        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets), _running(server))
         try:
             papermill.execute_notebook(
                 str(source),

@@ -370,11 +370,14 @@ def load_registry(
     claims_dir: str | os.PathLike = CLAIMS_DIR,
     chapters_file: str | os.PathLike = CHAPTERS_FILE,
     validate: bool = True,
+    also: str | os.PathLike | None = None,
 ) -> Registry:
     """Every registry file in ``claims_dir`` (announcements in date order) and the chapters.
 
     ``validate=False`` leaves out the engine's check of each claim's kind and fields (and the
-    engine's imports): only for a build that compares digests with its last, validated build."""
+    engine's imports): only for a build that compares digests with its last, validated build.
+    ``also``: one more registry file (a draft, anywhere), read as if it were in the folder; it
+    takes the place of the folder's file of the same announcement."""
     folder = resolve_path(claims_dir)
     if not folder.is_dir():
         raise RegistryError(f"{claims_dir}: no such folder of registry files")
@@ -385,6 +388,11 @@ def load_registry(
     for path in paths:
         label = str(Path(claims_dir) / path.name)
         read.append(read_registry_file(path, label, validate))
+    if also is not None:
+        if not Path(also).is_file():
+            raise RegistryError(f"{also}: no such registry file")
+        extra = read_registry_file(Path(also), str(also), validate)
+        read = [item for item in read if item[0].id != extra[0].id] + [extra]
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = {}, []
     for announcement, file_claims in read:
@@ -414,5 +422,9 @@ def load_registry(
         announcements,
         tuple(claims),
         chapters,
-        tuple(read_label for read_label in (str(Path(claims_dir) / p.name) for p in paths)),
+        tuple(
+            label
+            for label in (*(str(Path(claims_dir) / p.name) for p in paths), *([str(also)] if also else []))
+            if label in {announcement.path for announcement in announcements.values()}
+        ),
     )

@@ -1,0 +1,185 @@
+"""``claimbook check``: claims' verdicts in seconds, in this process, with no kernel and no HTML.
+
+The same engine, the same data loading and the same scorecard rows as the book's pages
+(``scorecard.rows_for``), so a verdict or a figure here is never different from the built page's.
+Nothing is written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from claimbook.errors import UsageError
+from claimbook.paths import PROJECT_ROOT
+
+RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
+
+
+def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None):
+    """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
+    committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
+    the committed round; raises UsageError on bad input, naming the file."""
+    from claimbook.build import _as_read, _check_systems, book_data
+    from claimbook.registry import RegistryError
+
+    try:
+        table = None
+        if results is not None:
+            from claimbook.ingest import ingest
+
+            table = _as_read(ingest(results, round_name))
+        data = book_data(root, table, None, registry_file)
+        _check_systems(data, data.registry)
+    except (RegistryError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    return data
+
+
+def chosen_claims(registry, ids, registry_file=None) -> list:
+    """The claims named (parts too), in the order given; none named: every claim of the
+    ``registry_file``, or of the registry. An unknown id is a UsageError naming the close ones."""
+    if not ids:
+        if registry_file is not None:
+            return [claim for claim in registry.claims if claim.where.startswith(f"{registry_file}:")]
+        return list(registry.claims)
+    known = {claim.id: claim for claim in registry.all_claims()}
+    unknown = [claim_id for claim_id in ids if claim_id not in known]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(known), n=5, cutoff=0.5)
+        close += [name for name in known if unknown[0] in name and name not in close][: 5 - len(close)]
+        hint = (
+            f"; close: {', '.join(close)}" if close else f"; {len(known)} claims, `claimbook list` shows them"
+        )
+        raise UsageError(f"unknown claim {unknown[0]!r}{hint}")
+    return [known[claim_id] for claim_id in dict.fromkeys(ids)]
+
+
+def chapter_of(claim, registry) -> str:
+    """The chapter a claim's scorecard rows name: its narrative chapter, else its announcement."""
+    top = registry.claim(claim.parent) if claim.parent else claim
+    return top.chapter or top.announcement
+
+
+def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
+    """One claim's check as the book records it: its scorecard rows (parts included) and the
+    published results it used."""
+    from claimbook import engine, scorecard
+
+    check = engine.check(claim, data, **_chapter_context(claim, data, root))
+    return {
+        "claim": claim.id,
+        "announcement": claim.announcement,
+        "statement": claim.statement,
+        "verdict": check.verdict,
+        "rows": scorecard.normalise(scorecard.rows_for(check, chapter_of(claim, data.registry))),
+        "results": results_used(check, data.results),
+    }
+
+
+def results_used(check, results) -> list[dict]:
+    """The published results a check stands on (its rows, its parts'), then the others its
+    cases cite as evidence (a rival's best, the pairs compared), each once."""
+    checks = (check, *check.parts)
+    locations = [
+        location
+        for item in checks
+        if item.rows is not None and not item.rows.empty
+        for location in item.rows["location"]
+    ]
+    locations += [location for item in checks for case in item.cases for location in case.evidence]
+    by_location = results.drop_duplicates("location").set_index("location", drop=False)
+    wanted = [location for location in dict.fromkeys(locations) if location in by_location.index]
+    return [
+        {name: record[name] for name in RESULT_COLUMNS}
+        for record in by_location.loc[wanted].to_dict("records")
+    ]
+
+
+def _chapter_context(claim, data, root: Path) -> dict:
+    """What a narrative chapter adds to its claims' checks (the economics chapter's break-even
+    notes), from the parameters its page runs with: its template's, then the chapter's own."""
+    chapter = data.registry.chapters.get(claim.chapter or "")
+    if claim.parent or chapter is None or Path(chapter.template).name not in CHAPTER_CONTEXTS:
+        return {}
+    parameters = {**template_parameters(root / chapter.template), **chapter.parameters}
+    return CHAPTER_CONTEXTS[Path(chapter.template).name](claim, data, chapter.name, parameters)
+
+
+def _economics_context(claim, data, name, parameters):
+    from claimbook import economics
+
+    return economics.chapter_context(claim, data, name, parameters)
+
+
+CHAPTER_CONTEXTS = {"economics.ipynb": _economics_context}
+
+
+def template_parameters(template: Path) -> dict:
+    """The defaults of a template's cell tagged ``parameters`` (literal assignments)."""
+    import ast
+
+    notebook = json.loads(Path(template).read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            found = {}
+            for node in ast.parse("".join(cell["source"])).body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    try:
+                        found[node.targets[0].id] = ast.literal_eval(node.value)
+                    except (ValueError, AttributeError):
+                        continue
+            return found
+    return {}
+
+
+def text(report: dict) -> str:
+    """A claim's verdict for a terminal: the verdict, each case's figure (the deciding one
+    marked), caveats, the results used and the reason; parts indented under their claim."""
+    rows = report["rows"]
+    lines = [f"{report['claim']} ({report['announcement']}): {report['verdict']}", f"  {report['statement']}"]
+    for claim_id in dict.fromkeys(row["claim"] for row in rows):
+        own = [row for row in rows if row["claim"] == claim_id]
+        indent = "  " if claim_id == report["claim"] else "    "
+        if claim_id != report["claim"]:
+            lines.append(f"  part {claim_id}: {own[0]['verdict']}")
+        for row in own:
+            if row["measured"] is None and row["claimed"] is None and not row["scenario"]:
+                continue
+            lines.append(
+                f"{indent}{'* ' if row['deciding'] and len(own) > 1 else '- '}{row['scenario'] or 'figure'}: "
+                f"measured {_figure(row['measured'], row['unit'])}, claimed {_figure(row['claimed'], row['unit'])}"
+                + {True: " (holds)", False: " (does not hold)", None: ""}[row["reaches_claim"]]
+            )
+        deciding = next((row["scenario"] for row in own if row["deciding"] and row["scenario"]), "")
+        if deciding and len(own) > 1:
+            lines.append(f"{indent}deciding case: {deciding}")
+        if own[0]["caveats"]:
+            lines.append(f"{indent}caveats: {', '.join(own[0]['caveats'])}")
+        if own[0]["missing"]:
+            lines.append(f"{indent}missing: {'; '.join(own[0]['missing'])}")
+        if claim_id == report["claim"]:
+            lines.append(f"{indent}reason: {own[0]['reason']}")
+    if report["results"]:
+        lines.append(f"  results used ({len(report['results'])}):")
+        lines += [
+            f"    {item['organization']} {item['system']} · {item['model']} {item['scenario']} · {item['location']}"
+            for item in report["results"]
+        ]
+    return "\n".join(lines)
+
+
+def _figure(value, unit: str) -> str:
+    from claimbook.verdict import figure
+
+    return figure(value, unit or "")
+
+
+def run(ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT) -> str:
+    """The output of ``claimbook check``."""
+    data = load(root, registry_file, results, round_name)
+    reports = [verdict(claim, data, root) for claim in chosen_claims(data.registry, ids, registry_file)]
+    if as_json:
+        return json.dumps(reports, indent=2, ensure_ascii=False, default=str)
+    return "\n\n".join(text(report) for report in reports)

@@ -1,0 +1,125 @@
+"""Kernels forked by the build's server (claimbook.kernels): each page's notebook is byte for byte
+what a kernel started from nothing gives, no page's state reaches another, and nothing is left
+running or on disk when the server stops."""
+
+import os
+import time
+
+import nbformat
+import pytest
+from conftest import ROOT
+
+from claimbook import digests, kernels
+from claimbook.build import committed_plan
+from claimbook.errors import ChapterError
+from claimbook.execute import execute_chapter
+
+pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")
+
+
+@pytest.fixture(scope="module")
+def server():
+    modules = sorted(
+        {
+            name
+            for template in ("notebooks/claim.ipynb",)
+            for name in digests.template_modules(ROOT / template)
+        }
+    )
+    started = kernels.KernelServer(ROOT, modules).start()
+    yield started
+    started.stop()
+
+
+def run(template, output, server, parameters=None, name="page"):
+    return execute_chapter(name, template, output, parameters or {}, ROOT, "template.ipynb", None, server)
+
+
+def test_a_page_from_a_forked_kernel_is_the_page_a_fresh_kernel_gives(server, tmp_path):
+    job = next(job for job in committed_plan(ROOT)[0] if job.name == "amd-v6.1/amd-wan-vs-b300")
+    outputs = {}
+    for way, used in (("forked", server), ("fresh", None)):
+        outputs[way] = tmp_path / f"{way}.ipynb"
+        execute_chapter(
+            job.name, ROOT / job.template, outputs[way], job.parameters, ROOT, job.template, job.title, used
+        )
+    assert server.running()
+    assert outputs["forked"].read_bytes() == outputs["fresh"].read_bytes()
+    assert outputs["fresh"].read_bytes() == (ROOT / "book" / "generated" / f"{job.name}.ipynb").read_bytes()
+
+
+LEAKY = [
+    # What a page might change for the pages after it, shown before it changes it.
+    (
+        "import os, sys, functools, pandas as pd, altair as alt\n"
+        "import claimbook.charts, claimbook.reference\n"
+        "print(os.getcwd(), pd.get_option('display.max_rows'), alt.theme.active, alt.renderers.active)\n"
+        "print(hasattr(claimbook.charts, 'LEAK'), sorted(name for name in sys.modules if 'leak' in name))\n"
+        "print(get_ipython().execution_count, 'x' in globals(), os.environ.get('LEAK'))\n"
+        "pd.set_option('display.max_rows', 3); alt.theme.enable('dark'); alt.renderers.enable('json')\n"
+        "claimbook.charts.LEAK = 1; sys.modules['claimbook.leak'] = sys; os.environ['LEAK'] = '1'\n"
+        "os.chdir('/')\n"
+        "x = 1"
+    ),
+    "print(x, os.getcwd())",
+]
+
+
+def test_no_state_reaches_the_next_page(server, tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in LEAKY]
+    for index, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{index}"
+    template = tmp_path / "leaky.ipynb"
+    nbformat.write(notebook, template)
+    first = run(template, tmp_path / "first.ipynb", server).read_bytes()
+    second = run(template, tmp_path / "second.ipynb", server).read_bytes()
+    fresh = run(template, tmp_path / "fresh.ipynb", None).read_bytes()
+    assert first == second == fresh
+    shown = nbformat.read(tmp_path / "second.ipynb", as_version=4).cells[0].outputs[0]["text"]
+    lines = shown.splitlines()
+    assert lines[1] == "False []" and lines[2].endswith(" False None")  # set by the first run
+    assert shown.startswith(f"{ROOT} ")
+
+
+def test_a_kernel_that_dies_fails_its_page_and_not_the_server(server, tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell("import os\nos._exit(3)")]
+    notebook.cells[0]["id"] = "dies"
+    nbformat.write(notebook, tmp_path / "dies.ipynb")
+    with pytest.raises(ChapterError, match="chapter dies"):
+        run(tmp_path / "dies.ipynb", tmp_path / "out.ipynb", server, name="dies")
+    assert server.running()
+
+
+def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path, monkeypatch):
+    # The kernels' folders go in a temporary folder of this test's own (short: sockets live there),
+    # apart from those of the other tests running at the same time.
+    import shutil
+    import tempfile
+
+    scratch = tempfile.mkdtemp(prefix="cbk-")
+    monkeypatch.setattr(tempfile, "tempdir", scratch)
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell("print(1 + 1)")]
+    notebook.cells[0]["id"] = "sum"
+    nbformat.write(notebook, tmp_path / "sum.ipynb")
+    server = kernels.KernelServer(ROOT).start()
+    run(tmp_path / "sum.ipynb", tmp_path / "forked.ipynb", server)
+    process = server.process
+    connection = ["-f", str(tmp_path / "kernel.json")]
+    running = server.spawn(connection, dict(os.environ), str(tmp_path), str(tmp_path / "stream"))  # no client
+    server.stop()
+    assert process.poll() is not None and not server.running()
+    deadline = time.monotonic() + 10
+    while running.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with pytest.raises(ProcessLookupError):
+        os.kill(running.pid, 0)  # killed with its server, and reaped
+    run(tmp_path / "sum.ipynb", tmp_path / "fresh.ipynb", server)  # a page still runs, afresh
+    assert (tmp_path / "fresh.ipynb").read_bytes() == (tmp_path / "forked.ipynb").read_bytes()
+    assert os.listdir(scratch) == []  # each kernel's folder went with its page
+    shutil.rmtree(scratch)
