@@ -83,6 +83,11 @@ def removed_on_terminate():
     def terminate(signum, frame):
         for folder in list(_open):
             shutil.rmtree(folder, ignore_errors=True)
+        # And by name: a page's thread may have made its folder a moment ago, not yet recorded.
+        with contextlib.suppress(OSError):
+            for entry in Path(tempfile.gettempdir()).glob(f"{PREFIX}{os.getpid()}-*"):
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
         signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
 

@@ -94,14 +94,12 @@ def _selected(case, used: pd.DataFrame) -> list[str]:
 def _from_locations(locations, used: pd.DataFrame) -> list[str]:
     if used.empty:
         return []
-    known = {row["location"]: row for _, row in used.iterrows()}
+    known = dict(zip(used["location"], zip(used["organization"], used["system"], strict=True), strict=True))
     found = []
     for location in locations:
-        row = known.get(location)
-        if row is not None:
-            found.append(
-                selection_text(("result", str(row["organization"]), str(row["system"]), location, 1))
-            )
+        names = known.get(location)
+        if names is not None:
+            found.append(selection_text(("result", str(names[0]), str(names[1]), location, 1)))
     return found
 
 
