@@ -285,6 +285,13 @@ def _nothing_changed(target: Path, pages: list[Job], wanted: dict, assembly: str
     return not html_output or (site.is_dir() and html.read_stamp(site, "assembly") == assembly)
 
 
+def _unchanged(target: Path, pages: list[Job], html_output: bool, warnings, report) -> BuildResult:
+    """The answer of a build whose target already holds this very book: nothing is written."""
+    report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
+    site = target / "_build" / "html" if html_output else None
+    return BuildResult(target, tuple(job.name for job in pages), (), 0, site, False, tuple(warnings))
+
+
 def _check_toc(target: Path, new: Path) -> None:
     """The table of contents is the build's own, written from the registries: one changed since
     the build wrote it (its digest is in the cache) is someone's work, and is not replaced (unless
@@ -573,16 +580,7 @@ def _build_target(
         if not outputs.has_leftovers(target) and _nothing_changed(
             target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
         ):
-            report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
-            return BuildResult(
-                target,
-                tuple(job.name for job in pages),
-                (),
-                0,
-                target / "_build" / "html" if html_output else None,
-                False,
-                tuple(warnings),
-            )
+            return _unchanged(target, pages, html_output, warnings, report)
     # The pages' kernels come from a fork server (``claimbook.kernels``) whose imports go on
     # while the data loads; it ends with the build, however the build ends.
     server = _kernel_server(root, registry)
@@ -629,16 +627,7 @@ def _load_and_build(root, target, server, options, changes) -> BuildResult:
             if _nothing_changed(
                 target, pages, wanted, assembly_digest(root, wanted, claim_overrides), html_output
             ):
-                report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
-                return BuildResult(
-                    target,
-                    tuple(job.name for job in pages),
-                    (),
-                    0,
-                    target / "_build" / "html" if html_output else None,
-                    False,
-                    tuple(warnings),
-                )
+                return _unchanged(target, pages, html_output, warnings, report)
         staging = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
         staging.mkdir()
         try:
