@@ -28,9 +28,11 @@ from claimbook.diff import result_changes
 from claimbook.files import (
     ReplaceRefused,
     existing_bytes,
+    hold_interrupts,
     install,
     make_directories,
     open_temporary,
+    release_interrupts,
     remove_if_empty,
 )
 from claimbook.ingest import ingest, summary_versions
@@ -123,10 +125,12 @@ def fetch_summary(
     check_timeout(timeout)
     url = check_url(url) if url else round_url(round_name)
     target = round_folder(destination_dir, round_name) / "summary.csv"
-    created = make_directories(target.parent)
-    stream, temporary = open_temporary(target)
-    installed = False
+    held = hold_interrupts()
+    created, stream, temporary, installed = [], None, None, False
     try:
+        created = make_directories(target.parent)
+        stream, temporary = open_temporary(target)
+        release_interrupts(held)  # an interrupt from meanwhile is raised here, inside the clean-up
         size, sha256 = _download(url, stream, timeout, progress)
         table = _verify(temporary, url, round_name, size)
         data = temporary.read_bytes()
@@ -141,7 +145,11 @@ def fetch_summary(
         installed = True
         return Fetched(target, url, sha256, size, len(table))
     finally:
-        temporary.unlink(missing_ok=True)
+        release_interrupts(held)
+        if stream is not None:
+            stream.close()
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         if not installed:
             remove_if_empty(created)
 

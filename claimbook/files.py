@@ -10,6 +10,7 @@ give a new file (0o666 without the umask's bits) before it is renamed into place
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +67,23 @@ def remove_if_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:
             return
+
+
+def hold_interrupts():
+    """Hold Ctrl-C and SIGTERM back (in this thread) while a file and its folders are being made,
+    so an interrupt cannot land between creating them and recording them for clean-up; the mask to
+    give back to ``release_interrupts``, or None where signals cannot be masked."""
+    try:
+        return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def release_interrupts(previous) -> None:
+    """Let held interrupts through: one that came meanwhile is raised here, where the caller's
+    clean-up covers it. Calling it again is harmless."""
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def open_temporary(target: Path) -> tuple[BinaryIO, Path]:
