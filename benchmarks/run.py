@@ -142,7 +142,7 @@ def set_execute_mode(project: Path, mode: str) -> None:
 
 
 def jupyter_book_command(project: Path) -> list[str]:
-    # The same call as the book's own (claimbook.html), but warnings are not errors here.
+    # The same call as the book's own (claimbook.build.jupyterbook), but warnings are not errors here.
     return [
         JUPYTER_BOOK,
         "build",
@@ -191,12 +191,12 @@ def ingest_measure(path: Path) -> tuple[float, float, float]:
     Python peak allocation (tracemalloc) and the process peak RSS, in MiB."""
     timing = (
         "import sys, time\n"
-        "from claimbook.ingest import ingest\n"
+        "from claimbook.inputs.ingest import ingest\n"
         "t = time.perf_counter(); table = ingest(sys.argv[1], 'v6.1'); print(time.perf_counter() - t)\n"
     )
     memory = (
         "import resource, sys, tracemalloc\n"
-        "from claimbook.ingest import ingest\n"
+        "from claimbook.inputs.ingest import ingest\n"
         "tracemalloc.start(); table = ingest(sys.argv[1], 'v6.1')\n"
         "print(tracemalloc.get_traced_memory()[1] / 2**20, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
     )
@@ -221,8 +221,8 @@ def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from claimbook.build import committed_plan\n"
-        "from claimbook.execute import execute_chapter\n"
+        "from claimbook.build.book import committed_plan\n"
+        "from claimbook.build.execute import execute_chapter\n"
         "root, name, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])\n"
         "job = next(job for job in committed_plan(root)[0] if job.name == name)\n"
         "times = []\n"
@@ -316,7 +316,7 @@ def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
     import yaml
 
     sys.path.insert(0, str(copy))
-    from claimbook.context import load_data
+    from claimbook.engine.context import load_data
 
     data = load_data(
         str(copy / "data/mlperf/v6.1.csv"),

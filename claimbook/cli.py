@@ -18,12 +18,13 @@ import stat
 import sys
 from pathlib import Path
 
-from claimbook.errors import BuildError, ChapterError, UsageError
-from claimbook.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
-from claimbook.html import HtmlError
-from claimbook.outputs import LockedError, OutputError, writer_lock
-from claimbook.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
-from claimbook.registry import RegistryError, load_registry
+from claimbook.build.jupyterbook import HtmlError
+from claimbook.build.outputs import LockedError, OutputError, writer_lock
+from claimbook.claims.registry import RegistryError
+from claimbook.common.errors import BuildError, ChapterError, UsageError
+from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
+from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
+from claimbook.engine import load_registry
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
 # them: a build with nothing to do answers before pandas would have loaded.
@@ -207,10 +208,10 @@ def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -
 def _result_changes(out: Path, table):
     """For a refusal: what the new tidy table changes, by result (whole rows if the file there
     is not a tidy table)."""
-    from claimbook.csvfile import row_changes
-    from claimbook.diff import result_changes
-    from claimbook.ingest import tidy_csv
-    from claimbook.results import ResultsError, load_results
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.diff import result_changes
+    from claimbook.inputs.ingest import tidy_csv
+    from claimbook.inputs.results import ResultsError, load_results
 
     def what_changes(existing: bytes) -> str:
         try:
@@ -222,7 +223,7 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
-    from claimbook.ingest import ingest, tidy_csv
+    from claimbook.inputs.ingest import ingest, tidy_csv
 
     table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
     round_name = str(table["round"].iloc[0])
@@ -237,9 +238,9 @@ def _run_ingest(args) -> int:
 
 
 def _run_ingest_earlier(args) -> int:
-    from claimbook.csvfile import row_changes
-    from claimbook.earlier import ingest_earlier
-    from claimbook.ingest import tidy_csv
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.earlier import ingest_earlier
+    from claimbook.inputs.ingest import tidy_csv
 
     table = ingest_earlier(args.path)
     out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
@@ -254,9 +255,9 @@ def _run_ingest_earlier(args) -> int:
 
 
 def _run_ingest_prices(args) -> int:
-    from claimbook.csvfile import row_changes
-    from claimbook.ingest import tidy_csv
-    from claimbook.prices import ingest_prices
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.ingest import tidy_csv
+    from claimbook.inputs.prices import ingest_prices
 
     table = ingest_prices(args.path)
     out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
@@ -286,7 +287,7 @@ def _terminate_as_interrupt():
 
 
 def _run_fetch(args) -> int:
-    from claimbook.fetch import fetch_summary
+    from claimbook.inputs.fetch import fetch_summary
 
     folder = args.dir or PROJECT_ROOT / "data" / "raw"
     with writer_lock(folder), _terminate_as_interrupt():
@@ -308,9 +309,10 @@ def _run_fetch(args) -> int:
 
 
 def _run_diff(args) -> int:
-    from claimbook.diff import diff_results, format_diff, touched_claims
-    from claimbook.reference import load_reference
-    from claimbook.results import load_results
+    from claimbook.engine.touched import touched_claims
+    from claimbook.inputs.diff import diff_results, format_diff
+    from claimbook.inputs.reference import load_reference
+    from claimbook.inputs.results import load_results
 
     old, new = load_results(args.old), load_results(args.new)
     touched = touched_claims(load_registry(), load_reference(), old, new)
@@ -321,8 +323,8 @@ def _run_diff(args) -> int:
 def _run_list(args) -> int:
     from dataclasses import replace
 
-    from claimbook.bookpages import ledger_entries
-    from claimbook.inputs import InputError, read_text
+    from claimbook.common.safe_read import InputError, read_text
+    from claimbook.present.markdown_pages import ledger_entries
 
     book = (args.book or PROJECT_ROOT) / BOOK_DIR / GENERATED_DIR / "scorecard.json"
     if not book.is_file():
@@ -369,8 +371,8 @@ def _run_kinds(args) -> int:
 
 
 def _run_new_announcement(args) -> int:
-    from claimbook import identifiers
-    from claimbook.scaffold import new_registry
+    from claimbook.common import identifiers
+    from claimbook.present.scaffold import new_registry
 
     problem = identifiers.id_problem(args.identifier)
     if problem:
@@ -426,7 +428,7 @@ def check_out_path(out: Path) -> None:
 def _run_build(args) -> int:
     if args.round_name and not args.results:
         raise UsageError("--round goes with --results")
-    from claimbook import identifiers
+    from claimbook.common import identifiers
 
     if args.round_name and not identifiers.is_round(args.round_name):
         raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
@@ -434,7 +436,7 @@ def _run_build(args) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.out is not None:
         check_out_path(args.out)
-    from claimbook.build import build  # the build's imports (notebooks, charts) only when building
+    from claimbook.build.book import build  # the build's imports (notebooks, charts) only when building
 
     build(
         results=args.results,
@@ -525,11 +527,11 @@ def os_error(exc: OSError) -> tuple[str, int]:
 def _error_kinds() -> tuple[tuple, tuple]:
     """The errors that are bad input (exit 2) and the failures (exit 1); the classes of the
     table-reading modules are imported only once an error has to be told apart."""
-    from claimbook.csvfile import IngestError
-    from claimbook.fetch import FetchError, FetchRefused
-    from claimbook.inputs import InputError
-    from claimbook.params import ParamError
-    from claimbook.results import ResultsError
+    from claimbook.claims.params import ParamError
+    from claimbook.common.safe_read import InputError
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.fetch import FetchError, FetchRefused
+    from claimbook.inputs.results import ResultsError
 
     return (
         (

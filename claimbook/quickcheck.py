@@ -11,8 +11,8 @@ import difflib
 import json
 from pathlib import Path
 
-from claimbook.errors import UsageError
-from claimbook.paths import PROJECT_ROOT
+from claimbook.common.errors import UsageError
+from claimbook.common.paths import PROJECT_ROOT
 
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
@@ -21,13 +21,13 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
     the committed round; raises UsageError on bad input, naming the file."""
-    from claimbook.build import _as_read, _check_systems, book_data
-    from claimbook.registry import RegistryError
+    from claimbook.build.book import _as_read, _check_systems, book_data
+    from claimbook.claims.registry import RegistryError
 
     try:
         table = None
         if results is not None:
-            from claimbook.ingest import ingest
+            from claimbook.inputs.ingest import ingest
 
             table = _as_read(ingest(results, round_name))
         data = book_data(root, table, None, registry_file)
@@ -65,7 +65,8 @@ def chapter_of(claim, registry) -> str:
 def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
     """One claim's check as the book records it: its scorecard rows (parts included) and the
     published results it used."""
-    from claimbook import engine, scorecard
+    from claimbook import engine
+    from claimbook.engine import scorecard
 
     check = engine.check(claim, data, **_chapter_context(claim, data, root))
     return {
@@ -108,7 +109,7 @@ def _chapter_context(claim, data, root: Path) -> dict:
 
 
 def _economics_context(claim, data, name, parameters):
-    from claimbook import economics
+    from claimbook.engine import economics
 
     return economics.chapter_context(claim, data, name, parameters)
 
@@ -171,7 +172,7 @@ def text(report: dict) -> str:
 
 
 def _figure(value, unit: str) -> str:
-    from claimbook.verdict import figure
+    from claimbook.engine.verdict import figure
 
     return figure(value, unit or "")
 

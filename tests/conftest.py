@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def committed_results():
-    from claimbook.results import load_results
+    from claimbook.inputs.results import load_results
 
     return load_results(ROOT / "data" / "mlperf" / "v6.1.csv")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import yaml
 from summaries import summary_row, tidy_from_rows
 
-from claimbook.earlier import announced_figures, combine_rounds
+from claimbook.engine import load_registry
 from claimbook.engine.core import Data
-from claimbook.reference import annotate, load_reference
-from claimbook.registry import load_registry
+from claimbook.inputs.earlier import announced_figures, combine_rounds
+from claimbook.inputs.reference import annotate, load_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = {

@@ -131,8 +131,8 @@ def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURREN
 
 def tidy_from_rows(tmp_path: Path, rows: list[dict], round_name: str = "v6.1") -> pd.DataFrame:
     """A tidy results table, through the real ingest, from raw rows made with ``summary_row``."""
-    from claimbook.ingest import ingest, write_tidy
-    from claimbook.results import load_results
+    from claimbook.inputs.ingest import ingest, write_tidy
+    from claimbook.inputs.results import load_results
 
     summary = write_summary(tmp_path / f"summary-{round_name}.csv", rows)
     return load_results(write_tidy(ingest(summary, round_name), tmp_path / f"{round_name}.csv"))

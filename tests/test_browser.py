@@ -491,7 +491,7 @@ def test_the_book_has_its_pages(book_site, survey):
     # The site's root (the book's sources lie in book/, as jupyter-book's layout has them) sends a
     # reader to the front page.
     assert 'url=book/index.html"' in (book_site.folder / "index.html").read_text()
-    from claimbook.registry import load_registry
+    from claimbook.engine import load_registry
 
     registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
     assert len(pages) >= len(registry.chapters) + len(registry.page_claims())
@@ -583,7 +583,7 @@ def test_every_chart_is_drawn_with_marks(book_site, survey):
         for visit in survey["desktop"]
     )
     assert drawn == in_html * len(VIEWPORTS), f"{drawn} charts drawn, the HTML has {in_html} per viewport"
-    from claimbook.registry import load_registry
+    from claimbook.engine import load_registry
 
     registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
     for name in registry.chapters:
@@ -843,7 +843,7 @@ def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium,
         download.value.save_as(saved)
         header = saved.read_text(encoding="utf-8").splitlines()[0]
         assert header.startswith("round,organization,"), header
-        from claimbook.results import load_results
+        from claimbook.inputs.results import load_results
 
         expected = list(load_results(ROOT / "data" / "mlperf" / "v6.1.csv").columns)
         assert header.split(",")[: len(expected)] == expected[: len(header.split(","))]

@@ -10,9 +10,10 @@ import pytest
 from conftest import ROOT
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
-from claimbook.build import CACHE_NAME, committed_plan
-from claimbook.diff import claimed_systems, diff_results, format_diff
-from claimbook.registry import load_registry
+from claimbook.build.book import CACHE_NAME, committed_plan
+from claimbook.engine import load_registry
+from claimbook.engine.touched import claimed_systems
+from claimbook.inputs.diff import diff_results, format_diff
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
@@ -96,8 +97,8 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from types import SimpleNamespace
 
-    from claimbook.build import _agree
-    from claimbook.errors import BuildError
+    from claimbook.build.book import _agree
+    from claimbook.common.errors import BuildError
 
     check = SimpleNamespace(claim=SimpleNamespace(id="wan-9x-throughput"), verdict="supported with caveats")
     _agree(

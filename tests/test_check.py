@@ -7,7 +7,7 @@ import sys
 from conftest import ROOT
 from treehash import snapshot
 
-from claimbook.registry import load_registry
+from claimbook.engine import load_registry
 
 
 def check(*args, cwd=ROOT):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from claimbook.economics import (
+from claimbook.engine.economics import (
     break_even_notes,
     break_even_table,
     cost_table,
@@ -12,9 +12,9 @@ from claimbook.economics import (
     sensitivity,
     usd_per_million_tokens,
 )
-from claimbook.ingest import IngestError
-from claimbook.prices import ASSUMED, PRICE_COLUMNS, choose_prices, ingest_prices, load_prices
-from claimbook.reference import annotate, load_reference
+from claimbook.inputs.ingest import IngestError
+from claimbook.inputs.prices import ASSUMED, PRICE_COLUMNS, choose_prices, ingest_prices, load_prices
+from claimbook.inputs.reference import annotate, load_reference
 
 
 def test_cost_formula():

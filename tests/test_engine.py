@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from enginekit import check, result, world
 
-from claimbook.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 
 
 def ratio_claim(**fields):
@@ -81,7 +81,7 @@ def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp
 
 
 def test_a_tolerance_decides_the_verdict_and_every_case_alike(tmp_path):
-    from claimbook import scorecard
+    from claimbook.engine import scorecard
 
     data = world(
         tmp_path,
@@ -478,9 +478,9 @@ def test_a_compound_claim_follows_its_core_and_a_detail_is_a_caveat(tmp_path):
     result_ = check(world(tmp_path, rows, [claim]), "both")
     assert [part.verdict for part in result_.parts] == [SUPPORTED, CANNOT_BE_CHECKED]
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and "detail-unsettled" in result_.caveats
-    from claimbook import report
+    from claimbook.present import blocks
 
-    card = report.card(result_)
+    card = blocks.card(result_)
     assert (
         "A detail:" in card and "Why the book decided so:" in card and "the round count is a detail" in card
     )
@@ -492,7 +492,7 @@ def test_a_compound_claim_follows_its_core_and_a_detail_is_a_caveat(tmp_path):
 
 
 def test_a_role_is_core_or_detail_and_only_for_a_part(tmp_path):
-    from claimbook.registry import RegistryError
+    from claimbook.claims.registry import RegistryError
 
     claim = {**ratio_claim(form="up-to", claimed=3), "role": "detail"}
     with pytest.raises(RegistryError, match="field role"):
@@ -531,7 +531,7 @@ def test_a_vague_quantifier_has_one_reading_and_a_near_miss_is_a_caveat(tmp_path
 
 
 def test_a_quantifier_without_a_reading_is_an_error(tmp_path):
-    from claimbook.registry import RegistryError
+    from claimbook.claims.registry import RegistryError
 
     claim = {**ratio_claim(form="within", within="roughly"), "unit": "%"}
     with pytest.raises(RegistryError, match="no reading for 'roughly'"):
@@ -539,7 +539,7 @@ def test_a_quantifier_without_a_reading_is_an_error(tmp_path):
 
 
 def test_nearly_has_the_one_reading_of_the_method_page():
-    from claimbook.verdict import QUANTIFIERS, bounds
+    from claimbook.engine.verdict import QUANTIFIERS, bounds
 
     assert bounds("nearly", 2.0) == pytest.approx((1.6, 2.0))
     assert bounds("about", 10.0) == pytest.approx((9.5, 10.5))
@@ -687,7 +687,7 @@ def test_a_first_of_an_accelerator_family_looks_for_its_systems_earlier(tmp_path
 
     import pandas as pd
 
-    from claimbook.earlier import ROUND_COLUMNS
+    from claimbook.inputs.earlier import ROUND_COLUMNS
 
     rows = [result("Acme", "rack", "Offline", 10.0, accelerator="NVIDIA GB300")]
     claim = {
@@ -725,7 +725,7 @@ def test_a_first_of_an_accelerator_family_looks_for_its_systems_earlier(tmp_path
 
 
 def test_a_stated_figure_that_is_not_a_number_names_its_row(tmp_path):
-    from claimbook.registry import RegistryError
+    from claimbook.claims.registry import RegistryError
 
     claim = entries_claim({"dlrm-v3": {"Server": "about 12k"}})
     with pytest.raises(RegistryError, match=r"claim table: field entries\[0\]\.figures\.dlrm-v3\.Server"):
@@ -956,7 +956,7 @@ def test_counts_agree_with_their_nouns(tmp_path):
 
 
 def test_the_no_chart_sentence_follows_from_the_pages_evidence(tmp_path):
-    from claimbook.pages import no_chart_sentence
+    from claimbook.present.claim_pages import no_chart_sentence
 
     rows = [result("Acme", "x", "Offline", 1.0, weight_data_types="fp4")]
     claims = [

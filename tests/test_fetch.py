@@ -151,7 +151,7 @@ def test_a_server_that_trickles_is_stopped_at_the_deadline(tmp_path):
 
 
 def test_dev_zero_is_refused_and_an_endless_server_cut_off_at_the_size_cap(tmp_path):
-    from claimbook.fetch import MAX_DOWNLOAD
+    from claimbook.inputs.fetch import MAX_DOWNLOAD
 
     done = fetch("file:///dev/zero", tmp_path)
     assert done.returncode == 2 and "not a regular file (a device)" in done.stderr, done.stderr
@@ -181,7 +181,7 @@ def test_dev_zero_is_refused_and_an_endless_server_cut_off_at_the_size_cap(tmp_p
 
 
 def test_an_announced_size_over_the_cap_is_refused_before_downloading(tmp_path):
-    from claimbook.fetch import MAX_DOWNLOAD
+    from claimbook.inputs.fetch import MAX_DOWNLOAD
 
     class Huge(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -203,7 +203,7 @@ def test_an_announced_size_over_the_cap_is_refused_before_downloading(tmp_path):
 
 
 def test_fetch_help_states_the_cap_and_the_deadline():
-    from claimbook.fetch import DEFAULT_TIMEOUT, MAX_DOWNLOAD
+    from claimbook.inputs.fetch import DEFAULT_TIMEOUT, MAX_DOWNLOAD
 
     done = in_process("fetch", "--help")
     text = " ".join(done.stdout.split())

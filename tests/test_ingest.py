@@ -5,8 +5,14 @@ import pytest
 from conftest import ROOT, SHARED_SUMMARY
 from summaries import CURRENT_LAYOUT, OLDER_LAYOUT, summary_row, write_summary
 
-from claimbook.ingest import IngestError, gpu_watts_from_notes, ingest, system_from_location, write_tidy
-from claimbook.schema import TIDY_COLUMNS
+from claimbook.inputs.ingest import (
+    IngestError,
+    gpu_watts_from_notes,
+    ingest,
+    system_from_location,
+    write_tidy,
+)
+from claimbook.inputs.schema import TIDY_COLUMNS
 
 
 def test_current_layout_is_tidied(tmp_path):
@@ -186,9 +192,9 @@ def test_write_tidy_gives_the_file_the_umask_mode(tmp_path):
 
 
 def test_ingest_error_is_one_class_wherever_it_is_imported_from():
-    import claimbook.csvfile
+    import claimbook.inputs.csvfile
 
-    assert IngestError is claimbook.csvfile.IngestError
+    assert IngestError is claimbook.inputs.csvfile.IngestError
 
 
 def test_notes_are_not_copied(committed_results):

@@ -14,7 +14,7 @@ from clirun import as_subprocess, in_process
 from conftest import ROOT, SHARED_SUMMARY
 from summaries import CURRENT_LAYOUT, summary_row, write_summary
 
-from claimbook.csvfile import read_head, sniff
+from claimbook.inputs.csvfile import read_head, sniff
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
 
@@ -334,7 +334,8 @@ def registry_folder(tmp_path, text: str) -> tuple:
 
 
 def one_registry_error(folder, chapters, *phrases) -> str:
-    from claimbook.registry import RegistryError, load_registry
+    from claimbook.claims.registry import RegistryError
+    from claimbook.engine import load_registry
 
     with pytest.raises(RegistryError) as raised:
         load_registry(folder, chapters)
@@ -357,7 +358,7 @@ def test_a_hostile_registry_is_one_line(tmp_path, case):
 def test_an_unquoted_date_is_read_as_the_text_it_is(tmp_path):
     text = _swap('  date: "2026-09-17"\n', "  date: 2026-09-17\n")(AMD.read_text(encoding="utf-8"))
     text = _swap('  results_retrieved: "2026-09-16"\n', "  results_retrieved: 2026-09-16\n")(text)
-    from claimbook.registry import load_registry
+    from claimbook.engine import load_registry
 
     registry = load_registry(*registry_folder(tmp_path, text))
     announcement = registry.announcements["amd-v6.1"]
@@ -397,7 +398,7 @@ def test_a_registry_that_is_a_fifo_does_not_block(tmp_path):
 
 
 def test_a_registry_too_large_to_be_one(tmp_path):
-    from claimbook.inputs import MAX_TEXT
+    from claimbook.common.safe_read import MAX_TEXT
 
     text = AMD.read_text(encoding="utf-8") + "# " + "x" * MAX_TEXT + "\n"
     one_registry_error(*registry_folder(tmp_path, text), f"at most {MAX_TEXT:,} bytes")
@@ -432,7 +433,8 @@ def test_a_version_column_that_is_a_path(tmp_path):
     "template", ["../../../tmp/evil.ipynb", "/tmp/evil.ipynb", "notebooks/../x.ipynb", "x.py"]
 )
 def test_a_chapter_template_is_a_notebook_of_the_project(tmp_path, template):
-    from claimbook.registry import RegistryError, load_registry
+    from claimbook.claims.registry import RegistryError
+    from claimbook.engine import load_registry
 
     chapters = tmp_path / "chapters.yaml"
     chapters.write_text(f"economics: {{title: Economics, template: {template!r}}}\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Kernels forked by the build's server (claimbook.kernels): each page's notebook is byte for byte
+"""Kernels forked by the build's server (claimbook.build.kernels): each page's notebook is byte for byte
 what a kernel started from nothing gives, no page's state reaches another, and nothing is left
 running or on disk when the server stops."""
 
@@ -9,10 +9,10 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-from claimbook import digests, kernels
-from claimbook.build import committed_plan
-from claimbook.errors import ChapterError
-from claimbook.execute import execute_chapter
+from claimbook.build import digests, kernels
+from claimbook.build.book import committed_plan
+from claimbook.build.execute import execute_chapter
+from claimbook.common.errors import ChapterError
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")
 
@@ -52,12 +52,12 @@ LEAKY = [
     # What a page might change for the pages after it, shown before it changes it.
     (
         "import os, sys, functools, pandas as pd, altair as alt\n"
-        "import claimbook.charts, claimbook.reference\n"
+        "import claimbook.present.charts, claimbook.inputs.reference\n"
         "print(os.getcwd(), pd.get_option('display.max_rows'), alt.theme.active, alt.renderers.active)\n"
-        "print(hasattr(claimbook.charts, 'LEAK'), sorted(name for name in sys.modules if 'leak' in name))\n"
+        "print(hasattr(claimbook.present.charts, 'LEAK'), sorted(name for name in sys.modules if 'leak' in name))\n"
         "print(get_ipython().execution_count, 'x' in globals(), os.environ.get('LEAK'))\n"
         "pd.set_option('display.max_rows', 3); alt.theme.enable('dark'); alt.renderers.enable('json')\n"
-        "claimbook.charts.LEAK = 1; sys.modules['claimbook.leak'] = sys; os.environ['LEAK'] = '1'\n"
+        "claimbook.present.charts.LEAK = 1; sys.modules['claimbook.leak'] = sys; os.environ['LEAK'] = '1'\n"
         "os.chdir('/')\n"
         "x = 1"
     ),

@@ -9,10 +9,13 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from claimbook import bookpages, charts, digests, html, outputs, params, report
-from claimbook.reference import annotate, load_reference
-from claimbook.registry import RegistryError, load_registry
-from claimbook.verdict import figure, gap_percent, matches, reaches, signed, weakest
+from claimbook.build import digests, jupyterbook, outputs
+from claimbook.claims import params
+from claimbook.claims.registry import RegistryError
+from claimbook.engine import KINDS, load_registry
+from claimbook.engine.verdict import figure, gap_percent, matches, reaches, signed, weakest
+from claimbook.inputs.reference import annotate, load_reference
+from claimbook.present import blocks, charts, markdown_pages
 
 REFERENCE = load_reference(ROOT / "data" / "reference")
 
@@ -176,10 +179,14 @@ def test_the_committed_registries_load_and_name_every_required_claim():
 # -- --param -------------------------------------------------------------------------------------
 def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
     registry = load_registry()
-    chapters, _claims, warnings = params.apply(['economics.assumed_prices={"NVIDIA GB300": 12}'], registry)
+    chapters, _claims, warnings = params.apply(
+        ['economics.assumed_prices={"NVIDIA GB300": 12}'], registry, KINDS
+    )
     prices = chapters["economics"]["assumed_prices"]
     assert prices["NVIDIA GB300"] == 12 and prices["NVIDIA Vera Rubin"] == 15.75 and warnings == []
-    chapters, _, warnings = params.apply(['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry)
+    chapters, _, warnings = params.apply(
+        ['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry, KINDS
+    )
     assert "NVIDIA Vera Rubin" not in chapters["economics"]["assumed_prices"]
     assert len(warnings) == 1 and warnings[0].startswith(
         "warning: --param economics.assumed_prices: NVIDIA Vera Rubin has no value"
@@ -189,7 +196,7 @@ def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
 def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
     registry = load_registry()
     _, claims, _ = params.apply(
-        ["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry
+        ["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry, KINDS
     )
     assert claims == {
         "rubin-dsr1-2.5x": {"subject.system": "X"},
@@ -198,8 +205,8 @@ def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
 
 
 def test_a_missing_system_warning_suggests_a_param_that_works():
-    from claimbook.build import _missing_warnings
-    from claimbook.context import apply_overrides
+    from claimbook.build.book import _missing_warnings
+    from claimbook.engine.context import apply_overrides
 
     registry = load_registry()
     cases = {
@@ -223,7 +230,7 @@ def test_a_missing_system_warning_suggests_a_param_that_works():
         [warning] = _missing_warnings([{"claim": claim_id, "part_of": "", "missing": [missing]}], registry)
         assert f"--param {suggestion}" in warning, warning
         # ... and the suggested --param is taken, and changes that field only
-        _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry)
+        _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry, KINDS)
         changed = apply_overrides(registry, overrides).claim(claim_id)
         path = suggestion[len(claim_id) + 1 :].rsplit("=", 1)[0].split(".")
         value = changed.fields
@@ -239,7 +246,7 @@ def test_a_missing_system_warning_suggests_a_param_that_works():
 
 
 def test_a_list_item_is_named_by_its_index():
-    from claimbook.mappings import set_path
+    from claimbook.claims.mappings import set_path
 
     fields = {"items": [{"a": 1}, {"a": 2}]}
     assert set_path(fields, "items.1.a", 5) == {"items": [{"a": 1}, {"a": 5}]}
@@ -260,20 +267,25 @@ def test_a_list_item_is_named_by_its_index():
 )
 def test_bad_params_are_one_line(text, message):
     with pytest.raises(params.ParamError) as error:
-        params.apply([text], load_registry())
+        params.apply([text], load_registry(), KINDS)
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
 # -- digests follow the code a page runs -----------------------------------------------------------
 def test_a_page_depends_on_the_modules_its_template_imports_and_no_others():
     modules = set(digests.template_modules(ROOT / "notebooks" / "claim.ipynb"))
-    assert {"claimbook.pages", "claimbook.engine.ratio", "claimbook.report", "claimbook.charts"} <= modules
+    assert {
+        "claimbook.present.claim_pages",
+        "claimbook.engine.kinds.ratio",
+        "claimbook.present.blocks",
+        "claimbook.present.charts",
+    } <= modules
     assert not modules & {
         "claimbook.cli",
-        "claimbook.build",
-        "claimbook.outputs",
-        "claimbook.html",
-        "claimbook.params",
+        "claimbook.build.book",
+        "claimbook.build.outputs",
+        "claimbook.build.jupyterbook",
+        "claimbook.claims.params",
     }
 
 
@@ -288,7 +300,7 @@ def test_touching_a_module_no_template_imports_changes_no_digest(monkeypatch):
     monkeypatch.setattr(digests, "file_digest", touched)
     assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) == before
     monkeypatch.setattr(
-        digests, "file_digest", lambda path: "changed" if Path(path).name == "report.py" else real(path)
+        digests, "file_digest", lambda path: "changed" if Path(path).name == "blocks.py" else real(path)
     )
     assert digests.chapter_digest(template, {"claim_id": "x"}, ROOT, []) != before
 
@@ -353,7 +365,7 @@ def test_publish_replaces_every_folder_whole(tmp_path):
 KILLED_AT_SECOND_EXCHANGE = """
 import os, signal, sys
 from pathlib import Path
-from claimbook import outputs
+from claimbook.build import outputs
 real, calls = outputs._exchange, []
 def exchange(first, second):
     calls.append(second)
@@ -504,7 +516,7 @@ def test_kernel_folders_of_dead_builds_are_removed(tmp_path):
     import subprocess
     import sys
 
-    from claimbook import kernelfolders
+    from claimbook.build import kernelfolders
 
     dead = subprocess.run(
         [sys.executable, "-c", "print(__import__('os').getpid())"], capture_output=True, check=True
@@ -527,13 +539,13 @@ def test_sync_rewrites_only_what_changed(tmp_path):
     (source / "data").mkdir()
     for name in ("_config.yml", "_toc.yml", "book/a.md", "book/sub/b.md", "data/results.csv"):
         (source / name).write_text(name)
-    assert html.sync(source, work) == 4
+    assert jupyterbook.sync(source, work) == 4
     # A book's sources only: an --out book's data is not jupyter-book's to read.
     assert not (work / "data").exists()
     stamp = (work / "book" / "a.md").stat().st_mtime_ns
     (source / "book" / "sub" / "b.md").write_text("b2")
     (work / "book" / "stale.md").write_text("gone")
-    assert html.sync(source, work) == 1
+    assert jupyterbook.sync(source, work) == 1
     assert (work / "book" / "a.md").stat().st_mtime_ns == stamp  # unchanged: Sphinx does not re-read it
     assert not (work / "book" / "stale.md").exists()
 
@@ -556,9 +568,9 @@ def test_labels_wrap_between_words(text):
 
 
 def test_plurals_and_numbers():
-    assert (report.plural(1, "result"), report.plural(3, "result")) == ("1 result", "3 results")
-    assert report.number(1234567.0) == "1,234,567" and report.number(0.6546) == "0.655"
-    assert report.number(15.75, 2) == "15.75"
+    assert (blocks.plural(1, "result"), blocks.plural(3, "result")) == ("1 result", "3 results")
+    assert blocks.number(1234567.0) == "1,234,567" and blocks.number(0.6546) == "0.655"
+    assert blocks.number(15.75, 2) == "15.75"
     assert [
         figure(1, "results"),
         figure(3, "category"),
@@ -570,13 +582,13 @@ def test_plurals_and_numbers():
 def test_tables_speak_to_readers():
     import pandas as pd
 
-    assert [report.heading(c) for c in ("organization", "small_gpus", "throughput_ratio", "Case")] == [
+    assert [blocks.heading(c) for c in ("organization", "small_gpus", "throughput_ratio", "Case")] == [
         "Submitter",
         "GPUs, smaller",
         "Throughput ratio",
         "Case",
     ]
-    html_table = report.table_html(
+    html_table = blocks.table_html(
         pd.DataFrame(
             {
                 "organization": ["Oracle"],
@@ -618,16 +630,16 @@ def test_verdict_helpers():
 
 
 def test_generated_pages_escape_data_and_link_every_caveat():
-    page = bookpages.caveats_page()
+    page = markdown_pages.caveats_page()
     for code in ("preview", "not-best-rival", "board-power-spec"):
         assert f'id="caveat-{code}"' in page
-    assert "<script>" not in report.card.__doc__  # (sanity: the card builder escapes, see below)
-    assert report.escape("<img src=x>") == "&lt;img src=x&gt;"
+    assert "<script>" not in blocks.card.__doc__  # (sanity: the card builder escapes, see below)
+    assert blocks.escape("<img src=x>") == "&lt;img src=x&gt;"
 
 
 def test_the_toc_lists_every_page(tmp_path):
     registry = load_registry()
-    text = bookpages.toc(registry, ["rubin_speedup"], {"amd-wan-vs-b300"}, ["explorer"])
+    text = markdown_pages.toc(registry, ["rubin_speedup"], {"amd-wan-vs-b300"}, ["explorer"])
     toc = yaml.safe_load(text)
     files = [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
     # Paths from the project's root, where the toc lies (jupyter-book 1.x layout).
@@ -644,7 +656,7 @@ def test_kernels_talk_over_sockets_of_their_own(tmp_path):
     import asyncio
     import tempfile
 
-    from claimbook.execute import _kernel_manager
+    from claimbook.build.execute import _kernel_manager
 
     async def start_and_stop():
         with tempfile.TemporaryFile(mode="w+") as stderr:

@@ -21,7 +21,7 @@ from conftest import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from claimbook.build import committed_toc
+from claimbook.build.book import committed_toc
 
 BIN = Path(sys.executable).parent
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
@@ -212,7 +212,7 @@ def test_the_wheel_holds_every_module_and_the_command(wheel):
         for path in (ROOT / "claimbook").rglob("*.py")
         if "__pycache__" not in path.parts
     }
-    assert "claimbook/engine/ratio.py" in modules
+    assert "claimbook/engine/kinds/ratio.py" in modules
     assert {name for name in names if ".dist-info/" not in name} == modules
     assert "claimbook = claimbook.cli:main" in info["entry_points.txt"]
     assert "Requires-Dist: pandas<4,>=3.1" in info["METADATA"]
@@ -282,7 +282,7 @@ def run_installed(installed: Path, arguments, cwd: Path):
 
 
 def test_the_installed_package_finds_the_project_it_is_run_in(installed, tmp_path):
-    probe = "import claimbook, claimbook.engine.ratio, claimbook.paths as p; print(claimbook.__file__, p.PROJECT_ROOT)"
+    probe = "import claimbook, claimbook.engine.kinds.ratio, claimbook.common.paths as p; print(claimbook.__file__, p.PROJECT_ROOT)"
     done = run_installed(installed, [sys.executable, "-c", probe], ROOT / "data" / "claims")
     assert done.returncode == 0, done.stderr
     module, root = done.stdout.split()

@@ -1350,8 +1350,8 @@ def test_the_chapter_lists_the_superlinear_pairs_it_left_out(data):
     """The scaling chapter's table of pairs above linear (from the engine) is the independently
     computed set, highest first."""
     from claimbook import engine
-    from claimbook.context import load_data
-    from claimbook.pages import superlinear_pairs
+    from claimbook.engine.context import load_data
+    from claimbook.present.claim_pages import superlinear_pairs
 
     _, flagged = efficiency_field(data)
     book = load_data(

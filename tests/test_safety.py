@@ -876,7 +876,7 @@ def markup_from_data(text: str) -> list[str]:
 def evil_registry_loaded(tmp_path_factory):
     from registries import evil_registry
 
-    from claimbook.registry import load_registry
+    from claimbook.engine import load_registry
 
     folder = tmp_path_factory.mktemp("evil") / "claims"
     folder.mkdir()
@@ -892,9 +892,10 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     import nbformat
     from registries import EVIL_CLAIM, EVIL_ID, EVIL_TEXT_CLAIM
 
-    from claimbook import bookpages, scorecard
+    from claimbook.build.execute import with_title
+    from claimbook.engine import scorecard
     from claimbook.engine.core import cannot_check
-    from claimbook.execute import with_title
+    from claimbook.present import markdown_pages
 
     registry = evil_registry_loaded
     checks = {
@@ -908,12 +909,12 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
         with_title(template, registry.claim(EVIL_CLAIM).get("title"), tmp_path), as_version=4
     )
     pages = {
-        "front": bookpages.front_page(rows, registry, "v6.1"),
-        "announcement": bookpages.announcement_page(
+        "front": markdown_pages.front_page(rows, registry, "v6.1"),
+        "announcement": markdown_pages.announcement_page(
             announcement, rows, registry, {EVIL_TEXT_CLAIM: checks[EVIL_TEXT_CLAIM]}
         ),
         "title cell": titled.cells[0].source,
-        "kinds": bookpages.kinds_page(registry),
+        "kinds": markdown_pages.kinds_page(registry),
     }
     for name, text in pages.items():
         assert not markup_from_data(text), f"{name}: {markup_from_data(text)[:5]}"
@@ -934,7 +935,7 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     assert "SOURCE_LABEL-MARK &lt;script&gt;" not in pages["announcement"]
     assert 'href="https://example.org/post?q=&lt;script&gt;' in pages["announcement"]
     assert "REASON-MARK &lt;script&gt;window.__pwned=1&lt;/script&gt;" in pages["announcement"]
-    toc = bookpages.toc(registry, [], {EVIL_CLAIM}, [])
+    toc = markdown_pages.toc(registry, [], {EVIL_CLAIM}, [])
     assert "<" not in toc and f"book/generated/{EVIL_ID}/{EVIL_CLAIM}" in toc
 
 
@@ -1087,7 +1088,7 @@ def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_p
 
     from conftest import run_copy
 
-    from claimbook.registry import read_registry_file
+    from claimbook.claims.registry import read_registry_file
 
     copy = tmp_path / "project"
     shutil.copytree(pristine_copy, copy, symlinks=True)
@@ -1099,7 +1100,7 @@ def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_p
     assert done.returncode == 0, done.stderr
     written = copy / "data" / "claims" / "acme-v6.1.yaml"
     assert changes(before, snapshot(copy, strict=True)) == ["added data/claims/acme-v6.1.yaml"]
-    announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=False)
+    announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=None)
     assert (announcement.title, announcement.date, announcement.round) == (title, "2026-09-18", "v6.1")
     assert [claim.id for claim in claims] == ["acme-example"]
 

@@ -21,13 +21,15 @@ from clirun import in_process
 from conftest import ROOT, SHARED_SUMMARY
 from summaries import summary_from_tidy
 
-from claimbook import drift, engine, scorecard
-from claimbook.context import load_data
-from claimbook.diff import diff_results, format_diff, result_changes, touched_claims
+from claimbook import engine
+from claimbook.claims.selectors import missing, select
+from claimbook.engine import drift, scorecard
+from claimbook.engine.context import load_data
 from claimbook.engine.core import SelectionError
-from claimbook.names import contains_name, squash
-from claimbook.reference import load_reference
-from claimbook.selectors import missing, select
+from claimbook.engine.touched import touched_claims
+from claimbook.inputs.diff import diff_results, format_diff, result_changes
+from claimbook.inputs.names import contains_name, squash
+from claimbook.inputs.reference import load_reference
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RUBIN_NAME = "NVIDIA Vera Rubin NVL72 (72x VR-288GB_aarch64)"
@@ -155,7 +157,7 @@ def test_a_respelt_accelerator_leaves_every_verdict_and_figure_unchanged(committ
 def test_the_official_file_respelt_in_three_text_columns_changes_nothing(tmp_path, committed_card):
     """The corrected file of the issue, rebuilt from the official one: "Vera Rubin" re-spelt in
     SystemName, accelerator_model_name and notes of NVIDIA's six rows, nothing else."""
-    from claimbook.ingest import ingest
+    from claimbook.inputs.ingest import ingest
 
     with open(SHARED_SUMMARY, newline="", encoding="utf-8") as stream:
         reader = csv.DictReader(stream)

@@ -8,8 +8,13 @@ kind when the registry is read, so every mistake names the file, the claim and t
 
 from __future__ import annotations
 
-from claimbook.caveats import CODES, ordered, qualifies
-from claimbook.engine import (
+from claimbook.claims import registry
+from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry
+from claimbook.claims.selectors import SelectorError
+from claimbook.claims.selectors import validate as validate_selector
+from claimbook.engine.caveats import CODES, ordered, qualifies
+from claimbook.engine.core import Check, ClaimSpecError, Data
+from claimbook.engine.kinds import (
     figure,
     leading,
     not_checkable,
@@ -20,10 +25,7 @@ from claimbook.engine import (
     stated_figures,
     unnamed_baseline,
 )
-from claimbook.engine.core import Check, ClaimSpecError, Data
-from claimbook.selectors import SelectorError
-from claimbook.selectors import validate as validate_selector
-from claimbook.verdict import (
+from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
@@ -74,6 +76,12 @@ PARENT_KIND = "compound"  # a claim made only of parts
 ROLES = ("core", "detail")  # a part is the claim's core (decides) or a detail (a caveat when it fails)
 
 
+def load_registry(claims_dir=CLAIMS_DIR, chapters_file=CHAPTERS_FILE, also=None) -> Registry:
+    """Every registry file (``claimbook.claims.registry.load_registry``), each claim's kind and
+    fields checked as it is read, so a mistake names the file, the claim and the field."""
+    return registry.load_registry(claims_dir, chapters_file, validate=validate_claim, also=also)
+
+
 def validate_claim(claim) -> None:
     """Raise ClaimSpecError naming the file, claim and field of the first mistake."""
 
@@ -111,7 +119,7 @@ def validate_claim(claim) -> None:
                 validate_selector(claim.fields[name], f"{claim.where}: field {name}")
             except SelectorError as exc:
                 raise ClaimSpecError(str(exc)) from None
-    for name, selector in _role_selectors(claim):
+    for name, selector in role_selectors(claim):
         _check_combining(claim.kind, module, name, selector, fail)
     acknowledged = claim.fields.get("acknowledges") or []
     unknown = [code for code in acknowledged if code not in CODES]
@@ -133,7 +141,7 @@ def role_of(part) -> str:
     return str(part.get("role") or "core")
 
 
-def _role_selectors(claim):
+def role_selectors(claim):
     """(field, selector) of each selector a claim names, a ratio's labelled baselines included."""
     for name in ("subject", "small", "large", "rows", "evidence", "candidates", "field"):
         value = claim.fields.get(name)
@@ -182,7 +190,7 @@ def audit(claim, data: Data) -> list[str]:
         module = KINDS.get(item.kind)
         if module is None:
             continue
-        for name, selector in _role_selectors(item):
+        for name, selector in role_selectors(item):
             roles = module.one_per_case(item) if hasattr(module, "one_per_case") else module.ONE_PER_CASE
             if name not in roles or "sum" in selector or selector.get("combine"):
                 continue

@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from claimbook import caveats as caveat_codes
-from claimbook.reference import Reference
-from claimbook.registry import Announcement, Claim, Registry
-from claimbook.selectors import Missing, describe, item_selector, missing, select, with_defaults
-from claimbook.verdict import (
+from claimbook.claims.registry import Announcement, Claim, Registry
+from claimbook.claims.selectors import Missing, describe, item_selector, missing, select, with_defaults
+from claimbook.engine import caveats as caveat_codes
+from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
     SUPPORTED_WITH_CAVEATS,
     figure,
 )
+from claimbook.inputs.reference import Reference
 
 
 class ClaimSpecError(ValueError):
@@ -345,7 +345,7 @@ def benchmarks_of(claim: Claim) -> list[str]:
 
 def scenarios_of(claim: Claim, available) -> list[str]:
     """The claim's scenarios, or every scenario the data has for it, in the book's order."""
-    from claimbook.schema import SCENARIOS
+    from claimbook.inputs.schema import SCENARIOS
 
     named = claim.get("scenarios")
     if named:

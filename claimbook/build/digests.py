@@ -1,0 +1,170 @@
+"""Content digests of what a chapter's executed notebook depends on.
+
+A chapter runs again only when one of these changed: its template, its parameters, the files
+and folders they name (by content, not by name or date), the claims it checks, the modules of
+this package its template imports (and what they import, transitively), the pinned
+requirements, or the Python version. Touching a module no template imports (the command line,
+the build itself) re-executes nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from claimbook.common.paths import PACKAGE_DIR, PROJECT_ROOT
+
+PACKAGE = "claimbook"
+
+
+def bytes_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """The digest of a file's bytes, read once per version of the file in a process: every page
+    names the same data files and modules."""
+    info = os.stat(path)
+    return _file_digest(os.path.abspath(path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_digest(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> str:
+    return bytes_digest(Path(path).read_bytes())
+
+
+def folder_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    for item in sorted(Path(path).rglob("*")):
+        if item.is_file() and "__pycache__" not in item.parts:
+            digest.update(item.relative_to(path).as_posix().encode())
+            digest.update(file_digest(item).encode())
+    return digest.hexdigest()
+
+
+def with_file_digests(value, root: Path, skip=()):
+    """Parameters with every path to an existing file or folder (relative to ``root``) replaced
+    by the digest of its content."""
+    if isinstance(value, dict):
+        return {
+            key: (item if key in skip else with_file_digests(item, root, skip)) for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [with_file_digests(item, root, skip) for item in value]
+    if isinstance(value, str) and value and len(value) < 4096 and "\n" not in value:
+        path = Path(value) if Path(value).is_absolute() else root / value
+        try:
+            if path.is_file():
+                return f"file:{file_digest(path)}"
+            # A folder of the book's own data (never the book root or anything above it).
+            resolved, base = path.resolve(), root.resolve()
+            if path.is_dir() and resolved != base and resolved.is_relative_to(base):
+                return f"folder:{folder_digest(path)}"
+        except OSError:
+            pass
+    return value
+
+
+@functools.cache
+def _module_file(name: str) -> Path | None:
+    """The source file of a module of this package, or None if it is not one."""
+    if name != PACKAGE and not name.startswith(PACKAGE + "."):
+        return None
+    relative = Path(*name.split("."))
+    # From where the package is (a checkout, or site-packages once installed).
+    source = PACKAGE_DIR.parent
+    for candidate in (source / relative.with_suffix(".py"), source / relative / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(source: str, package: str) -> set[str]:
+    """Names of the modules a piece of code imports (anywhere in it, functions included)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative import inside the package
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # "from pkg import module"
+    return found
+
+
+@functools.cache
+def _module_imports(name: str) -> frozenset:
+    """The modules of this package one module imports, itself parsed once per process."""
+    path = _module_file(name)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    parents = {".".join(name.split(".")[:index]) for index in range(1, len(name.split(".")))}
+    return frozenset(
+        other
+        for other in _imports(path.read_text(encoding="utf-8"), package) | parents
+        if _module_file(other)
+    )
+
+
+@functools.cache
+def _module_closure(start: frozenset) -> tuple[str, ...]:
+    seen, todo = set(), [name for name in start if _module_file(name)]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(other for other in _module_imports(name) if other not in seen)
+    return tuple(sorted(seen))
+
+
+def template_modules(template: Path) -> tuple[str, ...]:
+    """Every module of this package a template's code imports, transitively."""
+    info = Path(template).stat()
+    return _template_modules(str(template), info.st_mtime_ns, info.st_size)
+
+
+@functools.cache
+def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """(Read once per version of the file: every page of a kind shares its template.)"""
+    # Read as JSON, not with nbformat: a rebuild with nothing to do then never imports it.
+    notebook = json.loads(Path(template).read_text(encoding="utf-8"))
+    names = set()
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            try:
+                names |= _imports("".join(source) if isinstance(source, list) else source, "")
+            except SyntaxError:
+                continue
+    return _module_closure(frozenset(names))
+
+
+def modules_digest(modules) -> dict[str, str]:
+    return {name: file_digest(_module_file(name)) for name in modules}
+
+
+def environment_digest() -> str:
+    """The pinned requirements and the Python version: what else shapes an output."""
+    requirements = PROJECT_ROOT / "requirements.txt"
+    data = requirements.read_bytes() if requirements.is_file() else b""
+    return bytes_digest(data + f"{sys.version_info.major}.{sys.version_info.minor}".encode())
+
+
+def chapter_digest(template: Path, parameters: dict, root: Path, claims: list, skip=()) -> str:
+    """The digest of everything one executed notebook depends on."""
+    inputs = {
+        "template": file_digest(template),
+        "parameters": with_file_digests(parameters, root, skip),
+        "claims": claims,
+        "modules": modules_digest(template_modules(template)),
+        "environment": environment_digest(),
+    }
+    return bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())

@@ -1,0 +1,187 @@
+"""Executing one chapter template with papermill into a deterministic executed notebook."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+
+from claimbook.build.kernelfolders import kernel_folder
+from claimbook.common.errors import ChapterError
+
+KERNEL = "python3"
+# Metadata papermill and nbclient record that changes from run to run (times, paths).
+_VOLATILE_NOTEBOOK_KEYS = (
+    "start_time",
+    "end_time",
+    "duration",
+    "input_path",
+    "output_path",
+    "environment_variables",
+)
+_VOLATILE_CELL_KEYS = ("papermill", "execution")
+
+
+def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=None):
+    """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
+    the build's output, and its last words are at hand if it dies), whose kernel reads data
+    relative to the book being built, and which talks to its kernel over Unix sockets in a
+    folder of its own. With a ``server`` (``claimbook.build.kernels``) the kernel is forked by it
+    instead of started from nothing; everything else is the same.
+
+    Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
+    kernels started at once by two processes (two builds, or test workers) can pick the same
+    port. The loser dies at start-up, and the client's request to it can then block forever.
+    Sockets in a private folder cannot collide."""
+    from jupyter_client import AsyncKernelManager
+
+    from claimbook.common.paths import BOOK_ROOT_VARIABLE
+
+    class ChapterKernel(AsyncKernelManager):
+        async def _async_start_kernel(self, **kw):
+            self.transport = "ipc"
+            self.ip = str(socket_folder / "kernel")
+            kw.setdefault("stderr", stderr_file)
+            environment = dict(kw.get("env") or os.environ)
+            environment[BOOK_ROOT_VARIABLE] = str(book_root)
+            kw["env"] = environment
+            return await super()._async_start_kernel(**kw)
+
+        start_kernel = _async_start_kernel
+
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            if server is None:
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            from claimbook.build.kernels import ServerGone, launch
+
+            try:
+                process = launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)
+            except ServerGone:  # the server died, or this is not its Python: a kernel from nothing
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            # What LocalProvisioner.launch_kernel records of the process it starts.
+            provisioner = self.provisioner
+            provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+            provisioner.cwd = kw.get("cwd")
+            self._reconcile_connection_info(provisioner.connection_info)
+
+    return ChapterKernel
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_ARROW = re.compile(r"^-*>\s*(\d+)\s?(.*)$")
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _failing_line(traceback: list[str]) -> str:
+    """The line of the cell the error came from (IPython marks it with an arrow)."""
+    for block in traceback:
+        for line in _ANSI.sub("", block).splitlines():
+            match = _ARROW.match(line.strip())
+            if match:
+                return f"line {match.group(1)}: `{match.group(2).strip()}`"
+    return ""
+
+
+def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbformat.NotebookNode:
+    """Strip what varies between runs, so the same inputs give byte-identical notebooks."""
+    record = notebook.metadata.get("papermill", {})
+    for key in _VOLATILE_NOTEBOOK_KEYS:
+        record.pop(key, None)
+    record["input_path"] = template
+    for index, cell in enumerate(notebook.cells):
+        for key in _VOLATILE_CELL_KEYS:
+            cell.metadata.pop(key, None)
+        # papermill gives the cell it injects a random id; derive it from its place instead. The
+        # page shows its parameters folded at the end, so the injected cell is not rendered.
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell["id"] = f"injected-parameters-{index}"
+            if "remove-cell" not in cell.metadata["tags"]:
+                cell.metadata["tags"].append("remove-cell")
+    return notebook
+
+
+def with_title(template: Path, title: str | None, folder: Path) -> Path:
+    """The template with a first markdown cell holding the page's title (papermill parameters
+    reach code cells only, and a page's title must be in its source)."""
+    if not title:
+        return template
+    notebook = nbformat.read(template, as_version=4)
+    from claimbook.present.blocks import markdown_text  # a registry's title is text, never markup
+
+    heading = nbformat.v4.new_markdown_cell("# " + markdown_text(title))
+    heading["id"] = "page-title"
+    notebook.cells.insert(0, heading)
+    staged = folder / f".{template.stem}-titled-{os.getpid()}-{abs(hash(title)) % 10**8}.ipynb"
+    nbformat.write(notebook, staged)
+    return staged
+
+
+def _running(server):
+    """The server if it can fork this page's kernel; None: start the kernel afresh."""
+    return server if server is not None and server.running() else None
+
+
+def execute_chapter(
+    name: str,
+    template: Path,
+    output: Path,
+    parameters: dict,
+    cwd: Path,
+    template_label: str,
+    title: str | None = None,
+    server=None,
+) -> Path:
+    """Run ``template`` with ``parameters`` into ``output``, the kernel reading data from the book
+    root ``cwd`` (forked by ``server`` if one is given and running, else started afresh); raises
+    ChapterError on failure."""
+    import papermill  # imported here: a build that executes nothing should not pay for it
+    from papermill.exceptions import PapermillExecutionError
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    source = with_title(template, title, output.parent)
+    with (
+        kernel_folder() as sockets,
+        open(Path(sockets) / "stderr", "w+") as kernel_stderr,
+    ):
+        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets), _running(server))
+        try:
+            papermill.execute_notebook(
+                str(source),
+                str(output),
+                parameters=parameters,
+                kernel_name=KERNEL,
+                progress_bar=False,
+                # the notebook is written once at the end; saving after every cell only costs time
+                request_save_on_cell_execute=False,
+                cwd=str(cwd),
+                kernel_manager_class=kernel_class,
+            )
+        except PapermillExecutionError as exc:
+            where = _failing_line(exc.traceback or [])
+            raise ChapterError(
+                f"chapter {name}: cell {exc.cell_index} (In [{exc.exec_count}]{', ' + where if where else ''}) "
+                f"failed: {exc.ename}: {_first_line(str(exc.evalue))}"
+            ) from None
+        except Exception as exc:  # kernel start-up or death, unreadable template, ...
+            kernel_stderr.seek(0)
+            said = [line for line in kernel_stderr.read().splitlines() if line.strip()]
+            last_words = f" (kernel said: {said[-1].strip()})" if said else ""
+            raise ChapterError(
+                f"chapter {name}: could not execute {template}: {type(exc).__name__}: {exc}{last_words}"
+            ) from exc
+        finally:
+            if source != template:
+                source.unlink(missing_ok=True)
+    notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
+    temporary = output.with_suffix(".ipynb.tmp")
+    nbformat.write(notebook, temporary)
+    os.replace(temporary, output)
+    return output

@@ -1,0 +1,48 @@
+"""A Sphinx extension that keeps the built book offline: free of scripts it does not use, and
+with the chart library it does use.
+
+jupyter-book always loads sphinx-thebe, which declares a CDN address for live code cells
+and, on some pages, declares it twice (a console error). This book runs no code in the
+browser, so its pages carry no thebe script at all.
+
+The pages load vega, vega-lite and vega-embed from one local script (``claimbook.build.assets``).
+``claimbook build`` puts it in the staged book's ``_static``; a plain ``jupyter-book build .``
+of the project has none there (it is made, not committed), so the extension writes it into the
+site when the site lacks it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claimbook.build.assets import VEGA_BUNDLE
+
+
+def _is_thebe(script) -> bool:
+    filename = getattr(script, "filename", None) or ""
+    body = (getattr(script, "attributes", None) or {}).get("body", "")
+    return "thebe" in filename or "THEBE_JS_URL" in body
+
+
+def _drop_thebe(app, pagename, templatename, context, doctree):
+    scripts = context.get("script_files")
+    if scripts:
+        context["script_files"] = [script for script in scripts if not _is_thebe(script)]
+
+
+def _ship_vega(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    if not (static / VEGA_BUNDLE).is_file():
+        from claimbook.build.assets import write_vega_bundle
+
+        write_vega_bundle(static)
+
+
+def setup(app):
+    app.connect("html-page-context", _drop_thebe, priority=900)
+    # Page titles from the registries are text in the theme's templates too (claimbook.present.sphinx_text).
+    app.setup_extension("claimbook.present.sphinx_text")
+    app.connect("build-finished", _ship_vega)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

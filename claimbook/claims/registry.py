@@ -1,0 +1,436 @@
+"""Announcements as data: one registry file per announcement under ``data/claims/``.
+
+A registry file has an ``announcement`` header (who, title, date, source, round) and its
+``claims``; each claim has an ``id``, a paraphrased ``statement``, a ``kind`` the engine knows
+and that kind's fields (selectors, the claimed value, scenarios). A claim may be made of
+``parts``, each a claim of its own kind that inherits the parent's fields. Narrative chapters
+(``data/chapters.yaml``) take their claims from here by ``chapter``; every other claim gets a
+page of its own in its announcement's chapter. Every mistake is reported with the file, the
+claim id and the field.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from claimbook.common import identifiers
+from claimbook.common.paths import resolve_path
+from claimbook.common.safe_read import InputError, read_yaml
+
+CLAIMS_DIR = "data/claims"
+CHAPTERS_FILE = "data/chapters.yaml"
+HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
+HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division", "result_ids", "note")
+COMMON_FIELDS = ("id", "statement", "kind", "chapter", "parts", "result_ids", "note")
+# Fields a part takes from its parent unless it sets them itself.
+INHERITED = ("benchmark", "division", "subject", "scenarios", "baseline", "tolerance", "unit")
+ID_PATTERN = re.compile(identifiers.ID.pattern)
+# Text fields of the header shown as one line (whitespace, newlines included, collapses to a space).
+HEADER_TEXT = ("title", "publisher", "claimant", "vendor", "source_label", "division", "note")
+LINK_SCHEMES = ("http", "https")
+TEMPLATE = re.compile(r"notebooks/[A-Za-z0-9_][A-Za-z0-9_.\-]*\.ipynb")
+# A figure in a registry is a finite number of a sensible size: a claimed 400-digit figure or a
+# NaN would reach the verdicts as "nan%" or overflow inside a page.
+MAX_NUMBER = 1e15
+
+
+# The engine's check of a claim's kind and fields: raises ValueError naming the claim and field.
+Validator = Callable[["Claim"], None]
+
+
+class RegistryError(ValueError):
+    """A registry or chapter file that is malformed; the message names the file, claim and field."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    id: str
+    title: str
+    publisher: str
+    claimant: str  # the organization whose own results are a claim's natural baseline
+    vendor: str  # the accelerator vendor whose platform the claims are about
+    date: str
+    round: str
+    path: str
+    source_url: str | None = None
+    source_label: str = ""
+    results_retrieved: str | None = None
+    division: str | None = None
+    result_ids: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    announcement: str
+    statement: str
+    kind: str
+    fields: dict
+    where: str  # "data/claims/x.yaml: claim ID", the prefix of every message about this claim
+    chapter: str | None = None
+    parts: tuple[Claim, ...] = ()
+    parent: str | None = None
+    result_ids: tuple[str, ...] = ()
+    note: str = ""
+
+    def get(self, name: str, default=None):
+        return self.fields.get(name, default)
+
+    @property
+    def claimed(self):
+        return self.fields.get("claimed")
+
+    @property
+    def unit(self) -> str:
+        return str(self.fields.get("unit") or "")
+
+    @property
+    def tolerance(self) -> float:
+        return float(self.fields.get("tolerance") or 0.0)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    name: str
+    title: str
+    template: str
+    parameters: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Registry:
+    announcements: dict[str, Announcement]
+    claims: tuple[Claim, ...]  # top-level claims, announcements in order, claims in file order
+    chapters: dict[str, Chapter]
+    files: tuple[str, ...]  # the registry files read, relative to the book's root where possible
+
+    def claim(self, claim_id: str) -> Claim:
+        for claim in self.all_claims():
+            if claim.id == claim_id:
+                return claim
+        raise KeyError(f"no claim {claim_id!r} in the registry")
+
+    def all_claims(self) -> tuple[Claim, ...]:
+        """Every claim and every part, parents before their parts."""
+        found = []
+        for claim in self.claims:
+            found.append(claim)
+            found.extend(claim.parts)
+        return tuple(found)
+
+    def claims_of(self, announcement: str) -> tuple[Claim, ...]:
+        return tuple(claim for claim in self.claims if claim.announcement == announcement)
+
+    def chapter_claims(self, chapter: str) -> tuple[Claim, ...]:
+        return tuple(claim for claim in self.claims if claim.chapter == chapter)
+
+    def page_claims(self) -> tuple[Claim, ...]:
+        """Claims that get a page of their own: no narrative chapter, and something to compute."""
+        return tuple(claim for claim in self.claims if claim.chapter is None and not _text_only(claim))
+
+    def sentence(self, claim: Claim) -> tuple[Claim, ...]:
+        """The claims that share ``claim``'s sentence (judged against one baseline), itself included."""
+        group = claim.get("sentence")
+        if not group:
+            return (claim,)
+        return tuple(
+            other
+            for other in self.all_claims()
+            if other.get("sentence") == group and other.announcement == claim.announcement
+        )
+
+
+def _text_only(claim: Claim) -> bool:
+    """A claim no data bears on and that names no results to show: the announcement's page says it."""
+    return claim.kind == "not-checkable" and not claim.get("evidence") and not claim.parts
+
+
+def _where(path: str, claim_id: str | None, index: int) -> str:
+    return f"{path}: claim {claim_id}" if claim_id else f"{path}: claims[{index}]"
+
+
+def _claim(
+    entry,
+    path: str,
+    index: int,
+    announcement: Announcement,
+    parent: dict | None = None,
+    validate: Validator | None = None,
+) -> Claim:
+    if not isinstance(entry, dict):
+        raise RegistryError(f"{path}: claims[{index}]: each claim must be a mapping")
+    claim_id = entry.get("id")
+    where = _where(path, claim_id, index)
+    if not claim_id:
+        raise RegistryError(f"{where}: field id: required")
+    problem = identifiers.id_problem(claim_id)
+    if problem:
+        raise RegistryError(f"{_where(path, None, index)}: field id: {problem}")
+    values = dict(entry)
+    if parent is not None:
+        for name in INHERITED:
+            if name not in values and name in parent:
+                values[name] = parent[name]
+    for required in ("statement", "kind"):
+        if not values.get(required):
+            raise RegistryError(f"{where}: field {required}: required")
+    parts_entries = values.pop("parts", None) or []
+    if parent is not None and parts_entries:
+        raise RegistryError(f"{where}: field parts: a part cannot have parts of its own")
+    if not isinstance(parts_entries, list):
+        raise RegistryError(f"{where}: field parts: expected a list of claims")
+    fields = {name: value for name, value in values.items() if name not in COMMON_FIELDS}
+    check_numbers(fields, where)
+    for name in ("statement", "title", "note"):
+        if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
+            raise RegistryError(f"{where}: field {name}: expected text")
+    result_ids = values.get("result_ids") or []
+    if not isinstance(result_ids, list):
+        raise RegistryError(f"{where}: field result_ids: expected a list of IDs")
+    chapter = values.get("chapter")
+    if chapter is not None and not isinstance(chapter, str):
+        raise RegistryError(f"{where}: field chapter: expected a chapter name")
+    claim = Claim(
+        id=claim_id,
+        announcement=announcement.id,
+        statement=" ".join(str(values["statement"]).split()),
+        kind=str(values["kind"]),
+        fields=fields,
+        where=where,
+        chapter=chapter,
+        parent=parent["id"] if parent else None,
+        result_ids=tuple(str(item) for item in result_ids),
+        note=" ".join(str(values.get("note") or "").split()),
+    )
+    if validate is not None:
+        try:
+            validate(claim)
+        except ValueError as exc:
+            raise RegistryError(str(exc)) from None
+    parts = tuple(
+        _claim(part, path, index, announcement, parent=values, validate=validate) for part in parts_entries
+    )
+    return Claim(**{**claim.__dict__, "parts": parts})
+
+
+def _announcement(document: dict, path: str) -> Announcement:
+    header = document.get("announcement")
+    if not isinstance(header, dict):
+        raise RegistryError(f"{path}: field announcement: required (who, title, date, source, round)")
+    for name in HEADER_REQUIRED:
+        if not header.get(name):
+            raise RegistryError(f"{path}: field announcement.{name}: required")
+    unknown = sorted(set(header) - set(HEADER_REQUIRED) - set(HEADER_OPTIONAL))
+    if unknown:
+        raise RegistryError(
+            f"{path}: field announcement.{unknown[0]}: unknown; the header has "
+            f"{', '.join(HEADER_REQUIRED + HEADER_OPTIONAL)}"
+        )
+    values = {name: header.get(name) for name in HEADER_REQUIRED + HEADER_OPTIONAL}
+    values["result_ids"] = tuple(str(item) for item in (header.get("result_ids") or ()))
+    values = {
+        name: (str(value) if isinstance(value, (int, float)) and name != "result_ids" else value)
+        for name, value in values.items()
+    }
+    for name in HEADER_REQUIRED + HEADER_OPTIONAL:
+        if isinstance(values[name], (dict, list)) and name != "result_ids":
+            raise RegistryError(
+                f"{path}: field announcement.{name}: expected text, got a {type(values[name]).__name__}"
+            )
+    problem = identifiers.id_problem(values["id"])
+    if problem:
+        raise RegistryError(f"{path}: field announcement.id: {problem}")
+    if not identifiers.is_round(values["round"]):
+        raise RegistryError(
+            f"{path}: field announcement.round: {identifiers.ROUND_RULE}, got {values['round']!r}"
+        )
+    for name in ("date", "results_retrieved"):
+        if values[name] is not None:
+            problem = identifiers.date_problem(values[name])
+            if problem:
+                raise RegistryError(f"{path}: field announcement.{name}: {problem}")
+    for name in HEADER_TEXT:
+        values[name] = " ".join(str(values.get(name) or "").split())
+    values["division"] = values["division"] or None
+    if values["source_url"] is not None:
+        values["source_url"] = check_link(values["source_url"], f"{path}: field announcement.source_url")
+    return Announcement(path=path, **values)
+
+
+def check_link(url, where: str) -> str:
+    """A link a page may show: an absolute ``http`` or ``https`` address with a host, nothing
+    else (``javascript:``, ``data:``, a relative path)."""
+    text = str(url).strip()
+    try:
+        parts = urllib.parse.urlsplit(text)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in LINK_SCHEMES or not parts.hostname:
+        raise RegistryError(f"{where}: a link must be an http or https address, got {text[:80]!r}")
+    if identifiers.has_control(text) or any(character.isspace() for character in text):
+        raise RegistryError(f"{where}: a link has no spaces or control characters, got {text[:80]!r}")
+    return text
+
+
+def check_numbers(value, where: str, name: str | None = None) -> None:
+    """Every number in a claim's fields finite and at most ``MAX_NUMBER``; ``claimed`` a number,
+    or a mapping (by scenario, by baseline) of numbers."""
+
+    def walk(item, field_name: str, claimed: bool) -> None:
+        if isinstance(item, bool):
+            if claimed:
+                raise RegistryError(f"{where}: field {field_name}: expected a number, got {item!r}")
+            return
+        if isinstance(item, (int, float)):
+            if isinstance(item, int) and abs(item) > MAX_NUMBER:
+                raise RegistryError(
+                    f"{where}: field {field_name}: {str(item)[:20]}... is not a sensible figure"
+                )
+            if isinstance(item, float) and not math.isfinite(item):
+                raise RegistryError(f"{where}: field {field_name}: {item!r} is not a finite number")
+            if abs(item) > MAX_NUMBER:
+                raise RegistryError(f"{where}: field {field_name}: {item!r} is not a sensible figure")
+            return
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                walk(inner, f"{field_name}.{key}", claimed)
+            return
+        if claimed and item is not None:
+            raise RegistryError(
+                f"{where}: field {field_name}: expected a number (or a mapping of numbers), got {item!r:.60}"
+            )
+        if isinstance(item, list):
+            for position, inner in enumerate(item):
+                walk(inner, f"{field_name}.{position}", claimed)
+
+    for key, item in value.items() if name is None else [(name, value)]:
+        walk(item, key, key.split(".")[0] == "claimed")
+
+
+def read_registry_file(
+    path: Path, label: str, validate: Validator | None = None
+) -> tuple[Announcement, list[Claim]]:
+    try:
+        document = read_yaml(path, label, "registry")
+    except InputError as exc:
+        raise RegistryError(str(exc)) from None
+    if not isinstance(document, dict):
+        raise RegistryError(f"{label}: expected a mapping with 'announcement' and 'claims'")
+    unknown = sorted(set(document) - {"announcement", "claims"})
+    if unknown:
+        raise RegistryError(
+            f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'"
+        )
+    announcement = _announcement(document, label)
+    entries = document.get("claims")
+    if not isinstance(entries, list) or not entries:
+        raise RegistryError(f"{label}: field claims: a non-empty list of claims is required")
+    return announcement, [
+        _claim(entry, label, index, announcement, validate=validate) for index, entry in enumerate(entries)
+    ]
+
+
+def _chapters(path: Path, label: str) -> dict[str, Chapter]:
+    if not path.is_file():
+        return {}
+    try:
+        document = read_yaml(path, label, "chapters file") or {}
+    except InputError as exc:
+        raise RegistryError(str(exc)) from None
+    if not isinstance(document, dict):
+        raise RegistryError(f"{label}: expected a mapping of chapter name: {{title, template, parameters}}")
+    chapters = {}
+    for name, entry in document.items():
+        if not isinstance(entry, dict) or not entry.get("title") or not entry.get("template"):
+            raise RegistryError(f"{label}: chapter {name}: needs a title and a template")
+        if not TEMPLATE.fullmatch(str(entry["template"])):
+            # A template is code the build runs: only the project's own notebooks.
+            raise RegistryError(
+                f"{label}: chapter {name}: field template: a notebook of the project's notebooks/ "
+                f"folder (notebooks/NAME.ipynb), got {str(entry['template'])[:80]!r}"
+            )
+        parameters = entry.get("parameters") or {}
+        if not isinstance(parameters, dict):
+            raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")
+        problem = identifiers.id_problem(str(name).replace("_", "-"))
+        if problem:
+            raise RegistryError(
+                f"{label}: chapter {str(name)[:80]!r}: a chapter's name (its page's file) must use "
+                "lower-case letters, digits, '_', '-' and '.'"
+            )
+        chapters[str(name)] = Chapter(
+            str(name), str(entry["title"]), str(entry["template"]), dict(parameters)
+        )
+    return chapters
+
+
+def load_registry(
+    claims_dir: str | os.PathLike = CLAIMS_DIR,
+    chapters_file: str | os.PathLike = CHAPTERS_FILE,
+    validate: Validator | None = None,
+    also: str | os.PathLike | None = None,
+) -> Registry:
+    """Every registry file in ``claims_dir`` (announcements in date order) and the chapters.
+
+    ``validate``: the check of each claim's kind and fields, which the engine supplies (it knows
+    the kinds; ``claimbook.engine.load_registry`` passes it). Without it the fields are not
+    checked: only for a build that compares digests with its last, validated build.
+    ``also``: one more registry file (a draft, anywhere), read as if it were in the folder; it
+    takes the place of the folder's file of the same announcement."""
+    folder = resolve_path(claims_dir)
+    if not folder.is_dir():
+        raise RegistryError(f"{claims_dir}: no such folder of registry files")
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise RegistryError(f"{claims_dir}: no registry file (*.yaml) in the folder")
+    read = []
+    for path in paths:
+        label = str(Path(claims_dir) / path.name)
+        read.append(read_registry_file(path, label, validate))
+    if also is not None:
+        if not Path(also).is_file():
+            raise RegistryError(f"{also}: no such registry file")
+        extra = read_registry_file(Path(also), str(also), validate)
+        read = [item for item in read if item[0].id != extra[0].id] + [extra]
+    read.sort(key=lambda item: (item[0].date, item[0].id))
+    announcements, claims = {}, []
+    for announcement, file_claims in read:
+        if announcement.id in announcements:
+            raise RegistryError(
+                f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
+                f"{announcements[announcement.id].path}"
+            )
+        announcements[announcement.id] = announcement
+        claims.extend(file_claims)
+    seen: dict[str, str] = {}
+    for claim in claims:
+        for item in (claim, *claim.parts):
+            if item.id in seen:
+                raise RegistryError(
+                    f"{item.where}: field id: duplicate id; {item.id!r} is also in {seen[item.id]}"
+                )
+            seen[item.id] = item.where.split(": claim")[0]
+    chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
+    for claim in claims:
+        if claim.chapter is not None and claim.chapter not in chapters:
+            raise RegistryError(
+                f"{claim.where}: field chapter: {claim.chapter!r} is not a chapter of {chapters_file}; "
+                f"chapters: {', '.join(chapters) or 'none'}"
+            )
+    return Registry(
+        announcements,
+        tuple(claims),
+        chapters,
+        tuple(
+            label
+            for label in (*(str(Path(claims_dir) / p.name) for p in paths), *([str(also)] if also else []))
+            if label in {announcement.path for announcement in announcements.values()}
+        ),
+    )

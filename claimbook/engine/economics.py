@@ -1,0 +1,295 @@
+"""Cost and energy per token, and what a speedup is worth in price."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from claimbook.engine import notebook_records
+
+SECONDS_PER_HOUR = 3600
+TOKENS_PER_MILLION = 1_000_000
+COST_COLUMNS = (
+    "organization",
+    "system",
+    "accelerator",
+    "model",
+    "scenario",
+    "availability",
+    "total_accelerators",
+    "tokens_per_second",
+    "price_provider",
+    "price_kind",
+    "usd_per_gpu_hour",
+    "usd_per_million_tokens",
+    "gpu_watts",
+    "joules_per_token",
+    "location",
+)
+
+
+def usd_per_million_tokens(gpus: int, usd_per_gpu_hour: float, tokens_per_second: float) -> float:
+    """(system price per hour x 10^6) / (tokens per second x 3600), system price = GPUs x GPU price."""
+    if gpus <= 0 or usd_per_gpu_hour <= 0 or tokens_per_second <= 0:
+        raise ValueError("GPUs, price and throughput must be positive")
+    return gpus * usd_per_gpu_hour * TOKENS_PER_MILLION / (tokens_per_second * SECONDS_PER_HOUR)
+
+
+def joules_per_token(gpus: int, gpu_watts: float, tokens_per_second: float) -> float | None:
+    """GPU board power only: GPUs x watts / tokens per second (None where power is not stated)."""
+    if gpus <= 0 or tokens_per_second <= 0 or pd.isna(gpu_watts) or gpu_watts <= 0:
+        return None
+    return gpus * gpu_watts / tokens_per_second
+
+
+def cost_table(results: pd.DataFrame, chosen_prices: pd.DataFrame) -> pd.DataFrame:
+    """Cost per million output tokens and energy per token (board power) of every token-throughput
+    result whose accelerator family has a price."""
+    tokens = results[(results["units"] == "Tokens/s") & (results["total_accelerators"] > 0)]
+    priced = tokens.merge(chosen_prices, on="family", how="inner")
+    rows = []
+    for item in priced.itertuples():
+        rows.append(
+            {
+                "organization": item.organization,
+                "system": item.system,
+                "accelerator": item.family,
+                "model": item.benchmark,
+                "scenario": item.scenario,
+                "availability": item.availability,
+                "total_accelerators": item.total_accelerators,
+                "tokens_per_second": item.result,
+                "price_provider": item.provider,
+                "price_kind": item.pricing,
+                "usd_per_gpu_hour": item.usd_per_gpu_hour,
+                "usd_per_million_tokens": usd_per_million_tokens(
+                    item.total_accelerators, item.usd_per_gpu_hour, item.result
+                ),
+                "gpu_watts": item.gpu_watts,
+                "joules_per_token": joules_per_token(item.total_accelerators, item.gpu_watts, item.result),
+                "location": item.location,
+            }
+        )
+    table = pd.DataFrame(rows, columns=list(COST_COLUMNS))
+    table["joules_per_token"] = table["joules_per_token"].astype("float64")
+    return table.sort_values(
+        ["model", "scenario", "usd_per_million_tokens", "location"], kind="stable"
+    ).reset_index(drop=True)
+
+
+def break_even_price(new: pd.Series, baseline: pd.Series, baseline_usd_per_gpu_hour: float) -> float:
+    """The new system's price per GPU-hour at which its cost per token equals the baseline's."""
+    return (
+        baseline_usd_per_gpu_hour
+        * (new["result"] / baseline["result"])
+        * (baseline["total_accelerators"] / new["total_accelerators"])
+    )
+
+
+def break_even_table(
+    new_rows: pd.DataFrame,
+    baseline_rows: pd.DataFrame,
+    baseline_usd_per_gpu_hour: float,
+    new_usd_per_gpu_hour: float | None,
+) -> pd.DataFrame:
+    """Per benchmark and scenario with token results on both sides: the new system's break-even
+    price, and whether the assumed price is below it (then the new system is cheaper per token)."""
+    tokens = new_rows[new_rows["units"] == "Tokens/s"]
+    merged = tokens.merge(baseline_rows, on=["benchmark", "scenario"], suffixes=("_new", "_baseline"))
+    rows = []
+    for _, item in merged.iterrows():
+        new = pd.Series({"result": item["result_new"], "total_accelerators": item["total_accelerators_new"]})
+        base = pd.Series(
+            {"result": item["result_baseline"], "total_accelerators": item["total_accelerators_baseline"]}
+        )
+        price = break_even_price(new, base, baseline_usd_per_gpu_hour)
+        rows.append(
+            {
+                "benchmark": item["benchmark"],
+                "scenario": item["scenario"],
+                "speedup": item["result_new"] / item["result_baseline"],
+                "baseline_usd_per_gpu_hour": baseline_usd_per_gpu_hour,
+                "break_even_usd_per_gpu_hour": price,
+                "assumed_usd_per_gpu_hour": new_usd_per_gpu_hour,
+                "cheaper_at_assumed_price": None
+                if new_usd_per_gpu_hour is None
+                else bool(new_usd_per_gpu_hour < price),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "benchmark",
+            "scenario",
+            "speedup",
+            "baseline_usd_per_gpu_hour",
+            "break_even_usd_per_gpu_hour",
+            "assumed_usd_per_gpu_hour",
+            "cheaper_at_assumed_price",
+        ],
+    )
+
+
+def break_even_notes(
+    break_even: pd.DataFrame, new_family: str, baseline_family: str, display_name=str
+) -> tuple[str, ...]:
+    """What would settle the cost claim, conservative figure first: the price below which the new
+    system is cheaper per token in every scenario, and in its best one. Prose for readers, every
+    price with its unit; how to rerun with other prices is on the method page, not here."""
+    if break_even.empty:
+        return ("No scenario has token results of both systems, so no break-even price can be computed.",)
+    low = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmin()]
+    high = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmax()]
+    base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
+    return (
+        (
+            f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (it has no public price), "
+            f"{new_family} is cheaper per token in every scenario only if priced below "
+            f"{low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour (the conservative figure, set by "
+            f"{display_name(low['benchmark'])} {low['scenario']}), and in its best scenario "
+            f"({display_name(high['benchmark'])} {high['scenario']}) below "
+            f"{high['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour."
+        ),
+        (
+            f"These break-even prices scale in proportion to the price assumed for {baseline_family}; the method "
+            "page says how to rebuild the book with other prices."
+        ),
+    )
+
+
+def sensitivity(
+    new_rows: pd.DataFrame, baseline_rows: pd.DataFrame, baseline_usd_per_gpu_hour: float, prices: np.ndarray
+) -> pd.DataFrame:
+    """Cost per million tokens of the new system over a range of its price, and of the baseline at
+    its assumed price (a flat line), per scenario: the lines cross at the break-even price."""
+    frames = []
+    tokens = new_rows[new_rows["units"] == "Tokens/s"]
+    for item in tokens.itertuples():
+        base = baseline_rows[
+            (baseline_rows["benchmark"] == item.benchmark) & (baseline_rows["scenario"] == item.scenario)
+        ]
+        if base.empty:
+            continue
+        base = base.iloc[0]
+        flat = usd_per_million_tokens(
+            int(base["total_accelerators"]), baseline_usd_per_gpu_hour, float(base["result"])
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": f"{item.family}, {item.total_accelerators} GPUs",
+                    "scenario": item.scenario,
+                    "line": f"new {item.scenario}",
+                    "usd_per_gpu_hour": prices,
+                    "usd_per_million_tokens": [
+                        usd_per_million_tokens(item.total_accelerators, price, item.result)
+                        for price in prices
+                    ],
+                }
+            )
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": f"{base['family']}, {int(base['total_accelerators'])} GPUs, at {baseline_usd_per_gpu_hour:.2f} USD/h",
+                    "scenario": item.scenario,
+                    "line": f"baseline {item.scenario}",
+                    "usd_per_gpu_hour": prices,
+                    "usd_per_million_tokens": flat,
+                }
+            )
+        )
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(
+            columns=["system", "scenario", "line", "usd_per_gpu_hour", "usd_per_million_tokens"]
+        )
+    )
+
+
+def publish_costs(table: pd.DataFrame) -> None:
+    """Record the cost table for the build, which writes it to ``costs.csv``."""
+    notebook_records.publish(
+        "costs",
+        table.to_dict("records"),
+        COST_COLUMNS,
+        ("organization", "system", "model", "scenario", "usd_per_million_tokens"),
+    )
+
+
+@dataclass(frozen=True)
+class PriceSetting:
+    """What the economics chapter computes from its parameters before it shows anything."""
+
+    closed: pd.DataFrame  # the round's Closed results
+    prices: pd.DataFrame  # every public price
+    chosen: pd.DataFrame  # the price used per accelerator family
+    new_rows: pd.DataFrame
+    baseline_rows: pd.DataFrame
+    new_family: str
+    baseline_family: str
+    new_price: float | None
+    baseline_price: float | None
+    break_even: pd.DataFrame
+
+
+def price_setting(
+    data, prices_path: str, pricing_kind: str, assumed_prices: dict, new_system: dict, baseline_system: dict
+) -> PriceSetting:
+    """The prices, the two systems' results and the break-even table of the economics chapter."""
+    from claimbook.claims.selectors import select
+    from claimbook.inputs.prices import choose_prices, load_prices, price_of
+
+    closed = data.results[data.results["division"] == "closed"]
+    prices = load_prices(prices_path)
+    chosen = choose_prices(prices, list(closed["family"]), pricing_kind, assumed_prices, data.reference)
+    new_rows, baseline_rows = select(closed, new_system), select(closed, baseline_system)
+    new_family = new_rows["family"].iloc[0] if not new_rows.empty else "the new system"
+    baseline_family = baseline_rows["family"].iloc[0] if not baseline_rows.empty else "the baseline"
+    baseline_price, new_price = price_of(chosen, baseline_family), price_of(chosen, new_family)
+    break_even = (
+        break_even_table(new_rows, baseline_rows, baseline_price, new_price)
+        if baseline_price is not None
+        else break_even_table(new_rows.iloc[0:0], baseline_rows, 1.0, None)
+    )
+    return PriceSetting(
+        closed,
+        prices,
+        chosen,
+        new_rows,
+        baseline_rows,
+        new_family,
+        baseline_family,
+        new_price,
+        baseline_price,
+        break_even,
+    )
+
+
+def chapter_checks(data, claim_ids, setting: PriceSetting) -> dict:
+    """The economics chapter's own checks: its cost claim (its second claim) with the break-even
+    notes that say what would settle it."""
+    from claimbook import engine
+
+    cost_claim = data.registry.claim(claim_ids[1])
+    notes = break_even_notes(
+        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+    )
+    return {cost_claim.id: engine.check(cost_claim, data, notes=notes)}
+
+
+def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
+    """What the economics chapter adds to ``claim``'s check (``claimbook check`` asks, with the
+    chapter's parameters as its page runs with them)."""
+    claim_ids = [other.id for other in data.registry.chapter_claims(chapter)]
+    keys = ("prices_path", "pricing_kind", "assumed_prices", "new_system", "baseline_system")
+    if len(claim_ids) < 2 or claim.id != claim_ids[1] or any(key not in parameters for key in keys):
+        return {}
+    setting = price_setting(data, *(parameters[key] for key in keys))
+    notes = break_even_notes(
+        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+    )
+    return {"notes": notes}

@@ -1,0 +1,1 @@
+"""The kinds of claim, one module each: its fields, its validation and its check."""

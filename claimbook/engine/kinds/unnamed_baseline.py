@@ -1,0 +1,264 @@
+"""Kind ``unnamed-baseline``: "N times better than a single node", the node unnamed.
+
+Every candidate (``candidates`` selects them, e.g. one node) is measured, in three classes: the
+claimant's own systems (the natural reading of an unnamed baseline), systems of the claimant's
+vendor by other submitters, and rivals' systems. The claims of one sentence (``sentence``) are
+judged against one baseline: the claimant's own candidate that reproduces most of the
+sentence's figures (else one on the vendor's accelerators); a figure matched only by rivals'
+systems never supports a claim.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.engine.compare import speedup
+from claimbook.engine.core import (
+    Case,
+    Data,
+    benchmarks_of,
+    best_row,
+    cannot_check,
+    chosen,
+    finish,
+    pick,
+    rows_of,
+    select_for,
+)
+from claimbook.engine.kinds.ratio import metric_change
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
+
+KIND = "unnamed-baseline"
+REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
+OPTIONAL = ("sentence", "unit", "tolerance", "division")
+SELECTORS = ("subject", "candidates")
+# Selectors that take one result per case (several need combine: best / each, or a sum),
+# those that may say combine: each, and those that may be a sum.
+ONE_PER_CASE = ("subject",)
+EACH = ()
+SUMS = ()
+CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
+CLASS_PHRASES = {
+    CLASSES[0]: "The claimant's own systems",
+    CLASSES[1]: "Other submitters' systems on the claimant's accelerators",
+    CLASSES[2]: "Rivals' systems",
+}
+
+
+def validate(claim: Claim, fail) -> None:
+    if not isinstance(claim.claimed, (int, float)):
+        fail("claimed", "the claimed ratio, a number")
+    if not isinstance(claim.get("scenario"), str):
+        fail("scenario", "the scenario of the figure")
+
+
+def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list]:
+    """Every candidate with its ratio in each scenario of the sentence, its class and whether it
+    reproduces each figure; the subject's row per scenario; and what was missing."""
+    siblings = data.registry.sentence(claim)
+    benchmark = benchmarks_of(claim)[0]
+    announcement = data.announcement(claim)
+    subject, subject_missing = select_for(
+        data, claim, claim.get("subject"), "subject", {"benchmark": benchmark}
+    )
+    if subject_missing:
+        return pd.DataFrame(), {}, [subject_missing]
+    rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
+    rows = rows[
+        ~rows["system"].isin(set(subject["system"]))
+        | ~rows["organization"].isin(set(subject["organization"]))
+    ]
+    own_rows = {
+        sibling.get("scenario"): pick(
+            subject[subject["scenario"] == sibling.get("scenario")],
+            claim.get("subject"),
+            "subject",
+            claim,
+            f"{benchmark} {sibling.get('scenario')}",
+        )
+        for sibling in siblings
+    }
+    records = []
+    for (organization, system), group in rows.groupby(["organization", "system"], sort=True):
+        first = group.iloc[0]
+        klass = (
+            CLASSES[0]
+            if organization == announcement.claimant
+            else CLASSES[1]
+            if first["vendor"] == announcement.vendor
+            else CLASSES[2]
+        )
+        record = {
+            "organization": organization,
+            "system": system,
+            "family": first["family"],
+            "gpus": int(first["total_accelerators"]),
+            "class": klass,
+        }
+        for sibling in siblings:
+            scenario = sibling.get("scenario")
+            mine = own_rows.get(scenario)
+            theirs = best_row(group[group["scenario"] == scenario])
+            ratio = None
+            if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
+                ratio = speedup(mine["result"], theirs["result"], bool(mine["higher_is_better"]))
+            record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
+            record[f"{scenario} ratio"] = ratio
+            record[f"{scenario} reproduces"] = (
+                None if ratio is None else bool(matches(ratio, float(sibling.claimed), sibling.tolerance))
+            )
+            record[f"{scenario} location"] = None if theirs is None else theirs["location"]
+        records.append(record)
+    return pd.DataFrame(records), own_rows, []
+
+
+def natural_baseline(claim: Claim, data: Data, table: pd.DataFrame) -> tuple[pd.Series | None, str]:
+    """The baseline the sentence is judged against: the claimant's own candidate reproducing
+    most of its figures, else one on the claimant's accelerators; rivals never."""
+    siblings = data.registry.sentence(claim)
+    scenarios = [sibling.get("scenario") for sibling in siblings]
+    for klass in CLASSES[:2]:
+        pool = table[table["class"] == klass]
+        pool = pool[pool[[f"{scenario} ratio" for scenario in scenarios]].notna().any(axis=1)]
+        if pool.empty:
+            continue
+        score = (
+            pool[[f"{scenario} reproduces" for scenario in scenarios]].fillna(False).astype(bool).sum(axis=1)
+        )
+        complete = pool[[f"{scenario} ratio" for scenario in scenarios]].notna().sum(axis=1)
+        ranked = pool.assign(_score=score, _complete=complete).sort_values(
+            ["_score", "_complete", "organization", "system"],
+            ascending=[False, False, True, True],
+            kind="stable",
+        )
+        return ranked.iloc[0].drop(["_score", "_complete"]), klass
+    return None, ""
+
+
+def used_row(data: Data, location: str) -> pd.Series:
+    return data.results[data.results["location"] == location].iloc[0]
+
+
+def check(claim: Claim, data: Data):
+    table, own_rows, missing_texts = candidates_table(claim, data)
+    if missing_texts:
+        return cannot_check(
+            claim,
+            f"The system the claim is about is not in the data: {missing_texts[0]}.",
+            missing_texts=missing_texts,
+        )
+    scenario, claimed = claim.get("scenario"), float(claim.claimed)
+    mine = own_rows.get(scenario)
+    tables = {"candidates": table}
+    if mine is None:
+        return cannot_check(claim, f"The system has no published {scenario} result.", tables=tables)
+    if table.empty:
+        return cannot_check(claim, "No candidate baseline is in the data.", tables=tables)
+    baseline, klass = natural_baseline(claim, data, table)
+    codes, notes = {"unnamed-baseline", "derived-metric"}, []
+    reproducing = table[table[f"{scenario} reproduces"].fillna(False).astype(bool)]
+    by_class = {name: reproducing[reproducing["class"] == name] for name in CLASSES}
+    for name, found in by_class.items():
+        if not found.empty:
+            listed = "; ".join(
+                f"{row.organization} {row.system} ({row.gpus} GPUs, {row.family}): "
+                f"{row[f'{scenario} ratio']:.2f}x"
+                for _, row in found.iterrows()
+            )
+            notes.append(f"{CLASS_PHRASES[name]} that give {claimed:g}x: {listed}")
+    if reproducing.empty:
+        values = table[f"{scenario} ratio"].dropna()
+        notes.append(
+            f"No candidate gives {claimed:g}x; the candidates give {values.min():.2f}x to {values.max():.2f}x"
+        )
+    elif by_class[CLASSES[0]].empty and by_class[CLASSES[1]].empty:
+        notes.append(
+            "Only rivals' systems give the figure, and a match found only in a rival's systems never "
+            "supports a claim"
+        )
+    siblings = data.registry.sentence(claim)
+    if len(siblings) > 1:
+        columns = [f"{sibling.get('scenario')} reproduces" for sibling in siblings]
+        whole = table[table[columns].fillna(False).astype(bool).all(axis=1)]
+        notes.append(
+            "No candidate gives every figure of the sentence"
+            if whole.empty
+            else "Candidates giving every figure of the sentence: " + ", ".join(whole["system"])
+        )
+    if baseline is None or pd.isna(baseline[f"{scenario} ratio"]):
+        return cannot_check(
+            claim,
+            f"Neither the claimant nor another submitter on its accelerators has a candidate "
+            f"with a {scenario} result, so the claim has no natural baseline.",
+            tables=tables,
+            codes=codes,
+            rows=rows_of([pd.DataFrame([mine])]),
+        )
+    measured = float(baseline[f"{scenario} ratio"])
+    holds = reaches(measured, claimed, claim.tolerance)
+    if klass != CLASSES[0]:
+        notes.append(
+            f"The claimant has no candidate of its own; the natural baseline is {baseline['organization']}'s "
+            f"system on the claimant's accelerators"
+        )
+    if int(baseline["gpus"]) != int(mine["total_accelerators"]):
+        codes.add("different-size")
+    base_label = (
+        f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
+    )
+    direction = "higher" if bool(mine["higher_is_better"]) else "lower"
+    others = []
+    for sibling in siblings:
+        other = sibling.get("scenario")
+        if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
+            others.append(f"{other} {baseline[f'{other} ratio']:.2f}x (claimed {float(sibling.claimed):g}x)")
+    change = ""
+    if not bool(mine["higher_is_better"]):
+        # a gain on a lower-is-better metric: the speedup and the signed change of the metric itself
+        base_value = float(used_row(data, baseline[f"{scenario} location"])["result"])
+        change = f", {mine['metric']} {signed(metric_change(mine['result'], base_value))}"
+    reason = (
+        f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction}"
+        f"{change} (claimed {claimed:g}x)"
+    )
+    if others:
+        reason += (
+            f"; the same baseline gives {', '.join(others)} for the sentence's other "
+            f"figure{'s' if len(others) > 1 else ''}"
+        )
+    reason += "."
+    if holds and not matches(measured, claimed, claim.tolerance):
+        codes.add("understated")
+    case = Case(
+        scenario,
+        scenario,
+        measured,
+        claimed,
+        "x",
+        holds,
+        (mine["location"], baseline[f"{scenario} location"]),
+        {"baseline": base_label, "class": klass},
+        chosen("subject", mine)
+        + (
+            (
+                "baseline",
+                str(baseline["organization"]),
+                str(baseline["system"]),
+                baseline[f"{scenario} location"],
+                1,
+            ),
+        ),
+    )
+    used = data.results[data.results["location"].isin([mine["location"], baseline[f"{scenario} location"]])]
+    return finish(
+        claim,
+        SUPPORTED if holds else NOT_SUPPORTED,
+        reason,
+        cases=[case],
+        deciding=scenario,
+        rows=rows_of([used]),
+        codes=codes,
+        notes=notes,
+        tables=tables,
+    )

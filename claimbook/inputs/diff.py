@@ -1,0 +1,170 @@
+"""What changed between two tidy result tables, for the results the claims select.
+
+A result is matched across the two tables by its key (who ran what on which system); it has
+changed when its result or units did, or any other field a selector can choose it by (its
+system's name, its accelerator, its size, its availability, its flags, its software). Each
+change says which claims' selections it touches, in the old table or the new one.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from claimbook.inputs.schema import RESULT_KEY
+
+# Fields compared besides the key: what selectors and presence details read, and the result.
+COMPARED = (
+    "result",
+    "units",
+    "system_name",
+    "accelerator",
+    "total_accelerators",
+    "nodes",
+    "accelerators_per_node",
+    "availability",
+    "system_type",
+    "inferred",
+    "framework",
+    "weight_data_types",
+    "mlperf_model",
+    "result_id",
+    "location",
+)
+DIFF_COLUMNS = (
+    *RESULT_KEY,
+    "status",
+    "fields",
+    "old_result",
+    "new_result",
+    "units",
+    "change_percent",
+    "claims",
+)
+
+
+def _same(old: pd.Series, new: pd.Series) -> pd.Series:
+    """Equal values (18 and 18.0 alike: an outer merge turns a column with gaps into floats)."""
+    both_missing = old.isna() & new.isna()
+    equal = (old == new).astype("boolean").fillna(False).astype(bool)
+    return both_missing | equal
+
+
+def diff_results(
+    old: pd.DataFrame,
+    new: pd.DataFrame,
+    systems: set[tuple[str, str]] | None = None,
+    touched: dict[tuple, list[str]] | None = None,
+    only_touched: bool = True,
+) -> pd.DataFrame:
+    """New, removed and changed results (by result key), the fields that changed, and the
+    claims each touches (``touched``, from ``touched_claims``); ``systems`` limits the comparison
+    to those systems, ``only_touched`` to the results the claims select."""
+    key = list(RESULT_KEY)
+    compared = [name for name in COMPARED if name in old.columns and name in new.columns]
+    if systems is not None:
+
+        def keep(frame):
+            pairs = pd.Series(list(zip(frame["organization"], frame["system"])), index=frame.index)
+            return frame[pairs.isin(systems)]
+
+        old, new = keep(old), keep(new)
+    merged = old[key + compared].merge(
+        new[key + compared], on=key, how="outer", suffixes=("_old", "_new"), indicator=True
+    )
+    status = (
+        merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
+    )
+    both = merged["_merge"] == "both"
+    differing = {name: both & ~_same(merged[f"{name}_old"], merged[f"{name}_new"]) for name in compared}
+    fields = [
+        ", ".join(name for name in compared if differing[name].iloc[position])
+        for position in range(len(merged))
+    ]
+    changed = both & pd.Series([bool(text) for text in fields], index=merged.index)
+    status[changed] = "changed"
+    keys = list(zip(*(merged[name] for name in key)))
+    table = pd.DataFrame(
+        {
+            **{name: merged[name] for name in key},
+            "status": status,
+            "fields": fields,
+            "old_result": merged["result_old"],
+            "new_result": merged["result_new"],
+            "units": merged["units_new"].fillna(merged["units_old"]),
+            "claims": [", ".join((touched or {}).get(item, [])) for item in keys],
+        }
+    )
+    table["change_percent"] = 100 * (table["new_result"] / table["old_result"] - 1)
+    table = table[table["status"] != "unchanged"]
+    if touched is not None and only_touched:
+        table = table[table["claims"] != ""]
+    order = {"changed": 0, "new": 1, "removed": 2}
+    table = table.sort_values(
+        ["status", *key], key=lambda column: column.map(order) if column.name == "status" else column
+    )
+    table = table.reset_index(drop=True)[list(DIFF_COLUMNS)]
+    kept = set(zip(*(table[name] for name in key)))
+    shown = merged[changed & pd.Series([item in kept for item in keys], index=merged.index)]
+    table.attrs["values"] = _value_changes(shown, compared)
+    return table
+
+
+def _value_changes(merged: pd.DataFrame, compared) -> list[str]:
+    """Each changed value of a field other than the result, once: "accelerator: 'A' -> 'B' (6 results)"."""
+    lines = []
+    for name in compared:
+        if name in ("result", "location"):
+            continue
+        pairs = merged[~_same(merged[f"{name}_old"], merged[f"{name}_new"])]
+        counts = pairs.groupby([pairs[f"{name}_old"].astype(str), pairs[f"{name}_new"].astype(str)]).size()
+        for (before, after), count in counts.items():
+            lines.append(f"{name}: {before!r} -> {after!r} ({count} result{'s' if count != 1 else ''})")
+    return lines
+
+
+def change_counts(table: pd.DataFrame) -> str:
+    """The one-line summary of a diff table: "3 changed, 1 new, 0 removed"."""
+    counts = table["status"].value_counts()
+    return ", ".join(f"{counts.get(status, 0)} {status}" for status in ("changed", "new", "removed"))
+
+
+def format_diff(table: pd.DataFrame) -> str:
+    if table.empty:
+        return "no differences"
+    summary = change_counts(table)
+    shown = table.assign(
+        old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
+        new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
+        change_percent=table["change_percent"].map(lambda value: "" if pd.isna(value) else f"{value:+.1f}%"),
+    )
+    text = summary + "\n" + shown.to_string(index=False)
+    values = table.attrs.get("values") or []
+    if values:
+        text += "\nValues that changed:\n" + "\n".join(f"  {line}" for line in values)
+    claims = sorted({name for cell in table["claims"] for name in cell.split(", ") if name})
+    if claims:
+        text += f"\nClaims whose selections these touch ({len(claims)}): {', '.join(claims)}"
+    return text
+
+
+def result_changes(old: pd.DataFrame, new: pd.DataFrame) -> str:
+    """What replacing the tidy table ``old`` by ``new`` changes, for a refusal message:
+    "3 results changed, 1 new, 0 removed", and the results whose other fields changed."""
+    table = diff_results(old, new)
+    changed = table[table["status"] == "changed"]
+    by_result = pd.Series(
+        [bool({"result", "units"} & set(text.split(", "))) for text in changed["fields"]],
+        index=changed.index,
+        dtype=bool,
+    )
+    results = int(by_result.sum())
+    counts = change_counts(table).replace(
+        f"{len(changed)} changed", f"{results} result{'' if results == 1 else 's'} changed", 1
+    )
+    others = changed[~by_result]
+    if not others.empty:
+        fields = sorted({name for text in others["fields"] for name in text.split(", ")})
+        counts += f"; {len(others)} more with other fields changed ({', '.join(fields)})"
+    if table.empty:  # the same results and fields; another column (a stated wattage) differs
+        return f"{counts} (other columns differ)"
+    return counts

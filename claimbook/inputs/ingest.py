@@ -1,0 +1,328 @@
+"""Raw MLCommons ``summary.csv`` -> the tidy results table under ``data/mlperf/``.
+
+Reads both the current column layout and the older one (no ``total_accelerators``,
+``design_power_watts`` or ``PrivateID``), validates every row, and derives what the book
+needs: the system folder, total accelerators, throughput per accelerator and the GPU power
+stated in the free-text notes. The notes themselves are not copied.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from claimbook.common import identifiers
+from claimbook.common.files import write_atomically
+
+# IngestError lives with the CSV reader, which raises it too; it stays importable from here.
+from claimbook.inputs.csvfile import RAW, IngestError, kind_problem, read_rows
+from claimbook.inputs.schema import (
+    OPTIONAL_COLUMNS,
+    REQUIRED_COLUMNS,
+    RESULT_KEY,
+    SCENARIO_BY_LOWER,
+    SCENARIOS,
+    TIDY_COLUMNS,
+    UNITS,
+)
+
+# "1400W TGP Per GPU", "B300 TGP 1100W", "1200 W GPU power limit": a wattage counts as GPU
+# power only when TGP or "power" stands close to it, so chassis names like "dg5W" do not.
+_WATTS = re.compile(r"(?<![\w.])(\d{2,5})\s?W\b")
+_POWER_WORDS = re.compile(r"TGP|power", re.IGNORECASE)
+_POWER_CONTEXT_CHARS = 40
+_LOCATION = re.compile(r"(?:^|/)results/([^/]+)/")
+
+
+@functools.lru_cache(maxsize=4096)  # a submitter repeats one note on every result of a system
+def gpu_watts_from_notes(notes: str) -> float | None:
+    """The per-GPU power a submitter states in its notes, or None if absent or ambiguous."""
+    found = set()
+    for match in _WATTS.finditer(notes or ""):
+        start = max(0, match.start() - _POWER_CONTEXT_CHARS)
+        context = notes[start : match.end() + _POWER_CONTEXT_CHARS]
+        if _POWER_WORDS.search(context):
+            found.add(float(match.group(1)))
+    # Two different wattages in one note (e.g. a mixed system) cannot be attributed safely.
+    return found.pop() if len(found) == 1 else None
+
+
+def system_from_location(location: str) -> str | None:
+    """The system folder of a result, ``./closed/ORG/results/SYSTEM/MODEL/SCENARIO/...``."""
+    match = _LOCATION.search(location or "")
+    return match.group(1) if match else None
+
+
+def _check_columns(path: Path, header: list[str]) -> None:
+    wrong_kind = kind_problem(header, RAW, path)
+    if wrong_kind:
+        raise IngestError(wrong_kind)
+    missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    if len(missing) == len(REQUIRED_COLUMNS):
+        raise IngestError(
+            f"{path}: not an MLCommons summary.csv: none of its columns "
+            f"({', '.join(REQUIRED_COLUMNS)}) is in the header"
+        )
+    if missing:
+        raise IngestError(
+            f"{path}: missing required column(s) {', '.join(missing)}; "
+            f"an MLCommons summary.csv has {', '.join(REQUIRED_COLUMNS)}"
+        )
+    duplicated = sorted({name for name in header if header.count(name) > 1})
+    if duplicated:
+        raise IngestError(f"{path}: column(s) {', '.join(duplicated)} appear more than once")
+
+
+# One definition of a whole number and of a number, shared by the row-by-row rules (which
+# word the errors) and the column-wise pass (which makes large files fast).
+WHOLE_NUMBER = r"\d{1,9}"
+NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:nan|inf|infinity)"
+_WHOLE = re.compile(WHOLE_NUMBER)
+_NEGATIVE = re.compile(r"-\d+")
+_NUMBER = re.compile(NUMBER, re.IGNORECASE)
+
+
+def _whole_number(where: str, column: str, text: str) -> int:
+    text = text.strip()
+    if _NEGATIVE.fullmatch(text):
+        raise IngestError(f"{where}: {column} is {text}, which is negative")
+    if not _WHOLE.fullmatch(text):
+        raise IngestError(f"{where}: {column} is {text!r}, not a whole number")
+    return int(text)
+
+
+def positive_result(where: str, text: str, column: str = "Result") -> float:
+    """A result: a finite number above zero (NaN, infinities, zero and negatives are errors)."""
+    if not _NUMBER.fullmatch(text.strip()):
+        raise IngestError(f"{where}: {column} is {text!r}, not a number")
+    value = float(text.strip())
+    if not math.isfinite(value) or value <= 0:
+        raise IngestError(
+            f"{where}: {column} is {text.strip()!r}; a result must be a finite number above zero"
+        )
+    return value
+
+
+# The raw columns a tidy row is made from (the notes are read only for the GPU power).
+_USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
+
+
+def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, object]:
+    text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
+    scenario = SCENARIO_BY_LOWER.get(text["Scenario"].lower())
+    if scenario is None:
+        raise IngestError(
+            f"{where}: unknown Scenario {text['Scenario']!r}; known scenarios are {', '.join(SCENARIOS)}"
+        )
+    units = text["Units"]
+    if units not in UNITS:
+        raise IngestError(f"{where}: unknown Units {units!r}; the book understands {', '.join(UNITS)}")
+    metric, higher_is_better = UNITS[units]
+    result = positive_result(where, text["Result"])
+
+    nodes = _whole_number(where, "number_of_nodes", text["number_of_nodes"])
+    per_node = _whole_number(where, "accelerators_per_node", text["accelerators_per_node"])
+    total = nodes * per_node
+    if text.get("total_accelerators"):
+        stated = _whole_number(where, "total_accelerators", text["total_accelerators"])
+        if stated != total:
+            raise IngestError(
+                f"{where}: total_accelerators is {stated} but number_of_nodes x accelerators_per_node "
+                f"is {nodes} x {per_node} = {total}"
+            )
+
+    system = system_from_location(text["Location"])
+    if system is None:
+        raise IngestError(
+            f"{where}: Location {text['Location']!r} does not name a system folder "
+            "(expected ./DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO/...)"
+        )
+    for column in ("Organization", "Division", "Availability", "Model"):
+        if not text[column]:
+            raise IngestError(f"{where}: {column} is empty")
+
+    throughput_per_accelerator = result / total if metric == "throughput" and total > 0 else None
+    return {
+        "round": round_name,
+        "organization": text["Organization"],
+        "division": text["Division"].lower(),
+        "availability": text["Availability"].lower(),
+        "system_type": text["SystemType"],
+        "system": system,
+        "system_name": text["SystemName"],
+        "accelerator": text["accelerator_model_name"],
+        "nodes": nodes,
+        "accelerators_per_node": per_node,
+        "total_accelerators": total,
+        "model": text["Model"],
+        "mlperf_model": text.get("MlperfModel", "") or text["Model"],
+        "scenario": scenario,
+        "result": result,
+        "units": units,
+        "metric": metric,
+        "higher_is_better": higher_is_better,
+        "per_accelerator": throughput_per_accelerator,
+        "gpu_watts": gpu_watts_from_notes(record.get("notes") or ""),
+        "framework": text.get("framework", ""),
+        "weight_data_types": text.get("weight_data_types", ""),
+        "inferred": text.get("inferred", "") in ("1", "True", "true"),
+        "result_id": text.get("PrivateID", ""),
+        "location": text["Location"],
+    }
+
+
+def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], dict[str, list]]:
+    """Which records pass every rule of ``_tidy_row``, column by column, and the parsed values."""
+    scenario = [SCENARIO_BY_LOWER.get(value.lower()) for value in columns["Scenario"]]
+    result = [float(value) if _NUMBER.fullmatch(value) else math.nan for value in columns["Result"]]
+    nodes = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["number_of_nodes"]]
+    per_node = [int(value) if _WHOLE.fullmatch(value) else -1 for value in columns["accelerators_per_node"]]
+    total = [a * b for a, b in zip(nodes, per_node)]
+    stated = [
+        int(value) if _WHOLE.fullmatch(value) else (None if value == "" else -1)
+        for value in columns["total_accelerators"]
+    ]
+    system = [system_from_location(value) for value in columns["Location"]]
+    required = list(zip(*(columns[name] for name in ("Organization", "Division", "Availability", "Model"))))
+    valid = [
+        scenario[i] is not None
+        and columns["Units"][i] in UNITS
+        and math.isfinite(result[i])
+        and result[i] > 0
+        and nodes[i] >= 0
+        and per_node[i] >= 0
+        and (stated[i] is None or stated[i] == total[i])
+        and system[i] is not None
+        and all(required[i])
+        for i in range(count)
+    ]
+    return valid, {
+        "scenario": scenario,
+        "result": result,
+        "nodes": nodes,
+        "per_node": per_node,
+        "total": total,
+        "system": system,
+    }
+
+
+def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
+    """Read, validate and tidy an MLCommons summary.csv; raises IngestError naming the row.
+
+    The rules are those of ``_tidy_row``. They are applied column by column for speed; the
+    first record that breaks one goes through ``_tidy_row``, which words the error.
+    """
+    path = Path(path)
+    if round_name is not None and not identifiers.is_round(round_name):
+        # A round names files (data/mlperf/ROUND.csv): nothing else may pass.
+        raise IngestError(f"--round {str(round_name)[:80]!r}: a round is {identifiers.ROUND_RULE}")
+    header, rows, lines = read_rows(path)
+    _check_columns(path, header)
+    if not rows:
+        raise IngestError(f"{path}: the file has a header but no results")
+    position_of = {name: index for index, name in enumerate(header)}
+
+    def column(name: str, strip: bool = True) -> list[str]:
+        if name not in position_of:
+            return [""] * len(rows)
+        index = position_of[name]
+        return [row[index].strip() for row in rows] if strip else [row[index] for row in rows]
+
+    columns = {name: column(name) for name in _USED_COLUMNS}
+    if round_name is None:
+        versions = sorted(set(column("version")) - {""})
+        if len(versions) != 1:
+            found = ", ".join(versions) if versions else "none"
+            raise IngestError(
+                f"{path}: cannot tell the round from the version column (found: {found}); pass --round"
+            )
+        round_name = versions[0]
+        if not identifiers.is_round(round_name):
+            raise IngestError(
+                f"{path}: its version column gives the round {round_name[:80]!r}, which is not "
+                f"{identifiers.ROUND_RULE}; pass --round"
+            )
+    valid, values = _validity(columns, len(rows))
+    if not all(valid):
+        position = valid.index(False)
+        where = f"{path}, line {lines[position]}"
+        _tidy_row(where, dict(zip(header, rows[position])), round_name)
+        raise IngestError(
+            f"{where}: the record breaks a rule of the results format"
+        )  # the two passes disagree
+
+    units = columns["Units"]
+    metric = [UNITS[unit][0] for unit in units]
+    total, result = values["total"], values["result"]
+    model, mlperf_model = columns["Model"], columns["MlperfModel"]
+    notes = column("notes", strip=False)
+    watts_by_note = {note: gpu_watts_from_notes(note) for note in set(notes)}
+    tidy = pd.DataFrame(
+        {
+            "round": [round_name] * len(rows),
+            "organization": columns["Organization"],
+            "division": [value.lower() for value in columns["Division"]],
+            "availability": [value.lower() for value in columns["Availability"]],
+            "system_type": columns["SystemType"],
+            "system": values["system"],
+            "system_name": columns["SystemName"],
+            "accelerator": columns["accelerator_model_name"],
+            "nodes": values["nodes"],
+            "accelerators_per_node": values["per_node"],
+            "total_accelerators": total,
+            "model": model,
+            "mlperf_model": [mlperf or plain for mlperf, plain in zip(mlperf_model, model)],
+            "scenario": values["scenario"],
+            "result": result,
+            "units": units,
+            "metric": metric,
+            "higher_is_better": [UNITS[unit][1] for unit in units],
+            "per_accelerator": [
+                value / gpus if kind == "throughput" and gpus > 0 else math.nan
+                for value, gpus, kind in zip(result, total, metric)
+            ],
+            "gpu_watts": [
+                watts_by_note[note] if watts_by_note[note] is not None else math.nan for note in notes
+            ],
+            "framework": columns["framework"],
+            "weight_data_types": columns["weight_data_types"],
+            "inferred": [value in ("1", "True", "true") for value in columns["inferred"]],
+            "result_id": columns["PrivateID"],
+            "location": columns["Location"],
+        },
+        columns=list(TIDY_COLUMNS),
+    )
+    seen: dict[tuple, int] = {}
+    for position, key in enumerate(zip(*(tidy[name].tolist() for name in RESULT_KEY))):
+        if key in seen:
+            raise IngestError(
+                f"{path}, line {lines[position]}: duplicate result for {', '.join(map(str, key))} "
+                f"(first at line {lines[seen[key]]})"
+            )
+        seen[key] = position
+    return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
+
+
+def tidy_csv(frame: pd.DataFrame) -> bytes:
+    """The bytes ``write_tidy`` writes for a table: UTF-8, LF line ends, no index."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+def write_tidy(frame: pd.DataFrame, out_path: str | os.PathLike) -> Path:
+    """Write the tidy table atomically (a failed write never leaves half a file behind), with
+    the mode a new file gets under the user's umask."""
+    return write_atomically(Path(out_path), tidy_csv(frame))
+
+
+def summary_versions(path: str | os.PathLike) -> set[str]:
+    """The rounds a summary's ``version`` column names (empty if it has none)."""
+    header, rows, _ = read_rows(Path(path))
+    if "version" not in header:
+        return set()
+    index = header.index("version")
+    return {row[index].strip() for row in rows} - {""}

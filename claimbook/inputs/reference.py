@@ -1,0 +1,214 @@
+"""The book's reviewed reference tables (``data/reference/``): accelerator families and
+benchmarks.
+
+A results file names one accelerator in several ways ("NVIDIA B300-SXM-270GB", "Nvidia
+B300-SXM-270GB") and one benchmark in two ("llama3.1-8b", "llama3_1-8b"). The tables say, line
+by line and with a note where it is a judgement, which names are one family or one benchmark,
+who makes each accelerator, its form factor, and the one colour and shape it has in every chart
+of the book. Nothing here guesses: an accelerator no line names stays its own family.
+
+A family line ``names`` its accelerator as words found in the published text whatever its case,
+spacing and punctuation (``claimbook.inputs.names``): ``Vera Rubin|VR200`` (either name), ``H200 &
+MI350X`` (both, a mixed system), ``=N/A`` (the whole text). The first line that names it wins, so
+mixed systems come first. A re-spelling of a name ("VeraRubin", "vera-rubin") is the same family.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from claimbook.common.paths import resolve_path
+from claimbook.inputs.csvfile import IngestError, read_table
+from claimbook.inputs.names import contains_name, squash
+
+REFERENCE_DIR = "data/reference"
+ACCELERATOR_COLUMNS = ("names", "family", "short_name", "vendor", "form_factor", "colour", "shape", "note")
+BENCHMARK_COLUMNS = ("model", "benchmark", "display_name", "categories", "note")
+# Marks for families no reviewed line covers: grey, and a shape no reviewed family uses.
+UNLISTED_COLOUR = "#BBBBBB"
+UNLISTED_SHAPE = "arrow"
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    vendor: str
+    form_factor: str
+    colour: str
+    shape: str
+
+
+class Reference:
+    def __init__(self, accelerators: pd.DataFrame, benchmarks: pd.DataFrame):
+        self.accelerators = accelerators
+        self.benchmarks = benchmarks
+        self._families: dict[str, Family] = {}
+        self._categories: dict[str, tuple[str, ...]] = {}
+
+    def family(self, accelerator: str) -> Family:
+        if accelerator not in self._families:
+            self._families[accelerator] = _family(self.accelerators, accelerator)
+        return self._families[accelerator]
+
+    def benchmark(self, model: str) -> str:
+        return self._benchmark_row(model)["benchmark"]
+
+    def display_name(self, benchmark: str) -> str:
+        rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
+        return str(rows["display_name"].iloc[0]) if not rows.empty else benchmark
+
+    def categories(self, benchmark: str) -> tuple[str, ...]:
+        if benchmark not in self._categories:  # asked once per result row: looked up once per benchmark
+            rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
+            self._categories[benchmark] = (
+                ()
+                if rows.empty
+                else tuple(
+                    part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip()
+                )
+            )
+        return self._categories[benchmark]
+
+    def _benchmark_row(self, model: str) -> dict:
+        rows = self.benchmarks[self.benchmarks["model"] == model]
+        if rows.empty:
+            return {"benchmark": model, "display_name": model, "categories": ""}
+        return rows.iloc[0].to_dict()
+
+    def families(self) -> pd.DataFrame:
+        """One row per reviewed family: its short name (for charts), vendor, form factor, colour
+        and shape."""
+        return self.accelerators.drop_duplicates("family")[
+            ["family", "short_name", "vendor", "form_factor", "colour", "shape"]
+        ]
+
+    def short_name(self, family: str) -> str:
+        """The name a chart's legend gives a family (the full one is in its tooltip)."""
+        rows = self.accelerators[self.accelerators["family"] == family]
+        return str(rows["short_name"].iloc[0]) if not rows.empty else family
+
+
+def names_accelerator(names: str, accelerator: str) -> bool:
+    """Whether a family line's ``names`` name the published ``accelerator`` text: one of its
+    alternatives (``|``), each a name or several that must all be there (``&``), or ``=NAME``
+    for the whole text."""
+    for alternative in names.split("|"):
+        wanted = [part.strip() for part in alternative.split("&")]
+        if all(
+            (squash(part[1:]) == squash(accelerator))
+            if part.startswith("=")
+            else contains_name(accelerator, part)
+            for part in wanted
+        ):
+            return True
+    return False
+
+
+def _family(accelerators: pd.DataFrame, accelerator: str) -> Family:
+    for row in accelerators.itertuples():
+        if names_accelerator(row.names, accelerator):
+            return Family(row.family, row.vendor, row.form_factor, row.colour, row.shape)
+    words = accelerator.split()
+    return Family(accelerator, words[0] if words else "unknown", "unknown", UNLISTED_COLOUR, UNLISTED_SHAPE)
+
+
+def _read(path: Path, what: str, columns, items: str) -> pd.DataFrame:
+    records = read_table(path, what, columns, items)
+    rows = []
+    for line, record in records:
+        values = {name: (record.get(name) or "").strip() for name in columns}
+        empty = [name for name in columns if name != "note" and not values[name]]
+        if empty and not (what == "accelerator families" and empty == ["note"]):
+            raise IngestError(f"{path}, line {line}: {', '.join(empty)} is empty")
+        rows.append(values)
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+def load_reference(directory: str | os.PathLike = REFERENCE_DIR) -> Reference:
+    """Both reviewed tables; a malformed line is an error naming the file and the line."""
+    folder = resolve_path(directory)
+    accelerators = _read(folder / "accelerators.csv", "accelerator families", ACCELERATOR_COLUMNS, "families")
+    for line, names in enumerate(accelerators["names"], start=2):
+        empty = [
+            part
+            for part in names.split("|")
+            for name in part.split("&")
+            if not squash(name) and name.strip() != "="
+        ]
+        if empty:
+            raise IngestError(
+                f"{folder / 'accelerators.csv'}, line {line}: names {names!r} has an empty name "
+                "(names are separated by | or &; =NAME is the whole text, a lone = an empty one)"
+            )
+    pairs = accelerators.drop_duplicates("family")[["colour", "shape"]]
+    if pairs.duplicated().any():
+        raise IngestError(f"{folder / 'accelerators.csv'}: two families share one colour and shape")
+    benchmarks = _read(folder / "benchmarks.csv", "benchmarks", BENCHMARK_COLUMNS, "benchmarks")
+    return Reference(accelerators, benchmarks)
+
+
+def vendors_of(reference: Reference, accelerator: str) -> str:
+    """Every vendor whose GPUs a system has, ";"-joined: one for most systems, each vendor of a
+    system that mixes accelerators ("NVIDIA H200 + AMD MI350X" is "AMD;NVIDIA"), so that a
+    partner running a vendor's GPUs is counted from every system it submits."""
+    family = reference.family(accelerator)
+    parts = [part for part in re.split(r"\s+\+\s+|\s+and\s+", str(accelerator)) if part.strip()]
+    if len(parts) < 2:
+        return family.vendor
+    vendors = {reference.family(part).vendor for part in parts}
+    known = set(reference.accelerators["vendor"]) - {"mixed"}
+    found = sorted(vendors & known)
+    return ";".join(found) if found else family.vendor
+
+
+def annotate(results: pd.DataFrame, reference: Reference) -> pd.DataFrame:
+    """The results with the reviewed names beside the published ones: ``family``, ``vendor``,
+    ``form_factor`` of the accelerator, every vendor whose GPUs the system has (``vendors``) and
+    the canonical ``benchmark`` of the model."""
+    families = {name: reference.family(name) for name in set(results["accelerator"])}
+    vendors = {name: vendors_of(reference, name) for name in set(results["accelerator"])}
+    benchmarks = {model: reference.benchmark(model) for model in set(results["model"])}
+    return results.assign(
+        family=results["accelerator"].map(lambda name: families[name].name).astype("string"),
+        vendor=results["accelerator"].map(lambda name: families[name].vendor).astype("string"),
+        vendors=results["accelerator"].map(vendors).astype("string"),
+        form_factor=results["accelerator"].map(lambda name: families[name].form_factor).astype("string"),
+        benchmark=results["model"].map(benchmarks).astype("string"),
+    )
+
+
+RESULT_ID_COLUMNS = ("id", "round", "organization", "system", "division", "benchmarks", "stated_by", "note")
+SOURCE_COLUMNS = ("round", "repository", "file", "commit", "sha256", "published")
+RESULT_ID = re.compile(r"^\d+\.\d+-\d{4}$")
+
+
+def load_result_ids(path: str | os.PathLike = "data/result_ids.csv") -> pd.DataFrame:
+    """The result IDs announcements cite, each with the system it names and who states it."""
+    path = resolve_path(path)
+    rows = []
+    for line, record in read_table(path, "result ID table", RESULT_ID_COLUMNS, "IDs"):
+        values = {name: (record.get(name) or "").strip() for name in RESULT_ID_COLUMNS}
+        if not RESULT_ID.match(values["id"]):
+            raise IngestError(f"{path}, line {line}: id {values['id']!r} is not of the form 6.1-0106")
+        for name in ("round", "organization", "stated_by"):
+            if not values[name]:
+                raise IngestError(f"{path}, line {line}: {name} is empty")
+        rows.append(values)
+    return pd.DataFrame(rows, columns=list(RESULT_ID_COLUMNS))
+
+
+def load_sources(path: str | os.PathLike = "data/mlperf/sources.csv") -> dict[str, dict]:
+    """Where each round's results come from: repository, file, commit, checksum, publication date."""
+    path = resolve_path(path)
+    found = {}
+    for line, record in read_table(path, "results source table", SOURCE_COLUMNS, "rounds"):
+        values = {name: (record.get(name) or "").strip() for name in SOURCE_COLUMNS}
+        if not values["round"]:
+            raise IngestError(f"{path}, line {line}: round is empty")
+        found[values["round"]] = values
+    return found

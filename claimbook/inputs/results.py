@@ -1,0 +1,128 @@
+"""Loading the tidy results table.
+
+This is the one way the book reads a round's results; claims select from them through
+``claimbook.claims.selectors``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from claimbook.common.paths import resolve_path
+from claimbook.inputs.csvfile import (
+    TIDY,
+    IngestError,
+    check_looks_like_csv,
+    kind_problem,
+    read_header,
+    read_rows,
+)
+from claimbook.inputs.schema import TIDY_COLUMNS
+
+_DTYPES = {
+    "round": "string",
+    "organization": "string",
+    "division": "string",
+    "availability": "string",
+    "system_type": "string",
+    "system": "string",
+    "system_name": "string",
+    "accelerator": "string",
+    "nodes": "int64",
+    "accelerators_per_node": "int64",
+    "total_accelerators": "int64",
+    "model": "string",
+    "mlperf_model": "string",
+    "scenario": "string",
+    "result": "float64",
+    "units": "string",
+    "metric": "string",
+    "higher_is_better": "bool",
+    "per_accelerator": "float64",
+    "gpu_watts": "float64",
+    "framework": "string",
+    "weight_data_types": "string",
+    "inferred": "bool",
+    "result_id": "string",
+    "location": "string",
+}
+
+
+class ResultsError(ValueError):
+    """A tidy results table that cannot be read."""
+
+
+def load_results(path: str | os.PathLike) -> pd.DataFrame:
+    """The tidy results table written by ``claimbook ingest``.
+
+    A file that is not one (empty, binary, an HTML page, a raw MLCommons summary, another
+    table, a truncated file) is a ResultsError of one line naming the file and what it is.
+    """
+    path = resolve_path(path)
+    if not path.is_file():
+        raise ResultsError(f"{path}: no such results table; run `python -m claimbook ingest` first")
+    _check_tidy_columns(path, _as_results_error(read_header, path, _WHAT))
+    try:
+        frame = pd.read_csv(
+            path, dtype=_DTYPES, keep_default_na=False, na_values={"per_accelerator": [""], "gpu_watts": [""]}
+        )
+    except ValueError as exc:  # pandas' parser errors and values of the wrong type
+        raise ResultsError(_unreadable(path, exc)) from None
+    return frame[list(TIDY_COLUMNS)]
+
+
+_WHAT = "results table"
+
+
+def _as_results_error(read, path: Path, *args):
+    """``read(path, *args)`` after a look at the file's first bytes; the reader's IngestError
+    (about the file, not a raw summary) becomes a ResultsError."""
+    try:
+        check_looks_like_csv(path, _WHAT)
+        return read(path, *args)
+    except IngestError as exc:
+        raise ResultsError(str(exc)) from None
+
+
+def _check_tidy_columns(path: Path, header: list[str]) -> None:
+    wrong_kind = kind_problem(header, TIDY, path)
+    if wrong_kind:
+        raise ResultsError(wrong_kind)
+    missing = [name for name in TIDY_COLUMNS if name not in header]
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise ResultsError(f"{path}: not a tidy results table, missing column(s) {shown}")
+
+
+def _unreadable(path: Path, error: ValueError) -> str:
+    """Why pandas could not read a tidy table: the CSV reader's account (a truncated file, a
+    ragged line, bytes that are not UTF-8) or the first value of the wrong type."""
+    header, rows, lines = _as_results_error(read_rows, path, _WHAT)
+    for values, line in zip(rows, lines):
+        for name, value in zip(header, values):
+            if not _fits(_DTYPES.get(name), name, value):
+                return f"{path}, line {line}: {name} is {value!r}, not {_KIND_OF_DTYPE[_DTYPES[name]]}"
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return f"{path}: not a readable tidy results table ({detail})"
+
+
+_KIND_OF_DTYPE = {"int64": "a whole number", "float64": "a number", "bool": "True or False"}
+
+
+def _fits(dtype: str | None, name: str, value: str) -> bool:
+    if dtype == "int64":
+        return value.strip().lstrip("+-").isdigit()
+    if dtype == "float64":
+        if value == "" and name in ("per_accelerator", "gpu_watts"):
+            return True
+        try:
+            float(value)
+        except ValueError:
+            return False
+        return True
+    if dtype == "bool":
+        return value.strip() in ("True", "False", "true", "false", "TRUE", "FALSE")
+    return True

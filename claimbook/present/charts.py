@@ -1,0 +1,659 @@
+"""The book's one chart style, its offline renderer, and the charts the chapters share.
+
+Charts render in the browser with vega-embed from a bundle the book ships (see
+``claimbook.build.assets``), never from a CDN. The renderer's HTML depends only on the chart's
+spec, so an executed notebook is byte-identical from run to run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import itertools
+import json
+import re
+
+import altair as alt
+import pandas as pd
+
+from claimbook.inputs.reference import UNLISTED_COLOUR, UNLISTED_SHAPE
+
+RENDERER = "claimbook"
+THEME = "claimbook"
+
+# Colour-blind-safe (Okabe-Ito) for series that are not accelerators; accelerator families take
+# their colour and shape from the reviewed table (data/reference/accelerators.csv).
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "stroke"]
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+
+_chart_numbers = itertools.count(1)
+
+
+def _theme() -> dict:
+    return {
+        "config": {
+            "font": FONT,
+            "view": {"stroke": None, "continuousWidth": 520, "continuousHeight": 300},
+            "autosize": {"type": "fit-x", "contains": "padding"},
+            "range": {"category": PALETTE, "shape": SHAPES},
+            "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridColor": "#e5e5e5"},
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "labelLimit": 0},
+            "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#444"},
+            "header": {"labelFontSize": 12, "titleFontSize": 13},
+        }
+    }
+
+
+def embed_html(spec: dict) -> str:
+    """A div and a script that draws ``spec`` with the book's local vega-embed.
+
+    The element id comes from the spec's digest and a per-kernel counter, never from a random
+    id. Every ``<`` in the JSON is escaped so text from the data cannot close the script.
+    """
+    payload = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+    element = f"claimbook-chart-{digest}-{next(_chart_numbers)}"
+    label = html.escape(" ".join(part for part in (_title_text(spec), spec.get("description") or "") if part))
+    return (
+        f'<div class="claimbook-chart" id="{element}" role="figure" aria-label="{label}"></div>\n'
+        '<script type="text/javascript">\n'
+        "(function () {\n"
+        f"  var spec = {payload};\n"
+        "  function draw() {\n"
+        f'    var target = document.getElementById("{element}");\n'
+        "    if (!window.vegaEmbed) {\n"
+        '      target.textContent = "This chart is drawn by the book\'s own scripts; open it in the built book.";\n'
+        "      return;\n"
+        "    }\n"
+        '    window.vegaEmbed(target, spec, {renderer: "svg", actions: {export: true, source: false, '
+        "compiled: false, editor: false}});\n"
+        "  }\n"
+        '  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); }'
+        " else { draw(); }\n"
+        "})();\n"
+        "</script>"
+    )
+
+
+def data_table_html(spec: dict, limit: int = 500) -> str:
+    """The data behind a chart as an escaped table in a collapsed <details>, for readers who
+    cannot see the chart or want the numbers."""
+    datasets = spec.get("datasets") or {}
+    if not datasets:
+        return ""
+    records = next(iter(datasets.values()))
+    if not records:
+        return ""
+    columns = list(dict.fromkeys(key for record in records for key in record))
+    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td>{html.escape(_cell_text(record.get(name)))}</td>" for name in columns)
+        + "</tr>"
+        for record in records[:limit]
+    )
+    more = f"<p>First {limit} of {len(records)} rows.</p>" if len(records) > limit else ""
+    return (
+        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({"1 row" if len(records) == 1 else f"{len(records):,} rows"})</summary>'
+        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Data behind the chart">'
+        f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>'
+    )
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _title_text(spec: dict) -> str:
+    """A chart's title as one line of text (a wrapped title is a list of lines)."""
+    title = spec.get("title")
+    if isinstance(title, dict):
+        title = title.get("text")
+    if isinstance(title, list):
+        title = " ".join(str(line).rstrip() for line in title)
+    return str(title or "")
+
+
+def _render(spec: dict, **_metadata) -> dict:
+    title = _title_text(spec)
+    return {
+        "text/html": embed_html(spec) + "\n" + data_table_html(spec),
+        "text/plain": f"<chart: {title or 'untitled'}>",
+    }
+
+
+def use_book_style() -> None:
+    """Register and enable the book's theme and renderer (call once at the top of a chapter)."""
+    if RENDERER not in alt.renderers.names():
+        alt.renderers.register(RENDERER, _render)
+    alt.renderers.enable(RENDERER)
+    if THEME not in alt.theme.names():
+        alt.theme.register(THEME, enable=False)(_theme)
+    alt.theme.enable(THEME)
+    # Inline data keeps the chart self-contained; the book never fetches data at view time.
+    alt.data_transformers.disable_max_rows()
+
+
+CONTENT_WIDTH = "container"  # charts take the width of the book's content column
+LINE_HEIGHT = 15  # pixels per line of a wrapped axis label
+WRAP = 24  # characters per line of an axis label: labels, plot and legend fit a phone's 320 px
+
+
+def step_for(labels) -> int:
+    """The height of one row of a horizontal chart: room for its longest wrapped label."""
+    lines = max((str(label).count("\n") + 1 for label in labels), default=1)
+    return LINE_HEIGHT * lines + 10
+
+
+def height_for(labels) -> int:
+    return max(60, step_for(labels) * len(list(labels)))
+
+
+def value_axis(values) -> alt.Axis:
+    """Axis numbers as readers read them: 1.2M, 350k and 4k for large values (a nice axis over
+    9,000 ends at 10k, never at "1e+4"; zero stays "0", not "0k"), 0.65 for small ones."""
+    values = [abs(value) for value in values if pd.notna(value)]
+    if values and max(values) >= 1000:
+        return alt.Axis(labelExpr="format(datum.value, '~s')")
+    return alt.Axis(format=",.4~g")
+
+
+# Axis numbers for data of any size: SI prefixes from a thousand up (2k, 350k, 1.2M), plain digits
+# below (0.065, 5.8): never "65m" for 0.065, never "1e+3".
+NUMBERS = "abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : format(datum.value, ',.4~g')"
+
+
+def room(values, factor: float = 1.45) -> alt.Scale:
+    """A zero-based scale with room at the end for the labels written beside the bars."""
+    values = [value for value in values if pd.notna(value)]
+    top = max(values, default=1.0)
+    return alt.Scale(
+        domain=[min(0.0, min(values, default=0.0)), top * factor if top > 0 else 1.0], nice=False
+    )
+
+
+def wrap(text: str, width: int = WRAP) -> str:
+    """``text`` broken into lines of at most ``width`` characters at spaces, "_", "-" or "/",
+    never inside a word; the axis draws each line (see ``LINES``)."""
+    pieces = re.split(r"(?<=[ _/-])", str(text))
+    lines, line = [], ""
+    for piece in pieces:
+        while len(piece) > width:  # a single unbroken run longer than a line: cut it at the width
+            if line:
+                lines.append(line.rstrip())
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if len(line) + len(piece) > width and line:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    if line:
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+# A vega expression that draws a label's lines one under the other.
+LINES = "split(datum.label, '\\n')"
+
+
+def titled(text: str, subtitle: str | None = None, width: int = 32) -> alt.TitleParams:
+    """A chart title (and subtitle) wrapped to lines, so a phone never cuts it."""
+    kwargs = {"text": wrap(text, width).split("\n")}
+    if subtitle:
+        kwargs["subtitle"] = wrap(subtitle, width + 10).split("\n")
+    return alt.TitleParams(**kwargs)
+
+
+def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
+    """The reviewed colour and shape of each accelerator family present (by the short names
+    charts show), in the reviewed order: one family looks the same on every page of the book (a
+    family no reviewed line covers is grey, with a shape no reviewed family uses)."""
+    present = set(families)
+    table = reference.families().set_index("short_name")
+    ordered = [name for name in table.index if name in present] + sorted(present - set(table.index))
+    colours = [table.loc[name, "colour"] if name in table.index else UNLISTED_COLOUR for name in ordered]
+    shapes = [table.loc[name, "shape"] if name in table.index else UNLISTED_SHAPE for name in ordered]
+    return alt.Scale(domain=ordered, range=colours), alt.Scale(domain=ordered, range=shapes)
+
+
+def family_legend() -> alt.Legend:
+    # One column, short names, no label limit: every name is shown whole, at any width.
+    return legend("Accelerator")
+
+
+def legend(title: str | None = None, orient: str = "bottom") -> alt.Legend:
+    """The book's legends: one entry per line, never cut."""
+    return alt.Legend(orient=orient, columns=1, labelLimit=0, title=title)
+
+
+def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFrame:
+    """Published results as chart data: a wrapped label per system, the family's short name (the
+    accelerator as published is in the tooltip), and the tooltip fields."""
+    highlight = set(highlight)
+    data = pd.DataFrame(
+        {
+            "label": [
+                wrap(f"{org} · {system} ({gpus} GPU{'s' if gpus != 1 else ''})")
+                for org, system, gpus in zip(rows["organization"], rows["system"], rows["total_accelerators"])
+            ],
+            "submitter": rows["organization"].astype(str).values,
+            "system": rows["system"].astype(str).values,
+            "gpus": rows["total_accelerators"].astype(int).values,
+            "family": [
+                reference.short_name(name) if reference is not None else name
+                for name in rows["family"].astype(str)
+            ],
+            "accelerator": rows["accelerator"].astype(str).values,
+            "benchmark": rows["benchmark"].astype(str).values,
+            "scenario": rows["scenario"].astype(str).values,
+            "result": rows["result"].astype(float).values,
+            "units": rows["units"].astype(str).values,
+            "per_gpu": rows["per_accelerator"].astype(float).values,
+            "availability": rows["availability"].astype(str).values,
+            "division": rows["division"].astype(str).values,
+            "role": [
+                "in the claim" if location in highlight else "other result" for location in rows["location"]
+            ],
+        }
+    )
+    data["result_text"] = [f"{value:,.6g} {unit}" for value, unit in zip(data["result"], data["units"])]
+    return data
+
+
+RESULT_TOOLTIP = [
+    alt.Tooltip("submitter:N", title="Submitter"),
+    alt.Tooltip("system:N", title="System"),
+    alt.Tooltip("gpus:Q", title="GPUs"),
+    alt.Tooltip("accelerator:N", title="Accelerator (as published)"),
+    alt.Tooltip("scenario:N", title="Scenario"),
+    alt.Tooltip("result_text:N", title="Result"),
+    alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.4~g"),
+    alt.Tooltip("availability:N", title="Availability"),
+    alt.Tooltip("division:N", title="Division"),
+]
+
+
+def results_chart(
+    rows: pd.DataFrame,
+    reference,
+    value: str,
+    title: str,
+    description: str,
+    highlight=(),
+    value_title: str | None = None,
+    claimed: float | None = None,
+) -> alt.LayerChart:
+    """One benchmark and scenario: every result as a dot (``value`` is ``result`` or
+    ``per_gpu``), coloured and shaped by accelerator family; the claim's own results are large."""
+    data = result_marks(rows, highlight, reference)
+    data = data[data[value].notna()]
+    colour, shape = family_scales(reference, data["family"])
+    higher = bool(rows["higher_is_better"].iloc[0]) if not rows.empty else True
+    order = list(data.sort_values(value, ascending=not higher)["label"])  # best first
+    units = sorted(set(data["units"]))
+    axis_title = value_title or (", ".join(units) if value == "result" else f"{', '.join(units)} per GPU")
+    base = alt.Chart(data).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0))
+    )
+    points = base.mark_point(filled=True, opacity=0.9).encode(
+        x=alt.X(f"{value}:Q", title=axis_title, axis=value_axis(data[value])),
+        color=alt.Color("family:N", scale=colour, legend=family_legend()),
+        shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
+        # the claim's own results are drawn large; the description says so (one legend only: a
+        # second one beside it would not fit a phone)
+        size=alt.Size(
+            "role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]), legend=None
+        ),
+        tooltip=RESULT_TOOLTIP,
+    )
+    layers = [points]
+    if claimed is not None:
+        layers.append(
+            alt.Chart(pd.DataFrame({"claimed": [claimed]}))
+            .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+            .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed", format=",.4~g")])
+        )
+    return alt.layer(*layers).properties(
+        width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description
+    )
+
+
+def case_chart(
+    cases: pd.DataFrame,
+    title: str,
+    description: str,
+    unit: str,
+    reference_line: float | None = None,
+    reference_label: str = "claimed",
+) -> alt.LayerChart:
+    """The measured figure of each case as a bar, with the figure and whether it holds written in
+    the case's label (so colour is never the only cue, and no text runs past the chart), and the
+    claimed figure as a dashed line.
+
+    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / for context) and
+    ``detail`` (tooltip text)."""
+    data = cases.assign(
+        value_text=[
+            _figure_text(value, unit) + f" {OUTCOME_MARKS[outcome]}"
+            for value, outcome in zip(cases["measured"], cases["outcome"])
+        ],
+    )
+    data = data.assign(
+        label=[wrap(case) + "\n" + value for case, value in zip(data["case"], data["value_text"])]
+    )
+    order = list(data["label"])
+    colours = dict(zip(OUTCOME_MARKS, ["#1B7837", "#B2182B", "#777777"]))
+    present = [outcome for outcome in OUTCOME_MARKS if outcome in set(data["outcome"])]
+    outcome_scale = alt.Scale(domain=present, range=[colours[outcome] for outcome in present])
+    base = alt.Chart(data).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0))
+    )
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("measured:Q", title=_axis_title(unit)),
+        color=alt.Color("outcome:N", scale=outcome_scale, legend=legend()),
+        tooltip=[
+            alt.Tooltip("case:N", title="Case"),
+            alt.Tooltip("value_text:N", title="Measured"),
+            alt.Tooltip("detail:N", title="Results compared"),
+        ],
+    )
+    layers = [bars]
+    if reference_line is not None:
+        rule = pd.DataFrame({"value": [reference_line], "what": [reference_label]})
+        layers.append(
+            alt.Chart(rule)
+            .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+            .encode(
+                x="value:Q",
+                tooltip=[
+                    alt.Tooltip("what:N", title=""),
+                    alt.Tooltip("value:Q", format=",.4~g", title="Value"),
+                ],
+            )
+        )
+    return alt.layer(*layers).properties(
+        width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description
+    )
+
+
+OUTCOME_MARKS = {"holds": "✔", "does not hold": "✘", "for context": "·"}
+
+
+def _figure_text(value, unit: str) -> str:
+    if value is None or pd.isna(value):
+        return "—"
+    if unit == "%":
+        return f"{value:+.1f}%" if abs(value) < 1000 else f"{value:+,.0f}%"
+    if unit == "x":
+        return f"{value:.2f}x"
+    return f"{value:,.4g} {unit}".strip()
+
+
+def _axis_title(unit: str) -> str:
+    return {"x": "Ratio (x)", "%": "Percent"}.get(unit, unit or "Value")
+
+
+def efficiency_chart(
+    pairs: pd.DataFrame, reference, scenario: str, title: str, description: str, highlight=()
+) -> alt.LayerChart:
+    """Scaling efficiency of every scaling pair of one scenario against the larger configuration's
+    GPU count; the claim's pair (``highlight``: (smaller, larger) result locations) is large; a
+    dashed line marks linear scaling (100%)."""
+    wanted = {tuple(pair) for pair in highlight}
+    data = pairs[pairs["scenario"] == scenario].assign(
+        family=lambda frame: frame["family"].map(reference.short_name),
+        efficiency_percent=lambda frame: 100 * frame["efficiency"],
+        pair=lambda frame: (
+            frame["organization"]
+            + " · "
+            + frame["benchmark"]
+            + " · "
+            + frame["small_gpus"].astype(str)
+            + "→"
+            + frame["large_gpus"].astype(str)
+            + " GPUs"
+        ),
+        role=lambda frame: [
+            ("the claim's pair" if (small, large) in wanted else "other pair")
+            for small, large in zip(frame["small_location"], frame["large_location"])
+        ],
+    )
+    colour, shape = family_scales(reference, data["family"])
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True, opacity=0.85)
+        .encode(
+            # Ticks at 1-2-5 steps, thinned where they would touch (a phone's narrow axis).
+            x=alt.X(
+                "large_gpus:Q",
+                title="GPUs, larger configuration (log)",
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(
+                    values=[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+                    labelOverlap="greedy",
+                    labelSeparation=6,
+                ),
+            ),
+            y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)", scale=alt.Scale(zero=False)),
+            color=alt.Color("family:N", scale=colour, legend=family_legend()),
+            shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
+            size=alt.Size(
+                "role:N",
+                scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("pair:N", title="Pair"),
+                alt.Tooltip("scenario:N", title="Scenario"),
+                alt.Tooltip("efficiency_percent:Q", title="Efficiency (%)", format=".1f"),
+                alt.Tooltip("small_system:N", title="Smaller system"),
+                alt.Tooltip("large_system:N", title="Larger system"),
+                alt.Tooltip("division:N", title="Division"),
+                alt.Tooltip("large_availability:N", title="Availability"),
+            ],
+        )
+    )
+    linear = (
+        alt.Chart(pd.DataFrame({"linear": [100.0]}))
+        .mark_rule(color="#555", strokeDash=[4, 4])
+        .encode(y="linear:Q", tooltip=[alt.Tooltip("linear:Q", title="Linear scaling (%)")])
+    )
+    return alt.layer(points, linear).properties(
+        width=CONTENT_WIDTH, height=280, title=titled(title), description=description
+    )
+
+
+def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
+    """One system's result before and after, per scenario: a line from the earlier round to the
+    current one; the point's shape says the earlier figure's source."""
+    long = pd.concat(
+        [
+            gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["evidence"]),
+            gains.assign(round=gains["to_round"], result=gains["to_result"], source="mlperf-summary"),
+        ],
+        ignore_index=True,
+    )
+    long = long.assign(label=long["scenario"] + " (" + long["units"] + ")")
+    base = alt.Chart(long).encode(
+        x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("result:Q", title="Result", axis=alt.Axis(labelExpr=NUMBERS)),
+        color=alt.Color("label:N", title="Scenario", legend=legend()),
+    )
+    lines = base.mark_line(strokeWidth=2).encode(
+        detail="label:N", strokeDash=alt.StrokeDash("label:N", legend=None)
+    )
+    points = base.mark_point(filled=True, size=140).encode(
+        shape=alt.Shape("source:N", title="Source of the figure", legend=legend(orient="top")),
+        tooltip=[
+            alt.Tooltip("round:N", title="Round"),
+            alt.Tooltip("scenario:N", title="Scenario"),
+            alt.Tooltip("result:Q", title="Result", format=",.6~g"),
+            alt.Tooltip("units:N", title="Units"),
+            alt.Tooltip("source:N", title="Source"),
+        ],
+    )
+    return alt.layer(lines, points).properties(
+        width=CONTENT_WIDTH, height=260, title=titled(title), description=description
+    )
+
+
+def candidates_chart(
+    table: pd.DataFrame, scenario: str, claimed: float, direction: str, title: str, description: str
+) -> alt.LayerChart:
+    """The claimed system against each candidate baseline in one scenario: a bar per candidate,
+    its ratio and class written in its label, and the claimed ratio as a dashed line."""
+    column = f"{scenario} ratio"
+    data = table[table[column].notna()].assign(
+        ratio=lambda frame: frame[column],
+        tag=lambda frame: frame["class"].map(lambda klass: CLASS_TAGS.get(klass, klass)),
+        ratio_text=lambda frame: [
+            f"{value:.2f}x · {CLASS_TAGS.get(klass, klass)}"
+            for value, klass in zip(frame[column], frame["class"])
+        ],
+    )
+    data = data.assign(
+        label=[
+            wrap(f"{org} · {system} ({gpus} GPUs)") + "\n" + text
+            for org, system, gpus, text in zip(
+                data["organization"], data["system"], data["gpus"], data["ratio_text"]
+            )
+        ]
+    )
+    order = list(data.sort_values("ratio", ascending=False)["label"])
+    tags = [CLASS_TAGS[klass] for klass in ("claimant's own", "on the claimant's accelerators", "rival")]
+    base = alt.Chart(data).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0))
+    )
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("ratio:Q", title=f"Times {direction} (x)"),
+        color=alt.Color(
+            "tag:N",
+            scale=alt.Scale(domain=tags, range=["#1B7837", "#2166AC", "#B2182B"]),
+            legend=legend("Candidate"),
+        ),
+        tooltip=[
+            alt.Tooltip("organization:N", title="Submitter"),
+            alt.Tooltip("system:N", title="System"),
+            alt.Tooltip("gpus:Q", title="GPUs"),
+            alt.Tooltip("family:N", title="Accelerator"),
+            alt.Tooltip("ratio:Q", title="Ratio", format=".2f"),
+            alt.Tooltip("class:N", title="Class"),
+        ],
+    )
+    rule = (
+        alt.Chart(pd.DataFrame({"claimed": [claimed]}))
+        .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+        .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed (x)")])
+    )
+    return alt.layer(bars, rule).properties(
+        width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description
+    )
+
+
+CLASS_TAGS = {
+    "claimant's own": "own",
+    "on the claimant's accelerators": "same accelerators",
+    "rival": "rival",
+}
+
+
+def count_chart(found: pd.DataFrame, category: str, title: str, description: str) -> alt.Chart:
+    """How many results each counted item has; its label says the count and whether the claim
+    names it."""
+    data = found.assign(
+        text=[f"{count:,} · {named}" for count, named in zip(found["results"], found["named"])]
+    )
+    data = data.assign(
+        label=[wrap(str(value)) + "\n" + text for value, text in zip(data[category], data["text"])]
+    )
+    order = list(data.sort_values(["results", category], ascending=[False, True])["label"])
+    return (
+        alt.Chart(data)
+        .mark_bar(height={"band": 0.7})
+        .encode(
+            y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0)),
+            x=alt.X("results:Q", title="Published results"),
+            color=alt.Color(
+                "named:N",
+                scale=alt.Scale(domain=["named by the claim", "not named"], range=["#2166AC", "#BBBBBB"]),
+                legend=legend(),
+            ),
+            tooltip=[
+                alt.Tooltip(f"{category}:N", title=category.capitalize()),
+                alt.Tooltip("results:Q", title="Results"),
+                alt.Tooltip("divisions:N", title="Divisions"),
+                alt.Tooltip("named:N", title="In the claim"),
+            ],
+        )
+        .properties(
+            width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description
+        )
+    )
+
+
+def sensitivity_chart(
+    curves: pd.DataFrame, title: str, description: str, assumed: float | None = None
+) -> alt.LayerChart:
+    """Cost per million tokens of each system against the price assumed for the new one, with
+    the break-even points where the lines cross."""
+    data = curves
+    lines = (
+        alt.Chart(data)
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=alt.X("usd_per_gpu_hour:Q", title="New rack's price, USD per GPU-hour"),
+            y=alt.Y("usd_per_million_tokens:Q", title="USD per million tokens"),
+            color=alt.Color("system:N", title="System", legend=legend()),
+            strokeDash=alt.StrokeDash("scenario:N", title="Scenario", legend=legend(orient="top")),
+            detail="line:N",
+            tooltip=[
+                alt.Tooltip("system:N", title="System"),
+                alt.Tooltip("scenario:N", title="Scenario"),
+                alt.Tooltip("usd_per_gpu_hour:Q", title="USD per GPU-hour", format=".2f"),
+                alt.Tooltip("usd_per_million_tokens:Q", title="USD per million tokens", format=".3f"),
+            ],
+        )
+    )
+    layers = [lines]
+    if assumed is not None:
+        layers.append(
+            alt.Chart(pd.DataFrame({"assumed": [assumed]}))
+            .mark_rule(color="#555", strokeDash=[4, 4])
+            .encode(
+                x="assumed:Q", tooltip=[alt.Tooltip("assumed:Q", title="Assumed price (USD per GPU-hour)")]
+            )
+        )
+    return alt.layer(*layers).properties(
+        width=CONTENT_WIDTH, height=280, title=titled(title), description=description
+    )
+
+
+def verdict_counts_chart(counts: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
+    """How many claims have each verdict, per announcement: bars with the count written on them."""
+    data = counts.assign(label=counts["verdict_label"])
+    base = alt.Chart(data).encode(
+        y=alt.Y("label:N", sort=list(dict.fromkeys(data["label"])), title=None, axis=alt.Axis(labelLimit=0)),
+        yOffset=alt.YOffset("announcement:N"),
+    )
+    bars = base.mark_bar().encode(
+        x=alt.X("claims:Q", title="Claims", axis=alt.Axis(tickMinStep=1, format="d")),
+        color=alt.Color("announcement:N", title="Announcement", legend=legend()),
+        tooltip=[
+            alt.Tooltip("announcement:N", title="Announcement"),
+            alt.Tooltip("verdict:N", title="Verdict"),
+            alt.Tooltip("claims:Q", title="Claims"),
+        ],
+    )
+    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(
+        x=alt.X("claims:Q", scale=room(list(data["claims"]), 1.2)), text="claims:Q"
+    )
+    return alt.layer(bars, labels).properties(
+        width=CONTENT_WIDTH, title=titled(title), description=description
+    )
