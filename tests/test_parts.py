@@ -205,7 +205,7 @@ def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
 
 
 def test_a_missing_system_warning_suggests_a_param_that_works():
-    from claimbook.build.book import _missing_warnings
+    from claimbook.build.verify import missing_warnings as _missing_warnings
     from claimbook.engine.context import apply_overrides
 
     registry = load_registry()
