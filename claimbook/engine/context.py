@@ -1,5 +1,7 @@
 """Everything a chapter reads, loaded the one way: the registry (with any overrides), the round's
-results annotated with the reviewed names, the earlier rounds, and the reference tables."""
+results annotated with the reviewed names, the earlier rounds, and the reference tables; a whole
+book's data from its root (``book_data``, for the build and ``claimbook check``), and the check
+that every system its claims name exists (``check_systems``)."""
 
 from __future__ import annotations
 
