@@ -58,8 +58,9 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     return digests.bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())
 
 
-def _holds(target: Path, pages: list, wanted: dict, assembly: str, html_output: bool) -> bool:
+def _holds(request: BuildRequest, pages: list, wanted: dict, assembly: str) -> bool:
     """Whether the target already holds this very book: every page current, nothing else changed."""
+    target = request.target
     generated = target / BOOK_DIR / GENERATED_DIR
     cache = read_cache(generated / CACHE_NAME)
     if cache.get("pages") != wanted or cache.get("assembly") != assembly:
@@ -70,15 +71,15 @@ def _holds(target: Path, pages: list, wanted: dict, assembly: str, html_output: 
     if not toc.is_file() or digests.file_digest(toc) != cache.get("toc"):
         return False
     site = target / "_build" / "html"
-    return not html_output or (site.is_dir() and jupyterbook.read_stamp(site, "assembly") == assembly)
+    return not request.html or (site.is_dir() and jupyterbook.read_stamp(site, "assembly") == assembly)
 
 
 def unchanged_answer(request: BuildRequest, pages: list, wanted: dict, changes) -> BuildResult | None:
     """The answer of a build whose target already holds this very book (``pages`` with the
     digests ``wanted``, ``changes`` applied), after saying so; None if it does not."""
-    target = request.target
-    if not _holds(target, pages, wanted, assembly_digest(request.root, wanted, changes.claims), request.html):
+    if not _holds(request, pages, wanted, assembly_digest(request.root, wanted, changes.claims)):
         return None
+    target = request.target
     request.report(f"nothing changed: {target} holds this book already ({len(pages)} page(s))")
     site = target / "_build" / "html" if request.html else None
     return BuildResult(target, tuple(job.name for job in pages), (), 0, site, False, tuple(changes.warnings))
