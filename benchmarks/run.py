@@ -221,7 +221,7 @@ def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from claimbook.build.book import committed_plan\n"
+        "from claimbook.build.plan import committed_plan\n"
         "from claimbook.build.execute import execute_chapter\n"
         "root, name, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])\n"
         "job = next(job for job in committed_plan(root)[0] if job.name == name)\n"

@@ -11,10 +11,8 @@ import argparse
 import contextlib
 import errno
 import json
-import os
 import shutil
 import signal
-import stat
 import sys
 from pathlib import Path
 
@@ -41,6 +39,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
+    _add_ingest_commands(commands)
+    _add_fetch_command(commands)
+    _add_reading_commands(commands)
+    _add_new_announcement_command(commands)
+    _add_build_command(commands)
+    return parser
+
+
+def _add_ingest_commands(commands) -> None:
+    """The three ingest commands: a round's summary, earlier-round figures, GPU-hour prices."""
     ingest_cmd = commands.add_parser(
         "ingest", help="turn an MLCommons summary.csv into the tidy results table"
     )
@@ -71,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_force(prices_cmd)
 
+
+def _add_fetch_command(commands) -> None:
+    """``fetch``: a round's summary.csv downloaded and checked."""
     fetch_cmd = commands.add_parser(
         "fetch",
         help="download a round's summary.csv from the MLCommons results repository",
@@ -91,6 +102,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_force(fetch_cmd, "the round's summary.csv")
 
+
+def _add_reading_commands(commands) -> None:
+    """The commands that only read: diff, list, check, kinds."""
     diff_cmd = commands.add_parser("diff", help="what changed between two tidy result tables")
     diff_cmd.add_argument("old", type=Path, help="the earlier tidy table (from ingest)")
     diff_cmd.add_argument("new", type=Path, help="the later tidy table")
@@ -121,6 +135,9 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("kinds", help="the kinds of claim a registry can hold, and their fields")
 
+
+def _add_new_announcement_command(commands) -> None:
+    """``new-announcement``: a registry file started."""
     new_cmd = commands.add_parser("new-announcement", help="start a registry file for a new announcement")
     new_cmd.add_argument(
         "identifier", metavar="ID", help="the announcement's id, e.g. acme-v6.1 (the file's name)"
@@ -134,6 +151,9 @@ def _parser() -> argparse.ArgumentParser:
         "--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)"
     )
 
+
+def _add_build_command(commands) -> None:
+    """``build``: the committed book, or a whole book with --out."""
     build_cmd = commands.add_parser(
         "build",
         help="execute the pages, write the scorecard and the ledger, compile the HTML",
@@ -182,7 +202,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="exit 1 when a claim finds no result for what it names, or now stands on other results than the committed scorecard records (CI builds the committed book so)",
     )
-    return parser
 
 
 def _add_force(command, what: str = "the output file") -> None:
@@ -399,56 +418,23 @@ def _run_new_announcement(args) -> int:
     return 0
 
 
-NAME_MAX = 255  # bytes in one file name, on every file system the book is built on
-
-
-def check_out_path(out: Path) -> None:
-    """An ``--out`` path the file system can hold: no name too long, and the nearest folder
-    that exists a folder (not a file); a one-line UsageError before anything is written."""
-    for name in Path(out).parts:
-        if len(os.fsencode(name)) > NAME_MAX:
-            raise UsageError(
-                f"--out {str(out)[:60]}...: a name of {len(os.fsencode(name))} bytes; a file system "
-                f"takes at most {NAME_MAX} (nothing was written)"
-            )
-    for folder in (Path(out), *Path(out).absolute().parents):
-        try:
-            info = folder.stat()
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        except OSError as exc:
-            raise UsageError(
-                f"--out {out}: cannot use {folder} ({exc.strerror}); nothing was written"
-            ) from None
-        if folder != Path(out) and not stat.S_ISDIR(info.st_mode):
-            raise UsageError(f"--out {out}: {folder} is a file, not a folder; nothing was written")
-        return
-
-
 def _run_build(args) -> int:
-    if args.round_name and not args.results:
-        raise UsageError("--round goes with --results")
-    from claimbook.common import identifiers
+    from claimbook.build.request import BuildRequest
 
-    if args.round_name and not identifiers.is_round(args.round_name):
-        raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.out is not None:
-        check_out_path(args.out)
-    from claimbook.build.book import build  # the build's imports (notebooks, charts) only when building
-
-    build(
+    request = BuildRequest(  # checked as it is made, before the build's imports
         results=args.results,
         round_name=args.round_name,
         out=args.out,
-        html_output=not args.no_html,
+        html=not args.no_html,
         only=args.only,
         overrides=args.param,
         jobs=args.jobs,
         force=args.force,
         strict=args.strict,
     )
+    from claimbook.build.book import build  # the build's imports (notebooks, charts) only when building
+
+    build(request)
     return 0
 
 

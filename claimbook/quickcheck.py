@@ -21,17 +21,17 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
     the committed round; raises UsageError on bad input, naming the file."""
-    from claimbook.build.book import _as_read, _check_systems, book_data
     from claimbook.claims.registry import RegistryError
+    from claimbook.engine.context import book_data, check_systems
 
     try:
         table = None
         if results is not None:
-            from claimbook.inputs.ingest import ingest
+            from claimbook.inputs.ingest import ingest_as_read
 
-            table = _as_read(ingest(results, round_name))
+            table = ingest_as_read(results, round_name)
         data = book_data(root, table, None, registry_file)
-        _check_systems(data, data.registry)
+        check_systems(data)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     return data

@@ -10,7 +10,8 @@ import pytest
 from conftest import ROOT
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
-from claimbook.build.book import CACHE_NAME, committed_plan
+from claimbook.build.cache import CACHE_NAME
+from claimbook.build.plan import committed_plan
 from claimbook.engine import load_registry
 from claimbook.engine.touched import claimed_systems
 from claimbook.inputs.diff import diff_results, format_diff
@@ -97,7 +98,7 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from types import SimpleNamespace
 
-    from claimbook.build.book import _agree
+    from claimbook.build.verify import agree as _agree
     from claimbook.common.errors import BuildError
 
     check = SimpleNamespace(claim=SimpleNamespace(id="wan-9x-throughput"), verdict="supported with caveats")

@@ -10,8 +10,8 @@ import pytest
 from conftest import ROOT
 
 from claimbook.build import digests, kernels
-from claimbook.build.book import committed_plan
 from claimbook.build.execute import execute_chapter
+from claimbook.build.plan import committed_plan
 from claimbook.common.errors import ChapterError
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")

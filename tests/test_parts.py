@@ -205,7 +205,7 @@ def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
 
 
 def test_a_missing_system_warning_suggests_a_param_that_works():
-    from claimbook.build.book import _missing_warnings
+    from claimbook.build.verify import missing_warnings as _missing_warnings
     from claimbook.engine.context import apply_overrides
 
     registry = load_registry()
@@ -314,6 +314,40 @@ def test_digests_follow_file_content_inside_the_book_only(tmp_path):
     )
     (tmp_path / "data" / "a.csv").write_text("y\n")
     assert digests.with_file_digests({"path": "data/a.csv"}, tmp_path)["path"] != first["path"]
+
+
+# -- what a build is asked ------------------------------------------------------------------------
+def test_a_build_request_is_checked_once_as_it_is_made(tmp_path):
+    import dataclasses
+
+    from claimbook.build.request import BuildRequest
+    from claimbook.common.errors import UsageError
+
+    plain = BuildRequest(root=ROOT / "book" / "..")
+    assert plain.root == ROOT.resolve() and plain.target == plain.root and plain.plain and not plain.to_out
+    out = BuildRequest(out=tmp_path / "new", only=["amd-wan-vs-b300"], overrides=["x.y=1"])
+    assert out.target == (tmp_path / "new").resolve() and out.to_out and not out.plain
+    assert out.only == ("amd-wan-vs-b300",) and out.overrides == ("x.y=1",)
+    assert not BuildRequest(force=True).plain
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plain.force = True
+    (tmp_path / "file").write_text("mine")
+    for options, message in [
+        ({"round_name": "v6.1"}, "--round goes with --results"),
+        (
+            {"results": tmp_path / "s.csv", "round_name": "6.1", "out": tmp_path / "o"},
+            "--round '6.1': a round is",
+        ),
+        ({"jobs": 0}, "--jobs must be at least 1"),
+        ({"out": tmp_path / "file" / "book"}, "is a file, not a folder"),
+        ({"only": ["amd-wan-vs-b300"]}, "--only builds a book from other inputs; give --out DIR"),
+        ({"overrides": ["x.y=1"]}, "--param builds a book from other inputs"),
+        ({"results": tmp_path / "s.csv"}, "--results builds a book from other inputs"),
+    ]:
+        with pytest.raises(UsageError, match=re.escape(message)):
+            BuildRequest(**options)
+    with pytest.raises(outputs.OutputError, match="holds the project"):
+        BuildRequest(out=ROOT)
 
 
 # -- where a build may write -----------------------------------------------------------------------

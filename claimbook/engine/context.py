@@ -1,15 +1,21 @@
 """Everything a chapter reads, loaded the one way: the registry (with any overrides), the round's
-results annotated with the reviewed names, the earlier rounds, and the reference tables."""
+results annotated with the reviewed names, the earlier rounds, and the reference tables; a whole
+book's data from its root (``book_data``, for the build and ``claimbook check``), and the check
+that every system its claims name exists (``check_systems``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
+from claimbook.common.errors import UsageError
+from claimbook.common.paths import PROJECT_ROOT
 from claimbook.engine import load_registry, validate_claim
 from claimbook.engine.core import Data
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
+from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.inputs.results import load_results
 
@@ -61,3 +67,87 @@ def load_data(
     return Data(
         results, earlier, reference, registry, load_result_ids(result_ids_path), load_sources(sources_path)
     )
+
+
+# The data a book reads, relative to its root (an --out book gets its own copy).
+RESULTS = "data/mlperf/v6.1.csv"
+DATA_INPUTS = {
+    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
+    "reference_dir": "data/reference",
+    "registry_dir": CLAIMS_DIR,
+    "chapters_file": CHAPTERS_FILE,
+    "result_ids_path": "data/result_ids.csv",
+    "sources_path": "data/mlperf/sources.csv",
+}
+
+
+def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:
+    """What the book of ``root`` reads, loaded the one way (``load_data``): ``table`` in place of
+    the committed round, ``registry_file`` in place of its announcement's registry."""
+    return load_data(
+        str(root / RESULTS),
+        [str(root / path) for path in DATA_INPUTS["earlier_paths"]],
+        str(root / DATA_INPUTS["reference_dir"]),
+        str(root / CLAIMS_DIR),
+        str(root / CHAPTERS_FILE),
+        overrides,
+        str(root / DATA_INPUTS["result_ids_path"]),
+        str(root / DATA_INPUTS["sources_path"]),
+        results_table=table,
+        registry_file=registry_file,
+    )
+
+
+def _known_system_names(frames) -> set[str]:
+    """Every name a system goes by in these tables (its id, SystemName, result folder), squashed."""
+    names = set()
+    for frame in frames:
+        for column in ("system", "system_name"):
+            if column in frame:
+                names |= {str(value) for value in frame[column].dropna()}
+        if "location" in frame:
+            names |= {str(value) for value in frame["location"].dropna()}
+            names |= {
+                str(value).split("/results/")[0]
+                + "/results/"
+                + str(value).split("/results/")[1].split("/")[0]
+                for value in frame["location"].dropna()
+                if "/results/" in str(value)
+            }
+    return {squash(name) for name in names}
+
+
+def _named_systems(value):
+    """Every system a claim's field names, however deep in its selectors."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "system":
+                yield from (item if isinstance(item, list) else [item])
+            else:
+                yield from _named_systems(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _named_systems(item)
+
+
+def check_systems(data: Data) -> None:
+    """A selector naming a system no data the book knows has is a registry mistake (a typo),
+    not a missing result: a UsageError naming the file, the claim, the field and the closest real
+    names. A system may be named by the book's id, its SystemName or its result folder, in any
+    case, spacing and punctuation (``claimbook.claims.selectors``)."""
+    frames = [data.results, data.earlier]
+    committed = PROJECT_ROOT / RESULTS
+    if committed.is_file():
+        frames.append(load_results(committed))
+    known = _known_system_names(frames)
+    ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
+    for claim in data.registry.all_claims():
+        for name, value in claim.fields.items():
+            for system in _named_systems(value):
+                if squash(system) not in known:
+                    near = closest(system, ids)
+                    raise UsageError(
+                        f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
+                        "book has names it (as its id, SystemName or result folder)"
+                        + (f"; closest: {', '.join(near)}" if near else "")
+                    )

@@ -154,70 +154,93 @@ def fetch_summary(
             remove_if_empty(created)
 
 
+@dataclass
+class _Transfer:
+    """One download under way: where from, its deadline, and what came so far."""
+
+    url: str
+    deadline: float
+    progress: bool
+    size: int = 0
+    expected: int | None = None
+    digest: object = None
+
+    def announced(self, response) -> None:
+        """The size the server announces, refused at once if over ``MAX_DOWNLOAD``."""
+        expected = response.headers.get("Content-Length")
+        self.expected = int(expected) if expected and expected.isdigit() else None
+        if self.expected is not None and self.expected > MAX_DOWNLOAD:
+            raise FetchError(
+                f"{self.url}: the server announces {self.expected:,} bytes; a results summary is at most "
+                f"{MAX_DOWNLOAD:,}; nothing was installed"
+            )
+
+    def copy(self, response, stream: BinaryIO) -> None:
+        """The response's body into ``stream``, while the deadline and the size cap allow."""
+        read = getattr(response, "read1", response.read)  # what has come, not a full chunk
+        bar = _progress_bar(self.expected, self.progress)
+        while True:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            _wait_at_most(response, remaining)
+            chunk = read(CHUNK)
+            if not chunk:
+                break
+            self.size += len(chunk)
+            if self.size > MAX_DOWNLOAD:
+                raise FetchError(
+                    f"{self.url}: more than {MAX_DOWNLOAD:,} bytes; a results summary is smaller, so "
+                    "the download was stopped and nothing was installed"
+                )
+            stream.write(chunk)
+            self.digest.update(chunk)
+            bar.update(len(chunk))
+        bar.close()
+
+
 def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tuple[int, str]:
     """Copy the response into ``stream`` (and close it); the size and SHA-256 of what came.
 
     ``timeout`` bounds the whole download, not each read: a server that sends a byte now and
     then is stopped all the same. At most ``MAX_DOWNLOAD`` bytes are taken."""
-    digest = hashlib.sha256()
-    size, expected = 0, None
-    deadline = time.monotonic() + timeout
+    transfer = _Transfer(url, time.monotonic() + timeout, progress, digest=hashlib.sha256())
     try:
         with stream, urllib.request.urlopen(url, timeout=timeout) as response:
-            expected = response.headers.get("Content-Length")
-            expected = int(expected) if expected and expected.isdigit() else None
-            if expected is not None and expected > MAX_DOWNLOAD:
-                raise FetchError(
-                    f"{url}: the server announces {expected:,} bytes; a results summary is at most "
-                    f"{MAX_DOWNLOAD:,}; nothing was installed"
-                )
-            read = getattr(response, "read1", response.read)  # what has come, not a full chunk
-            bar = _progress_bar(expected, progress)
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError
-                _wait_at_most(response, remaining)
-                chunk = read(CHUNK)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > MAX_DOWNLOAD:
-                    raise FetchError(
-                        f"{url}: more than {MAX_DOWNLOAD:,} bytes; a results summary is smaller, so "
-                        "the download was stopped and nothing was installed"
-                    )
-                stream.write(chunk)
-                digest.update(chunk)
-                bar.update(len(chunk))
-            bar.close()
+            transfer.announced(response)
+            transfer.copy(response, stream)
     except FetchError:
         raise
-    except urllib.error.HTTPError as exc:
-        raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
-    except http.client.IncompleteRead as exc:
-        raise FetchError(
-            f"{url}: truncated download, {size + len(exc.partial)} of {expected} bytes"
-        ) from None
-    except TimeoutError:
-        raise FetchError(
-            f"{url}: the download took longer than --timeout {timeout:g} s ({size:,} bytes received); "
-            "nothing was installed"
-        ) from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(reason, TimeoutError):
-            raise FetchError(
-                f"{url}: no answer within --timeout {timeout:g} s; nothing was installed"
-            ) from None
-        raise FetchError(f"{url}: download failed ({reason})") from None
-    except Exception as exc:  # noqa: BLE001 -- other http.client errors
-        raise FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})") from None
+    except Exception as exc:  # noqa: BLE001 -- worded by _download_error, other http.client errors included
+        raise _download_error(exc, transfer, timeout) from None
+    size, expected = transfer.size, transfer.expected
     if expected is not None and size != expected:
         raise FetchError(f"{url}: truncated download, {size} of {expected} bytes")
     if size == 0:
         raise FetchError(f"{url}: the server sent an empty file")
-    return size, digest.hexdigest()
+    return size, transfer.digest.hexdigest()
+
+
+def _download_error(exc: Exception, transfer: _Transfer, timeout: float) -> FetchError:
+    """What went wrong with a download, in one line naming the URL."""
+    url, size = transfer.url, transfer.size
+    if isinstance(exc, urllib.error.HTTPError):
+        return FetchError(f"{url}: the server answered {exc.code} {exc.reason}")
+    if isinstance(exc, http.client.IncompleteRead):
+        return FetchError(
+            f"{url}: truncated download, {size + len(exc.partial)} of {transfer.expected} bytes"
+        )
+    if isinstance(exc, TimeoutError):
+        return FetchError(
+            f"{url}: the download took longer than --timeout {timeout:g} s ({size:,} bytes received); "
+            "nothing was installed"
+        )
+    if isinstance(exc, (urllib.error.URLError, OSError)):
+        reason = getattr(exc, "reason", exc)
+        if isinstance(reason, TimeoutError):
+            return FetchError(f"{url}: no answer within --timeout {timeout:g} s; nothing was installed")
+        return FetchError(f"{url}: download failed ({reason})")
+    return FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})")
 
 
 def _wait_at_most(response, seconds: float) -> None:

@@ -112,6 +112,21 @@ def positive_result(where: str, text: str, column: str = "Result") -> float:
 _USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
 
 
+def _accelerators(where: str, text: dict[str, str]) -> tuple[int, int, int]:
+    """Nodes, accelerators per node and their product, which a stated total must equal."""
+    nodes = _whole_number(where, "number_of_nodes", text["number_of_nodes"])
+    per_node = _whole_number(where, "accelerators_per_node", text["accelerators_per_node"])
+    total = nodes * per_node
+    if text.get("total_accelerators"):
+        stated = _whole_number(where, "total_accelerators", text["total_accelerators"])
+        if stated != total:
+            raise IngestError(
+                f"{where}: total_accelerators is {stated} but number_of_nodes x accelerators_per_node "
+                f"is {nodes} x {per_node} = {total}"
+            )
+    return nodes, per_node, total
+
+
 def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, object]:
     text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
     scenario = SCENARIO_BY_LOWER.get(text["Scenario"].lower())
@@ -125,17 +140,7 @@ def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, 
     metric, higher_is_better = UNITS[units]
     result = positive_result(where, text["Result"])
 
-    nodes = _whole_number(where, "number_of_nodes", text["number_of_nodes"])
-    per_node = _whole_number(where, "accelerators_per_node", text["accelerators_per_node"])
-    total = nodes * per_node
-    if text.get("total_accelerators"):
-        stated = _whole_number(where, "total_accelerators", text["total_accelerators"])
-        if stated != total:
-            raise IngestError(
-                f"{where}: total_accelerators is {stated} but number_of_nodes x accelerators_per_node "
-                f"is {nodes} x {per_node} = {total}"
-            )
-
+    nodes, per_node, total = _accelerators(where, text)
     system = system_from_location(text["Location"])
     if system is None:
         raise IngestError(
@@ -225,28 +230,10 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     _check_columns(path, header)
     if not rows:
         raise IngestError(f"{path}: the file has a header but no results")
-    position_of = {name: index for index, name in enumerate(header)}
-
-    def column(name: str, strip: bool = True) -> list[str]:
-        if name not in position_of:
-            return [""] * len(rows)
-        index = position_of[name]
-        return [row[index].strip() for row in rows] if strip else [row[index] for row in rows]
-
+    column = _column_reader(header, rows)
     columns = {name: column(name) for name in _USED_COLUMNS}
     if round_name is None:
-        versions = sorted(set(column("version")) - {""})
-        if len(versions) != 1:
-            found = ", ".join(versions) if versions else "none"
-            raise IngestError(
-                f"{path}: cannot tell the round from the version column (found: {found}); pass --round"
-            )
-        round_name = versions[0]
-        if not identifiers.is_round(round_name):
-            raise IngestError(
-                f"{path}: its version column gives the round {round_name[:80]!r}, which is not "
-                f"{identifiers.ROUND_RULE}; pass --round"
-            )
+        round_name = _round_of(path, column("version"))
     valid, values = _validity(columns, len(rows))
     if not all(valid):
         position = valid.index(False)
@@ -255,16 +242,50 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
         raise IngestError(
             f"{where}: the record breaks a rule of the results format"
         )  # the two passes disagree
+    tidy = _tidy_table(columns, values, column("notes", strip=False), round_name)
+    _check_unique(path, tidy, lines)
+    return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
 
+
+def _column_reader(header: list[str], rows: list[list[str]]):
+    """``column(name, strip=True)``: a raw column's values, one per row (empty if it is absent)."""
+    position_of = {name: index for index, name in enumerate(header)}
+
+    def column(name: str, strip: bool = True) -> list[str]:
+        if name not in position_of:
+            return [""] * len(rows)
+        index = position_of[name]
+        return [row[index].strip() for row in rows] if strip else [row[index] for row in rows]
+
+    return column
+
+
+def _round_of(path: Path, versions: list[str]) -> str:
+    """The round a summary's version column gives, when it gives exactly one that is a round."""
+    found = sorted(set(versions) - {""})
+    if len(found) != 1:
+        listed = ", ".join(found) if found else "none"
+        raise IngestError(
+            f"{path}: cannot tell the round from the version column (found: {listed}); pass --round"
+        )
+    if not identifiers.is_round(found[0]):
+        raise IngestError(
+            f"{path}: its version column gives the round {found[0][:80]!r}, which is not "
+            f"{identifiers.ROUND_RULE}; pass --round"
+        )
+    return found[0]
+
+
+def _tidy_table(columns: dict[str, list[str]], values: dict[str, list], notes: list[str], round_name: str):
+    """The tidy table of records that passed ``_validity`` (``values``: what it parsed)."""
     units = columns["Units"]
     metric = [UNITS[unit][0] for unit in units]
     total, result = values["total"], values["result"]
     model, mlperf_model = columns["Model"], columns["MlperfModel"]
-    notes = column("notes", strip=False)
     watts_by_note = {note: gpu_watts_from_notes(note) for note in set(notes)}
-    tidy = pd.DataFrame(
+    return pd.DataFrame(
         {
-            "round": [round_name] * len(rows),
+            "round": [round_name] * len(units),
             "organization": columns["Organization"],
             "division": [value.lower() for value in columns["Division"]],
             "availability": [value.lower() for value in columns["Availability"]],
@@ -297,6 +318,10 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
         },
         columns=list(TIDY_COLUMNS),
     )
+
+
+def _check_unique(path: Path, tidy: pd.DataFrame, lines: list[int]) -> None:
+    """One result per key (organization, system, model, scenario...): a repeat names both lines."""
     seen: dict[tuple, int] = {}
     for position, key in enumerate(zip(*(tidy[name].tolist() for name in RESULT_KEY))):
         if key in seen:
@@ -305,7 +330,18 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
                 f"(first at line {lines[seen[key]]})"
             )
         seen[key] = position
-    return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
+
+
+def ingest_as_read(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
+    """A summary.csv ingested, as a page reads it back from its tidy file (the same types):
+    what a build or ``claimbook check`` with ``--results`` works on."""
+    import tempfile
+
+    from claimbook.inputs.results import load_results
+
+    table = ingest(path, round_name)
+    with tempfile.TemporaryDirectory() as folder:
+        return load_results(write_tidy(table, Path(folder) / "results.csv"))
 
 
 def tidy_csv(frame: pd.DataFrame) -> bytes:

@@ -1,0 +1,143 @@
+"""Assembling the book from its executed pages: the scorecard (the rows the pages recorded,
+and the engine's for claims with no page), checked (``claimbook.build.verify``); the ledger, the
+announcement pages and the other generated pages; the table of contents; the costs; the cache.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import NamedTuple
+
+from claimbook.build import verify
+from claimbook.build.cache import CACHE_NAME, assembly_digest, write_cache
+from claimbook.build.load import Loaded
+from claimbook.build.plan import Job, committed_plan, shown_claims
+from claimbook.build.request import BuildRequest
+from claimbook.build.staging import Staged
+from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
+from claimbook.common.paths import PROJECT_ROOT, TOC_FILE, inside
+from claimbook.engine import load_registry
+
+
+class Assembled(NamedTuple):
+    rows: list[dict]  # the scorecard
+    warnings: list[str]
+    assembly: str | None  # the digest of everything else the book is made of (``book_assembly``)
+
+
+def assemble(request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict) -> Assembled:
+    """Write the staged book's scorecard, generated pages, costs and cache. A disagreement or (under --strict, or a subject switched) a
+    drift stops the build before anything is put in place."""
+    from claimbook.engine import notebook_records, scorecard
+
+    data, generated = loaded.data, staged.generated
+    included, text_only = shown_claims(data.registry, staged.pages, request.only)
+    notebooks = [generated / f"{job.name}.ipynb" for job in staged.pages]
+    rows = [row for path in notebooks for row in scorecard.collect(path)]
+    rows += [
+        row
+        for claim in text_only
+        if claim.id in included
+        for row in scorecard.rows_for(checks[claim.id], claim.announcement)
+    ]
+    verify.agree(rows, checks)
+    warnings = list(loaded.changes.warnings) + verify.missing_warnings(rows, data.registry)
+    verify.check_drift(request, rows, warnings)
+    scorecard.write(rows, generated)
+    write_pages(staged, _partial(data.registry, included), rows, checks, data)
+    _write_costs(
+        [row for path in notebooks for row in notebook_records.collect(path, "costs")],
+        generated / "costs.csv",
+    )
+    request.report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
+    assembly = book_assembly(request, staged, loaded)
+    write_cache(generated, staged.digests, assembly, staged.folder / TOC_FILE)
+    return Assembled(rows, warnings, assembly)
+
+
+def book_assembly(request: BuildRequest, staged: Staged, loaded: Loaded) -> str | None:
+    """The digest of everything else the book is made of (None for a book of other results)."""
+    if loaded.table is not None:
+        return None
+    return assembly_digest(request.root, staged.digests, loaded.changes.claims)
+
+
+def _partial(registry, included: set[str]):
+    """The registry restricted to the claims this book shows (all of them, unless --only)."""
+    return replace(
+        registry,
+        claims=tuple(claim for claim in registry.claims if claim.id in included),
+        announcements={
+            key: value
+            for key, value in registry.announcements.items()
+            if any(claim.announcement == key and claim.id in included for claim in registry.claims)
+        },
+    )
+
+
+def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) -> None:
+    """The generated pages of the book ``registry`` holds, and its table of contents; any other
+    page an earlier build generated here goes (the folder is ours)."""
+    from claimbook.present import blocks, markdown_pages
+
+    generated, round_label = staged.generated, str(data.results["round"].iloc[0])
+
+    def cite(selected_rows, announcement=None):
+        used = markdown_pages.used_results(selected_rows, data.results)
+        return blocks.citation(
+            used if not used.empty else None, announcement, data.sources or {}, result_ids=data.result_ids
+        )
+
+    pages_text = {
+        "front.md": markdown_pages.front_page(rows, registry, round_label, cite(rows)),
+        "caveats.md": markdown_pages.caveats_page(),
+        "kinds.md": markdown_pages.kinds_page(registry),
+    }
+    for announcement in registry.announcements.values():
+        text_checks = {
+            claim_id: check
+            for claim_id, check in checks.items()
+            if check.claim.announcement == announcement.id
+        }
+        own = [row for row in rows if row["announcement"] == announcement.id]
+        pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
+            announcement, rows, registry, text_checks, cite(own, announcement)
+        )
+    # The table of contents lies at the root of the staged book, beside book/.
+    (generated.parents[1] / TOC_FILE).write_text(table_of_contents(registry, staged.pages), encoding="utf-8")
+    for name, text in pages_text.items():
+        inside(generated, name).write_text(text, encoding="utf-8")
+    shutil.copy2(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's download
+    kept = set(pages_text) | {"round.csv", CACHE_NAME, "scorecard.json", "scorecard.csv", "costs.csv"}
+    for path in generated.iterdir():
+        if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
+            path.unlink()
+
+
+def table_of_contents(registry, pages: list[Job]) -> str:
+    """The book's ``_toc.yml``: the announcements with their chapters and claim pages, the pages
+    of the round, the method."""
+    from claimbook.present import markdown_pages
+
+    names = {job.name for job in pages}
+    chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
+    round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
+    claim_pages = {name.split("/")[-1] for name in names if "/" in name}
+    return markdown_pages.toc(registry, chapters, claim_pages, round_pages)
+
+
+def committed_toc(root: Path = PROJECT_ROOT) -> str:
+    """The ``_toc.yml`` a plain build of the committed data writes (the committed one must be it)."""
+    registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+    return table_of_contents(registry, committed_plan(root)[0])
+
+
+def _write_costs(rows: list[dict], path: Path) -> None:
+    """The costs the pages recorded, in one table (the economics' download)."""
+    import pandas as pd
+
+    from claimbook.engine.economics import COST_COLUMNS
+
+    pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")

@@ -1,0 +1,178 @@
+"""Planning a book: which pages it has (the narrative chapters, then a page per claim), with
+what parameters, and what each page's executed notebook depends on (its digest).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from claimbook.build import digests
+from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
+from claimbook.common.errors import UsageError
+from claimbook.common.paths import PROJECT_ROOT
+from claimbook.engine import load_registry
+from claimbook.engine.context import DATA_INPUTS, RESULTS
+
+CLAIM_TEMPLATE = "notebooks/claim.ipynb"
+# Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
+# a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
+BUILD_KEYS = ("standalone", "lists_claims")
+# Parameters whose content the digest takes from the claims themselves, not from the files.
+NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str  # the page's path under book/generated, without suffix: "rubin_speedup", "amd-v6.1/amd-wan-vs-b300"
+    template: str
+    parameters: dict
+    title: str | None
+    claims: tuple[str, ...]
+    digest_claims: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the ``--param`` texts change (``claimbook.claims.params.apply``): chapters'
+    parameters ``{chapter: parameters}``, claims' fields ``{claim: {path: value}}``, and the
+    warnings applying them gave."""
+
+    chapters: dict = field(default_factory=dict)
+    claims: dict = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def _claim_payload(claim, registry) -> dict:
+    """What a page's digest takes from the registry: the claim, its parts, its announcement's
+    header and the other claims of its sentence."""
+    announcement = registry.announcements[claim.announcement]
+    return {
+        "claim": {
+            "id": claim.id,
+            "statement": claim.statement,
+            "kind": claim.kind,
+            "fields": claim.fields,
+            "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
+            "result_ids": list(claim.result_ids),
+        },
+        # Not where the registry file is: the same book must hash the same in every clone.
+        "announcement": {key: value for key, value in announcement.__dict__.items() if key != "path"},
+        "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
+    }
+
+
+def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RESULTS) -> list[Job]:
+    """Every page of the book: the narrative chapters with claims (or of the round), then one
+    page per claim that has something to show; with ``only``, those it names."""
+    common = {"results_path": results_path, **DATA_INPUTS}
+    jobs = _chapter_jobs(registry, common, changes) + _claim_jobs(registry, common, changes.claims)
+    return _chosen(jobs, only, registry) if only else jobs
+
+
+def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
+    """The narrative chapters that have claims, and the pages of the round."""
+    jobs = []
+    every_claim = None
+    for name, chapter in registry.chapters.items():
+        claims = registry.chapter_claims(name)
+        ids = tuple(claim.id for claim in claims)
+        if not claims and not chapter.parameters.get("standalone"):
+            continue
+        if chapter.parameters.get("lists_claims"):
+            # A page that reads every claim (where the announcements meet) depends on all of them,
+            # and sees every change made to one.
+            if every_claim is None:
+                every_claim = [_claim_payload(claim, registry) for claim in registry.claims]
+            overrides, digest_claims = dict(changes.claims), every_claim
+        else:
+            overrides = {
+                key: value
+                for key, value in changes.claims.items()
+                if key in ids or any(key.startswith(i + ".") for i in ids)
+            }
+            digest_claims = [_claim_payload(claim, registry) for claim in claims]
+        own = {
+            key: value
+            for key, value in dict(changes.chapters.get(name) or chapter.parameters).items()
+            if key not in BUILD_KEYS
+        }
+        parameters = {**common, **own, "claim_ids": list(ids), "book_root": "../", "overrides": overrides}
+        jobs.append(Job(name, chapter.template, parameters, None, ids, digest_claims))
+    return jobs
+
+
+def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
+    """A page for each claim that has something to show."""
+    jobs = []
+    for claim in registry.page_claims():
+        related = {
+            claim.id,
+            *(part.id for part in claim.parts),
+            *(other.id for other in registry.sentence(claim)),
+        }
+        parameters = {
+            **common,
+            "claim_id": claim.id,
+            "book_root": "../../",
+            "overrides": {key: value for key, value in claim_overrides.items() if key in related},
+        }
+        title = claim.get("title") or claim.statement
+        jobs.append(
+            Job(
+                f"{claim.announcement}/{claim.id}",
+                CLAIM_TEMPLATE,
+                parameters,
+                title,
+                (claim.id,),
+                [_claim_payload(claim, registry)],
+            )
+        )
+    return jobs
+
+
+def _chosen(jobs: list[Job], only, registry) -> list[Job]:
+    """The pages ``--only`` names (a page, a chapter or a claim); an unknown name is refused."""
+    wanted = set(only)
+    known = {job.name for job in jobs} | {name.split("/")[-1] for name in (job.name for job in jobs)}
+    unknown = sorted(
+        name for name in wanted if name not in known and not any(name in job.claims for job in jobs)
+    )
+    if unknown:
+        raise UsageError(
+            f"--only {unknown[0]}: no page, chapter or claim of that name; chapters: "
+            f"{', '.join(registry.chapters)}"
+        )
+    return [
+        job
+        for job in jobs
+        if job.name in wanted or job.name.split("/")[-1] in wanted or wanted & set(job.claims)
+    ]
+
+
+def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
+    """The ids of the claims the book shows (those of its pages, and without ``--only`` those
+    with no page: the ledger shows their check), and the claims with no page."""
+    included = {claim_id for job in pages for claim_id in job.claims}
+    page_claims = registry.page_claims()
+    text_only = [claim for claim in registry.claims if claim.chapter is None and claim not in page_claims]
+    if not only:
+        included |= {claim.id for claim in text_only}
+    return included, text_only
+
+
+def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
+    """What each page's executed notebook depends on (see ``claimbook.build.digests``)."""
+    return {
+        job.name: digests.chapter_digest(
+            root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED
+        )
+        for job in pages
+    }
+
+
+def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:
+    """The pages of a plain build of the committed data, and their digests."""
+    registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+    pages = plan(registry)
+    return pages, page_digests(root, root, pages)

@@ -1,0 +1,95 @@
+"""Executing the pages that must run, in parallel, each in a kernel forked by one server
+(``claimbook.build.kernels``), while this process makes the engine's checks of the claims the
+book shows (the ledger reads them, and every executed page must agree with them).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from claimbook.build import digests
+from claimbook.build.plan import CLAIM_TEMPLATE, shown_claims
+from claimbook.build.request import BuildRequest
+from claimbook.build.staging import Staged
+
+
+def kernel_server(root: Path, registry):
+    """A started fork server for the pages' kernels, with every module of the package the
+    book's templates import loaded; None where kernels cannot be forked."""
+    from claimbook.build import kernels
+
+    if not kernels.available():
+        return None
+    templates = {chapter.template for chapter in registry.chapters.values()} | {CLAIM_TEMPLATE}
+    modules = sorted(
+        {
+            name
+            for template in templates
+            if (root / template).is_file()
+            for name in digests.template_modules(root / template)
+        }
+    )
+    return kernels.KernelServer(root, modules).start()
+
+
+def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
+    """Execute pages, in parallel when more than one must run; the first failure stops the build."""
+    from claimbook.build.execute import execute_chapter
+
+    started = time.perf_counter()
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            execute_chapter(*job, server)
+            report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
+        return
+    # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
+    with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
+        try:
+            for future in as_completed(futures):
+                future.result()
+                report(f"  executed {futures[future]} ({time.perf_counter() - started:.1f} s since start)")
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
+    """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``.
+
+    The engine checks the claims of the pages executed now (their pages must agree with it)
+    and the claims with no page (the ledger shows its check); a reused page was checked by
+    the build that made it, from inputs its digest proves unchanged."""
+    from claimbook import engine
+
+    report, to_run = request.report, staged.to_run
+    reused = len(staged.pages) - len(to_run)
+    if reused:
+        report(f"reusing {reused} page(s) whose inputs did not change")
+    included, text_only = shown_claims(data.registry, staged.pages, request.only)
+    executed = set(staged.executed)
+    executed_claims = {claim_id for job in staged.pages if job.name in executed for claim_id in job.claims}
+    checked = included & (executed_claims | {claim.id for claim in text_only})
+
+    def check_all() -> dict:
+        return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
+
+    if not to_run:
+        return check_all()
+    # One more kernel than cores: each spends part of its time starting up and waiting.
+    workers = request.jobs or (os.cpu_count() or 1) + 1
+    report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
+    # The engine's checks need no page: they are made while the kernels run, which leaves this
+    # process waiting anyway.
+    with ThreadPoolExecutor(max_workers=1) as checker:
+        pending = checker.submit(check_all)
+        execute(to_run, workers, report, server)
+        checks = pending.result()
+    if server is not None:
+        server.stop()  # its memory is the HTML's now
+    return checks

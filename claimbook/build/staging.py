@@ -1,0 +1,130 @@
+"""The staging folder a book is made in, laid out as the project is (``_config.yml``,
+``book/``, for an ``--out`` book its ``data/``): the hand-written sources copied, the pages an
+earlier build executed seeded so unchanged ones are reused, and the list of pages that must run.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from claimbook.build import outputs
+from claimbook.build.cache import CACHE_NAME, read_cache
+from claimbook.build.load import Loaded
+from claimbook.build.plan import Job, page_digests, plan
+from claimbook.build.request import BuildRequest
+from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, inside
+from claimbook.engine.context import DATA_INPUTS, RESULTS
+
+PRICES = "data/prices/gpu_hour_prices.csv"
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A book laid out in ``folder``: its pages, their digests, the pages that must run (each as
+    ``claimbook.build.execute.execute_chapter`` takes it), and where its kernels read data."""
+
+    folder: Path
+    book_root: Path
+    results_path: str
+    pages: list[Job]
+    digests: dict[str, str]
+    to_run: list[tuple]
+
+    @property
+    def generated(self) -> Path:
+        return self.folder / BOOK_DIR / GENERATED_DIR
+
+    @property
+    def executed(self) -> tuple[str, ...]:
+        return tuple(job[0] for job in self.to_run)
+
+
+def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=None) -> Staged:
+    """Lay the book out in ``folder`` and find the pages to execute: those whose digest differs
+    from the cache's (every page with ``--force``). ``known_digests``: the pages' digests if the
+    caller has them already (a build of the committed data: the same pages, the same inputs)."""
+    from claimbook.inputs.ingest import write_tidy
+
+    root, table = request.root, loaded.table
+    book_root = folder if request.to_out else root  # where the kernels read data from
+    copy_sources(root, folder, with_data=request.to_out)
+    results_path = RESULTS
+    if table is not None:
+        results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
+        write_tidy(table, inside(folder, results_path))
+    pages = plan(loaded.data.registry, loaded.changes, request.only, results_path)
+    generated = folder / BOOK_DIR / GENERATED_DIR
+    previous = request.target / BOOK_DIR / GENERATED_DIR
+    seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
+    cache = read_cache(generated / CACHE_NAME)["pages"]
+    wanted, to_run = known_digests or page_digests(root, book_root, pages), []
+    for job in pages:
+        output = inside(generated, f"{job.name}.ipynb")
+        if not request.force and cache.get(job.name) == wanted[job.name] and output.is_file():
+            continue
+        output.unlink(missing_ok=True)
+        to_run.append(
+            (job.name, root / job.template, output, job.parameters, book_root, job.template, job.title)
+        )
+    remove_stale(generated, {job.name for job in pages})
+    return Staged(folder, book_root, results_path, pages, wanted, to_run)
+
+
+def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
+    """The book's hand-written sources (not its generated pages), and for an --out book its data."""
+    shutil.copy2(root / CONFIG_FILE, staging / CONFIG_FILE)
+    shutil.copytree(
+        root / BOOK_DIR,
+        staging / BOOK_DIR,
+        ignore=shutil.ignore_patterns(
+            GENERATED_DIR,
+            "_build",
+            ".ipynb_checkpoints",
+            "__pycache__",
+            f"{outputs.STAGING_PREFIX}*",
+            f"{outputs.RETIRED_PREFIX}*",
+        ),
+        dirs_exist_ok=True,
+    )
+    if with_data:
+        for relative in [
+            *DATA_INPUTS["earlier_paths"],
+            DATA_INPUTS["result_ids_path"],
+            DATA_INPUTS["sources_path"],
+            DATA_INPUTS["chapters_file"],
+            RESULTS,
+            PRICES,
+        ]:
+            source = root / relative
+            if source.is_file():
+                (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, staging / relative)
+        for folder in (DATA_INPUTS["reference_dir"], DATA_INPUTS["registry_dir"]):
+            shutil.copytree(root / folder, staging / folder, dirs_exist_ok=True)
+
+
+def seed_generated(previous: Path, staging_claims: Path) -> None:
+    """The pages an earlier build executed and their digests, so unchanged ones are reused
+    (everything else there is written anew; a file of the user's is carried over at the end,
+    and never reaches the HTML)."""
+    staging_claims.mkdir(parents=True, exist_ok=True)
+    if not previous.is_dir():
+        return
+    for path in [previous / CACHE_NAME, *sorted(previous.rglob("*.ipynb"))]:
+        if path.is_file() and not path.is_symlink():
+            destination = staging_claims / path.relative_to(previous)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, destination)
+
+
+def remove_stale(generated: Path, names: set[str]) -> None:
+    """Executed pages of claims or chapters the plan no longer has (only the build's own files)."""
+    for path in generated.rglob("*.ipynb"):
+        name = path.relative_to(generated).with_suffix("").as_posix()
+        if name not in names:
+            path.unlink()
+    for folder in sorted((path for path in generated.rglob("*") if path.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
