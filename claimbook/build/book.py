@@ -35,6 +35,7 @@ from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
 from claimbook.common.errors import BuildError, UsageError
 from claimbook.common.paths import (
     BOOK_DIR,
+    CLAIM_TEMPLATE,
     CONFIG_FILE,
     GENERATED_DIR,
     PACKAGE_DIR,
@@ -44,19 +45,12 @@ from claimbook.common.paths import (
     inside,
 )
 from claimbook.engine import KINDS, load_registry
+from claimbook.engine.context import BOOK_INPUTS
 
 CACHE_NAME = "cache.json"
-CLAIM_TEMPLATE = "notebooks/claim.ipynb"
-RESULTS = "data/mlperf/v6.1.csv"
+RESULTS = BOOK_INPUTS["results_path"]
 # The data a book reads, relative to its root; an --out book gets its own copy.
-DATA_INPUTS = {
-    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
-    "reference_dir": "data/reference",
-    "registry_dir": CLAIMS_DIR,
-    "chapters_file": CHAPTERS_FILE,
-    "result_ids_path": "data/result_ids.csv",
-    "sources_path": "data/mlperf/sources.csv",
-}
+DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
 # Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
 # a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
 BUILD_KEYS = ("standalone", "lists_claims")
