@@ -158,8 +158,9 @@ def execute_chapter(
             papermill.execute_notebook(
                 str(source),
                 str(output),
-                # One input: the template reads the whole mapping (``claimbook.engine.context``).
-                parameters={PAGE_PARAMETERS: parameters},
+                # One input: the template reads the whole mapping (``claimbook.engine.context``);
+                # none, nothing injected.
+                parameters={PAGE_PARAMETERS: parameters} if parameters else {},
                 kernel_name=KERNEL,
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time
