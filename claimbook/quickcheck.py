@@ -101,37 +101,34 @@ def results_used(check, results) -> list[dict]:
 def _chapter_context(claim, data, root: Path) -> dict:
     """What a narrative chapter adds to its claims' checks (the economics chapter's break-even
     notes), from the parameters its page runs with: its template's, then the chapter's own."""
+    from claimbook.engine.context import chapter_context
+
     chapter = data.registry.chapters.get(claim.chapter or "")
-    if claim.parent or chapter is None or Path(chapter.template).name not in CHAPTER_CONTEXTS:
+    if claim.parent or chapter is None:
         return {}
     parameters = {**template_parameters(root / chapter.template), **chapter.parameters}
-    return CHAPTER_CONTEXTS[Path(chapter.template).name](claim, data, chapter.name, parameters)
-
-
-def _economics_context(claim, data, name, parameters):
-    from claimbook.engine import economics
-
-    return economics.chapter_context(claim, data, name, parameters)
-
-
-CHAPTER_CONTEXTS = {"economics.ipynb": _economics_context}
+    return chapter_context(claim, data, chapter.name, parameters)
 
 
 def template_parameters(template: Path) -> dict:
-    """The defaults of a template's cell tagged ``parameters`` (literal assignments)."""
+    """The defaults of a template's cell tagged ``parameters``: the mapping it assigns to
+    ``parameters`` (a literal)."""
     import ast
 
     notebook = json.loads(Path(template).read_text(encoding="utf-8"))
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            found = {}
-            for node in ast.parse("".join(cell["source"])).body:
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            source = cell["source"]
+            for node in ast.parse("".join(source) if isinstance(source, list) else source).body:
+                if isinstance(node, ast.Assign) and [
+                    getattr(target, "id", None) for target in node.targets
+                ] == ["parameters"]:
                     try:
-                        found[node.targets[0].id] = ast.literal_eval(node.value)
-                    except (ValueError, AttributeError):
-                        continue
-            return found
+                        value = ast.literal_eval(node.value)
+                    except ValueError:
+                        return {}
+                    return value if isinstance(value, dict) else {}
+            return {}
     return {}
 
 

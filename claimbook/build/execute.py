@@ -12,6 +12,8 @@ from claimbook.build.kernelfolders import kernel_folder
 from claimbook.common.errors import ChapterError
 
 KERNEL = "python3"
+# The one variable a template's cell tagged ``parameters`` sets, and the build injects.
+PAGE_PARAMETERS = "parameters"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
 _VOLATILE_NOTEBOOK_KEYS = (
     "start_time",
@@ -156,7 +158,9 @@ def execute_chapter(
             papermill.execute_notebook(
                 str(source),
                 str(output),
-                parameters=parameters,
+                # One input: the template reads the whole mapping (``claimbook.engine.context``);
+                # none, nothing injected.
+                parameters={PAGE_PARAMETERS: parameters} if parameters else {},
                 kernel_name=KERNEL,
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time

@@ -10,11 +10,10 @@ from pathlib import Path
 from claimbook.build import digests
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import PROJECT_ROOT
+from claimbook.common.paths import CLAIM_TEMPLATE, PROJECT_ROOT
 from claimbook.engine import load_registry
 from claimbook.engine.context import DATA_INPUTS, RESULTS
 
-CLAIM_TEMPLATE = "notebooks/claim.ipynb"
 # Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
 # a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
 BUILD_KEYS = ("standalone", "lists_claims")

@@ -12,9 +12,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from claimbook.build import digests
-from claimbook.build.plan import CLAIM_TEMPLATE, shown_claims
+from claimbook.build.plan import shown_claims
 from claimbook.build.request import BuildRequest
 from claimbook.build.staging import Staged
+from claimbook.common.paths import CLAIM_TEMPLATE
 
 
 def kernel_server(root: Path, registry):

@@ -19,7 +19,8 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # claimbook/, this file being claimbook/common/paths.py
-PROJECT_MARKERS = ("data/chapters.yaml", "notebooks/claim.ipynb")
+CLAIM_TEMPLATE = "notebooks/claim.ipynb"  # the page of every claim outside a narrative chapter
+PROJECT_MARKERS = ("data/chapters.yaml", CLAIM_TEMPLATE)
 BOOK_ROOT_VARIABLE = "CLAIMBOOK_BOOK_ROOT"
 OUT_MARKER = ".claimbook-out"
 # A book's layout (jupyter-book 1.x, the project's root as its source folder): the configuration

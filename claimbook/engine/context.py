@@ -1,7 +1,11 @@
 """Everything a chapter reads, loaded the one way: the registry (with any overrides), the round's
 results annotated with the reviewed names, the earlier rounds, and the reference tables; a whole
 book's data from its root (``book_data``, for the build and ``claimbook check``), and the check
-that every system its claims name exists (``check_systems``)."""
+that every system its claims name exists (``check_systems``).
+
+A page's template takes one mapping of parameters (the build injects it); ``page_data`` loads
+what it names, and ``chapter_context`` is what a narrative chapter adds to its claims' checks.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +22,18 @@ from claimbook.inputs.earlier import announced_figures, combine_rounds, load_rou
 from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.inputs.results import load_results
+
+# The data a book reads, relative to its root: what a page's parameters name unless they say
+# otherwise (the build gives every page these, an --out book its own copies).
+BOOK_INPUTS = {
+    "results_path": "data/mlperf/v6.1.csv",
+    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
+    "reference_dir": "data/reference",
+    "registry_dir": CLAIMS_DIR,
+    "chapters_file": CHAPTERS_FILE,
+    "result_ids_path": "data/result_ids.csv",
+    "sources_path": "data/mlperf/sources.csv",
+}
 
 
 def apply_overrides(registry: Registry, overrides: dict) -> Registry:
@@ -44,12 +60,12 @@ def apply_overrides(registry: Registry, overrides: dict) -> Registry:
 def load_data(
     results_path: str,
     earlier_paths=(),
-    reference_dir: str = "data/reference",
+    reference_dir: str = BOOK_INPUTS["reference_dir"],
     registry_dir: str = CLAIMS_DIR,
     chapters_file: str = CHAPTERS_FILE,
     overrides: dict | None = None,
-    result_ids_path: str = "data/result_ids.csv",
-    sources_path: str = "data/mlperf/sources.csv",
+    result_ids_path: str = BOOK_INPUTS["result_ids_path"],
+    sources_path: str = BOOK_INPUTS["sources_path"],
     results_table=None,
     registry_file=None,
 ) -> Data:
@@ -69,16 +85,10 @@ def load_data(
     )
 
 
-# The data a book reads, relative to its root (an --out book gets its own copy).
-RESULTS = "data/mlperf/v6.1.csv"
-DATA_INPUTS = {
-    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
-    "reference_dir": "data/reference",
-    "registry_dir": CLAIMS_DIR,
-    "chapters_file": CHAPTERS_FILE,
-    "result_ids_path": "data/result_ids.csv",
-    "sources_path": "data/mlperf/sources.csv",
-}
+# The same, as the build lays them out: the round's results, and the rest (an --out book gets its
+# own copy of each).
+RESULTS = BOOK_INPUTS["results_path"]
+DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
 
 
 def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:
@@ -151,3 +161,36 @@ def check_systems(data: Data) -> None:
                         "book has names it (as its id, SystemName or result folder)"
                         + (f"; closest: {', '.join(near)}" if near else "")
                     )
+
+
+def page_parameters(parameters: dict, book_root: str) -> dict:
+    """A page's parameters: those the build injected (all of them), or a template's own run by
+    hand, completed with the committed book's data."""
+    return {**BOOK_INPUTS, "book_root": book_root, "overrides": {}, **parameters}
+
+
+def page_data(parameters: dict) -> Data:
+    """The data a page's parameters (``page_parameters``) name, loaded the one way."""
+    return load_data(
+        parameters["results_path"],
+        parameters["earlier_paths"],
+        parameters["reference_dir"],
+        parameters["registry_dir"],
+        parameters["chapters_file"],
+        parameters["overrides"],
+        parameters["result_ids_path"],
+        parameters["sources_path"],
+    )
+
+
+def chapter_context(claim, data: Data, chapter: str, parameters: dict) -> dict:
+    """What narrative chapter ``chapter`` adds to ``claim``'s check, from the parameters its page
+    runs with (the economics chapter's break-even notes): its page and ``claimbook check`` both
+    ask here, so both give the same verdict. Keyed by template: a chapter's name is data."""
+    from claimbook.engine import economics
+
+    contexts = {"economics.ipynb": economics.chapter_context}
+    known = data.registry.chapters.get(chapter)
+    if claim.parent or known is None or Path(known.template).name not in contexts:
+        return {}
+    return contexts[Path(known.template).name](claim, data, chapter, parameters)

@@ -236,17 +236,36 @@ class PriceSetting:
     break_even: pd.DataFrame
 
 
-def price_setting(
-    data, prices_path: str, pricing_kind: str, assumed_prices: dict, new_system: dict, baseline_system: dict
-) -> PriceSetting:
-    """The prices, the two systems' results and the break-even table of the economics chapter."""
+# The economics chapter's own parameters (data/chapters.yaml) the prices and the two systems come from.
+PRICE_PARAMETERS = ("prices_path", "pricing_kind", "assumed_prices", "new_system", "baseline_system")
+# Points of the sensitivity lines over the chapter's ``price_range``.
+CURVE_POINTS = 39
+
+
+def price_setting(data, parameters: dict) -> PriceSetting:
+    """The prices, the two systems' results and the break-even table of the economics chapter,
+    from its parameters (``PRICE_PARAMETERS``)."""
     from claimbook.claims.selectors import select
     from claimbook.inputs.prices import choose_prices, load_prices, price_of
 
+    missing = [key for key in PRICE_PARAMETERS if key not in parameters]
+    if missing:
+        raise ValueError(
+            f"the economics chapter needs the parameter(s) {', '.join(missing)} (data/chapters.yaml)"
+        )
     closed = data.results[data.results["division"] == "closed"]
-    prices = load_prices(prices_path)
-    chosen = choose_prices(prices, list(closed["family"]), pricing_kind, assumed_prices, data.reference)
-    new_rows, baseline_rows = select(closed, new_system), select(closed, baseline_system)
+    prices = load_prices(parameters["prices_path"])
+    chosen = choose_prices(
+        prices,
+        list(closed["family"]),
+        parameters["pricing_kind"],
+        parameters["assumed_prices"],
+        data.reference,
+    )
+    new_rows, baseline_rows = (
+        select(closed, parameters["new_system"]),
+        select(closed, parameters["baseline_system"]),
+    )
     new_family = new_rows["family"].iloc[0] if not new_rows.empty else "the new system"
     baseline_family = baseline_rows["family"].iloc[0] if not baseline_rows.empty else "the baseline"
     baseline_price, new_price = price_of(chosen, baseline_family), price_of(chosen, new_family)
@@ -269,26 +288,30 @@ def price_setting(
     )
 
 
-def chapter_checks(data, claim_ids, setting: PriceSetting) -> dict:
-    """The economics chapter's own checks: its cost claim (its second claim) with the break-even
-    notes that say what would settle it."""
-    from claimbook import engine
-
-    cost_claim = data.registry.claim(claim_ids[1])
-    notes = break_even_notes(
-        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+def price_curves(setting: PriceSetting, price_range) -> pd.DataFrame:
+    """The sensitivity lines (``sensitivity``) of the chapter's two systems over ``price_range``
+    (lowest and highest price per GPU-hour of the new system)."""
+    low, high = price_range
+    return sensitivity(
+        setting.new_rows,
+        setting.baseline_rows,
+        setting.baseline_price or 0.0,
+        np.linspace(low, high, CURVE_POINTS),
     )
-    return {cost_claim.id: engine.check(cost_claim, data, notes=notes)}
 
 
 def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
-    """What the economics chapter adds to ``claim``'s check (``claimbook check`` asks, with the
-    chapter's parameters as its page runs with them)."""
+    """What the economics chapter adds to its cost claim's check (its second claim): the
+    break-even notes that say what would settle it. Its page and ``claimbook check`` ask
+    (``claimbook.engine.context.chapter_context``), with the parameters the page runs with."""
     claim_ids = [other.id for other in data.registry.chapter_claims(chapter)]
-    keys = ("prices_path", "pricing_kind", "assumed_prices", "new_system", "baseline_system")
-    if len(claim_ids) < 2 or claim.id != claim_ids[1] or any(key not in parameters for key in keys):
+    if (
+        len(claim_ids) < 2
+        or claim.id != claim_ids[1]
+        or any(key not in parameters for key in PRICE_PARAMETERS)
+    ):
         return {}
-    setting = price_setting(data, *(parameters[key] for key in keys))
+    setting = price_setting(data, parameters)
     notes = break_even_notes(
         setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
     )

@@ -12,7 +12,9 @@ import inspect
 import pandas as pd
 
 from claimbook import engine
+from claimbook.common.paths import CLAIM_TEMPLATE
 from claimbook.engine import scorecard
+from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.efficiency import scaling_pairs
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
@@ -60,8 +62,17 @@ def no_chart_sentence(check: Check) -> str:
 class ClaimPage:
     """Everything one claim's page shows, computed once."""
 
+    # What the method shows of a claim page's parameters: the claim and the data that decide it.
+    SHOWN_PARAMETERS = ("claim_id", "results_path", "earlier_paths", "overrides")
+
     def __init__(
-        self, data: Data, claim_id: str, book_root: str = "../", chapter: str = "", check: Check | None = None
+        self,
+        data: Data,
+        claim_id: str,
+        book_root: str = "../",
+        chapter: str = "",
+        check: Check | None = None,
+        parameters: dict | None = None,
     ):
         self.data = data
         self.claim = data.registry.claim(claim_id)
@@ -69,6 +80,7 @@ class ClaimPage:
         self.book_root = book_root
         self.chapter = chapter or self.claim.announcement
         self.check = check if check is not None else engine.check(self.claim, data)
+        self.parameters = parameters or {}  # those its page ran with (``open_claim_page``)
 
     # -- answer first ---------------------------------------------------------------------
     def card(self):
@@ -123,7 +135,8 @@ class ClaimPage:
             )
 
     # -- how it was checked ---------------------------------------------------------------
-    def method(self, parameters: dict, template: str):
+    def method(self):
+        """How each kind of claim is checked, and the parameters the page ran with."""
         kinds = sorted({check.claim.kind for check in (self.check.parts or (self.check,))})
         for kind in kinds:
             module = engine.KINDS.get(kind)
@@ -134,7 +147,8 @@ class ClaimPage:
                 + "</p></div>",
                 f"{kind}: {text}",
             )
-        blocks.parameters(parameters, template)
+        shown = {key: self.parameters[key] for key in self.SHOWN_PARAMETERS if key in self.parameters}
+        blocks.parameters(shown, CLAIM_TEMPLATE)
 
     def citation(self):
         rows = pd.concat(
@@ -159,14 +173,16 @@ class ClaimPage:
 class Chapter:
     """A narrative chapter: several claims, each with its page's parts, told in one story."""
 
-    def __init__(self, data: Data, claim_ids, book_root: str, name: str, checks: dict | None = None):
+    def __init__(self, data: Data, name: str, parameters: dict, checks: dict | None = None):
         self.data = data
         self.name = name
-        self.book_root = book_root
+        self.parameters = parameters  # those its page ran with (``page_parameters``)
+        self.book_root = parameters["book_root"]
         checks = checks or {}
         self.shown: list[pd.DataFrame] = []  # results the chapter shows beside its claims' own
         self.pages = [
-            ClaimPage(data, claim_id, book_root, name, checks.get(claim_id)) for claim_id in claim_ids
+            ClaimPage(data, claim_id, self.book_root, name, checks.get(claim_id))
+            for claim_id in parameters.get("claim_ids", ())
         ]
 
     def page(self, claim_id: str) -> ClaimPage:
@@ -184,7 +200,8 @@ class Chapter:
                 self.data.result_ids,
             )
 
-    def method(self, parameters: dict, template: str):
+    def method(self):
+        """How each kind of its claims is checked, and the parameters the page ran with."""
         kinds = sorted(
             {check.claim.kind for page in self.pages for check in (page.check.parts or (page.check,))}
         )
@@ -196,7 +213,7 @@ class Chapter:
                 + "</p></div>",
                 f"{kind}: {text}",
             )
-        blocks.parameters(parameters, template)
+        blocks.parameters(self.parameters, self.data.registry.chapters[self.name].template)
 
     def also_cites(self, rows: pd.DataFrame) -> pd.DataFrame:
         """Results the chapter shows for context: its citation states their version and division too."""
@@ -558,35 +575,26 @@ CONTEXT = {
 }
 
 
-def open_chapter(
-    name: str,
-    results_path: str,
-    earlier_paths,
-    reference_dir: str,
-    registry_dir: str,
-    chapters_file: str,
-    result_ids_path: str,
-    sources_path: str,
-    claim_ids,
-    book_root: str,
-    overrides: dict,
-    checks: dict | None = None,
-) -> Chapter:
-    """Load everything a chapter reads (the one way) and check its claims."""
-    from claimbook.engine.context import load_data
-
+def open_chapter(name: str, parameters: dict) -> Chapter:
+    """Chapter ``name`` of the book, from the parameters its page runs with: everything it reads,
+    loaded the one way, and its claims checked with what the chapter adds to them."""
+    parameters = page_parameters(parameters, "../")
     charts.use_book_style()
-    data = load_data(
-        results_path,
-        earlier_paths,
-        reference_dir,
-        registry_dir,
-        chapters_file,
-        overrides,
-        result_ids_path,
-        sources_path,
-    )
-    return Chapter(data, claim_ids, book_root, name, checks)
+    data = page_data(parameters)
+    checks = {}
+    for claim_id in parameters.get("claim_ids", ()):
+        claim = data.registry.claim(claim_id)
+        checks[claim_id] = engine.check(claim, data, **chapter_context(claim, data, name, parameters))
+    return Chapter(data, name, parameters, checks)
+
+
+def open_claim_page(parameters: dict) -> ClaimPage:
+    """The page of claim ``parameters["claim_id"]``, from the parameters its page runs with, its
+    data loaded the one way (as ``open_chapter``'s)."""
+    parameters = page_parameters(parameters, "../../")
+    charts.use_book_style()
+    data = page_data(parameters)
+    return ClaimPage(data, parameters["claim_id"], parameters["book_root"], parameters=parameters)
 
 
 def ratio_spread(checks) -> pd.DataFrame:

@@ -1,0 +1,85 @@
+"""The economics chapter's tables and chart: what the speedup is worth, the prices used, and the
+cost and energy per token of every priced result (the numbers: ``claimbook.engine.economics``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from claimbook.engine.economics import PriceSetting, price_curves
+from claimbook.inputs.prices import readable
+from claimbook.present import blocks, charts
+
+BREAK_EVEN_COLUMNS = {
+    "benchmark": "Benchmark",
+    "scenario": "Scenario",
+    "speedup": "Speedup (x)",
+    "baseline_usd_per_gpu_hour": "Baseline USD per GPU-hour (assumed)",
+    "break_even_usd_per_gpu_hour": "Break-even USD per GPU-hour",
+    "assumed_usd_per_gpu_hour": "Assumed USD per GPU-hour",
+    "cheaper_at_assumed_price": "Cheaper at the assumed price",
+}
+COST_COLUMNS = {
+    "organization": "Submitter",
+    "system": "System",
+    "accelerator": "Accelerator",
+    "scenario": "Scenario",
+    "total_accelerators": "GPUs",
+    "tokens_per_second": "Tokens/s",
+    "usd_per_gpu_hour": "USD per GPU-hour",
+    "price_kind": "Price",
+    "usd_per_million_tokens": "USD per million tokens",
+    "joules_per_token": "Joules per token (board power, not measured)",
+}
+PRICE_DECIMALS = {"USD per GPU-hour": 2}
+
+
+def show_break_even(setting: PriceSetting, price_range) -> None:
+    """The break-even price per scenario, then the cost lines that cross at it over ``price_range``."""
+    from IPython.display import display
+
+    blocks.table(
+        setting.break_even.rename(columns=BREAK_EVEN_COLUMNS),
+        "Break-even price of the new rack per GPU-hour, per scenario",
+        decimals={
+            "Baseline USD per GPU-hour (assumed)": 2,
+            "Break-even USD per GPU-hour": 2,
+            "Assumed USD per GPU-hour": 2,
+        },
+    )
+    curves = price_curves(setting, price_range)
+    if not curves.empty:
+        display(
+            charts.sensitivity_chart(
+                curves,
+                "Cost per million tokens against the new rack's price",
+                "Line chart: the new rack's cost per million tokens as its assumed price per GPU-hour varies, "
+                "and the baseline rack's cost at its assumed price (flat); the lines cross at the break-even "
+                "price.",
+                assumed=setting.new_price,
+            )
+        )
+
+
+def show_prices(setting: PriceSetting, pricing_kind: str) -> None:
+    """The price used per accelerator family, then every public price of the table."""
+    blocks.table(
+        readable(setting.chosen),
+        f"Price per GPU-hour used for each accelerator family (pricing kind: {pricing_kind})",
+        decimals=PRICE_DECIMALS,
+    )
+    blocks.table(
+        readable(setting.prices.drop(columns=["note"])),
+        "Every public price in the table",
+        decimals=PRICE_DECIMALS,
+    )
+
+
+def show_costs(costs: pd.DataFrame, reference) -> None:
+    """The cost table (``economics.cost_table``), one table per benchmark."""
+    for benchmark in sorted(set(costs["model"])):
+        part = costs[costs["model"] == benchmark]
+        blocks.table(
+            part[list(COST_COLUMNS)].rename(columns=COST_COLUMNS),
+            f"{reference.display_name(benchmark)}: cost and energy per output token",
+            decimals={"USD per GPU-hour": 2, "USD per million tokens": 3},
+        )
