@@ -313,33 +313,6 @@ def column_value(case, column: kinds.Column):
     return column.missing if value is None and column.missing is not None else value
 
 
-def _ratio_charts(page: ClaimPage, check: Check):
-    cases = cases_frame(check)
-    if cases.empty:
-        return []
-    unit = check.claim.unit or "x"
-    form = check.claim.get("form")
-    line, label = None, "claimed"
-    if form == "up-to":
-        line = float(check.claim.claimed)
-    elif form in ("lead", "outcomes"):
-        line, label = (1.0, "level") if unit == "x" else (0.0, "level")
-    elif form == "within":
-        bound = engine.KINDS["ratio"].within_reading(check.claim)[0]
-        line, label = -bound, f"{bound:g}% below"
-    return [
-        charts.case_chart(
-            cases,
-            check.claim.get("title") or check.claim.statement,
-            f"Bar chart of the measured {'ratio' if unit == 'x' else 'lead in percent'} in each case "
-            f"of the claim {check.claim.id}; a dashed line marks the {label} figure.",
-            unit,
-            line,
-            label,
-        )
-    ]
-
-
 def _scaling_charts(page: ClaimPage, check: Check):
     division = check.claim.get("division", "closed")
     results = (
@@ -403,20 +376,6 @@ def _leading_efficiency_charts(page: ClaimPage, check: Check):
     ]
 
 
-def _round_gain_charts(page: ClaimPage, check: Check):
-    gains = check.tables.get("gains")
-    if gains is None or gains.empty:
-        return []
-    return [
-        charts.rounds_chart(
-            gains,
-            "The same system, round to round",
-            "Line chart of the system's result in the earlier round and in this one, per scenario; "
-            "the point's shape says where the earlier figure comes from.",
-        )
-    ]
-
-
 def _presence_charts(page: ClaimPage, check: Check):
     found = check.tables.get("found")
     if found is not None and not found.empty:
@@ -470,113 +429,13 @@ def _named_values(check: Check) -> set[str]:
     return {str(value) for value in (named or [])}
 
 
-def _unnamed_baseline_charts(page: ClaimPage, check: Check):
-    table = check.tables.get("candidates")
-    scenario = check.claim.get("scenario")
-    if table is None or table.empty or f"{scenario} ratio" not in table:
-        return []
-    direction = "higher" if scenario != "SingleStream" else "lower"
-    mine = (
-        check.rows[check.rows["scenario"] == scenario]
-        if check.rows is not None and not check.rows.empty
-        else None
-    )
-    if mine is not None and not mine.empty:
-        direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
-    return [
-        charts.candidates_chart(
-            table,
-            scenario,
-            float(check.claim.claimed),
-            direction,
-            f"The claimed system against every candidate, {scenario}",
-            "Bar chart of the ratio against each candidate baseline, labelled with its class; "
-            "the dashed line marks the claimed figure.",
-        )
-    ]
-
-
-def _stated_figures_charts(page: ClaimPage, check: Check):
-    """Each row of a stated table: the stated figure's gap to the published result (0 when it is
-    the published result at its precision), or the results found for each listed benchmark."""
-    listed = check.claim.get("listed") is not None
-    cases = [case for case in check.cases if case.measured is not None]
-    if not cases:
-        return []
-    frame = pd.DataFrame(
-        {
-            "case": [case.label for case in cases],
-            "measured": [case.measured if listed else case.extra.get("gap_percent", 0.0) for case in cases],
-            "claimed": [case.claimed for case in cases],
-            "outcome": [OUTCOME[case.reaches] for case in cases],
-            "detail": [str(case.extra.get("system", "")) for case in cases],
-        }
-    )
-    if listed:
-        return [
-            charts.case_chart(
-                frame,
-                "Results of each entry's system on each benchmark listed",
-                "Bar chart of the number of published results of the entry's system on each benchmark the "
-                "announcement lists for it; a benchmark with none does not hold.",
-                "results",
-            )
-        ]
-    return [
-        charts.case_chart(
-            frame,
-            "Each stated figure against the published result",
-            "Bar chart of the gap, in percent, between each figure the announcement states and the published "
-            "result (0 where the figure is the result at its stated precision); the dashed line marks the "
-            "published result.",
-            "%",
-            0.0,
-            "published",
-        )
-    ]
-
-
 CHARTS = {
-    "ratio": _ratio_charts,
-    "stated-figures": _stated_figures_charts,
     "scaling": _scaling_charts,
     "leading-result": _leading_result_charts,
     "leading-gpus": _leading_result_charts,
     "leading-efficiency": _leading_efficiency_charts,
-    "round-gain": _round_gain_charts,
     "presence": _presence_charts,
-    "unnamed-baseline": _unnamed_baseline_charts,
 }
-
-
-def _comparisons(frame):
-    shown = frame.rename(
-        columns={
-            "case": "Case",
-            "subject": "Claim's result",
-            "subject_result": "Its result",
-            "baseline": "Compared with",
-            "baseline_result": "Their result",
-            "units": "Units",
-            "chosen_as": "Baseline chosen as",
-            "measured": "Measured",
-            "claimed": "Claimed",
-            "class": "Baseline's class",
-            "best_of_class": "Best of that class by any submitter",
-            "measured_vs_best_of_class": "Measured against it",
-        }
-    )
-    return (
-        shown,
-        "Each comparison: the results on both sides, and the best of the baseline's class by any submitter",
-    )
-
-
-def _candidates(frame):
-    keep = [column for column in frame.columns if not column.endswith("location")]
-    return frame[
-        keep
-    ], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
 
 
 def _found(frame):
@@ -584,23 +443,12 @@ def _found(frame):
 
 
 CONTEXT = {
-    "comparisons": _comparisons,
-    "candidates": _candidates,
     "found": _found,
     "named": lambda frame: (
         frame,
         "Each name the claim gives, and the organizations it stands for in the data",
     ),
     "definitions": lambda frame: (frame, "The count under each reading of the claim"),
-    "gains": lambda frame: (
-        frame.drop(columns=["from_source", "to_source"], errors="ignore"),
-        "The gain, scenario by scenario",
-    ),
-    "headline_figures": lambda frame: (
-        frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
-        "Earlier figures that name no system",
-    ),
-    "every_row": lambda frame: (frame, "Every row of the table the claim states, as checked"),
     "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
     "largest_systems": lambda frame: (frame, "The largest systems in the round"),
     "pairs": lambda frame: (
@@ -647,10 +495,10 @@ def ratio_spread(checks) -> pd.DataFrame:
     classes differ)."""
     rows = []
     classes = {
-        case.extra.get("best_class")
+        case.detail.best_class
         for check in checks
         for case in check.cases
-        if case.measured is not None and case.extra.get("best_class")
+        if case.measured is not None and case.detail.best_class
     }
     one_class = next(iter(classes)) if len(classes) == 1 else None
     against = (
@@ -668,11 +516,11 @@ def ratio_spread(checks) -> pd.DataFrame:
                     "Case": case.label,
                     "Ratio": case.measured,
                     "Claimed": case.claimed,
-                    "Per GPU": case.extra.get("per_gpu_ratio"),
-                    "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
-                    against: case.extra.get("measured_vs_best_any"),
-                    **({} if one_class else {"Baseline's class": case.extra.get("best_class") or "—"}),
-                    "Best of the class": case.extra.get("best_any") or "—",
+                    "Per GPU": case.detail.per_gpu_ratio,
+                    "Per watt of board power (not measured)": case.detail.per_watt_ratio,
+                    against: case.detail.measured_vs_best_any,
+                    **({} if one_class else {"Baseline's class": case.detail.best_class or "—"}),
+                    "Best of the class": case.detail.best_any or "—",
                 }
             )
     return pd.DataFrame(rows)
@@ -713,9 +561,6 @@ def case_table(check) -> pd.DataFrame:
                 for case in check.cases
             ]
         )
-    if check.claim.kind == "stated-figures":
-        every_row = check.tables.get("every_row")
-        return every_row if every_row is not None else pd.DataFrame()
     if check.claim.kind == "scaling":
         return pd.DataFrame(
             [
