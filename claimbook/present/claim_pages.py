@@ -22,7 +22,8 @@ OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
 
 
 def cases_frame(check: Check) -> pd.DataFrame:
-    """The measured cases of a check, as a chart or table shows them."""
+    """The measured cases of a check, as a chart or table shows them (for a kind not yet moved
+    to the kind contract; a moved kind gives its bars in a ``CaseBars`` spec)."""
     rows = []
     for case in check.cases:
         if case.measured is None:
@@ -429,6 +430,8 @@ def _named_values(check: Check) -> set[str]:
     return {str(value) for value in (named or [])}
 
 
+# The charts and context-table captions of the kinds not yet moved to the kind contract
+# (claimbook/engine/kinds/__init__.py); a moved kind gives its own. Transitional.
 CHARTS = {
     "scaling": _scaling_charts,
     "leading-result": _leading_result_charts,
@@ -547,6 +550,7 @@ def case_table(check) -> pd.DataFrame:
             [{column.heading: column_value(case, column) for column in spec.columns} for case in check.cases],
             columns=[column.heading for column in spec.columns],
         )
+    # A kind not yet moved to the kind contract (transitional).
     if check.claim.kind == "leading":
         return pd.DataFrame(
             [
