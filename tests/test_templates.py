@@ -8,8 +8,8 @@ import json
 import pytest
 from conftest import ROOT
 
-from claimbook.build.plan import committed_plan
 from claimbook.build.execute import PAGE_PARAMETERS
+from claimbook.build.plan import committed_plan
 from claimbook.engine.context import page_parameters
 
 TEMPLATES = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -14,7 +14,7 @@ from claimbook.claims.params import ParamError
 from claimbook.claims.params import apply as apply_params
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.engine import KINDS, load_registry
+from claimbook.engine import SPECS, load_registry
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def read_registry(request: BuildRequest):
             registry = claims_registry.load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
         else:
             registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-        chapters, claims, warnings = apply_params(request.overrides, registry, KINDS)
+        chapters, claims, warnings = apply_params(request.overrides, registry, SPECS)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
     return registry, Changes(chapters, claims, tuple(warnings))

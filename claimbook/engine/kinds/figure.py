@@ -8,12 +8,17 @@ the data is supported with the caveat that it understates.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
+    CaseDetail,
     Data,
+    Outcome,
     benchmarks_of,
     cannot_check,
     chosen,
@@ -27,31 +32,80 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds.ratio import value_text
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches
 
-KIND = "figure"
-REQUIRED = ("benchmark", "subject", "scenarios", "claimed")
-OPTIONAL = ("unit", "tolerance", "division", "scale")
-SELECTORS = ("subject",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("subject",)
-EACH = ("subject",)
-SUMS = ("subject",)
+
+@dataclass(frozen=True)
+class FigureCase(CaseDetail):
+    """A figure case: the gap of the claimed figure to the published one, or why there is none."""
+
+    gap_percent: float = 0.0  # claimed against published, signed (0 where it is the figure as stated)
+    note: str = ""
 
 
-def validate(claim: Claim, fail) -> None:
+SPEC = kinds.KindSpec(
+    name="figure",
+    description="a figure stated for one system",
+    required=(
+        kinds.BENCHMARK,
+        kinds.SUBJECT,
+        kinds.Field("scenarios", "the scenarios the figure is stated for"),
+        kinds.CLAIMED,
+    ),
+    optional=(
+        kinds.Field("unit", "the unit the figure is stated in, as the claim words it"),
+        kinds.TOLERANCE,
+        kinds.DIVISION,
+        kinds.Field("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"'),
+    ),
+    example={
+        "id": "acme-figure",
+        "title": "0.65 videos per second",
+        "statement": "Acme's system generates 0.65 videos per second on WAN 2.2.",
+        "kind": "figure",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "Acme-B300"},
+        "scenarios": ["Offline"],
+        "claimed": 0.65,
+        "unit": "videos/s",
+    },
+    detail=FigureCase,
+    selectors=("subject",),
+    one_per_case=("subject",),
+    each=("subject",),
+    sums=("subject",),
+    columns=(
+        kinds.Column("Case", "label"),
+        kinds.Column("Published", "measured"),
+        kinds.Column("Claimed", "claimed"),
+        kinds.Column("Gap (%)", "detail.gap_percent"),
+        kinds.Column("Holds", "reaches", kinds.HOLDS),
+        kinds.Column("Note", "detail.note", missing="—"),
+    ),
+    tables={
+        "same_figure": kinds.Table(
+            "Every published result that is the claimed figure at the precision stated",
+            tuple(
+                (name, name) for name in ("organization", "system", "scenario", "result", "units", "claimed")
+            ),
+        )
+    },
+)
+
+
+def validate(claim: Claim) -> None:
     scale = claim.get("scale", 1)
     if not isinstance(scale, (int, float)) or scale <= 0:
-        fail("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
+        kinds.fail(claim, "scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
     claimed = claim.claimed
     if isinstance(claimed, dict):
         unknown = set(claimed) - set(claim.get("scenarios") or ())
         if unknown:
-            fail(
+            kinds.fail(
+                claim,
                 "claimed",
                 f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
             )
     elif not isinstance(claimed, (int, float)):
-        fail("claimed", "a number, or {scenario: number}")
+        kinds.fail(claim, "claimed", "a number, or {scenario: number}")
 
 
 def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed: float) -> pd.DataFrame:
@@ -67,10 +121,10 @@ def check(claim: Claim, data: Data):
         return cannot_check(
             claim,
             f"The system the figure is about is not in the data: {subject_missing}.",
-            missing_texts=[subject_missing],
+            missing=[subject_missing],
         )
     benchmark = benchmarks_of(claim)[0]
-    cases, used, sentences, context, codes, context_notes = [], [], [], [], set(), []
+    found = Found()
     each = (claim.get("subject") or {}).get("combine") == "each"
     for scenario in claim.get("scenarios"):
         claimed = claimed_for(claim, scenario)
@@ -82,17 +136,34 @@ def check(claim: Claim, data: Data):
         )
         for row in picked:
             label = each_label(scenario, row, rows) if each else scenario
-            _figure_case(
-                claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
-            )
-            if cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
+            _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
+            if (
+                found.cases[-1].reaches is False
+            ):  # a miss: does the figure belong to another system of the vendor?
                 other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
                 if other:
-                    context_notes.append(other)
+                    found.context_notes.append(other)
+    return _decide(claim, found)
+
+
+@dataclass
+class Found:
+    """What a figure check gathers, scenario by scenario, before it decides."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)  # frames of the results used
+    sentences: list = field(default_factory=list)  # the reason, a sentence per case
+    context: list = field(default_factory=list)  # frames of the results that are the figure as stated
+    context_notes: list = field(default_factory=list)
+
+
+def _decide(claim: Claim, found: Found):
+    """Not supported where a case misses its figure; understated where one is below the result."""
+    cases, codes = found.cases, set()
     failing = sum(1 for case in cases if case.reaches is False)
-    understating = sum(1 for case in cases if case.reaches and case.extra.get("gap_percent"))
-    rows = pd.concat(used) if used else pd.DataFrame()
-    tables = {"same_figure": pd.concat(context) if context else pd.DataFrame()}
+    understating = sum(1 for case in cases if case.reaches and case.detail.gap_percent)
+    rows = pd.concat(found.used) if found.used else pd.DataFrame()
+    tables = {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
         return cannot_check(
@@ -108,15 +179,44 @@ def check(claim: Claim, data: Data):
     deciding = next((case.label for case in measured_cases if not case.reaches), measured_cases[0].label)
     return finish(
         claim,
-        verdict,
-        ". ".join(sentences) + ".",
-        cases=cases,
-        deciding=deciding,
-        rows=rows,
-        codes=codes,
-        tables=tables,
-        context=context_notes,
+        Outcome(
+            verdict,
+            ". ".join(found.sentences) + ".",
+            cases=tuple(cases),
+            deciding=deciding,
+            rows=rows,
+            codes=codes,
+            tables=tables,
+            context=found.context_notes,
+        ),
     )
+
+
+def charts(check, data: Data) -> list:
+    """Every published result of the benchmark and scenario, the claim's system drawn large and
+    the claimed figure (in result units) a dashed line: one chart per measured case."""
+    made = []
+    benchmark = benchmarks_of(check.claim)[0]
+    scale = float(check.claim.get("scale", 1))
+    for case in check.cases:
+        if case.measured is None:
+            continue
+        rows = data.results[
+            (data.results["benchmark"] == benchmark) & (data.results["scenario"] == case.scenario)
+        ]
+        rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
+        made.append(
+            kinds.ResultDots(
+                rows,
+                "result",
+                f"{data.reference.display_name(benchmark)}, {case.scenario}: every published result",
+                f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
+                "line marks the claimed figure.",
+                highlight=case.evidence,
+                claimed=case.claimed * scale if case.claimed is not None else None,
+            )
+        )
+    return made
 
 
 def same_vendor_match(
@@ -146,12 +246,12 @@ def same_vendor_match(
     )
 
 
-def _figure_case(
-    claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
-) -> None:
-    """One case of a figure claim: the published result against the claimed figure."""
+def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found) -> None:
+    """One case of a figure claim, at (benchmark, scenario, label): the published result against
+    the claimed figure."""
+    benchmark, scenario, label = at
     if row is None or claimed is None:
-        cases.append(
+        found.cases.append(
             Case(
                 label,
                 scenario,
@@ -159,7 +259,7 @@ def _figure_case(
                 claimed,
                 claim.unit,
                 None,
-                extra={"note": f"no published {scenario} result of the system"},
+                detail=FigureCase(note=f"no published {scenario} result of the system"),
             )
         )
         return
@@ -169,15 +269,15 @@ def _figure_case(
     exact = matches(measured, claimed, claim.tolerance)
     published = f"The published {scenario} result of {label_of(row)} is {figure(measured, claim.unit)}"
     if exact:
-        sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
+        found.sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
     else:
         gap = gap_percent(claimed, measured)
         favour = (gap > 0) == higher
-        sentences.append(
+        found.sentences.append(
             f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
             f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
         )
-    cases.append(
+    found.cases.append(
         Case(
             label,
             scenario,
@@ -186,9 +286,9 @@ def _figure_case(
             claim.unit,
             holds,
             (row["location"],),
-            {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)},
-            chosen("subject", row),
+            selected=chosen("subject", row),
+            detail=FigureCase(gap_percent=0.0 if exact else gap_percent(claimed, measured)),
         )
     )
-    used.append(pd.DataFrame([row]))
-    context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
+    found.used.append(pd.DataFrame([row]))
+    found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
