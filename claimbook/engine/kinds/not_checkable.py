@@ -7,6 +7,8 @@ would settle the claim, e.g. a break-even price).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from claimbook.claims.registry import Claim
 from claimbook.engine.core import Data, cannot_check, select_for
 
@@ -45,8 +47,6 @@ def check(claim: Claim, data: Data, notes=()):
             notes = (*notes, f"Results that bear on it: {why}")
     check_result = cannot_check(claim, reason, rows=rows)
     if notes:
-        from dataclasses import replace
-
         # Notes are sentences: each ends with its full stop, so none runs into the next.
         sentences = tuple(note if note.rstrip().endswith(".") else note.rstrip() + "." for note in notes)
         check_result = replace(check_result, notes=sentences + check_result.notes)

@@ -10,6 +10,8 @@ names for it; the other scenarios of the pair are the spread on the card.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
@@ -85,6 +87,17 @@ def configurations(claim: Claim, data: Data):
     return small, large, None
 
 
+@dataclass
+class _Findings:
+    """What the scenarios of a pair add up to, scenario by scenario."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)
+    sentences: list = field(default_factory=list)
+    codes: set = field(default_factory=lambda: {"derived-metric"})
+    failing: int = 0
+
+
 def check(claim: Claim, data: Data):
     small, large, missing = configurations(claim, data)
     if missing is not None:
@@ -92,87 +105,72 @@ def check(claim: Claim, data: Data):
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     named = list(claim.get("scenarios"))
     present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
-    cases, used, sentences, codes, failing = [], [], [], {"derived-metric"}, 0
+    findings = _Findings()
     benchmark = benchmarks_of(claim)[0]
     for scenario in named + [name for name in present if name not in named]:
-        case = f"{benchmark} {scenario}"
-        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, case)
-        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, case)
+        where = f"{benchmark} {scenario}"
+        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
+        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
         claimed = claimed_for(claim, scenario) if scenario in named else None
         if little is None or big is None:
-            cases.append(
-                Case(
-                    scenario,
-                    scenario,
-                    None,
-                    claimed,
-                    "%",
-                    None,
-                    extra={
-                        "note": f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
-                    },
-                )
-            )
+            note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+            findings.cases.append(Case(scenario, scenario, None, claimed, "%", None, extra={"note": note}))
             continue
-        efficiency = 100.0 * scaling_efficiency(
-            big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
+        _scenario(claim, findings, scenario, little, big, claimed, margin)
+    return _judge(claim, findings)
+
+
+def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, claimed, margin: float) -> None:
+    """One scenario of the pair: its efficiency, judged against the claimed figure where the
+    claim names the scenario and both results are of one division."""
+    efficiency = 100.0 * scaling_efficiency(
+        big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
+    )
+    crossed = across_divisions(little["division"], big["division"])
+    holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
+    extra = {
+        "small": label_of(little),
+        "large": label_of(big),
+        "throughput_ratio": big["result"] / little["result"],
+        "gpu_ratio": big["total_accelerators"] / little["total_accelerators"],
+    }
+    evidence = (big["location"], little["location"])
+    findings.used.append(pd.DataFrame([little, big]))
+    if crossed and claimed is not None:
+        findings.codes.add("cross-division")
+        findings.sentences.append(
+            f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
         )
-        crossed = across_divisions(little["division"], big["division"])
-        holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
-        extra = {
-            "small": label_of(little),
-            "large": label_of(big),
-            "throughput_ratio": big["result"] / little["result"],
-            "gpu_ratio": big["total_accelerators"] / little["total_accelerators"],
-        }
-        cases.append(
-            Case(
-                scenario,
-                scenario,
-                efficiency,
-                claimed,
-                "%",
-                holds,
-                (big["location"], little["location"]),
-                extra,
-                chosen("large", big) + chosen("small", little),
-            )
+        cross = {**extra, "cross_division": True}
+        findings.cases.append(Case(scenario, scenario, efficiency, claimed, "%", None, evidence, cross))
+        return
+    selected = chosen("large", big) + chosen("small", little)
+    findings.cases.append(
+        Case(scenario, scenario, efficiency, claimed, "%", holds, evidence, extra, selected)
+    )
+    if claimed is None:
+        return
+    if superlinear(efficiency, margin):
+        findings.codes.add("superlinear-baseline")
+    if matches(efficiency, claimed, claim.tolerance):
+        findings.sentences.append(
+            f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
+            f"which is the claimed {claimed:g}%"
         )
-        used.append(pd.DataFrame([little, big]))
-        if crossed and claimed is not None:
-            codes.add("cross-division")
-            sentences.append(
-                f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
-            )
-            cases[-1] = Case(
-                scenario,
-                scenario,
-                efficiency,
-                claimed,
-                "%",
-                None,
-                cases[-1].evidence,
-                {**extra, "cross_division": True},
-            )
-            continue
-        if claimed is None:
-            continue
-        if superlinear(efficiency, margin):
-            codes.add("superlinear-baseline")
-        if matches(efficiency, claimed, claim.tolerance):
-            sentences.append(
-                f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
-                f"which is the claimed {claimed:g}%"
-            )
-        else:
-            sentences.append(
-                f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
-                f"{signed(gap_percent(claimed, efficiency))} from it"
-            )
-            if holds:
-                codes.add("understated")
-            else:
-                failing += 1
+        return
+    findings.sentences.append(
+        f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
+        f"{signed(gap_percent(claimed, efficiency))} from it"
+    )
+    if holds:
+        findings.codes.add("understated")
+    else:
+        findings.failing += 1
+
+
+def _judge(claim: Claim, findings: _Findings):
+    """The claim's verdict from its scenarios: every named one judged must hold."""
+    cases, sentences, codes = findings.cases, findings.sentences, findings.codes
     context = [case for case in cases if case.claimed is None and case.measured is not None]
     if context:
         sentences.append(
@@ -184,7 +182,7 @@ def check(claim: Claim, data: Data):
         for case in cases
         if case.claimed is not None and case.measured is not None and not case.extra.get("cross_division")
     ]
-    rows = pd.concat(used) if used else pd.DataFrame()
+    rows = pd.concat(findings.used) if findings.used else pd.DataFrame()
     if not judged and any(case.extra.get("cross_division") for case in cases):
         return finish(
             claim,
@@ -198,7 +196,7 @@ def check(claim: Claim, data: Data):
         return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
     if any(case.claimed is not None and case.measured is None for case in cases):
         codes.add("incomplete-data")
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
+    verdict = NOT_SUPPORTED if findings.failing else SUPPORTED
     deciding = next((case.label for case in judged if not case.reaches), judged[0].label)
     return finish(
         claim, verdict, ". ".join(sentences) + ".", cases=cases, deciding=deciding, rows=rows, codes=codes
