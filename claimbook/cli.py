@@ -362,10 +362,10 @@ def _run_check(args) -> int:
 def _run_kinds(args) -> int:
     from claimbook import engine
 
-    for name, module in engine.KINDS.items():
-        print(f"{name}: {engine.KIND_DESCRIPTIONS[name]}")
-        print(f"  required: {', '.join(module.REQUIRED) or '-'}")
-        print(f"  optional: {', '.join(module.OPTIONAL)}")
+    for name, spec in engine.SPECS.items():
+        print(f"{name}: {spec.description}")
+        print(f"  required: {', '.join(spec.required_names()) or '-'}")
+        print(f"  optional: {', '.join(spec.optional_names())}")
     print("compound: a claim made only of parts (each part a claim of its own kind)")
     return 0
 

@@ -12,7 +12,7 @@ from conftest import ROOT
 from claimbook.build import digests, jupyterbook, outputs
 from claimbook.claims import params
 from claimbook.claims.registry import RegistryError
-from claimbook.engine import KINDS, load_registry
+from claimbook.engine import SPECS, load_registry
 from claimbook.engine.verdict import figure, gap_percent, matches, reaches, signed, weakest
 from claimbook.inputs.reference import annotate, load_reference
 from claimbook.present import blocks, charts, markdown_pages
@@ -180,12 +180,12 @@ def test_the_committed_registries_load_and_name_every_required_claim():
 def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
     registry = load_registry()
     chapters, _claims, warnings = params.apply(
-        ['economics.assumed_prices={"NVIDIA GB300": 12}'], registry, KINDS
+        ['economics.assumed_prices={"NVIDIA GB300": 12}'], registry, SPECS
     )
     prices = chapters["economics"]["assumed_prices"]
     assert prices["NVIDIA GB300"] == 12 and prices["NVIDIA Vera Rubin"] == 15.75 and warnings == []
     chapters, _, warnings = params.apply(
-        ['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry, KINDS
+        ['economics.assumed_prices={"NVIDIA Vera Rubin": null}'], registry, SPECS
     )
     assert "NVIDIA Vera Rubin" not in chapters["economics"]["assumed_prices"]
     assert len(warnings) == 1 and warnings[0].startswith(
@@ -196,7 +196,7 @@ def test_a_mapping_param_merges_and_a_null_removes_with_a_warning():
 def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
     registry = load_registry()
     _, claims, _ = params.apply(
-        ["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry, KINDS
+        ["rubin-dsr1-2.5x.subject.system=X", "amd-breadth.categories.named=[language]"], registry, SPECS
     )
     assert claims == {
         "rubin-dsr1-2.5x": {"subject.system": "X"},
@@ -230,7 +230,7 @@ def test_a_missing_system_warning_suggests_a_param_that_works():
         [warning] = _missing_warnings([{"claim": claim_id, "part_of": "", "missing": [missing]}], registry)
         assert f"--param {suggestion}" in warning, warning
         # ... and the suggested --param is taken, and changes that field only
-        _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry, KINDS)
+        _, overrides, _ = params.apply([suggestion.replace("NAME", "ELSEWHERE")], registry, SPECS)
         changed = apply_overrides(registry, overrides).claim(claim_id)
         path = suggestion[len(claim_id) + 1 :].rsplit("=", 1)[0].split(".")
         value = changed.fields
@@ -267,7 +267,7 @@ def test_a_list_item_is_named_by_its_index():
 )
 def test_bad_params_are_one_line(text, message):
     with pytest.raises(params.ParamError) as error:
-        params.apply([text], load_registry(), KINDS)
+        params.apply([text], load_registry(), SPECS)
     assert message in str(error.value) and "\n" not in str(error.value)
 
 

@@ -43,7 +43,7 @@ from claimbook.common.paths import (
     TOC_HEADER,
     inside,
 )
-from claimbook.engine import KINDS, load_registry
+from claimbook.engine import SPECS, load_registry
 
 CACHE_NAME = "cache.json"
 CLAIM_TEMPLATE = "notebooks/claim.ipynb"
@@ -573,7 +573,7 @@ def _build_target(
             if quick
             else load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
         )
-        chapter_changes, claim_overrides, warnings = apply_params(overrides, registry, KINDS)
+        chapter_changes, claim_overrides, warnings = apply_params(overrides, registry, SPECS)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
     if only:  # a name that is no page is refused before the target is made

@@ -20,6 +20,9 @@ from pathlib import Path
 from claimbook.common.paths import PACKAGE_DIR, PROJECT_ROOT
 
 PACKAGE = "claimbook"
+# Packages that find their modules at run time rather than import them by name: each depends on
+# every module of its folder (a kind module, claimbook.engine.kinds.discover).
+DISCOVERED = ("claimbook.engine.kinds",)
 
 
 def bytes_digest(data: bytes) -> str:
@@ -106,11 +109,12 @@ def _module_imports(name: str) -> frozenset:
     path = _module_file(name)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     parents = {".".join(name.split(".")[:index]) for index in range(1, len(name.split(".")))}
-    return frozenset(
-        other
-        for other in _imports(path.read_text(encoding="utf-8"), package) | parents
-        if _module_file(other)
-    )
+    found = _imports(path.read_text(encoding="utf-8"), package) | parents
+    if name in DISCOVERED:
+        found |= {
+            f"{name}.{module.stem}" for module in path.parent.glob("*.py") if not module.name.startswith("_")
+        }
+    return frozenset(other for other in found if _module_file(other))
 
 
 @functools.cache

@@ -94,8 +94,8 @@ def apply(texts, registry: Registry, kinds: Mapping) -> tuple[dict, dict, list[s
     """Chapter parameter changes ``{chapter: parameters}``, claim overrides ``{claim: {path:
     value}}`` and warnings (a price that a merge removed, for instance).
 
-    ``kinds``: the engine's kinds by name (``claimbook.engine.KINDS``), each with the ``REQUIRED``
-    and ``OPTIONAL`` fields a claim of that kind may have."""
+    ``kinds``: the engine's kinds' specs by name (``claimbook.engine.SPECS``), each naming the
+    fields a claim of that kind may have (``field_names()``)."""
     chapters: dict[str, dict] = {}
     claims: dict[str, dict] = {}
     warnings = []
@@ -124,9 +124,9 @@ def apply(texts, registry: Registry, kinds: Mapping) -> tuple[dict, dict, list[s
                 ]
         else:
             claim = registry.claim(name)
-            module = kinds.get(claim.kind)
+            spec = kinds.get(claim.kind)
             top = path.split(".")[0]
-            allowed = set(module.REQUIRED + module.OPTIONAL) if module else set()
+            allowed = set(spec.field_names()) if spec else set()
             if top not in allowed and top not in claim.fields:
                 raise ParamError(
                     f"--param {text!r}: a {claim.kind} claim has no field {top!r}; it has "

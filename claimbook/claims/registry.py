@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claimbook.claims.fields import HELD
 from claimbook.common import identifiers
 from claimbook.common.paths import resolve_path
 from claimbook.common.safe_read import InputError, read_yaml
@@ -27,7 +28,6 @@ CLAIMS_DIR = "data/claims"
 CHAPTERS_FILE = "data/chapters.yaml"
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
 HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division", "result_ids", "note")
-COMMON_FIELDS = ("id", "statement", "kind", "chapter", "parts", "result_ids", "note")
 # Fields a part takes from its parent unless it sets them itself.
 INHERITED = ("benchmark", "division", "subject", "scenarios", "baseline", "tolerance", "unit")
 ID_PATTERN = re.compile(identifiers.ID.pattern)
@@ -186,7 +186,7 @@ def _claim(
         raise RegistryError(f"{where}: field parts: a part cannot have parts of its own")
     if not isinstance(parts_entries, list):
         raise RegistryError(f"{where}: field parts: expected a list of claims")
-    fields = {name: value for name, value in values.items() if name not in COMMON_FIELDS}
+    fields = {name: value for name, value in values.items() if name not in HELD}
     check_numbers(fields, where)
     for name in ("statement", "title", "note"):
         if values.get(name) is not None and not isinstance(values[name], (str, int, float)):

@@ -8,23 +8,15 @@ kind when the registry is read, so every mistake names the file, the claim and t
 
 from __future__ import annotations
 
+from claimbook.claims import fields as claim_fields
 from claimbook.claims import registry
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry
 from claimbook.claims.selectors import SelectorError
 from claimbook.claims.selectors import validate as validate_selector
+from claimbook.engine import kinds as kinds_package
 from claimbook.engine.caveats import CODES, ordered, qualifies
 from claimbook.engine.core import Check, ClaimSpecError, Data
-from claimbook.engine.kinds import (
-    figure,
-    leading,
-    not_checkable,
-    presence,
-    ratio,
-    round_gain,
-    scaling,
-    stated_figures,
-    unnamed_baseline,
-)
+from claimbook.engine.kinds import KindSpec, spec_of
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
@@ -33,45 +25,8 @@ from claimbook.engine.verdict import (
     weakest,
 )
 
-KINDS = {
-    module.KIND: module
-    for module in (
-        ratio,
-        figure,
-        stated_figures,
-        scaling,
-        round_gain,
-        presence,
-        leading,
-        unnamed_baseline,
-        not_checkable,
-    )
-}
-KIND_DESCRIPTIONS = {
-    "ratio": "a ratio between two systems (or sets of results), scenario by scenario",
-    "figure": "a figure stated for one system",
-    "stated-figures": "a table of figures an announcement states (entry, benchmark, scenario, figure), one verdict",
-    "scaling": "the scaling efficiency of one submitter's two configurations",
-    "round-gain": "one system's gain from an earlier round to the current one",
-    "presence": "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
-    "leading": "a leadership or record claim (per system, per GPU, size, scaling efficiency)",
-    "unnamed-baseline": "a comparison against a baseline the claim does not name",
-    "not-checkable": "a statement no published MLPerf result can settle",
-}
-COMMON = (
-    "id",
-    "title",
-    "statement",
-    "kind",
-    "chapter",
-    "parts",
-    "result_ids",
-    "note",
-    "sentence",
-    "acknowledges",
-    "role",
-    "decision",
-)
+KINDS = kinds_package.discover()  # every kind module of engine/kinds, by its kind's name
+SPECS: dict[str, KindSpec] = {name: spec_of(module) for name, module in KINDS.items()}
 PARENT_KIND = "compound"  # a claim made only of parts
 ROLES = ("core", "detail")  # a part is the claim's core (decides) or a detail (a caveat when it fails)
 
@@ -103,24 +58,22 @@ def validate_claim(claim) -> None:
             f"unknown kind {claim.kind!r}; the engine knows {', '.join(KINDS)} (and {PARENT_KIND} for a claim "
             "made of parts)",
         )
-    for name in module.REQUIRED:
+    spec = SPECS[claim.kind]
+    for name in spec.required_names():
         if claim.fields.get(name) is None:
             fail(name, f"required for a {claim.kind} claim")
-    allowed = set(module.REQUIRED) | set(module.OPTIONAL) | set(COMMON)
+    allowed = set(spec.field_names()) | set(claim_fields.NAMES)
     for name in claim.fields:
         if name not in allowed:
-            fail(
-                name,
-                f"not a field of a {claim.kind} claim; it has {', '.join(module.REQUIRED + module.OPTIONAL)}",
-            )
-    for name in module.SELECTORS:
+            fail(name, f"not a field of a {claim.kind} claim; it has {', '.join(spec.field_names())}")
+    for name in spec.selectors:
         if claim.fields.get(name) is not None:
             try:
                 validate_selector(claim.fields[name], f"{claim.where}: field {name}")
             except SelectorError as exc:
                 raise ClaimSpecError(str(exc)) from None
     for name, selector in role_selectors(claim):
-        _check_combining(claim.kind, module, name, selector, fail)
+        _check_combining(claim.kind, spec, name, selector, fail)
     acknowledged = claim.fields.get("acknowledges") or []
     unknown = [code for code in acknowledged if code not in CODES]
     if not isinstance(acknowledged, list) or unknown:
@@ -132,7 +85,10 @@ def validate_claim(claim) -> None:
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
         fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")
     try:
-        module.validate(claim, fail)
+        if kinds_package.is_legacy(module):
+            module.validate(claim, fail)
+        else:
+            module.validate(claim)
     except SelectorError as exc:
         raise ClaimSpecError(str(exc)) from None
 
@@ -156,26 +112,26 @@ def role_selectors(claim):
                 yield "baseline", entry
 
 
-def _check_combining(kind: str, module, name: str, selector: dict, fail) -> None:
+def _check_combining(kind: str, spec: KindSpec, name: str, selector: dict, fail) -> None:
     """``combine`` and ``sum`` only where the kind takes one result per case and can combine so."""
     combine = selector.get("combine")
-    if combine is not None and name not in module.ONE_PER_CASE:
+    if combine is not None and name not in spec.one_per_case:
         fail(
             f"{name}.combine",
             f"the {name} of a {kind} claim is a set of results; combine applies to a selector that "
-            f"takes one result per case ({', '.join(module.ONE_PER_CASE) or 'none in this kind'})",
+            f"takes one result per case ({', '.join(spec.one_per_case) or 'none in this kind'})",
         )
-    if combine == "each" and name not in module.EACH:
+    if combine == "each" and name not in spec.each:
         fail(
             f"{name}.combine",
             f"each (one case per match) is not supported for the {name} of a {kind} claim; "
             f"use best, or name one result",
         )
-    if "sum" in selector and name not in module.SUMS:
+    if "sum" in selector and name not in spec.sums:
         fail(
             f"{name}.sum",
             f"a sum is not supported for the {name} of a {kind} claim"
-            + (f"; it is for {', '.join(module.SUMS)}" if module.SUMS else ""),
+            + (f"; it is for {', '.join(spec.sums)}" if spec.sums else ""),
         )
 
 
@@ -187,11 +143,11 @@ def audit(claim, data: Data) -> list[str]:
 
     found = []
     for item in (claim, *claim.parts):
-        module = KINDS.get(item.kind)
-        if module is None:
+        spec = SPECS.get(item.kind)
+        if spec is None:
             continue
         for name, selector in role_selectors(item):
-            roles = module.one_per_case(item) if hasattr(module, "one_per_case") else module.ONE_PER_CASE
+            roles = spec.takes_one(item)
             if name not in roles or "sum" in selector or selector.get("combine"):
                 continue
             if name == "baseline" and item.get("prefer"):

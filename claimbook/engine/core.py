@@ -51,6 +51,28 @@ class Data:
         return self.registry.announcements[claim.announcement]
 
 
+class CaseDetail:
+    """What a case shows beside its figures: each kind subclasses it with a frozen dataclass of
+    its own (``SPEC.detail``). The class attributes below are what code outside the kind (the
+    division rule, the scorecard, the cross-reference) may read of any case; a kind that has them
+    declares them as fields."""
+
+    note = ""  # why a case has no figure ("no result of the subject in Server")
+    cross_division = False  # set against a result of the other division: shown, not judged
+    # The comparison figures the scorecard records, where a kind computes them.
+    measured_vs_best_any = None
+    best_class = None
+    best_any = None
+    per_gpu_ratio = None
+    per_watt_ratio = None
+    best_rival = None
+    best_rival_family = None
+    vs_best_rival = None
+
+
+NO_DETAIL = CaseDetail()
+
+
 @dataclass(frozen=True)
 class Case:
     label: (
@@ -62,9 +84,10 @@ class Case:
     unit: str
     reaches: bool | None  # None when there is nothing to measure or no figure to reach
     evidence: tuple[str, ...] = ()  # provenance (Location) of the results used
-    extra: dict = field(default_factory=dict)  # per_gpu_ratio, per_watt_ratio, measured_vs_best_any, note
+    extra: dict = field(default_factory=dict)  # a kind not yet given a detail class: its details by name
     # The results the case stands on, by role: (role, organization, system, location, count).
     selected: tuple[tuple, ...] = ()
+    detail: CaseDetail = NO_DETAIL  # the kind's case detail (its SPEC.detail)
 
     def __post_init__(self):
         # numpy scalars in, plain Python out: ``reaches is False`` must mean what it says.
@@ -158,55 +181,66 @@ def rows_of(frames) -> pd.DataFrame:
 ROW_CODES = ("preview", "rdi", "open-division", "inferred")
 
 
-def finish(
-    claim: Claim,
-    verdict: str,
-    reason: str,
-    *,
-    cases=(),
-    deciding=None,
-    rows=None,
-    codes=(),
-    notes=(),
-    tables=None,
-    parts=(),
-    missing_texts=(),
-    row_codes=ROW_CODES,
-    summary: str = "",
-    context=(),
-) -> Check:
-    """Add the caveats the rows imply (those in ``row_codes``) and turn "supported" with a
-    qualifying caveat the claim does not itself state into "supported with caveats"."""
-    if verdict not in (SUPPORTED, NOT_SUPPORTED, CANNOT_BE_CHECKED):
+@dataclass(frozen=True)
+class Outcome:
+    """What a kind's check decided, before ``finish`` adds the caveats the rows imply: a base
+    verdict (supported, not supported or cannot be checked), its reason, and what it stands on."""
+
+    verdict: str
+    reason: str
+    cases: tuple = ()
+    deciding: str | None = None
+    rows: pd.DataFrame | None = None
+    codes: frozenset | set | tuple = ()
+    notes: tuple | list = ()
+    tables: dict | None = None
+    parts: tuple = ()
+    missing: tuple | list = ()  # what a selector looked for and did not find
+    row_codes: tuple[str, ...] = ROW_CODES  # the caveats the rows may imply
+    summary: str = ""
+    context: tuple | list = ()
+
+
+def finish(claim: Claim, outcome, reason: str | None = None, **fields) -> Check:
+    """The check of ``claim`` from its ``Outcome``: the caveats the rows imply (those in
+    ``row_codes``) added, and "supported" with a qualifying caveat the claim does not itself
+    state turned into "supported with caveats". (The keyword form, ``finish(claim, verdict,
+    reason, cases=...)``, serves the kinds not yet moved to ``Outcome``.)"""
+    if not isinstance(outcome, Outcome):
+        if "missing_texts" in fields:
+            fields["missing"] = fields.pop("missing_texts")
+        outcome = Outcome(outcome, reason, **fields)
+    if outcome.verdict not in (SUPPORTED, NOT_SUPPORTED, CANNOT_BE_CHECKED):
         raise ValueError(
-            f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {verdict!r}"
+            f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {outcome.verdict!r}"
         )
-    rows = published(rows)
-    from_rows = caveat_codes.from_rows(rows) & set(row_codes)
-    all_codes = set(codes) | from_rows
-    all_notes = list(notes) + [
+    rows = published(outcome.rows)
+    from_rows = caveat_codes.from_rows(rows) & set(outcome.row_codes)
+    all_codes = set(outcome.codes) | from_rows
+    all_notes = list(outcome.notes) + [
         sentence[:1].upper() + sentence[1:] for sentence in caveat_codes.explain_rows(rows, from_rows)
     ]
     acknowledged = tuple(
         code for code in caveat_codes.ordered(all_codes) if code in set(claim.get("acknowledges") or ())
     )
+    verdict = outcome.verdict
     if verdict == SUPPORTED and caveat_codes.qualifies(all_codes - set(acknowledged)):
         verdict = SUPPORTED_WITH_CAVEATS
     return Check(
         claim=claim,
         verdict=verdict,
-        reason=reason,
-        cases=tuple(cases),
-        deciding=deciding,
+        reason=outcome.reason,
+        cases=tuple(outcome.cases),
+        deciding=outcome.deciding,
         rows=rows if rows is not None else pd.DataFrame(),
         caveats=caveat_codes.ordered(all_codes),
         notes=tuple(dict.fromkeys(note if note.endswith(".") else note + "." for note in all_notes)),
-        tables=dict(tables or {}),
-        parts=tuple(parts),
-        missing=tuple(missing_texts),
-        summary=summary,
+        tables=dict(outcome.tables or {}),
+        parts=tuple(outcome.parts),
+        missing=tuple(outcome.missing),
+        summary=outcome.summary,
         acknowledged=acknowledged,
-        context=tuple(note if note.endswith(".") else note + "." for note in context),
+        context=tuple(note if note.endswith(".") else note + "." for note in outcome.context),
     )
 
 
@@ -395,19 +429,11 @@ def within_divisions(claim: Claim, measured_cases: list, spread: str, **kwargs) 
     return None, [case for case in measured_cases if not case.extra.get("cross_division")]
 
 
-def cannot_check(
-    claim: Claim, reason: str, missing_texts=(), tables=None, rows=None, codes=(), notes=()
-) -> Check:
-    return finish(
-        claim,
-        CANNOT_BE_CHECKED,
-        reason,
-        missing_texts=missing_texts,
-        tables=tables,
-        rows=rows,
-        codes=codes,
-        notes=notes,
-    )
+def cannot_check(claim: Claim, reason: str, **fields) -> Check:
+    """A check that cannot be checked, on what it found (``Outcome``'s fields by name)."""
+    if "missing_texts" in fields:
+        fields["missing"] = fields.pop("missing_texts")
+    return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, **fields))
 
 
 def claimed_for(claim: Claim, *keys) -> float | None:

@@ -12,7 +12,7 @@ import inspect
 import pandas as pd
 
 from claimbook import engine
-from claimbook.engine import scorecard
+from claimbook.engine import kinds, scorecard
 from claimbook.engine.core import Check, Data
 from claimbook.engine.efficiency import scaling_pairs
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
@@ -80,6 +80,10 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         found = []
         for check in checks:
+            module = engine.KINDS.get(check.claim.kind)
+            if module is not None and not kinds.is_legacy(module):
+                found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
+                continue
             maker = CHARTS.get(
                 check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}"
             )
@@ -110,10 +114,14 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         shown = False
         for check in checks:
+            spec = engine.SPECS.get(check.claim.kind)
             for name, frame in check.tables.items():
                 if frame is None or frame.empty:
                     continue
-                table, caption = CONTEXT.get(name, (_plain, name.replace("_", " ").capitalize()))(frame)
+                if spec is not None and name in spec.tables:
+                    table, caption = context_table(frame, spec.tables[name])
+                else:
+                    table, caption = CONTEXT.get(name, (_plain, name.replace("_", " ").capitalize()))(frame)
                 blocks.table(table, caption)
                 shown = True
         if not shown:
@@ -230,6 +238,81 @@ def _plain(frame: pd.DataFrame):
     return frame, ""
 
 
+def context_table(frame: pd.DataFrame, spec: kinds.Table) -> tuple[pd.DataFrame, str]:
+    """A context table as its kind's spec shows it: the columns kept and renamed, some left out,
+    the first rows only; and its caption."""
+    if spec.columns:
+        frame = frame[[column for _, column in spec.columns]].set_axis(
+            [heading for heading, _ in spec.columns], axis=1
+        )
+    dropped = [
+        column
+        for column in frame.columns
+        if column in spec.omit or (spec.omit_suffix and str(column).endswith(spec.omit_suffix))
+    ]
+    frame = frame.drop(columns=dropped)
+    return (frame.head(spec.head) if spec.head is not None else frame), spec.caption
+
+
+def bars_frame(bars) -> pd.DataFrame:
+    """The bars of a ``CaseBars`` chart as ``charts.case_chart`` reads them."""
+    return pd.DataFrame(
+        [
+            {
+                "case": bar.case,
+                "measured": bar.measured,
+                "claimed": bar.claimed,
+                "outcome": OUTCOME[bar.reaches],
+                "detail": bar.detail,
+            }
+            for bar in bars
+        ],
+        columns=["case", "measured", "claimed", "outcome", "detail"],
+    )
+
+
+# How each chart a kind may ask for is drawn (the vocabulary of claimbook.engine.kinds).
+RENDERERS = {
+    kinds.CaseBars: lambda spec, reference: charts.case_chart(
+        bars_frame(spec.bars), spec.title, spec.description, spec.unit, spec.line, spec.line_label
+    ),
+    kinds.ResultDots: lambda spec, reference: charts.results_chart(
+        spec.rows,
+        reference,
+        spec.value,
+        spec.title,
+        spec.description,
+        highlight=spec.highlight,
+        claimed=spec.claimed,
+    ),
+    kinds.EfficiencyScatter: lambda spec, reference: charts.efficiency_chart(
+        spec.pairs, reference, spec.scenario, spec.title, spec.description, highlight=spec.highlight
+    ),
+    kinds.RoundLines: lambda spec, reference: charts.rounds_chart(spec.gains, spec.title, spec.description),
+    kinds.CountBars: lambda spec, reference: charts.count_chart(
+        spec.table, spec.category, spec.title, spec.description
+    ),
+    kinds.CandidateBars: lambda spec, reference: charts.candidates_chart(
+        spec.table, spec.scenario, spec.claimed, spec.direction, spec.title, spec.description
+    ),
+}
+
+
+def render(spec, reference):
+    """The chart a kind's chart spec asks for."""
+    return RENDERERS[type(spec)](spec, reference)
+
+
+def column_value(case, column: kinds.Column):
+    """One cell of a case table: the case's attribute the column names, in its words."""
+    value = case
+    for name in column.attribute.split("."):
+        value = getattr(value, name, None)
+    if column.words is not None:
+        value = column.words.get(value, value)
+    return column.missing if value is None and column.missing is not None else value
+
+
 def _ratio_charts(page: ClaimPage, check: Check):
     cases = cases_frame(check)
     if cases.empty:
@@ -242,7 +325,7 @@ def _ratio_charts(page: ClaimPage, check: Check):
     elif form in ("lead", "outcomes"):
         line, label = (1.0, "level") if unit == "x" else (0.0, "level")
     elif form == "within":
-        bound = engine.ratio.within_reading(check.claim)[0]
+        bound = engine.KINDS["ratio"].within_reading(check.claim)[0]
         line, label = -bound, f"{bound:g}% below"
     return [
         charts.case_chart(
@@ -255,32 +338,6 @@ def _ratio_charts(page: ClaimPage, check: Check):
             label,
         )
     ]
-
-
-def _figure_charts(page: ClaimPage, check: Check):
-    made = []
-    for case in check.cases:
-        if case.measured is None:
-            continue
-        benchmark = engine.core.benchmarks_of(check.claim)[0]
-        rows = page.data.results[
-            (page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == case.scenario)
-        ]
-        rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
-        scale = float(check.claim.get("scale", 1))
-        made.append(
-            charts.results_chart(
-                rows,
-                page.data.reference,
-                "result",
-                f"{page.data.reference.display_name(benchmark)}, {case.scenario}: every published result",
-                f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
-                "line marks the claimed figure.",
-                highlight=case.evidence,
-                claimed=case.claimed * scale if case.claimed is not None else None,
-            )
-        )
-    return made
 
 
 def _scaling_charts(page: ClaimPage, check: Check):
@@ -481,7 +538,6 @@ def _stated_figures_charts(page: ClaimPage, check: Check):
 
 CHARTS = {
     "ratio": _ratio_charts,
-    "figure": _figure_charts,
     "stated-figures": _stated_figures_charts,
     "scaling": _scaling_charts,
     "leading-result": _leading_result_charts,
@@ -536,10 +592,6 @@ CONTEXT = {
         "Each name the claim gives, and the organizations it stands for in the data",
     ),
     "definitions": lambda frame: (frame, "The count under each reading of the claim"),
-    "same_figure": lambda frame: (
-        frame[["organization", "system", "scenario", "result", "units", "claimed"]],
-        "Every published result that is the claimed figure at the precision stated",
-    ),
     "gains": lambda frame: (
         frame.drop(columns=["from_source", "to_source"], errors="ignore"),
         "The gain, scenario by scenario",
@@ -639,7 +691,14 @@ def superlinear_pairs(check) -> pd.DataFrame:
 
 
 def case_table(check) -> pd.DataFrame:
-    """The cases of a check with what each compares, for a chapter's tables."""
+    """The cases of a check with what each compares, for a chapter's tables (in the columns its
+    kind's spec names)."""
+    spec = engine.SPECS.get(check.claim.kind)
+    if spec is not None and spec.columns:
+        return pd.DataFrame(
+            [{column.heading: column_value(case, column) for column in spec.columns} for case in check.cases],
+            columns=[column.heading for column in spec.columns],
+        )
     if check.claim.kind == "leading":
         return pd.DataFrame(
             [

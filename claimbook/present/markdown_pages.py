@@ -14,6 +14,7 @@ from collections import Counter
 import pandas as pd
 import yaml
 
+from claimbook.claims import fields as claim_fields
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
 from claimbook.engine.verdict import VERDICTS
@@ -325,6 +326,22 @@ def caveats_page() -> str:
     return raw(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
 
 
+def field_table(fields, required=()) -> pd.DataFrame:
+    """Fields as the how-to page lists them: name, required or not, meaning, and the allowed values."""
+    return pd.DataFrame(
+        [
+            {
+                "Field": item.name,
+                "Required": "yes" if item.name in required else "",
+                "Meaning": item.meaning or "—",
+                "Values": "; ".join(f"{value}: {meaning}" for value, meaning in item.values.items()),
+            }
+            for item in fields
+        ],
+        columns=["Field", "Required", "Meaning", "Values"],
+    )
+
+
 def kinds_page(registry) -> str:
     """Every kind of claim the engine knows: what it checks, its fields, a real example of each
     from the registries, and what a mistake looks like."""
@@ -332,19 +349,24 @@ def kinds_page(registry) -> str:
     from claimbook.present import scaffold
 
     rows = []
-    for name, module in engine.KINDS.items():
+    for name, spec in engine.SPECS.items():
         rows.append(
             {
                 "Kind": name,
-                "What it checks": engine.KIND_DESCRIPTIONS[name],
-                "Required fields": ", ".join(module.REQUIRED) or "—",
-                "Optional fields": ", ".join(module.OPTIONAL),
+                "What it checks": spec.description,
+                "Required fields": ", ".join(spec.required_names()) or "—",
+                "Optional fields": ", ".join(spec.optional_names()),
             }
         )
     parts = [
         raw(blocks.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
-        "### An example of each kind\n",
+        "### The fields\n",
+        raw(blocks.table_html(field_table(claim_fields.COMMON), "The fields every claim may have")),
     ]
+    for name, spec in engine.SPECS.items():
+        table = field_table(spec.fields, spec.required_names())
+        parts.append(raw(blocks.table_html(table, f"The fields of a {name} claim")))
+    parts.append("### An example of each kind\n")
     for kind, entry in scaffold.kind_examples(registry).items():
         module = engine.KINDS[kind]
         doc = " ".join((module.__doc__ or "").split("\n\n")[0].split())

@@ -85,11 +85,15 @@ def claim_entry(claim) -> dict:
 
 
 def kind_examples(registry) -> dict[str, dict]:
-    """The first claim of each kind in the registry (a part counts too)."""
+    """The first claim of each kind in the registry (a part counts too), then the example of its
+    spec for each kind the registry has none of."""
     found = {}
     for claim in registry.all_claims():
         if claim.kind in engine.KINDS and claim.kind not in found:
             found[claim.kind] = claim_entry(claim)
+    for name, spec in engine.SPECS.items():
+        if name not in found and spec.example.get("id"):
+            found[name] = dict(spec.example)
     return found
 
 
@@ -149,7 +153,7 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         "    reason: Say here why no published result can check it.",
     ]
     for kind, entry in kind_examples(registry).items():
-        lines.append(f"  # --- a {kind} claim: {engine.KIND_DESCRIPTIONS[kind]}")
+        lines.append(f"  # --- a {kind} claim: {engine.SPECS[kind].description}")
         dumped = yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True)
         lines += ["  # " + line for line in dumped.rstrip().splitlines()]
     text = "\n".join(lines) + "\n"

@@ -1,1 +1,326 @@
-"""The kinds of claim, one module each: its fields, its validation and its check."""
+"""The kinds of claim, one module each: the contract every kind module keeps.
+
+A kind is ONE module in this package (``claimbook/engine/kinds/<kind>.py``, a name without a
+leading underscore); the engine finds it here (``discover``), so adding a kind touches its module
+and a test, nothing else. The module exports:
+
+``SPEC``
+    a ``KindSpec``: the kind's name (the registry's ``kind:``), a one-line description, its
+    required and optional fields (each a ``claimbook.claims.fields.Field`` with a one-line meaning,
+    and the allowed values with their meanings where a field is one of a few words), an example
+    claim as a registry writes it, which fields are selectors and how they may combine, the
+    case-detail class, the case-table columns and the captions of its context tables.
+``validate(claim) -> None``
+    the kind's own checks of a claim's fields, beyond what the engine checks from the spec
+    (required fields present, no unknown field, selectors well formed, combine and sum where
+    allowed); raise ``ClaimSpecError`` naming the field, with ``fail(claim, field, message)``.
+``check(claim, data) -> Check``
+    one signature for every kind: whatever a kind needs comes from ``data`` (an
+    ``engine.core.Data``) and the claim. Its cases are ``engine.core.Case``, each with a ``detail``
+    of the kind's case-detail class (``SPEC.detail``, a frozen dataclass subclassing
+    ``engine.core.CaseDetail``); it ends with ``core.finish(claim, core.Outcome(...))``.
+``charts(check, data) -> list``
+    the charts that show a check's verdict, as specs of the vocabulary below (``CaseBars``,
+    ``ResultDots``, ``EfficiencyScatter``, ``RoundLines``, ``CountBars``, ``CandidateBars``):
+    the engine may not import the presentation layer, so a kind says what to draw and
+    ``present/claim_pages.py`` draws it with ``present/charts.py``. A new kind of chart is a new
+    spec here and its renderer there.
+
+The module's docstring is the method text its claims' pages show: say what the kind checks and
+how, for a reader.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import NoReturn
+
+import pandas as pd
+
+from claimbook.claims.fields import Field
+from claimbook.engine.core import CaseDetail, ClaimSpecError
+
+__all__ = [
+    "Bar",
+    "CandidateBars",
+    "CaseBars",
+    "Column",
+    "CountBars",
+    "EfficiencyScatter",
+    "Field",
+    "KindSpec",
+    "ResultDots",
+    "RoundLines",
+    "Table",
+    "discover",
+    "fail",
+    "problems",
+]
+
+# The case-table column a reader sees for a yes/no/none outcome.
+HOLDS = {True: "yes", False: "no", None: "—"}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a kind's case table: its heading and the attribute of the ``Case`` it shows
+    (``label``, ``measured``, ``claimed``, ``reaches``, or ``detail.<name>`` of the case detail,
+    a property included), its values shown through ``words`` where given, ``missing`` for none."""
+
+    heading: str
+    attribute: str
+    words: dict | None = None
+    missing: object = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """How a context table the check leaves in ``Check.tables[name]`` is shown: its caption, the
+    columns kept in order and renamed ((heading, column) pairs; all when empty), the columns
+    left out (by name, or ending with ``omit_suffix``), and at most ``head`` rows."""
+
+    caption: str
+    columns: tuple[tuple[str, str], ...] = ()
+    omit: tuple[str, ...] = ()
+    omit_suffix: str = ""
+    head: int | None = None
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    name: str  # the registry's ``kind:``
+    description: str  # one line: what a claim of this kind states
+    required: tuple[Field, ...]
+    optional: tuple[Field, ...]
+    example: dict  # a claim as a registry file writes it (id, title, statement, kind, fields)
+    detail: type  # the case-detail dataclass (a CaseDetail) of the kind's cases
+    selectors: tuple[str, ...] = ()  # fields the engine validates as selectors
+    one_per_case: tuple[str, ...] = ()  # selectors that take one result per case (combine: best/each, sum)
+    each: tuple[str, ...] = ()  # those that may say combine: each
+    sums: tuple[str, ...] = ()  # those that may be a sum
+    # The selectors that take one result per case in this claim, where it depends on the claim.
+    one_per_case_in: Callable | None = None
+    columns: tuple[Column, ...] = ()  # the case table a chapter shows (``claim_pages.case_table``)
+    tables: dict[str, Table] = field(default_factory=dict)  # Check.tables the pages show, by name
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.required + self.optional
+
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.fields)
+
+    def required_names(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.required)
+
+    def optional_names(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.optional)
+
+    def takes_one(self, claim) -> tuple[str, ...]:
+        """The selectors of ``claim`` that take one result per case."""
+        return self.one_per_case_in(claim) if self.one_per_case_in else self.one_per_case
+
+
+# -- fields and columns many kinds share (a kind lists them in its spec like its own) ---------
+
+BENCHMARK = Field(
+    "benchmark", "the benchmark (or list of benchmarks) the claim is about, as the book names it"
+)
+SUBJECT = Field(
+    "subject", "a selector of the results the claim is about (organization, system, family, gpus ...)"
+)
+SCENARIOS = Field("scenarios", "the scenarios the claim covers (default: every scenario the data has)")
+CLAIMED = Field("claimed", "the figure the claim states: a number, or {scenario: number}")
+TOLERANCE = Field("tolerance", "how far below the claimed figure still holds, a fraction of it (0.01 is 1%)")
+DIVISION = Field("division", "the division of the results used: closed (the default), open, or any")
+CASE_COLUMNS = (
+    Column("Case", "label"),
+    Column("Measured", "measured"),
+    Column("Claimed", "claimed"),
+    Column("Holds", "reaches", HOLDS),
+    Column("Note", "detail.note", missing="—"),
+)
+
+
+def fail(claim, field_name: str, message: str) -> NoReturn:
+    """Raise the error of a claim's field: ``<file>: claim <id>: field <field>: <message>``."""
+    raise ClaimSpecError(f"{claim.where}: field {field_name}: {message}")
+
+
+# -- the charts a kind may ask for (rendered by present/claim_pages.py) ------------------------
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a ``CaseBars`` chart: a case, its measured and claimed figures, whether it
+    holds (None: for context), and a word on what it compares."""
+
+    case: str
+    measured: float
+    claimed: float | None
+    reaches: bool | None
+    detail: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class CaseBars:
+    """A bar per case (``charts.case_chart``), a dashed line at ``line`` labelled ``line_label``."""
+
+    bars: tuple[Bar, ...]
+    title: str
+    description: str
+    unit: str
+    line: float | None = None
+    line_label: str = "claimed"
+
+
+@dataclass(frozen=True, eq=False)
+class ResultDots:
+    """Every result of ``rows`` as a dot (``charts.results_chart``) on ``value`` (a column),
+    those at ``highlight`` (locations) drawn large, a dashed line at ``claimed``."""
+
+    rows: pd.DataFrame
+    value: str
+    title: str
+    description: str
+    highlight: tuple = ()
+    claimed: float | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class EfficiencyScatter:
+    """Scaling pairs' efficiency in one scenario (``charts.efficiency_chart``), the pairs at
+    ``highlight`` ((small location, large location)) drawn large."""
+
+    pairs: pd.DataFrame
+    scenario: str
+    title: str
+    description: str
+    highlight: tuple = ()
+
+
+@dataclass(frozen=True, eq=False)
+class RoundLines:
+    """A system's result round to round, per scenario (``charts.rounds_chart``)."""
+
+    gains: pd.DataFrame
+    title: str
+    description: str
+
+
+@dataclass(frozen=True, eq=False)
+class CountBars:
+    """Counts per ``category`` (``charts.count_chart``)."""
+
+    table: pd.DataFrame
+    category: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True, eq=False)
+class CandidateBars:
+    """The ratio against each candidate baseline in one scenario (``charts.candidates_chart``)."""
+
+    table: pd.DataFrame
+    scenario: str
+    claimed: float
+    direction: str  # "higher" or "lower": which way is better
+    title: str
+    description: str
+
+
+CHARTS = (CaseBars, ResultDots, EfficiencyScatter, RoundLines, CountBars, CandidateBars)
+
+
+# -- finding the kinds ----------------------------------------------------------------------
+
+
+def modules(package: ModuleType) -> list[ModuleType]:
+    """The kind modules of ``package``, by module name (a name with a leading underscore is not one)."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda item: item.name):
+        if not info.name.startswith("_") and not info.ispkg:
+            found.append(importlib.import_module(f"{package.__name__}.{info.name}"))
+    return found
+
+
+def discover(package: ModuleType | None = None) -> dict[str, ModuleType]:
+    """Every kind module of ``package`` (this one by default) by its kind's name."""
+    import sys
+
+    found: dict[str, ModuleType] = {}
+    for module in modules(package or sys.modules[__name__]):
+        spec = spec_of(module)
+        if spec.name in found:
+            raise ValueError(f"{module.__name__}: kind {spec.name!r} is already {found[spec.name].__name__}")
+        found[spec.name] = module
+    return found
+
+
+def spec_of(module: ModuleType) -> KindSpec:
+    """A kind module's spec (for a module not yet moved to the contract, one made of its
+    ``KIND``, ``DESCRIPTION``, ``REQUIRED``, ``OPTIONAL``, ``SELECTORS`` ... constants)."""
+    if not is_legacy(module):
+        return module.SPEC
+    return KindSpec(
+        name=module.KIND,
+        description=module.DESCRIPTION,
+        required=tuple(Field(name, "") for name in module.REQUIRED),
+        optional=tuple(Field(name, "") for name in module.OPTIONAL),
+        example={"kind": module.KIND},
+        detail=CaseDetail,
+        selectors=tuple(getattr(module, "SELECTORS", ())),
+        one_per_case=tuple(getattr(module, "ONE_PER_CASE", ())),
+        each=tuple(getattr(module, "EACH", ())),
+        sums=tuple(getattr(module, "SUMS", ())),
+        one_per_case_in=getattr(module, "one_per_case", None),
+    )
+
+
+def is_legacy(module: ModuleType) -> bool:
+    """A kind module not yet moved to the contract: ``validate(claim, fail)``, ``check(claim, data,
+    **context)``, ``Case.extra`` and the presentation in ``present/claim_pages.py``. Transitional:
+    this (and ``spec_of``'s second half) goes when every kind has its ``SPEC``."""
+    return not hasattr(module, "SPEC")
+
+
+def problems(module: ModuleType) -> list[str]:
+    """What a kind module lacks of the contract (nothing, for a complete one)."""
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, KindSpec):
+        return [f"{module.__name__}: no SPEC (a KindSpec)"]
+    found = []
+    for name in ("validate", "check", "charts"):
+        if not callable(getattr(module, name, None)):
+            found.append(f"{module.__name__}: no function {name}")
+    if not spec.description.strip() or "\n" in spec.description:
+        found.append(f"{module.__name__}: the description is one line")
+    for item in spec.fields:
+        if not item.meaning.strip():
+            found.append(f"{module.__name__}: field {item.name} has no meaning")
+        found += [
+            f"{module.__name__}: value {value!r} of field {item.name} has no meaning"
+            for value, meaning in item.values.items()
+            if not str(meaning).strip()
+        ]
+    names = spec.field_names()
+    if len(set(names)) != len(names):
+        found.append(f"{module.__name__}: a field is listed twice")
+    for group in ("selectors", "one_per_case", "each", "sums"):
+        found += [
+            f"{module.__name__}: {group} names {name!r}, not a field"
+            for name in getattr(spec, group)
+            if name not in names
+        ]
+    if not (isinstance(spec.detail, type) and issubclass(spec.detail, CaseDetail)):
+        found.append(f"{module.__name__}: the case detail is not a CaseDetail class")
+    if spec.example.get("kind") != spec.name:
+        found.append(f"{module.__name__}: the example is not a {spec.name} claim")
+    if not (module.__doc__ or "").strip():
+        found.append(f"{module.__name__}: no docstring (the method text its pages show)")
+    return found

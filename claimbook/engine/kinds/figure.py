@@ -8,12 +8,17 @@ the data is supported with the caveat that it understates.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
+    CaseDetail,
     Data,
+    Outcome,
     benchmarks_of,
     cannot_check,
     chosen,
@@ -27,31 +32,80 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds.ratio import value_text
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches
 
-KIND = "figure"
-REQUIRED = ("benchmark", "subject", "scenarios", "claimed")
-OPTIONAL = ("unit", "tolerance", "division", "scale")
-SELECTORS = ("subject",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("subject",)
-EACH = ("subject",)
-SUMS = ("subject",)
+
+@dataclass(frozen=True)
+class FigureCase(CaseDetail):
+    """A figure case: the gap of the claimed figure to the published one, or why there is none."""
+
+    gap_percent: float = 0.0  # claimed against published, signed (0 where it is the figure as stated)
+    note: str = ""
 
 
-def validate(claim: Claim, fail) -> None:
+SPEC = kinds.KindSpec(
+    name="figure",
+    description="a figure stated for one system",
+    required=(
+        kinds.BENCHMARK,
+        kinds.SUBJECT,
+        kinds.Field("scenarios", "the scenarios the figure is stated for"),
+        kinds.CLAIMED,
+    ),
+    optional=(
+        kinds.Field("unit", "the unit the figure is stated in, as the claim words it"),
+        kinds.TOLERANCE,
+        kinds.DIVISION,
+        kinds.Field("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"'),
+    ),
+    example={
+        "id": "acme-figure",
+        "title": "0.65 videos per second",
+        "statement": "Acme's system generates 0.65 videos per second on WAN 2.2.",
+        "kind": "figure",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "Acme-B300"},
+        "scenarios": ["Offline"],
+        "claimed": 0.65,
+        "unit": "videos/s",
+    },
+    detail=FigureCase,
+    selectors=("subject",),
+    one_per_case=("subject",),
+    each=("subject",),
+    sums=("subject",),
+    columns=(
+        kinds.Column("Case", "label"),
+        kinds.Column("Published", "measured"),
+        kinds.Column("Claimed", "claimed"),
+        kinds.Column("Gap (%)", "detail.gap_percent"),
+        kinds.Column("Holds", "reaches", kinds.HOLDS),
+        kinds.Column("Note", "detail.note", missing="—"),
+    ),
+    tables={
+        "same_figure": kinds.Table(
+            "Every published result that is the claimed figure at the precision stated",
+            tuple(
+                (name, name) for name in ("organization", "system", "scenario", "result", "units", "claimed")
+            ),
+        )
+    },
+)
+
+
+def validate(claim: Claim) -> None:
     scale = claim.get("scale", 1)
     if not isinstance(scale, (int, float)) or scale <= 0:
-        fail("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
+        kinds.fail(claim, "scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
     claimed = claim.claimed
     if isinstance(claimed, dict):
         unknown = set(claimed) - set(claim.get("scenarios") or ())
         if unknown:
-            fail(
+            kinds.fail(
+                claim,
                 "claimed",
                 f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
             )
     elif not isinstance(claimed, (int, float)):
-        fail("claimed", "a number, or {scenario: number}")
+        kinds.fail(claim, "claimed", "a number, or {scenario: number}")
 
 
 def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed: float) -> pd.DataFrame:
@@ -90,7 +144,7 @@ def check(claim: Claim, data: Data):
                 if other:
                     context_notes.append(other)
     failing = sum(1 for case in cases if case.reaches is False)
-    understating = sum(1 for case in cases if case.reaches and case.extra.get("gap_percent"))
+    understating = sum(1 for case in cases if case.reaches and case.detail.gap_percent)
     rows = pd.concat(used) if used else pd.DataFrame()
     tables = {"same_figure": pd.concat(context) if context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
@@ -108,15 +162,44 @@ def check(claim: Claim, data: Data):
     deciding = next((case.label for case in measured_cases if not case.reaches), measured_cases[0].label)
     return finish(
         claim,
-        verdict,
-        ". ".join(sentences) + ".",
-        cases=cases,
-        deciding=deciding,
-        rows=rows,
-        codes=codes,
-        tables=tables,
-        context=context_notes,
+        Outcome(
+            verdict,
+            ". ".join(sentences) + ".",
+            cases=tuple(cases),
+            deciding=deciding,
+            rows=rows,
+            codes=codes,
+            tables=tables,
+            context=context_notes,
+        ),
     )
+
+
+def charts(check, data: Data) -> list:
+    """Every published result of the benchmark and scenario, the claim's system drawn large and
+    the claimed figure (in result units) a dashed line: one chart per measured case."""
+    made = []
+    benchmark = benchmarks_of(check.claim)[0]
+    scale = float(check.claim.get("scale", 1))
+    for case in check.cases:
+        if case.measured is None:
+            continue
+        rows = data.results[
+            (data.results["benchmark"] == benchmark) & (data.results["scenario"] == case.scenario)
+        ]
+        rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
+        made.append(
+            kinds.ResultDots(
+                rows,
+                "result",
+                f"{data.reference.display_name(benchmark)}, {case.scenario}: every published result",
+                f"Dot plot of every {case.scenario} result on {benchmark}; the claim's system is drawn large and a dashed "
+                "line marks the claimed figure.",
+                highlight=case.evidence,
+                claimed=case.claimed * scale if case.claimed is not None else None,
+            )
+        )
+    return made
 
 
 def same_vendor_match(
@@ -159,7 +242,7 @@ def _figure_case(
                 claimed,
                 claim.unit,
                 None,
-                extra={"note": f"no published {scenario} result of the system"},
+                detail=FigureCase(note=f"no published {scenario} result of the system"),
             )
         )
         return
@@ -186,8 +269,8 @@ def _figure_case(
             claim.unit,
             holds,
             (row["location"],),
-            {"gap_percent": 0.0 if exact else gap_percent(claimed, measured)},
-            chosen("subject", row),
+            selected=chosen("subject", row),
+            detail=FigureCase(gap_percent=0.0 if exact else gap_percent(claimed, measured)),
         )
     )
     used.append(pd.DataFrame([row]))

@@ -42,6 +42,7 @@ from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure
 from claimbook.inputs.earlier import round_order
 
 KIND = "leading"
+DESCRIPTION = "a leadership or record claim (per system, per GPU, size, scaling efficiency)"
 REQUIRED = ("subject", "metric")
 OPTIONAL = (
     "field",

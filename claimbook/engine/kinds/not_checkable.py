@@ -13,6 +13,7 @@ from claimbook.claims.registry import Claim
 from claimbook.engine.core import Data, cannot_check, select_for
 
 KIND = "not-checkable"
+DESCRIPTION = "a statement no published MLPerf result can settle"
 REQUIRED = ("reason",)
 OPTIONAL = (
     "evidence",

@@ -35,6 +35,7 @@ from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.earlier import round_order
 
 KIND = "presence"
+DESCRIPTION = "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)"
 REQUIRED = ()
 OPTIONAL = (
     "rows",

@@ -39,6 +39,7 @@ from claimbook.engine.core import (
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, quantifier, reaches, signed
 
 KIND = "ratio"
+DESCRIPTION = "a ratio between two systems (or sets of results), scenario by scenario"
 REQUIRED = ("benchmark", "subject", "baseline", "form")
 OPTIONAL = (
     "scenarios",

@@ -33,6 +33,7 @@ from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, 
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
 KIND = "round-gain"
+DESCRIPTION = "one system's gain from an earlier round to the current one"
 REQUIRED = ("benchmark", "subject", "from_round", "claimed", "form")
 OPTIONAL = ("scenarios", "unit", "stated", "stated_current", "earlier", "tolerance", "division")
 SELECTORS = ("subject",)

@@ -43,6 +43,7 @@ from claimbook.engine.verdict import (
 from claimbook.inputs.schema import SCENARIOS
 
 KIND = "scaling"
+DESCRIPTION = "the scaling efficiency of one submitter's two configurations"
 REQUIRED = ("benchmark", "small", "large", "scenarios", "claimed")
 OPTIONAL = ("unit", "tolerance", "division", "superlinear_margin")
 SELECTORS = ("small", "large")

@@ -24,6 +24,7 @@ from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
 
 KIND = "stated-figures"
+DESCRIPTION = "a table of figures an announcement states (entry, benchmark, scenario, figure), one verdict"
 REQUIRED = ()
 OPTIONAL = ("entries", "listed", "division", "tolerance")
 SELECTORS = ()  # each entry's subject is checked in ``validate``

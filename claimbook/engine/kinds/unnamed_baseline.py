@@ -30,6 +30,7 @@ from claimbook.engine.kinds.ratio import metric_change
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
 
 KIND = "unnamed-baseline"
+DESCRIPTION = "a comparison against a baseline the claim does not name"
 REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
 OPTIONAL = ("sentence", "unit", "tolerance", "division")
 SELECTORS = ("subject", "candidates")
