@@ -67,8 +67,9 @@ def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
     published results it used."""
     from claimbook import engine
     from claimbook.engine import scorecard
+    from claimbook.engine.kinds.not_checkable import with_notes
 
-    check = engine.check(claim, data, **_chapter_context(claim, data, root))
+    check = with_notes(engine.check(claim, data), _chapter_context(claim, data, root).get("notes", ()))
     return {
         "claim": claim.id,
         "announcement": claim.announcement,
@@ -100,7 +101,7 @@ def results_used(check, results) -> list[dict]:
 
 def _chapter_context(claim, data, root: Path) -> dict:
     """What a narrative chapter adds to its claims' checks (the economics chapter's break-even
-    notes), from the parameters its page runs with: its template's, then the chapter's own."""
+    ``notes``), from the parameters its page runs with: its template's, then the chapter's own."""
     chapter = data.registry.chapters.get(claim.chapter or "")
     if claim.parent or chapter is None or Path(chapter.template).name not in CHAPTER_CONTEXTS:
         return {}

@@ -43,9 +43,9 @@ PRESENCE = {
 def test_the_presence_table_has_every_mode_and_the_fields_are_the_kinds():
     assert set(presence.MODES) == set(PRESENCE)
     for mode in presence.MODES.values():
-        assert set(mode.fields) <= set(presence.OPTIONAL), mode.name
+        assert set(mode.fields) <= set(presence.SPEC.field_names()), mode.name
         assert mode.chosen_by is None or mode.chosen_by in mode.fields
-    assert set(presence.OPTIONAL) == set(presence.SHARED) | {
+    assert set(presence.SPEC.field_names()) == set(presence.SHARED) | {
         name for mode in presence.MODES.values() for name in mode.fields
     }
 
@@ -121,7 +121,7 @@ LEADING = {
 def test_the_leading_table_has_every_metric_and_the_fields_are_the_kinds():
     assert set(leading.METRICS) == set(LEADING)
     every = set(leading.SHARED) | {name for metric in leading.METRICS.values() for name in metric.fields}
-    assert every == set(leading.OPTIONAL) | set(leading.REQUIRED)
+    assert every == set(leading.SPEC.field_names())
 
 
 @pytest.mark.parametrize("metric", sorted(LEADING))
@@ -144,7 +144,7 @@ def test_each_leading_metric_is_reached_by_its_value(tmp_path, metric):
     else:  # Acme's 52.5% against Gamma's 75%
         assert found.verdict == NOT_SUPPORTED
         assert found.cases[0].measured == pytest.approx(100 * 105 / 200)
-        assert found.cases[0].extra["next_value"] == pytest.approx(75.0)
+        assert found.cases[0].detail.next_value == pytest.approx(75.0)
     assert leading.one_per_case(data.registry.claim("lead")) == leading.METRICS[metric].one_per_case(
         data.registry.claim("lead")
     )
@@ -168,3 +168,28 @@ def test_a_leading_claim_mixing_two_metrics_is_refused_naming_the_field(tmp_path
     fields = {**LEADING.get(metric, LEADING["gpus"]), **extra}
     with pytest.raises(RegistryError, match=f"field {field}: .*{says}"):
         world(tmp_path, rows(), [claim("mixed", "leading", metric=metric, **fields)])
+
+
+CHARTS = {"count": "CountBars", "only": "CountBars", "items": None, "pairs": None, "rows": "ResultDots"}
+
+
+@pytest.mark.parametrize("name", sorted(PRESENCE))
+def test_each_presence_mode_draws_its_own_charts(tmp_path, name):
+    fields, _, _ = PRESENCE[name]
+    data = world(tmp_path, rows(), [claim("it", **fields)])
+    drawn = presence.charts(check(data, "it"), data)
+    assert [type(chart).__name__ for chart in drawn] == ([CHARTS[name]] if CHARTS[name] else [])
+
+
+def test_each_leading_metric_draws_its_own_charts(tmp_path):
+    gamma = [
+        result("Gamma", "one", "Offline", 100.0, gpus=8),
+        result("Gamma", "two", "Offline", 150.0, gpus=16, nodes=2),
+    ]
+    claims = [claim(metric, "leading", metric=metric, **LEADING[metric]) for metric in LEADING]
+    data = world(tmp_path, rows() + gamma, claims)
+    drawn = {
+        metric: [type(chart).__name__ for chart in leading.charts(check(data, metric), data)]
+        for metric in LEADING
+    }
+    assert drawn == {"result": ["CaseBars"], "gpus": ["CaseBars"], "efficiency": ["EfficiencyScatter"]}

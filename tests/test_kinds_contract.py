@@ -19,10 +19,6 @@ from claimbook.present import scaffold
 # Kinds not yet moved to the contract (issue 18, point 1). Transitional: empty it, then drop
 # kinds.is_legacy and the legacy paths it guards.
 NOT_YET = {
-    "leading",
-    "presence",
-    "scaling",
-    "not-checkable",
     "ratio",
     "round-gain",
     "unnamed-baseline",

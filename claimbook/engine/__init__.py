@@ -166,7 +166,7 @@ def audit(claim, data: Data) -> list[str]:
     return found
 
 
-def check(claim, data: Data, **context) -> Check:
+def check(claim, data: Data) -> Check:
     """The claim's check: its kind's, or for a compound claim its parts': the weakest verdict of
     its core parts, with a caveat for each detail that does not hold or cannot be checked."""
     if claim.parts:
@@ -206,4 +206,4 @@ def check(claim, data: Data, **context) -> Check:
             missing=tuple(text for part in parts for text in part.missing),
             acknowledged=acknowledged,
         )
-    return KINDS[claim.kind].check(claim, data, **context)
+    return KINDS[claim.kind].check(claim, data)

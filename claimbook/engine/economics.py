@@ -273,12 +273,13 @@ def chapter_checks(data, claim_ids, setting: PriceSetting) -> dict:
     """The economics chapter's own checks: its cost claim (its second claim) with the break-even
     notes that say what would settle it."""
     from claimbook import engine
+    from claimbook.engine.kinds.not_checkable import with_notes
 
     cost_claim = data.registry.claim(claim_ids[1])
     notes = break_even_notes(
         setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
     )
-    return {cost_claim.id: engine.check(cost_claim, data, notes=notes)}
+    return {cost_claim.id: with_notes(engine.check(cost_claim, data), notes)}
 
 
 def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:

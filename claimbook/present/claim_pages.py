@@ -14,7 +14,6 @@ import pandas as pd
 from claimbook import engine
 from claimbook.engine import kinds, scorecard
 from claimbook.engine.core import Check, Data
-from claimbook.engine.efficiency import scaling_pairs
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, charts
 
@@ -84,9 +83,7 @@ class ClaimPage:
             if module is not None and not kinds.is_legacy(module):
                 found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
                 continue
-            maker = CHARTS.get(
-                check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}"
-            )
+            maker = CHARTS.get(check.claim.kind)
             if maker is not None:
                 found.extend(maker(self, check))
         return found
@@ -340,69 +337,6 @@ def _ratio_charts(page: ClaimPage, check: Check):
     ]
 
 
-def _scaling_charts(page: ClaimPage, check: Check):
-    division = check.claim.get("division", "closed")
-    results = (
-        page.data.results
-        if division == "any"
-        else page.data.results[page.data.results["division"] == division]
-    )
-    pairs = scaling_pairs(results)
-    made = []
-    for case in check.cases:
-        if case.claimed is None or case.measured is None:
-            continue
-        made.append(
-            charts.efficiency_chart(
-                pairs,
-                page.data.reference,
-                case.scenario,
-                f"Scaling efficiency of every scaling pair, {case.scenario}",
-                "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
-                "is drawn large; the dashed line is linear scaling.",
-                highlight=[(case.evidence[1], case.evidence[0])],
-            )
-        )
-    return made
-
-
-def _leading_result_charts(page: ClaimPage, check: Check):
-    cases = cases_frame(check)
-    if cases.empty:
-        return []
-    return [
-        charts.case_chart(
-            cases,
-            "How far ahead of the best other result",
-            "Bar chart: for each case, the claim's best result divided by the best other result "
-            "(above 1 means ahead); the dashed line marks level.",
-            "x",
-            1.0,
-            "level",
-        )
-    ]
-
-
-def _leading_efficiency_charts(page: ClaimPage, check: Check):
-    pairs = check.tables.get("pairs")
-    if pairs is None or pairs.empty:
-        return []
-    own = pairs[pairs["own"]]
-    scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
-    return [
-        charts.efficiency_chart(
-            pairs,
-            page.data.reference,
-            scenario,
-            f"Scaling efficiency of every pair, {scenario}",
-            "Scatter plot of every scaling pair's efficiency against the larger configuration's "
-            "GPU count; the claim's pair is drawn large.",
-            highlight=list(zip(own["small_location"], own["large_location"])),
-        )
-        for scenario in scenarios
-    ]
-
-
 def _round_gain_charts(page: ClaimPage, check: Check):
     gains = check.tables.get("gains")
     if gains is None or gains.empty:
@@ -415,59 +349,6 @@ def _round_gain_charts(page: ClaimPage, check: Check):
             "the point's shape says where the earlier figure comes from.",
         )
     ]
-
-
-def _presence_charts(page: ClaimPage, check: Check):
-    found = check.tables.get("found")
-    if found is not None and not found.empty:
-        named_values = _named_values(check)
-        column = found.columns[0]
-        table = found.assign(
-            named=found[column]
-            .astype(str)
-            .isin(named_values)
-            .map({True: "named by the claim", False: "not named"})
-        )
-        return [
-            charts.count_chart(
-                table,
-                column,
-                f"Results per {column}",
-                f"Bar chart of the number of published results per {column}; the text says "
-                "whether the claim names it.",
-            )
-        ]
-    if check.rows is None or check.rows.empty or check.claim.get("items") or check.claim.get("pairs"):
-        return []
-    made = []
-    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
-        rows = page.data.results[
-            (page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == scenario)
-        ]
-        throughput = rows["metric"].eq("throughput").all()
-        made.append(
-            charts.results_chart(
-                rows,
-                page.data.reference,
-                "per_gpu" if throughput else "result",
-                f"{page.data.reference.display_name(benchmark)}, {scenario}: "
-                + ("per GPU" if throughput else "every result"),
-                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
-                highlight=list(check.rows["location"]),
-            )
-        )
-    return made[:3]
-
-
-def _named_values(check: Check) -> set[str]:
-    named = check.claim.get("named")
-    if isinstance(named, dict):
-        return {
-            str(value)
-            for values in named.values()
-            for value in (values if isinstance(values, list) else [values])
-        }
-    return {str(value) for value in (named or [])}
 
 
 def _unnamed_baseline_charts(page: ClaimPage, check: Check):
@@ -539,12 +420,7 @@ def _stated_figures_charts(page: ClaimPage, check: Check):
 CHARTS = {
     "ratio": _ratio_charts,
     "stated-figures": _stated_figures_charts,
-    "scaling": _scaling_charts,
-    "leading-result": _leading_result_charts,
-    "leading-gpus": _leading_result_charts,
-    "leading-efficiency": _leading_efficiency_charts,
     "round-gain": _round_gain_charts,
-    "presence": _presence_charts,
     "unnamed-baseline": _unnamed_baseline_charts,
 }
 
@@ -579,19 +455,9 @@ def _candidates(frame):
     ], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
 
 
-def _found(frame):
-    return frame, "What the data has, counted"
-
-
 CONTEXT = {
     "comparisons": _comparisons,
     "candidates": _candidates,
-    "found": _found,
-    "named": lambda frame: (
-        frame,
-        "Each name the claim gives, and the organizations it stands for in the data",
-    ),
-    "definitions": lambda frame: (frame, "The count under each reading of the claim"),
     "gains": lambda frame: (
         frame.drop(columns=["from_source", "to_source"], errors="ignore"),
         "The gain, scenario by scenario",
@@ -601,12 +467,6 @@ CONTEXT = {
         "Earlier figures that name no system",
     ),
     "every_row": lambda frame: (frame, "Every row of the table the claim states, as checked"),
-    "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
-    "largest_systems": lambda frame: (frame, "The largest systems in the round"),
-    "pairs": lambda frame: (
-        frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
-        "Pairs of results (first 40)",
-    ),
 }
 
 
@@ -699,39 +559,9 @@ def case_table(check) -> pd.DataFrame:
             [{column.heading: column_value(case, column) for column in spec.columns} for case in check.cases],
             columns=[column.heading for column in spec.columns],
         )
-    if check.claim.kind == "leading":
-        return pd.DataFrame(
-            [
-                {
-                    "Case": case.label,
-                    "The claim's": case.extra.get("subject_value"),
-                    "Best other": case.extra.get("next", "—"),
-                    "Its value": case.extra.get("next_value"),
-                    "Units": case.extra.get("units", ""),
-                    "Leads": {True: "yes", False: "no", None: "—"}[case.reaches],
-                }
-                for case in check.cases
-            ]
-        )
     if check.claim.kind == "stated-figures":
         every_row = check.tables.get("every_row")
         return every_row if every_row is not None else pd.DataFrame()
-    if check.claim.kind == "scaling":
-        return pd.DataFrame(
-            [
-                {
-                    "Scenario": case.label,
-                    "Smaller": case.extra.get("small", "—"),
-                    "Larger": case.extra.get("large", "—"),
-                    "Throughput ratio": case.extra.get("throughput_ratio"),
-                    "GPU ratio": case.extra.get("gpu_ratio"),
-                    "Efficiency (%)": case.measured,
-                    "Claimed (%)": case.claimed,
-                    "Holds": {True: "yes", False: "no", None: "not claimed"}[case.reaches],
-                }
-                for case in check.cases
-            ]
-        )
     rows = []
     for case in check.cases:
         extra = case.extra

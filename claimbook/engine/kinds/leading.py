@@ -14,17 +14,20 @@ the division of the subject's result: Open and Closed results are not compared.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import select, with_defaults
 from claimbook.common.formatting import plural
+from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
+    CaseDetail,
     Check,
     Data,
+    Outcome,
     SelectionError,
     benchmarks_of,
     cannot_check,
@@ -37,35 +40,17 @@ from claimbook.engine.core import (
     several,
 )
 from claimbook.engine.efficiency import pair_label, scaling_pairs
-from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
+from claimbook.engine.kinds.scaling import (
+    DEFAULT_SUPERLINEAR_MARGIN,
+    LARGE,
+    SMALL,
+    SUPERLINEAR_MARGIN,
+    configurations,
+    superlinear,
+)
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure
 from claimbook.inputs.earlier import round_order
 
-KIND = "leading"
-DESCRIPTION = "a leadership or record claim (per system, per GPU, size, scaling efficiency)"
-REQUIRED = ("subject", "metric")
-OPTIONAL = (
-    "field",
-    "benchmark",
-    "scenarios",
-    "measures",
-    "scope",
-    "units",
-    "definitions",
-    "small",
-    "large",
-    "superlinear_margin",
-    "division",
-    "claimed",
-    "unit",
-    "tolerance",
-)
-SELECTORS = ("subject", "field", "small", "large")
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("subject", "small", "large")
-EACH = ()
-SUMS = ()
 MEASURES = ("total", "per-gpu")
 MEASURE_NAMES = {"total": "as a whole system", "per-gpu": "per GPU"}
 # Fields every metric takes: the subject, where to look, and what a part inherits from its parent.
@@ -80,14 +65,31 @@ SAME_MEASURE_NOTE = (
 @dataclass(frozen=True)
 class Metric:
     """What a leadership claim compares (its ``metric``): the fields it takes beyond ``SHARED``,
-    its own validation, the selectors that take one result per case, and its check."""
+    its own validation, the selectors that take one result per case, its check and its charts."""
 
     name: str
     meaning: str
     fields: tuple[str, ...]
     check: Callable[[Claim, Data], Check]
-    validate: Callable[[Claim, Callable], None]
+    validate: Callable[[Claim], None]
     one_per_case: Callable[[Claim], tuple[str, ...]]
+    charts: Callable[[Check, Data], list]
+
+
+@dataclass(frozen=True)
+class LeadCase(CaseDetail):
+    """A case of a leadership claim: who leads, the best other (a result, a system or a pair)
+    with both figures in the case's units, and the per-GPU figures beside whole systems."""
+
+    leader: str = "none"  # "none": no rival in the case
+    next: str | None = None
+    subject: str | None = None
+    subject_value: float | None = None
+    next_value: float | None = None
+    units: str = ""
+    subject_per_gpu: float | None = None
+    next_per_gpu: float | None = None
+    note: str = ""
 
 
 def one_per_case(claim: Claim) -> tuple[str, ...]:
@@ -103,40 +105,46 @@ def metrics_with(name: str) -> list[str]:
     return [metric.name for metric in METRICS.values() if name in metric.fields]
 
 
-def validate(claim: Claim, fail) -> None:
+def validate(claim: Claim) -> None:
     metric = METRICS.get(claim.get("metric"))
     if metric is None:
-        fail("metric", f"a leadership claim compares one of {', '.join(METRICS)}")
+        kinds.fail(claim, "metric", f"a leadership claim compares one of {', '.join(METRICS)}")
     for name in claim.fields:
-        if name in OPTIONAL and name not in SHARED and name not in metric.fields:
-            fail(
+        if name in SPEC.field_names() and name not in SHARED and name not in metric.fields:
+            kinds.fail(
+                claim,
                 name,
                 f"a field of a leading claim of metric {' or '.join(metrics_with(name))}, not of metric "
                 f"{metric.name} ({metric.meaning}), which takes {', '.join(metric.fields)}",
             )
-    metric.validate(claim, fail)
+    metric.validate(claim)
 
 
 def check(claim: Claim, data: Data):
     return METRICS[claim.get("metric")].check(claim, data)
 
 
-def _validate_scope(claim: Claim, fail) -> None:
+def charts(check, data: Data) -> list:
+    return METRICS[check.claim.get("metric")].charts(check, data)
+
+
+def _validate_scope(claim: Claim) -> None:
     if claim.get("scope", "round") not in ("round", "history"):
-        fail("scope", "round (this round only) or history (earlier rounds too)")
+        kinds.fail(claim, "scope", "round (this round only) or history (earlier rounds too)")
 
 
-def _validate_result(claim: Claim, fail) -> None:
+def _validate_result(claim: Claim) -> None:
     for measure in claim.get("measures") or ["total"]:
         if measure not in MEASURES:
-            fail("measures", f"unknown measure {measure!r}; use {', '.join(MEASURES)}")
-    _validate_scope(claim, fail)
+            kinds.fail(claim, "measures", f"unknown measure {measure!r}; use {', '.join(MEASURES)}")
+    _validate_scope(claim)
 
 
-def _validate_efficiency(claim: Claim, fail) -> None:
+def _validate_efficiency(claim: Claim) -> None:
     for name in ("small", "large", "definitions", "benchmark"):
         if not claim.get(name):
-            fail(
+            kinds.fail(
+                claim,
                 name,
                 "a leading-efficiency claim names its benchmark, its pair (small, large) and its definitions",
             )
@@ -146,7 +154,8 @@ def _validate_efficiency(claim: Claim, fail) -> None:
             or not definition.get("label")
             or not ("beyond_gpus" in definition or definition.get("scale_out"))
         ):
-            fail(
+            kinds.fail(
+                claim,
                 f"definitions[{index}]",
                 "each definition has a label and beyond_gpus: N or scale_out: true",
             )
@@ -196,11 +205,10 @@ def _verdict(
         for name, found in judged.items()
         if found
     )
-    return finish(
-        claim,
+    outcome = Outcome(
         verdict,
         "; ".join(summary) + ".",
-        cases=cases,
+        cases=tuple(cases),
         deciding=deciding,
         rows=rows,
         codes=codes,
@@ -209,6 +217,7 @@ def _verdict(
         summary=short,
         context=context_notes,
     )
+    return finish(claim, outcome)
 
 
 def _reading_text(name: str, found: list[Case]) -> str:
@@ -220,17 +229,17 @@ def _reading_text(name: str, found: list[Case]) -> str:
     trailing = [case for case in found if not case.reaches]
     text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
     only = found[0]
-    if len(found) == 1 and led and only.extra.get("next") and only.measured is not None:
+    if len(found) == 1 and led and only.detail.next and only.measured is not None:
         if only.unit == "%":  # an efficiency: both figures, not a ratio of them
             text += (
-                f" ({figure(only.measured, '%')} against {figure(only.extra['next_value'], '%')}, "
-                f"{only.extra['next']})"
+                f" ({figure(only.measured, '%')} against {figure(only.detail.next_value, '%')}, "
+                f"{only.detail.next})"
             )
         else:
-            text += f" ({only.measured:.2f}x the next best, {only.extra['next']})"
+            text += f" ({only.measured:.2f}x the next best, {only.detail.next})"
     if trailing:
         text += " (behind in " + "; ".join(
-            f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4]
+            f"{case.label}, {case.detail.leader} ahead" for case in trailing[:4]
         )
         text += (f" and {len(trailing) - 4} more" if len(trailing) > 4 else "") + ")"
     return text
@@ -259,8 +268,8 @@ def _lead_case(
             "x",
             None,
             (own["location"],),
-            {"leader": "none", "note": "no rival"},
-            chosen("subject", own) if selected else (),
+            selected=chosen("subject", own) if selected else (),
+            detail=LeadCase(note="no rival"),
         )
     top = _best(rivals, measure)
     value, rival_value = _value(own, measure), _value(top, measure)
@@ -277,17 +286,17 @@ def _lead_case(
         "x",
         leads,
         (own["location"], top["location"]),
-        {
-            "leader": label_of(top) if not leads else label_of(own),
-            "subject": label_of(own),
-            "next": label_of(top),
-            "subject_value": value,
-            "next_value": rival_value,
-            "units": units,
-            "subject_per_gpu": _value(own, "per-gpu"),
-            "next_per_gpu": _value(top, "per-gpu"),
-        },
-        chosen("subject", own) + chosen("rival", top) if selected else (),
+        selected=chosen("subject", own) + chosen("rival", top) if selected else (),
+        detail=LeadCase(
+            leader=label_of(top) if not leads else label_of(own),
+            next=label_of(top),
+            subject=label_of(own),
+            subject_value=value,
+            next_value=rival_value,
+            units=units,
+            subject_per_gpu=_value(own, "per-gpu"),
+            next_per_gpu=_value(top, "per-gpu"),
+        ),
     )
 
 
@@ -443,13 +452,13 @@ def per_gpu_context(readings: dict[str, list[Case]]) -> str:
         case
         for cases in readings.values()
         for case in cases
-        if case.extra.get("subject_per_gpu") is not None and case.extra.get("next_per_gpu") is not None
+        if case.detail.subject_per_gpu is not None and case.detail.next_per_gpu is not None
     ]
     if not shown:
         return ""
     return "Per GPU, beside the whole systems (context, not deciding): " + "; ".join(
-        f"{case.label}: {figure(case.extra['subject_per_gpu'], '')} against {figure(case.extra['next_per_gpu'], '')} "
-        f"{case.extra.get('units', '')} per GPU ({case.extra['subject_per_gpu'] / case.extra['next_per_gpu']:.2f}x)"
+        f"{case.label}: {figure(case.detail.subject_per_gpu, '')} against {figure(case.detail.next_per_gpu, '')} "
+        f"{case.detail.units} per GPU ({case.detail.subject_per_gpu / case.detail.next_per_gpu:.2f}x)"
         for case in shown
     )
 
@@ -516,9 +525,7 @@ def _history(
     )
     best_own = _best(subject, "total")
     if earlier.empty:
-        return [
-            Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), {"leader": "none"})
-        ]
+        return [Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), detail=LeadCase())]
     top = earlier.sort_values(
         "result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable"
     ).iloc[0]
@@ -536,13 +543,13 @@ def _history(
             "x",
             leads,
             (best_own["location"],),
-            {
-                "leader": where if not leads else label_of(best_own),
-                "next": where,
-                "subject_value": value,
-                "next_value": rival,
-                "units": best_own["units"],
-            },
+            detail=LeadCase(
+                leader=where if not leads else label_of(best_own),
+                next=where,
+                subject_value=value,
+                next_value=rival,
+                units=best_own["units"],
+            ),
         )
     ]
 
@@ -591,13 +598,13 @@ def _size_case(label: str, biggest: pd.Series, top: pd.Series, rival: str, evide
         "x",
         leads,
         evidence,
-        {
-            "leader": rival if not leads else label_of(biggest),
-            "next": rival,
-            "subject_value": int(biggest["total_accelerators"]),
-            "next_value": int(top["total_accelerators"]),
-            "units": "GPUs",
-        },
+        detail=LeadCase(
+            leader=rival if not leads else label_of(biggest),
+            next=rival,
+            subject_value=int(biggest["total_accelerators"]),
+            next_value=int(top["total_accelerators"]),
+            units="GPUs",
+        ),
     )
 
 
@@ -697,13 +704,11 @@ def _definition_cases(
         if scenario in named:
             cases.append(case)
             continue
-        context.append(
-            Case(case.label, case.scenario, case.measured, None, "%", None, case.evidence, case.extra)
-        )
+        context.append(replace(case, reaches=None))
         if case.reaches is False:
             codes.add("best-case-only")
             notes.append(
-                f"In {scenario}, which the claim does not name, {case.extra['leader']} leads under "
+                f"In {scenario}, which the claim does not name, {case.detail.leader} leads under "
                 f'"{definition["label"]}" ({pair_label(mine)} at {figure(case.measured, "%")})'
             )
     return cases
@@ -720,7 +725,7 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
     """The claim's pair against the most efficient of ``theirs`` (none: a case with no rival)."""
     theirs = theirs.sort_values(["efficiency", "large_location"], ascending=[False, True])
     if theirs.empty:
-        return Case(label, scenario, None, None, "%", None, (mine["large_location"],), {"leader": "none"})
+        return Case(label, scenario, None, None, "%", None, (mine["large_location"],), detail=LeadCase())
     top = theirs.iloc[0]
     leads = mine["efficiency_percent"] >= top["efficiency_percent"]
     return Case(
@@ -731,15 +736,15 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
         "%",
         leads,
         (mine["large_location"], mine["small_location"], top["large_location"]),
-        {
-            "leader": pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}"
+        detail=LeadCase(
+            leader=pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}"
             if not leads
             else pair_label(mine),
-            "next": pair_label(top),
-            "next_value": float(top["efficiency_percent"]),
-            "subject_value": float(mine["efficiency_percent"]),
-            "units": "% efficiency",
-        },
+            next=pair_label(top),
+            next_value=float(top["efficiency_percent"]),
+            subject_value=float(mine["efficiency_percent"]),
+            units="% efficiency",
+        ),
     )
 
 
@@ -769,6 +774,53 @@ def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, cod
     )
 
 
+# -- the charts of each metric ----------------------------------------------------------------
+
+
+def _lead_bars(check, data: Data) -> list:
+    """A bar per case: the subject's best over the best other (above 1: ahead)."""
+    bars = tuple(
+        kinds.Bar(
+            case.label, case.measured, case.claimed, case.reaches, str(case.detail.next or case.detail.note)
+        )
+        for case in check.cases
+        if case.measured is not None
+    )
+    if not bars:
+        return []
+    return [
+        kinds.CaseBars(
+            bars,
+            "How far ahead of the best other result",
+            "Bar chart: for each case, the claim's best result divided by the best other result "
+            "(above 1 means ahead); the dashed line marks level.",
+            "x",
+            1.0,
+            "level",
+        )
+    ]
+
+
+def _efficiency_scatters(check, data: Data) -> list:
+    """Every scaling pair's efficiency in each scenario of the claim, its own pair drawn large."""
+    pairs = check.tables.get("pairs")
+    if pairs is None or pairs.empty:
+        return []
+    own = pairs[pairs["own"]]
+    scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
+    return [
+        kinds.EfficiencyScatter(
+            pairs,
+            scenario,
+            f"Scaling efficiency of every pair, {scenario}",
+            "Scatter plot of every scaling pair's efficiency against the larger configuration's "
+            "GPU count; the claim's pair is drawn large.",
+            highlight=list(zip(own["small_location"], own["large_location"])),
+        )
+        for scenario in scenarios
+    ]
+
+
 def _one_subject_per_case(claim: Claim) -> tuple[str, ...]:
     return ("subject",) if claim.get("benchmark") else ()
 
@@ -783,6 +835,7 @@ METRICS = {
             _check_result,
             _validate_result,
             _one_subject_per_case,
+            _lead_bars,
         ),
         Metric(
             "gpus",
@@ -791,6 +844,7 @@ METRICS = {
             _check_gpus,
             _validate_scope,
             lambda claim: (),
+            _lead_bars,
         ),
         Metric(
             "efficiency",
@@ -799,6 +853,85 @@ METRICS = {
             _check_efficiency,
             _validate_efficiency,
             lambda claim: ("small", "large"),
+            _efficiency_scatters,
         ),
     )
 }
+
+
+def _of_metrics(item: kinds.Field) -> kinds.Field:
+    """A field only some metrics take, its meaning saying which."""
+    if item.name in SHARED:
+        return item
+    return replace(item, meaning=f"{item.meaning} (metric {' or '.join(metrics_with(item.name))})")
+
+
+SPEC = kinds.KindSpec(
+    name="leading",
+    description="a leadership or record claim (per system, per GPU, size, scaling efficiency)",
+    required=(
+        kinds.Field("subject", "a selector of the results of the system said to lead"),
+        kinds.Field(
+            "metric", "what the subject leads in", {name: metric.meaning for name, metric in METRICS.items()}
+        ),
+    ),
+    optional=tuple(
+        _of_metrics(item)
+        for item in (
+            kinds.Field(
+                "field", "a selector of the results it is set against (every result of its division)"
+            ),
+            kinds.BENCHMARK,
+            kinds.SCENARIOS,
+            kinds.Field(
+                "measures",
+                "the readings of the lead",
+                {"total": "as a whole system (the default)", "per-gpu": "per GPU (throughput results only)"},
+            ),
+            kinds.Field(
+                "scope",
+                "how far back the lead is claimed",
+                {"round": "this round only (the default)", "history": "the earlier rounds the book has too"},
+            ),
+            kinds.Field("units", "only results in these units (Tokens/s, Samples/s ...)"),
+            kinds.Field(
+                "definitions",
+                'the readings of "leading" scaling: each a label and beyond_gpus: N or scale_out: true',
+            ),
+            SMALL,
+            LARGE,
+            SUPERLINEAR_MARGIN,
+            kinds.DIVISION,
+            kinds.Field("claimed", "a figure the claim states beside its lead (recorded, not judged)"),
+            kinds.Field("unit", "the unit of the claimed figure, as the claim words it"),
+            kinds.Field("tolerance", "inherited from a parent claim; a lead is not judged against a figure"),
+        )
+    ),
+    example={
+        "id": "acme-leads",
+        "title": "The top result on DeepSeek-R1",
+        "statement": "Acme's rack has the top DeepSeek-R1 result, as a whole system and per GPU.",
+        "kind": "leading",
+        "metric": "result",
+        "subject": {"organization": "Acme", "system": "Acme-rack-x72"},
+        "benchmark": "deepseek-r1",
+        "measures": ["total", "per-gpu"],
+    },
+    detail=LeadCase,
+    selectors=("subject", "field", "small", "large"),
+    one_per_case=("subject", "small", "large"),
+    one_per_case_in=one_per_case,
+    columns=(
+        kinds.Column("Case", "label"),
+        kinds.Column("The claim's", "detail.subject_value"),
+        kinds.Column("Best other", "detail.next", missing="—"),
+        kinds.Column("Its value", "detail.next_value"),
+        kinds.Column("Units", "detail.units"),
+        kinds.Column("Leads", "reaches", kinds.HOLDS),
+    ),
+    tables={
+        "leaders": kinds.Table("The claim's best result and the best other result, case by case"),
+        "largest_systems": kinds.Table("The largest systems in the round"),
+        "pairs": kinds.Table("Pairs of results (first 40)", omit_suffix="location", head=40),
+    },
+)

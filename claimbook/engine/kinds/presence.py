@@ -24,50 +24,42 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common.formatting import plural
-from claimbook.engine.core import Case, Check, Data, cannot_check, finish, label_of, rows_of, select_for
+from claimbook.engine import kinds
+from claimbook.engine.core import (
+    Case,
+    CaseDetail,
+    Check,
+    Data,
+    Outcome,
+    cannot_check,
+    finish,
+    label_of,
+    rows_of,
+    select_for,
+)
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds, figure
 from claimbook.inputs.earlier import round_order
 
-KIND = "presence"
-DESCRIPTION = "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)"
-REQUIRED = ()
-OPTIONAL = (
-    "rows",
-    "count",
-    "named",
-    "claimed",
-    "unit",
-    "only",
-    "items",
-    "definitions",
-    "detail",
-    "history",
-    "absent",
-    "pairs",
-    "division",
-    "benchmark",
-    "scenarios",
-    "tolerance",
-    "holds_if",
-)
-SELECTORS = ("rows",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ()
-EACH = ()
-SUMS = ()
 COUNTABLE = {
     "organization": "organization",
     "family": "family",
     "vendor": "vendor",
     "category": "category",
     "benchmark": "benchmark",
+}
+# What each countable field counts, in a word (the how-to page's field reference).
+COUNTED = {
+    "organization": "submitters",
+    "family": "accelerator families",
+    "vendor": "accelerator vendors (a system mixing two counts for both)",
+    "category": "benchmark categories (a benchmark may be of several)",
+    "benchmark": "benchmarks",
 }
 DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
@@ -83,14 +75,39 @@ SHARED = ("division", "benchmark", "scenarios", "tolerance", "unit", "absent")
 @dataclass(frozen=True)
 class Mode:
     """One reading of a presence claim, chosen by the field ``chosen_by`` (the mode without one
-    is the fallback): the fields it takes beyond ``SHARED``, its own validation and its check."""
+    is the fallback): the fields it takes beyond ``SHARED``, its own validation, its check and its
+    charts."""
 
     name: str
     chosen_by: str | None
     meaning: str
     fields: tuple[str, ...]
     check: Callable[[Claim, Data], Check]
-    validate: Callable[[Claim, Callable], None]
+    validate: Callable[[Claim], None]
+    charts: Callable[[Check, Data], list]
+
+
+@dataclass(frozen=True)
+class PresenceCase(CaseDetail):
+    """A case of a presence claim (a count, the values found, the results found): nothing beside
+    its figures but, where it has none, why."""
+
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ItemCase(PresenceCase):
+    """An item of a claim of items: what its results state of each detail it names (framework,
+    weights ...), and what its selector looked for when it found nothing."""
+
+    stated: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PairCase(PresenceCase):
+    """A pair of results that fits a description: how many times the GPUs the larger has."""
+
+    gpu_ratio: float | None = None
 
 
 def mode_of(claim: Claim) -> Mode:
@@ -115,68 +132,76 @@ def modes_with(name: str) -> list[str]:
     return [mode.name for mode in MODES.values() if name in mode.fields]
 
 
-def validate(claim: Claim, fail) -> None:
+def validate(claim: Claim) -> None:
     chosen = _chosen(claim)
     if len(chosen) > 1:
-        fail(
+        kinds.fail(
+            claim,
             chosen[1].chosen_by,
             f"a presence claim is of one mode ({', '.join(MODES)}); {chosen[0].chosen_by} and "
             f"{chosen[1].chosen_by} choose two ({chosen[0].name}, {chosen[1].name})",
         )
     mode = mode_of(claim)
     for name in claim.fields:
-        if name in OPTIONAL and name not in SHARED and name not in mode.fields:
-            fail(
+        if name in SPEC.field_names() and name not in SHARED and name not in mode.fields:
+            kinds.fail(
+                claim,
                 name,
                 f"a field of the {' and '.join(modes_with(name))} mode{'s' if len(modes_with(name)) > 1 else ''}, "
                 f"not of this claim's {mode.name} mode ({mode.meaning}), which takes "
                 f"{', '.join(mode.fields)}",
             )
     if claim.get("absent", NOT_SUPPORTED) not in (NOT_SUPPORTED, CANNOT_BE_CHECKED):
-        fail("absent", f"{NOT_SUPPORTED!r} or {CANNOT_BE_CHECKED!r}")
-    mode.validate(claim, fail)
+        kinds.fail(claim, "absent", f"{NOT_SUPPORTED!r} or {CANNOT_BE_CHECKED!r}")
+    mode.validate(claim)
 
 
 def check(claim: Claim, data: Data):
     return mode_of(claim).check(claim, data)
 
 
-def _validate_counted(claim: Claim, fail) -> None:
+def charts(check, data: Data) -> list:
+    return mode_of(check.claim).charts(check, data)
+
+
+def _validate_counted(claim: Claim) -> None:
     if claim.get("count") is not None and claim.get("count") not in COUNTABLE:
-        fail("count", f"count one of {', '.join(COUNTABLE)}")
+        kinds.fail(claim, "count", f"count one of {', '.join(COUNTABLE)}")
     if claim.get("only") is not None and not isinstance(claim.get("only"), list):
-        fail("only", "the list of values the results must be on, exactly")
-    _validate_detail(claim, fail)
+        kinds.fail(claim, "only", "the list of values the results must be on, exactly")
+    _validate_detail(claim)
 
 
-def _validate_rows(claim: Claim, fail) -> None:
+def _validate_rows(claim: Claim) -> None:
     if claim.get("rows") is None:
-        fail("rows", "a presence claim names the results it is about (rows), or items, or pairs")
-    _validate_detail(claim, fail)
+        kinds.fail(claim, "rows", "a presence claim names the results it is about (rows), or items, or pairs")
+    _validate_detail(claim)
 
 
-def _validate_items(claim: Claim, fail) -> None:
+def _validate_items(claim: Claim) -> None:
     if claim.get("holds_if", "all") not in ("all", "any"):
-        fail("holds_if", "all (every item must hold, the default) or any (one is enough), with items")
+        kinds.fail(
+            claim, "holds_if", "all (every item must hold, the default) or any (one is enough), with items"
+        )
     for index, item in enumerate(claim.get("items") or []):
         if not isinstance(item, dict) or not item.get("label"):
-            fail(f"items[{index}]", "each item has a label and a selector")
-    _validate_detail(claim, fail)
+            kinds.fail(claim, f"items[{index}]", "each item has a label and a selector")
+    _validate_detail(claim)
 
 
-def _validate_pairs(claim: Claim, fail) -> None:
+def _validate_pairs(claim: Claim) -> None:
     if not isinstance(claim.get("pairs"), dict):
-        fail("pairs", "a mapping: nearly: N, or gpu_ratio: [low, high], and gain_below_percent")
+        kinds.fail(claim, "pairs", "a mapping: nearly: N, or gpu_ratio: [low, high], and gain_below_percent")
 
 
-def _validate_detail(claim: Claim, fail) -> None:
+def _validate_detail(claim: Claim) -> None:
     for name in DETAILS:
         pattern = (claim.get("detail") or {}).get(name)
         if pattern is not None:
             try:
                 re.compile(pattern)
             except re.error as exc:
-                fail(f"detail.{name}", f"not a valid regular expression ({exc})")
+                kinds.fail(claim, f"detail.{name}", f"not a valid regular expression ({exc})")
 
 
 def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -244,6 +269,7 @@ def _only(claim: Claim, data: Data):
         field,
         holds,
         tuple(rows["location"]) if not rows.empty else (),
+        detail=PresenceCase(),
     )
     _detail(claim, rows, codes, notes)
     submitters = sorted(set(rows["organization"]))
@@ -251,16 +277,18 @@ def _only(claim: Claim, data: Data):
     none_on = f"; none on {', '.join(absent)}" if absent else ""
     return finish(
         claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
-        f"(submitted by {', '.join(submitters) or 'no one'}){besides}{none_on}.",
-        cases=[case],
-        deciding=field,
-        rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
-        codes=codes,
-        notes=notes,
-        tables={"found": _found_table(data, rows, field)},
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
+            f"(submitted by {', '.join(submitters) or 'no one'}){besides}{none_on}.",
+            cases=(case,),
+            deciding=field,
+            rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
+            codes=codes,
+            notes=notes,
+            tables={"found": _found_table(data, rows, field)},
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -292,6 +320,7 @@ def _count(claim: Claim, data: Data):
         claim.unit or field,
         tally.holds,
         tuple(sorted(set(tally.kept["location"]))),
+        detail=PresenceCase(),
     )
     reason, holds = tally.reason, tally.holds
     readings = _definitions(claim, data, field, names)
@@ -308,15 +337,17 @@ def _count(claim: Claim, data: Data):
     )
     return finish(
         claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        reason,
-        cases=[case],
-        deciding=case.label,
-        rows=rows_of([evidence]),
-        codes=codes,
-        notes=notes,
-        tables=tables,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            cases=(case,),
+            deciding=case.label,
+            rows=rows_of([evidence]),
+            codes=codes,
+            notes=notes,
+            tables=tables,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -367,7 +398,7 @@ def _reread(readings: list[dict], claimed: float, case: Case, codes: set, notes:
         f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
     )
     first = readings[0]["count"]
-    return reason, Case(case.label, "", float(first), claimed, case.unit, first == claimed, case.evidence)
+    return reason, replace(case, measured=float(first), reaches=first == claimed)
 
 
 def _found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
@@ -506,17 +537,28 @@ def _rows(claim: Claim, data: Data):
         reason += f" They come from {len(organizations)} submitters."
     if earlier_found:
         reason += " An earlier round the book has already has such a result."
-    case = Case("results", "", float(len(rows)), None, "results", not earlier_found, tuple(rows["location"]))
+    case = Case(
+        "results",
+        "",
+        float(len(rows)),
+        None,
+        "results",
+        not earlier_found,
+        tuple(rows["location"]),
+        detail=PresenceCase(),
+    )
     return finish(
         claim,
-        NOT_SUPPORTED if earlier_found else SUPPORTED,
-        reason,
-        cases=[case],
-        deciding="results",
-        rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            NOT_SUPPORTED if earlier_found else SUPPORTED,
+            reason,
+            cases=(case,),
+            deciding="results",
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -549,12 +591,14 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
     )
     return finish(
         claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        reason,
-        rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -574,8 +618,8 @@ def _items(claim: Claim, data: Data):
     listed = "; ".join(
         f"{case.label}: {'found' if case.measured else 'not found'}"
         + (
-            f" ({', '.join(v for values in case.extra['stated'].values() for v in values)})"
-            if case.extra["stated"]
+            f" ({', '.join(v for values in case.detail.stated.values() for v in values)})"
+            if case.detail.stated
             else ""
         )
         for case in cases
@@ -590,15 +634,17 @@ def _items(claim: Claim, data: Data):
         return _absent(claim, reason, missing_texts=missing_texts)
     return finish(
         claim,
-        verdict,
-        reason,
-        cases=cases,
-        deciding=(failing or unfound or cases)[0].label,
-        rows=rows_of(used),
-        codes=codes,
-        notes=notes,
-        missing_texts=missing_texts,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            verdict,
+            reason,
+            cases=tuple(cases),
+            deciding=(failing or unfound or cases)[0].label,
+            rows=rows_of(used),
+            codes=codes,
+            notes=notes,
+            missing=missing_texts,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -620,7 +666,7 @@ def _item(claim: Claim, data: Data, item: dict, codes: set, notes: list):
         "results",
         holds,
         tuple(rows["location"]),
-        {"stated": stated, "note": why or ""},
+        detail=ItemCase(note=why or "", stated=stated),
     )
     return case, rows, why
 
@@ -656,9 +702,7 @@ def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
     """Items of different benchmarks whose results state the very same framework (or weights):
     the field describes the system, so it cannot say which item used what."""
     for name in DETAILS:
-        stated = [
-            tuple(case.extra["stated"].get(name, ())) for case in cases if case.extra["stated"].get(name)
-        ]
+        stated = [tuple(case.detail.stated.get(name, ())) for case in cases if case.detail.stated.get(name)]
         if len(stated) > 1 and len(set(stated)) == 1:
             codes.add("incomplete-data")
             notes.append(
@@ -768,7 +812,7 @@ def _pair_case(item: dict, rule: _PairRule) -> Case:
         "%",
         item["reading"] == SCALE_OUT,
         (item["large_location"], item["small_location"]),
-        {"gpu_ratio": item["gpu_ratio"]},
+        detail=PairCase(gpu_ratio=item["gpu_ratio"]),
     )
 
 
@@ -789,15 +833,17 @@ def _pairs(claim: Claim, data: Data):
     if scale_outs:
         return finish(
             claim,
-            SUPPORTED,
-            f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
-            f"{_listed(scale_outs)}.",
-            cases=cases,
-            deciding=cases[0].label,
-            rows=rows_of([used]),
-            codes={"unnamed-baseline"},
-            tables={"pairs": table},
-            row_codes=PRESENCE_ROW_CODES,
+            Outcome(
+                SUPPORTED,
+                f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
+                f"{_listed(scale_outs)}.",
+                cases=tuple(cases),
+                deciding=cases[0].label,
+                rows=rows_of([used]),
+                codes={"unnamed-baseline"},
+                tables={"pairs": table},
+                row_codes=PRESENCE_ROW_CODES,
+            ),
         )
     reason = (
         f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "
@@ -819,6 +865,58 @@ def _pairs(claim: Claim, data: Data):
     )
 
 
+# -- the charts of each mode -------------------------------------------------------------------
+
+
+def _count_bars(check, data: Data) -> list:
+    """The results per value counted, each said to be named by the claim or not (with nothing
+    counted, the results themselves)."""
+    found = check.tables.get("found")
+    if found is None or found.empty:
+        return _result_dots(check, data)
+    named = {value for values in _named(check.claim).values() for value in values}
+    column = found.columns[0]
+    table = found.assign(
+        named=found[column].astype(str).isin(named).map({True: "named by the claim", False: "not named"})
+    )
+    return [
+        kinds.CountBars(
+            table,
+            column,
+            f"Results per {column}",
+            f"Bar chart of the number of published results per {column}; the text says "
+            "whether the claim names it.",
+        )
+    ]
+
+
+def _result_dots(check, data: Data) -> list:
+    """Every result of each benchmark and scenario the claim's results are of (per GPU where
+    they are throughputs), the claim's drawn large: at most three charts."""
+    if check.rows is None or check.rows.empty:
+        return []
+    made = []
+    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
+        rows = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)]
+        throughput = rows["metric"].eq("throughput").all()
+        made.append(
+            kinds.ResultDots(
+                rows,
+                "per_gpu" if throughput else "result",
+                f"{data.reference.display_name(benchmark)}, {scenario}: "
+                + ("per GPU" if throughput else "every result"),
+                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
+                highlight=list(check.rows["location"]),
+            )
+        )
+    return made[:3]
+
+
+def _no_charts(check, data: Data) -> list:
+    """Items and pairs: the evidence and context tables say it all."""
+    return []
+
+
 MODES = {
     mode.name: mode
     for mode in (
@@ -829,6 +927,7 @@ MODES = {
             ("count", "rows", "named", "claimed", "definitions", "detail"),
             _count,
             _validate_counted,
+            _count_bars,
         ),
         Mode(
             "only",
@@ -837,6 +936,7 @@ MODES = {
             ("only", "count", "rows", "detail"),
             _only,
             _validate_counted,
+            _count_bars,
         ),
         Mode(
             "items",
@@ -845,6 +945,7 @@ MODES = {
             ("items", "holds_if", "detail"),
             _items,
             _validate_items,
+            _no_charts,
         ),
         Mode(
             "pairs",
@@ -853,6 +954,7 @@ MODES = {
             ("pairs", "rows"),
             _pairs,
             _validate_pairs,
+            _no_charts,
         ),
         Mode(
             "rows",
@@ -861,7 +963,97 @@ MODES = {
             ("rows", "detail", "history"),
             _rows,
             _validate_rows,
+            _result_dots,
         ),
     )
 }
 FALLBACK = MODES["rows"]
+
+
+def _of_modes(item: kinds.Field) -> kinds.Field:
+    """A field only some modes take, its meaning saying which."""
+    if item.name in SHARED:
+        return item
+    takes = modes_with(item.name)
+    return replace(item, meaning=f"{item.meaning} (mode{'s' if len(takes) > 1 else ''} {', '.join(takes)})")
+
+
+INHERITED = "inherited from a parent claim; a presence does not read it"
+SPEC = kinds.KindSpec(
+    name="presence",
+    description="a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
+    required=(),
+    optional=tuple(
+        _of_modes(item)
+        for item in (
+            kinds.Field("rows", "a selector of the results the claim is about"),
+            kinds.Field(
+                "count", "the field whose distinct values are counted (or listed, with only)", COUNTED
+            ),
+            kinds.Field(
+                "named", "the names the claim gives: a list, or {announcement's name: data's value or values}"
+            ),
+            kinds.Field("claimed", "the claimed count"),
+            kinds.Field("unit", "the noun of the count, as the claim words it (partners)"),
+            kinds.Field("only", "the values the results must be on, exactly"),
+            kinds.Field(
+                "items",
+                "what must each be present: a label and a selector, optionally a framework or weights pattern",
+            ),
+            kinds.Field(
+                "definitions", "other readings of the count, each a label and a selector, shown beside it"
+            ),
+            kinds.Field(
+                "detail",
+                "what the claim says of the results: framework, weights, availability patterns, gpus, result_id",
+            ),
+            kinds.Field(
+                "history",
+                "true: no earlier round the book has may have such a result (a claim of being first)",
+            ),
+            kinds.Field(
+                "absent",
+                "read for older registries: a selection that finds nothing cannot be checked either way",
+                {
+                    NOT_SUPPORTED: "(the old default, no longer applied)",
+                    CANNOT_BE_CHECKED: "what the book decides",
+                },
+            ),
+            kinds.Field(
+                "pairs", "a description of pairs: nearly: N or gpu_ratio: [low, high], and gain_below_percent"
+            ),
+            kinds.DIVISION,
+            kinds.Field("benchmark", INHERITED),
+            kinds.Field("scenarios", INHERITED),
+            kinds.Field("tolerance", INHERITED),
+            kinds.Field(
+                "holds_if",
+                "how many items must hold",
+                {
+                    "all": "every item (the default)",
+                    "any": "one is enough: a claim that names no item of its own",
+                },
+            ),
+        )
+    ),
+    example={
+        "id": "acme-partners",
+        "title": "Three partners",
+        "statement": "Three partners submitted results on Acme's accelerators.",
+        "kind": "presence",
+        "count": "organization",
+        "rows": {"vendor": "NVIDIA", "exclude": {"organization": "Acme"}},
+        "named": ["Alpha", "Beta", "Gamma"],
+        "claimed": 3,
+        "unit": "partners",
+    },
+    detail=PresenceCase,
+    selectors=("rows",),
+    columns=kinds.CASE_COLUMNS,
+    tables={
+        "found": kinds.Table("What the data has, counted"),
+        "named": kinds.Table("Each name the claim gives, and the organizations it stands for in the data"),
+        "definitions": kinds.Table("The count under each reading of the claim"),
+        "pairs": kinds.Table("Pairs of results (first 40)", omit_suffix="location", head=40),
+    },
+)
