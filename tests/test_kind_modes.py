@@ -193,3 +193,15 @@ def test_each_leading_metric_draws_its_own_charts(tmp_path):
         for metric in LEADING
     }
     assert drawn == {"result": ["CaseBars"], "gpus": ["CaseBars"], "efficiency": ["EfficiencyScatter"]}
+
+
+@pytest.mark.parametrize(
+    "kind, fields, field",
+    [
+        ("leading", {"metric": ["result"], "subject": {"organization": "Acme"}}, "metric"),
+        ("presence", {"count": ["organization"], "rows": {}}, "count"),
+    ],
+)
+def test_a_mode_field_that_is_not_a_word_is_a_registry_error(tmp_path, kind, fields, field):
+    with pytest.raises(RegistryError, match=f"field {field}: "):
+        world(tmp_path, rows(), [claim("odd", kind, **fields)])

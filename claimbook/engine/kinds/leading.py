@@ -92,11 +92,17 @@ class LeadCase(CaseDetail):
     note: str = ""
 
 
+def metric_of(claim: Claim) -> Metric | None:
+    """The claim's metric (None for one the table has not: ``validate`` refuses it)."""
+    name = claim.get("metric")
+    return METRICS.get(name) if isinstance(name, str) else None
+
+
 def one_per_case(claim: Claim) -> tuple[str, ...]:
     """A leadership claim takes one subject result per benchmark and scenario it names (its
     best, if it says so), or one scaling pair; a size record or a claim over all benchmarks
     takes the subject's best by definition."""
-    metric = METRICS.get(claim.get("metric"))
+    metric = metric_of(claim)
     return metric.one_per_case(claim) if metric else ()
 
 
@@ -106,7 +112,7 @@ def metrics_with(name: str) -> list[str]:
 
 
 def validate(claim: Claim) -> None:
-    metric = METRICS.get(claim.get("metric"))
+    metric = metric_of(claim)
     if metric is None:
         kinds.fail(claim, "metric", f"a leadership claim compares one of {', '.join(METRICS)}")
     for name in claim.fields:
@@ -121,11 +127,11 @@ def validate(claim: Claim) -> None:
 
 
 def check(claim: Claim, data: Data):
-    return METRICS[claim.get("metric")].check(claim, data)
+    return metric_of(claim).check(claim, data)
 
 
 def charts(check, data: Data) -> list:
-    return METRICS[check.claim.get("metric")].charts(check, data)
+    return metric_of(check.claim).charts(check, data)
 
 
 def _validate_scope(claim: Claim) -> None:

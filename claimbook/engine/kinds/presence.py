@@ -165,7 +165,9 @@ def charts(check, data: Data) -> list:
 
 
 def _validate_counted(claim: Claim) -> None:
-    if claim.get("count") is not None and claim.get("count") not in COUNTABLE:
+    if claim.get("count") is not None and not (
+        isinstance(claim.get("count"), str) and claim.get("count") in COUNTABLE
+    ):
         kinds.fail(claim, "count", f"count one of {', '.join(COUNTABLE)}")
     if claim.get("only") is not None and not isinstance(claim.get("only"), list):
         kinds.fail(claim, "only", "the list of values the results must be on, exactly")
