@@ -184,7 +184,7 @@ def test_a_match_only_among_rivals_never_supports_a_claim(tmp_path):
 def test_the_figures_of_one_sentence_are_judged_against_one_baseline(tmp_path):
     data = single_node_world(tmp_path, own_throughput=0.1, own_latency=18.0)
     throughput, latency = check(data, "throughput-9x"), check(data, "latency-7.5x")
-    assert throughput.cases[0].extra["baseline"] == latency.cases[0].extra["baseline"]
+    assert throughput.cases[0].detail.baseline == latency.cases[0].detail.baseline
     assert (throughput.verdict, latency.verdict) == (SUPPORTED_WITH_CAVEATS, NOT_SUPPORTED)
 
 
@@ -333,7 +333,7 @@ def test_the_rivals_own_result_then_the_best_by_anyone(tmp_path, partner_best, f
     }
     data = world(tmp_path, rival_rows(partner_best), [claim], {"vendor": "AMD"})
     result_ = check(data, "lead")
-    assert result_.cases[0].extra["baseline"].startswith("NVIDIA own")
+    assert result_.cases[0].detail.baseline.startswith("NVIDIA own")
     assert result_.cases[0].measured == pytest.approx(20.0)
     assert ("not-best-rival" in result_.caveats) is flagged
 
@@ -356,8 +356,8 @@ def test_the_best_partner_stands_in_when_the_rival_has_no_result(tmp_path):
         "prefer": {"organization": "NVIDIA"},
     }
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "lead")
-    assert result_.cases[0].extra["baseline_chosen"] == "best partner"
-    assert result_.cases[0].extra["baseline"].startswith("Partner b")
+    assert result_.cases[0].detail.baseline_chosen == "best partner"
+    assert result_.cases[0].detail.baseline.startswith("Partner b")
 
 
 def test_a_tie_uses_the_claims_own_definition(tmp_path):
@@ -771,9 +771,9 @@ def test_the_best_of_a_class_named_by_its_system_is_of_that_accelerator_and_size
     )
     claim["baseline"] = {"organization": "Acme", "system": "rack"}
     case = check(world(tmp_path, rows, [claim]), "fast").cases[0]
-    assert case.extra["best_any"].startswith("Partner rack")  # not the 512-GPU cluster
-    assert case.extra["measured_vs_best_any"] == pytest.approx(2.0)
-    assert case.extra["best_class"] == "NVIDIA GB300, 72 GPUs"
+    assert case.detail.best_any.startswith("Partner rack")  # not the 512-GPU cluster
+    assert case.detail.measured_vs_best_any == pytest.approx(2.0)
+    assert case.detail.best_class == "NVIDIA GB300, 72 GPUs"
 
 
 def record_claim(**fields):
@@ -845,8 +845,8 @@ def test_a_gain_on_a_lower_is_better_metric_is_a_speedup_and_a_fall_of_the_metri
     rows = latency_rows(16.124, 20.0)[:1]
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "gain")
     case = result_.cases[0]
-    assert case.extra["speedup"] == pytest.approx(27.38 / 16.124)
-    assert case.extra["metric_change"] == pytest.approx(100 * (16.124 / 27.38 - 1))
+    assert case.detail.speedup == pytest.approx(27.38 / 16.124)
+    assert case.detail.metric_change == pytest.approx(100 * (16.124 / 27.38 - 1))
     assert "1.70x as fast, latency -41.1% (27.38 s → 16.12 s)" in result_.reason
     assert "1.70x as fast, latency -41.1%" in result_.measured_range()
 
@@ -871,8 +871,8 @@ def test_an_ahead_of_card_shows_the_best_rival_at_the_claimants_size(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "lead")
     case = result_.cases[0]
-    assert case.extra["best_rival"].startswith("Cloud gb300 ")
-    assert case.extra["vs_best_rival"] == pytest.approx(-20.0)
+    assert case.detail.best_rival.startswith("Cloud gb300 ")
+    assert case.detail.vs_best_rival == pytest.approx(-20.0)
     assert any("the claimant's result -20.0% against it" in note for note in result_.context)
     assert result_.verdict == SUPPORTED  # a faster rival of another class is context: it never decides
 

@@ -18,12 +18,7 @@ from claimbook.present import scaffold
 
 # Kinds not yet moved to the contract (issue 18, point 1). Transitional: empty it, then drop
 # kinds.is_legacy and the legacy paths it guards.
-NOT_YET = {
-    "ratio",
-    "round-gain",
-    "unnamed-baseline",
-    "stated-figures",
-}
+NOT_YET: set[str] = set()
 MOVED = sorted(name for name, module in engine.KINDS.items() if not kinds.is_legacy(module))
 
 
@@ -168,3 +163,51 @@ def test_the_fields_every_claim_has_are_listed_once():
     assert not hasattr(engine, "COMMON") and not hasattr(engine, "KIND_DESCRIPTIONS")
     assert set(claim_fields.HELD) <= set(claim_fields.NAMES)
     assert all(item.meaning for item in claim_fields.COMMON)
+
+
+def test_every_chart_a_kind_may_ask_for_has_a_renderer():
+    from claimbook.present import claim_pages
+
+    assert set(claim_pages.RENDERERS) == set(kinds.CHARTS)
+
+
+@pytest.fixture(scope="module")
+def committed():
+    from conftest import ROOT
+
+    from claimbook.engine.context import load_data
+
+    return load_data(
+        str(ROOT / "data" / "mlperf" / "v6.1.csv"),
+        [str(ROOT / "data" / "mlperf" / "earlier_rounds.csv")],
+        str(ROOT / "data" / "reference"),
+        str(ROOT / "data" / "claims"),
+        str(ROOT / "data" / "chapters.yaml"),
+        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
+    )
+
+
+def test_each_moved_kind_presents_its_checks_through_its_spec(committed):
+    """On the committed registry: every claim of a moved kind gives a case detail of its kind's
+    class, chart specs of the vocabulary, a case table in its spec's columns, and a caption from
+    its spec for each context table it leaves."""
+    from claimbook.present import claim_pages
+
+    seen = set()
+    for claim in committed.registry.all_claims():
+        module = engine.KINDS.get(claim.kind)
+        if claim.parts or module is None or kinds.is_legacy(module):
+            continue
+        seen.add(claim.kind)
+        check = engine.check(claim, committed)
+        assert all(isinstance(case.detail, module.SPEC.detail) for case in check.cases), claim.id
+        assert all(isinstance(chart, kinds.CHARTS) for chart in module.charts(check, committed)), claim.id
+        table = claim_pages.case_table(check)
+        assert list(table.columns) == [column.heading for column in module.SPEC.columns]
+        assert len(table) == len(check.cases)
+        for name, frame in check.tables.items():
+            if frame is not None and not frame.empty:
+                assert name in module.SPEC.tables, f"{claim.id}: table {name} has no caption in the spec"
+                shown, caption = claim_pages.context_table(frame, module.SPEC.tables[name])
+                assert caption and len(shown) <= len(frame)
+    assert seen == set(MOVED)

@@ -9,7 +9,7 @@ supported claim with a qualifying caveat become "supported with caveats".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -419,14 +419,18 @@ def across_divisions(*divisions) -> bool:
     return len({str(division).lower() for division in divisions if division and str(division).strip()}) > 1
 
 
-def within_divisions(claim: Claim, measured_cases: list, spread: str, **kwargs) -> tuple[Check | None, list]:
+def within_divisions(
+    claim: Claim, measured_cases: list, spread: str, outcome: Outcome
+) -> tuple[Check | None, list]:
     """The cases a claim is judged on: those within one division. When every measured case
-    crosses divisions, the check instead: cannot be checked, the figures (``spread``) shown."""
-    crossing = [case for case in measured_cases if case.extra.get("cross_division")]
+    crosses divisions, the check instead: cannot be checked on what ``outcome`` gathered, the
+    figures (``spread``) shown."""
+    crossing = [case for case in measured_cases if case.detail.cross_division]
     if crossing and len(crossing) == len(measured_cases):
         reason = f"Measured across divisions: {spread}. {ACROSS_DIVISIONS}."
-        return finish(claim, CANNOT_BE_CHECKED, reason, deciding=crossing[0].label, **kwargs), []
-    return None, [case for case in measured_cases if not case.extra.get("cross_division")]
+        decided = replace(outcome, verdict=CANNOT_BE_CHECKED, reason=reason, deciding=crossing[0].label)
+        return finish(claim, decided), []
+    return None, [case for case in measured_cases if not case.detail.cross_division]
 
 
 def cannot_check(claim: Claim, reason: str, **fields) -> Check:

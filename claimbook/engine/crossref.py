@@ -152,7 +152,7 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                 rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
-                best = case.extra.get("best_rival")
+                best = case.detail.best_rival
                 rows.append(
                     {
                         "Announcement": announcement.publisher,
@@ -164,8 +164,8 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                         "Unit": case.unit,
                         "Best result of another vendor at that size": "—"
                         if best is None
-                        else f"{best}, {case.extra.get('best_rival_family')}",
-                        "Claimant against it (%)": case.extra.get("vs_best_rival"),
+                        else f"{best}, {case.detail.best_rival_family}",
+                        "Claimant against it (%)": case.detail.vs_best_rival,
                     }
                 )
     return pd.DataFrame(rows)

@@ -149,13 +149,13 @@ def rows_for(check, chapter: str) -> list[dict]:
                 "reaches_claim": case.reaches,
                 "deciding": case.label == check.deciding,
                 "evidence": "; ".join(case.evidence),
-                "measured_vs_best_any": _number(case.extra.get("measured_vs_best_any")),
+                "measured_vs_best_any": _number(case.detail.measured_vs_best_any),
                 # the class the best-of-any figure is of ("NVIDIA GB300, 72 GPUs"), named beside it
-                "best_any_class": case.extra.get("best_class")
-                if case.extra.get("measured_vs_best_any") is not None
+                "best_any_class": case.detail.best_class
+                if case.detail.measured_vs_best_any is not None
                 else None,
-                "per_gpu_ratio": _number(case.extra.get("per_gpu_ratio")),
-                "per_watt_ratio": _number(case.extra.get("per_watt_ratio")),
+                "per_gpu_ratio": _number(case.detail.per_gpu_ratio),
+                "per_watt_ratio": _number(case.detail.per_watt_ratio),
                 "selected": _selected(case, used),
             }
         )

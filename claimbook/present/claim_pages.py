@@ -20,25 +20,6 @@ from claimbook.present import blocks, charts
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
 
 
-def cases_frame(check: Check) -> pd.DataFrame:
-    """The measured cases of a check, as a chart or table shows them."""
-    rows = []
-    for case in check.cases:
-        if case.measured is None:
-            continue
-        detail = case.extra.get("baseline") or case.extra.get("next") or case.extra.get("note") or ""
-        rows.append(
-            {
-                "case": case.label,
-                "measured": case.measured,
-                "claimed": case.claimed,
-                "outcome": OUTCOME[case.reaches],
-                "detail": str(detail),
-            }
-        )
-    return pd.DataFrame(rows, columns=["case", "measured", "claimed", "outcome", "detail"])
-
-
 def no_chart_sentence(check: Check) -> str:
     """Why a page has no chart, following from its own evidence: no result at all, or results
     that settle what exists and what it states rather than a figure to draw."""
@@ -79,13 +60,8 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         found = []
         for check in checks:
-            module = engine.KINDS.get(check.claim.kind)
-            if module is not None and not kinds.is_legacy(module):
-                found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
-                continue
-            maker = CHARTS.get(check.claim.kind)
-            if maker is not None:
-                found.extend(maker(self, check))
+            module = engine.KINDS[check.claim.kind]
+            found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
         return found
 
     def show_charts(self):
@@ -111,14 +87,11 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         shown = False
         for check in checks:
-            spec = engine.SPECS.get(check.claim.kind)
+            spec = engine.SPECS[check.claim.kind]
             for name, frame in check.tables.items():
                 if frame is None or frame.empty:
                     continue
-                if spec is not None and name in spec.tables:
-                    table, caption = context_table(frame, spec.tables[name])
-                else:
-                    table, caption = CONTEXT.get(name, (_plain, name.replace("_", " ").capitalize()))(frame)
+                table, caption = context_table(frame, spec.tables.get(name) or kinds.Table(_caption(name)))
                 blocks.table(table, caption)
                 shown = True
         if not shown:
@@ -231,8 +204,9 @@ class Chapter:
         scorecard.publish([page.check for page in self.pages], self.name)
 
 
-def _plain(frame: pd.DataFrame):
-    return frame, ""
+def _caption(name: str) -> str:
+    """The caption of a context table its kind gives none: its name, as words."""
+    return name.replace("_", " ").capitalize()
 
 
 def context_table(frame: pd.DataFrame, spec: kinds.Table) -> tuple[pd.DataFrame, str]:
@@ -310,166 +284,6 @@ def column_value(case, column: kinds.Column):
     return column.missing if value is None and column.missing is not None else value
 
 
-def _ratio_charts(page: ClaimPage, check: Check):
-    cases = cases_frame(check)
-    if cases.empty:
-        return []
-    unit = check.claim.unit or "x"
-    form = check.claim.get("form")
-    line, label = None, "claimed"
-    if form == "up-to":
-        line = float(check.claim.claimed)
-    elif form in ("lead", "outcomes"):
-        line, label = (1.0, "level") if unit == "x" else (0.0, "level")
-    elif form == "within":
-        bound = engine.KINDS["ratio"].within_reading(check.claim)[0]
-        line, label = -bound, f"{bound:g}% below"
-    return [
-        charts.case_chart(
-            cases,
-            check.claim.get("title") or check.claim.statement,
-            f"Bar chart of the measured {'ratio' if unit == 'x' else 'lead in percent'} in each case "
-            f"of the claim {check.claim.id}; a dashed line marks the {label} figure.",
-            unit,
-            line,
-            label,
-        )
-    ]
-
-
-def _round_gain_charts(page: ClaimPage, check: Check):
-    gains = check.tables.get("gains")
-    if gains is None or gains.empty:
-        return []
-    return [
-        charts.rounds_chart(
-            gains,
-            "The same system, round to round",
-            "Line chart of the system's result in the earlier round and in this one, per scenario; "
-            "the point's shape says where the earlier figure comes from.",
-        )
-    ]
-
-
-def _unnamed_baseline_charts(page: ClaimPage, check: Check):
-    table = check.tables.get("candidates")
-    scenario = check.claim.get("scenario")
-    if table is None or table.empty or f"{scenario} ratio" not in table:
-        return []
-    direction = "higher" if scenario != "SingleStream" else "lower"
-    mine = (
-        check.rows[check.rows["scenario"] == scenario]
-        if check.rows is not None and not check.rows.empty
-        else None
-    )
-    if mine is not None and not mine.empty:
-        direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
-    return [
-        charts.candidates_chart(
-            table,
-            scenario,
-            float(check.claim.claimed),
-            direction,
-            f"The claimed system against every candidate, {scenario}",
-            "Bar chart of the ratio against each candidate baseline, labelled with its class; "
-            "the dashed line marks the claimed figure.",
-        )
-    ]
-
-
-def _stated_figures_charts(page: ClaimPage, check: Check):
-    """Each row of a stated table: the stated figure's gap to the published result (0 when it is
-    the published result at its precision), or the results found for each listed benchmark."""
-    listed = check.claim.get("listed") is not None
-    cases = [case for case in check.cases if case.measured is not None]
-    if not cases:
-        return []
-    frame = pd.DataFrame(
-        {
-            "case": [case.label for case in cases],
-            "measured": [case.measured if listed else case.extra.get("gap_percent", 0.0) for case in cases],
-            "claimed": [case.claimed for case in cases],
-            "outcome": [OUTCOME[case.reaches] for case in cases],
-            "detail": [str(case.extra.get("system", "")) for case in cases],
-        }
-    )
-    if listed:
-        return [
-            charts.case_chart(
-                frame,
-                "Results of each entry's system on each benchmark listed",
-                "Bar chart of the number of published results of the entry's system on each benchmark the "
-                "announcement lists for it; a benchmark with none does not hold.",
-                "results",
-            )
-        ]
-    return [
-        charts.case_chart(
-            frame,
-            "Each stated figure against the published result",
-            "Bar chart of the gap, in percent, between each figure the announcement states and the published "
-            "result (0 where the figure is the result at its stated precision); the dashed line marks the "
-            "published result.",
-            "%",
-            0.0,
-            "published",
-        )
-    ]
-
-
-CHARTS = {
-    "ratio": _ratio_charts,
-    "stated-figures": _stated_figures_charts,
-    "round-gain": _round_gain_charts,
-    "unnamed-baseline": _unnamed_baseline_charts,
-}
-
-
-def _comparisons(frame):
-    shown = frame.rename(
-        columns={
-            "case": "Case",
-            "subject": "Claim's result",
-            "subject_result": "Its result",
-            "baseline": "Compared with",
-            "baseline_result": "Their result",
-            "units": "Units",
-            "chosen_as": "Baseline chosen as",
-            "measured": "Measured",
-            "claimed": "Claimed",
-            "class": "Baseline's class",
-            "best_of_class": "Best of that class by any submitter",
-            "measured_vs_best_of_class": "Measured against it",
-        }
-    )
-    return (
-        shown,
-        "Each comparison: the results on both sides, and the best of the baseline's class by any submitter",
-    )
-
-
-def _candidates(frame):
-    keep = [column for column in frame.columns if not column.endswith("location")]
-    return frame[
-        keep
-    ], "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence"
-
-
-CONTEXT = {
-    "comparisons": _comparisons,
-    "candidates": _candidates,
-    "gains": lambda frame: (
-        frame.drop(columns=["from_source", "to_source"], errors="ignore"),
-        "The gain, scenario by scenario",
-    ),
-    "headline_figures": lambda frame: (
-        frame[["round", "organization", "system", "scenario", "result", "units", "source_type"]],
-        "Earlier figures that name no system",
-    ),
-    "every_row": lambda frame: (frame, "Every row of the table the claim states, as checked"),
-}
-
-
 def open_chapter(
     name: str,
     results_path: str,
@@ -507,10 +321,10 @@ def ratio_spread(checks) -> pd.DataFrame:
     classes differ)."""
     rows = []
     classes = {
-        case.extra.get("best_class")
+        case.detail.best_class
         for check in checks
         for case in check.cases
-        if case.measured is not None and case.extra.get("best_class")
+        if case.measured is not None and case.detail.best_class
     }
     one_class = next(iter(classes)) if len(classes) == 1 else None
     against = (
@@ -528,11 +342,11 @@ def ratio_spread(checks) -> pd.DataFrame:
                     "Case": case.label,
                     "Ratio": case.measured,
                     "Claimed": case.claimed,
-                    "Per GPU": case.extra.get("per_gpu_ratio"),
-                    "Per watt of board power (not measured)": case.extra.get("per_watt_ratio"),
-                    against: case.extra.get("measured_vs_best_any"),
-                    **({} if one_class else {"Baseline's class": case.extra.get("best_class") or "—"}),
-                    "Best of the class": case.extra.get("best_any") or "—",
+                    "Per GPU": case.detail.per_gpu_ratio,
+                    "Per watt of board power (not measured)": case.detail.per_watt_ratio,
+                    against: case.detail.measured_vs_best_any,
+                    **({} if one_class else {"Baseline's class": case.detail.best_class or "—"}),
+                    "Best of the class": case.detail.best_any or "—",
                 }
             )
     return pd.DataFrame(rows)
@@ -553,30 +367,8 @@ def superlinear_pairs(check) -> pd.DataFrame:
 def case_table(check) -> pd.DataFrame:
     """The cases of a check with what each compares, for a chapter's tables (in the columns its
     kind's spec names)."""
-    spec = engine.SPECS.get(check.claim.kind)
-    if spec is not None and spec.columns:
-        return pd.DataFrame(
-            [{column.heading: column_value(case, column) for column in spec.columns} for case in check.cases],
-            columns=[column.heading for column in spec.columns],
-        )
-    if check.claim.kind == "stated-figures":
-        every_row = check.tables.get("every_row")
-        return every_row if every_row is not None else pd.DataFrame()
-    rows = []
-    for case in check.cases:
-        extra = case.extra
-        rows.append(
-            {
-                "Case": case.label,
-                "Measured": case.measured,
-                "Claimed": case.claimed,
-                "Holds": {True: "yes", False: "no", None: "—"}[case.reaches],
-                "Compared": extra.get("baseline")
-                or extra.get("next")
-                or extra.get("small")
-                or extra.get("note")
-                or "—",
-                "Other side": extra.get("large") or extra.get("leader") or "—",
-            }
-        )
-    return pd.DataFrame(rows)
+    columns = engine.SPECS[check.claim.kind].columns
+    return pd.DataFrame(
+        [{column.heading: column_value(case, column) for column in columns} for case in check.cases],
+        columns=[column.heading for column in columns],
+    )

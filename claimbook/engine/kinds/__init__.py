@@ -28,6 +28,26 @@ and a test, nothing else. The module exports:
 
 The module's docstring is the method text its claims' pages show: say what the kind checks and
 how, for a reader.
+
+Rules of the house:
+
+- A kind with modes (``ratio``'s forms, ``round-gain``'s) keeps a table of them inside its module
+  (``ratio.FORMS``: a row per form with its meaning, field checks, judgment, decision and chart
+  line), never if-chains on the mode spread over functions; or it is one kind per mode.
+- The fields every claim may have (id, title, statement, note, acknowledges ...) are
+  ``claimbook.claims.fields.COMMON``; a kind lists only its own. Fields and case-table columns
+  several kinds share are here (``BENCHMARK``, ``SUBJECT``, ``TOLERANCE`` ..., ``CASE_COLUMNS``).
+- Code outside a kind reads a case detail only through the attributes ``CaseDetail`` declares
+  (``note``, ``cross_division``, the scorecard's comparison figures); a kind that has them
+  declares them as fields of its dataclass.
+- ``problems(module)`` lists what a module lacks of this contract; ``tests/test_kinds_contract.py``
+  runs it on every kind, validates each example and draws each kind's checks on the committed data.
+
+Transitional: a module without ``SPEC`` (``KIND``, ``DESCRIPTION``, ``REQUIRED``, ``OPTIONAL`` ...
+constants, ``validate(claim, fail)``, ``Case.extra``, its charts in ``present/claim_pages.CHARTS``)
+still works (``is_legacy``) until every kind has moved; then ``is_legacy``, the second half of
+``spec_of``, ``Case.extra``, the keyword form of ``core.finish`` and the legacy branches of
+``present/claim_pages.py`` go.
 """
 
 from __future__ import annotations

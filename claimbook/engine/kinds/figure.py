@@ -8,7 +8,7 @@ the data is supported with the caveat that it understates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -121,10 +121,10 @@ def check(claim: Claim, data: Data):
         return cannot_check(
             claim,
             f"The system the figure is about is not in the data: {subject_missing}.",
-            missing_texts=[subject_missing],
+            missing=[subject_missing],
         )
     benchmark = benchmarks_of(claim)[0]
-    cases, used, sentences, context, codes, context_notes = [], [], [], [], set(), []
+    found = Found()
     each = (claim.get("subject") or {}).get("combine") == "each"
     for scenario in claim.get("scenarios"):
         claimed = claimed_for(claim, scenario)
@@ -136,17 +136,34 @@ def check(claim: Claim, data: Data):
         )
         for row in picked:
             label = each_label(scenario, row, rows) if each else scenario
-            _figure_case(
-                claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
-            )
-            if cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
+            _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
+            if (
+                found.cases[-1].reaches is False
+            ):  # a miss: does the figure belong to another system of the vendor?
                 other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
                 if other:
-                    context_notes.append(other)
+                    found.context_notes.append(other)
+    return _decide(claim, found)
+
+
+@dataclass
+class Found:
+    """What a figure check gathers, scenario by scenario, before it decides."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)  # frames of the results used
+    sentences: list = field(default_factory=list)  # the reason, a sentence per case
+    context: list = field(default_factory=list)  # frames of the results that are the figure as stated
+    context_notes: list = field(default_factory=list)
+
+
+def _decide(claim: Claim, found: Found):
+    """Not supported where a case misses its figure; understated where one is below the result."""
+    cases, codes = found.cases, set()
     failing = sum(1 for case in cases if case.reaches is False)
     understating = sum(1 for case in cases if case.reaches and case.detail.gap_percent)
-    rows = pd.concat(used) if used else pd.DataFrame()
-    tables = {"same_figure": pd.concat(context) if context else pd.DataFrame()}
+    rows = pd.concat(found.used) if found.used else pd.DataFrame()
+    tables = {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
         return cannot_check(
@@ -164,13 +181,13 @@ def check(claim: Claim, data: Data):
         claim,
         Outcome(
             verdict,
-            ". ".join(sentences) + ".",
+            ". ".join(found.sentences) + ".",
             cases=tuple(cases),
             deciding=deciding,
             rows=rows,
             codes=codes,
             tables=tables,
-            context=context_notes,
+            context=found.context_notes,
         ),
     )
 
@@ -229,12 +246,12 @@ def same_vendor_match(
     )
 
 
-def _figure_case(
-    claim, data, benchmark, scenario, label, claimed, row, cases, used, sentences, context
-) -> None:
-    """One case of a figure claim: the published result against the claimed figure."""
+def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found) -> None:
+    """One case of a figure claim, at (benchmark, scenario, label): the published result against
+    the claimed figure."""
+    benchmark, scenario, label = at
     if row is None or claimed is None:
-        cases.append(
+        found.cases.append(
             Case(
                 label,
                 scenario,
@@ -252,15 +269,15 @@ def _figure_case(
     exact = matches(measured, claimed, claim.tolerance)
     published = f"The published {scenario} result of {label_of(row)} is {figure(measured, claim.unit)}"
     if exact:
-        sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
+        found.sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
     else:
         gap = gap_percent(claimed, measured)
         favour = (gap > 0) == higher
-        sentences.append(
+        found.sentences.append(
             f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
             f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
         )
-    cases.append(
+    found.cases.append(
         Case(
             label,
             scenario,
@@ -273,5 +290,5 @@ def _figure_case(
             detail=FigureCase(gap_percent=0.0 if exact else gap_percent(claimed, measured)),
         )
     )
-    used.append(pd.DataFrame([row]))
-    context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
+    found.used.append(pd.DataFrame([row]))
+    found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))

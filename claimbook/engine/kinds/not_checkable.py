@@ -44,6 +44,7 @@ SPEC = kinds.KindSpec(
     },
     detail=NotCheckableCase,
     selectors=("evidence",),
+    columns=kinds.CASE_COLUMNS,
 )
 
 

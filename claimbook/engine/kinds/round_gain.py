@@ -10,12 +10,17 @@ cannot be set against a result of a named system. A gain from a figure of the ot
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
+    CaseDetail,
     Data,
+    Outcome,
     across_divisions,
     benchmarks_of,
     best_row,
@@ -29,27 +34,161 @@ from claimbook.engine.core import (
     within_divisions,
 )
 from claimbook.engine.kinds.ratio import gain_text, metric_change, value_text
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
+from claimbook.engine.verdict import (
+    CANNOT_BE_CHECKED,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    figure,
+    matches,
+    reaches,
+    signed,
+)
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
-KIND = "round-gain"
-DESCRIPTION = "one system's gain from an earlier round to the current one"
-REQUIRED = ("benchmark", "subject", "from_round", "claimed", "form")
-OPTIONAL = ("scenarios", "unit", "stated", "stated_current", "earlier", "tolerance", "division")
-SELECTORS = ("subject",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("subject",)
-EACH = ()
-SUMS = ()
-FORMS = ("up-to", "each")
+
+@dataclass(frozen=True)
+class GainCase(CaseDetail):
+    """One scenario's gain: the earlier and the current result, where the earlier one comes
+    from; for a scenario with nothing to measure, why."""
+
+    note: str = ""
+    cross_division: bool = False
+    from_result: float | None = None
+    to_result: float | None = None
+    speedup: float | None = None
+    metric_change: float | None = None  # the metric's own signed change, in percent
+    metric: str = ""
+    higher_is_better: bool | None = None
+    units: str = ""
+    from_source: str = ""  # the kind of source of the earlier figure (SOURCE_TYPES)
+    from_division: str = ""
 
 
-def validate(claim: Claim, fail) -> None:
-    if claim.get("form") not in FORMS:
-        fail("form", f"a round gain is one of {', '.join(FORMS)}")
+@dataclass(frozen=True)
+class Form:
+    meaning: str
+    claimed: object  # (claim, scenario) -> the claimed gain of a scenario
+    decide: object  # (claim, unit, measured cases, codes, spread) -> (verdict, reason, deciding)
+
+
+def _one_figure(claim: Claim, scenario: str) -> float | None:
+    return None if claim.claimed is None else float(claim.claimed)
+
+
+def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set, spread: str):
+    """The best scenario must reach the one claimed figure."""
+    best = max(cases, key=lambda case: (case.measured, case.label))
+    if not best.reaches:
+        return (
+            NOT_SUPPORTED,
+            f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+            best.label,
+        )
+    if any(not case.reaches for case in cases):
+        codes.add("best-case-only")
+    if not matches(best.measured, float(claim.claimed), claim.tolerance):
+        codes.add("understated")
+    return (
+        SUPPORTED,
+        f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+        best.label,
+    )
+
+
+def _decide_each(claim: Claim, unit: str, cases: list[Case], codes: set, spread: str):
+    """Every scenario with a claimed figure must reach it."""
+    judged = [case for case in cases if case.claimed is not None]
+    failing = [case for case in judged if not case.reaches]
+    listed = ", ".join(
+        f"{case.label} {_text(case.measured, unit)}"
+        + ("" if case.detail.higher_is_better else f", that is {_speedup_text(case)}")
+        + f" (claimed {_text(case.claimed, unit)})"
+        for case in judged
+    )
+    if any(
+        case.claimed is not None
+        and not matches(case.measured, case.claimed, claim.tolerance)
+        and case.reaches
+        for case in judged
+    ):
+        codes.add("understated")
+    verdict = NOT_SUPPORTED if failing else SUPPORTED
+    deciding = (failing or judged or cases)[0].label
+    lead = "Not every scenario reaches its figure" if failing else "Every scenario reaches its figure"
+    return verdict, f"{lead}: {listed}.", deciding
+
+
+FORMS = {
+    "up-to": Form("the best scenario must reach the one claimed figure", _one_figure, _decide_up_to),
+    "each": Form("every scenario must reach its own claimed figure", claimed_for, _decide_each),
+}
+
+SPEC = kinds.KindSpec(
+    name="round-gain",
+    description="one system's gain from an earlier round to the current one",
+    required=(
+        kinds.BENCHMARK,
+        kinds.SUBJECT,
+        kinds.Field("from_round", "the earlier round the gain is from (v5.1 ...)"),
+        kinds.Field("claimed", "the claimed gain: a number, or {scenario: number} for form each"),
+        kinds.Field("form", "how the gain is judged", {name: form.meaning for name, form in FORMS.items()}),
+    ),
+    optional=(
+        kinds.SCENARIOS,
+        kinds.Field(
+            "unit", "how the gain is stated", {"x": "times (the default)", "%": "an improvement in percent"}
+        ),
+        kinds.Field(
+            "stated",
+            "the earlier figures the announcement itself states: {round, figures: {scenario: value}, ...}",
+        ),
+        kinds.Field(
+            "stated_current",
+            "the current figures the announcement states, {scenario: value}, checked against the published ones",
+        ),
+        kinds.Field("earlier", "whose earlier result it is, where not the subject's: {organization, system}"),
+        kinds.TOLERANCE,
+        kinds.DIVISION,
+    ),
+    example={
+        "id": "acme-round-gain",
+        "title": "1.5x since the last round",
+        "statement": "Acme's system is 1.5 times as fast on gpt-oss-120b as in the previous round.",
+        "kind": "round-gain",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "Acme-B300"},
+        "from_round": "v6.0",
+        "form": "up-to",
+        "claimed": 1.5,
+    },
+    detail=GainCase,
+    selectors=("subject",),
+    one_per_case=("subject",),
+    columns=(
+        *kinds.CASE_COLUMNS[:4],
+        kinds.Column("Earlier", "detail.from_result"),
+        kinds.Column("Now", "detail.to_result"),
+        kinds.Column("Units", "detail.units"),
+        kinds.Column("Note", "detail.note", missing="—"),
+    ),
+    tables={
+        "gains": kinds.Table("The gain, scenario by scenario", omit=("from_source", "to_source")),
+        "headline_figures": kinds.Table(
+            "Earlier figures that name no system",
+            tuple(
+                (name, name)
+                for name in ("round", "organization", "system", "scenario", "result", "units", "source_type")
+            ),
+        ),
+    },
+)
+
+
+def validate(claim: Claim) -> None:
+    if not isinstance(claim.get("form"), str) or claim.get("form") not in FORMS:
+        kinds.fail(claim, "form", f"a round gain is one of {', '.join(FORMS)}")
     if claim.get("unit", "x") not in ("x", "%"):
-        fail("unit", "a gain is in x (times) or % (improvement in percent)")
+        kinds.fail(claim, "unit", "a gain is in x (times) or % (improvement in percent)")
     stated = claim.get("stated")
     if stated is not None:
         if (
@@ -57,10 +196,14 @@ def validate(claim: Claim, fail) -> None:
             or not stated.get("round")
             or not isinstance(stated.get("figures"), dict)
         ):
-            fail("stated", "expected {round, figures: {scenario: value}, result_id, division, gpus, units}")
+            kinds.fail(
+                claim,
+                "stated",
+                "expected {round, figures: {scenario: value}, result_id, division, gpus, units}",
+            )
         for scenario, value in stated["figures"].items():
             if not isinstance(value, (int, float)) or value <= 0:
-                fail(f"stated.figures.{scenario}", "a stated figure is a positive number")
+                kinds.fail(claim, f"stated.figures.{scenario}", "a stated figure is a positive number")
 
 
 def _measured(gain: float, unit: str) -> float:
@@ -83,163 +226,176 @@ def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -
     ]
 
 
+@dataclass
+class Found:
+    """What a round-gain check gathers, scenario by scenario, before it decides."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)
+    codes: set = field(default_factory=set)
+    notes: list = field(default_factory=list)
+    table: list = field(default_factory=list)  # the gains table, a dict per measured scenario
+    headlines: list = field(default_factory=list)  # earlier figures that name no system
+
+
 def check(claim: Claim, data: Data):
     subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
     if subject_missing:
         return cannot_check(
             claim,
             f"The system is not in the current round's data: {subject_missing}.",
-            missing_texts=[subject_missing],
+            missing=[subject_missing],
         )
     benchmark = benchmarks_of(claim)[0]
     subject = subject[subject["benchmark"] == benchmark]
-    unit, form, from_round = claim.get("unit", "x"), claim.get("form"), str(claim.get("from_round"))
-    system_wanted = (claim.get("earlier") or {}).get("system")
-    cases, used, codes, notes, table, headlines = [], [], set(), [], [], []
+    found = Found()
     for scenario in scenarios_of(claim, subject["scenario"]):
-        claimed = (
-            claimed_for(claim, scenario)
-            if form == "each"
-            else (None if claim.claimed is None else float(claim.claimed))
-        )
-        current = pick(
-            subject[subject["scenario"] == scenario],
-            claim.get("subject"),
-            "subject",
-            claim,
-            f"{benchmark} {scenario}",
-        )
+        claimed = FORMS[claim.get("form")].claimed(claim, scenario)
+        in_scenario = subject[subject["scenario"] == scenario]
+        current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
         if current is None:
-            cases.append(
-                Case(
-                    scenario, scenario, None, claimed, unit, None, extra={"note": f"no {scenario} result now"}
-                )
-            )
+            _unmeasured(claim, scenario, claimed, found, f"no {scenario} result now")
             continue
-        candidates = _earlier_rows(data, claim, current, scenario)
-        system = system_wanted or current["system"]
-        named = candidates[candidates["system"] == system]
-        sized = named[named["total_accelerators"].notna()] if not named.empty else named
-        headline = candidates[
-            (candidates["system"] == UNSPECIFIED_SYSTEM) | candidates["total_accelerators"].isna()
-        ]
-        headlines.append(headline)
-        if named.empty:
-            note = f"no {from_round} figure of {system}"
-            if not headline.empty:
-                note += "; only figures without a system size"
-            cases.append(Case(scenario, scenario, None, claimed, unit, None, extra={"note": note}))
-            continue
-        earlier = (sized if not sized.empty else named).iloc[0]  # the table is ordered strongest source first
-        others = named.drop(index=earlier.name)
-        if current["units"] != earlier["units"]:
-            cases.append(
-                Case(
-                    scenario,
-                    scenario,
-                    None,
-                    claimed,
-                    unit,
-                    None,
-                    extra={"note": f"{from_round} in {earlier['units']}, now {current['units']}"},
-                )
-            )
-            continue
-        higher = bool(current["higher_is_better"])
-        gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
-        measured = _measured(gain, unit)
-        crossed = across_divisions(earlier["division"], current["division"])
-        holds = None if claimed is None or crossed else reaches(measured, claimed, claim.tolerance)
-        source = earlier["source_type"]
-        if source == "vendor-announcement":
-            codes.add("vendor-source")
-        if pd.isna(earlier["total_accelerators"]):
-            codes.add("no-system-size")
-        if crossed:
-            codes.update({"open-division", "cross-division"})
-            notes.append(
-                f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
-                f"the {current['round']} one from the {current['division'].capitalize()} division"
-            )
-        for _, other in others.iterrows():
-            agree = (
-                "agrees"
-                if matches(other["result"], earlier["result"])
-                or abs(other["result"] / earlier["result"] - 1) < 1e-9
-                else "differs"
-            )
-            notes.append(
-                f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[source]}"
-                f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
-                f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
-                f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
-            )
-        cases.append(
-            Case(
-                scenario,
-                scenario,
-                measured,
-                claimed,
-                unit,
-                holds,
-                (current["location"],),
-                {
-                    "from_result": float(earlier["result"]),
-                    "to_result": float(current["result"]),
-                    "speedup": gain,
-                    "metric_change": metric_change(current["result"], earlier["result"]),
-                    "metric": str(current["metric"]),
-                    "higher_is_better": higher,
-                    "units": current["units"],
-                    "from_source": source,
-                    "from_division": earlier["division"],
-                    "cross_division": crossed,
-                },
-                chosen("subject", current),
-            )
+        earlier = _earlier(claim, data, current, scenario, claimed, found)
+        if earlier is not None:
+            _measure(claim, scenario, claimed, current, *earlier, found)
+    _check_stated_current(claim, subject, found.codes, found.notes)
+    return _decide(claim, found)
+
+
+def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
+    unit = claim.get("unit", "x")
+    found.cases.append(Case(scenario, scenario, None, claimed, unit, None, detail=GainCase(note=note)))
+
+
+def _earlier(claim: Claim, data: Data, current: pd.Series, scenario: str, claimed, found: Found):
+    """The earlier figure of the same system (the table is ordered strongest source first) and the
+    other sources of it; None, the case noted, where there is none."""
+    from_round = str(claim.get("from_round"))
+    candidates = _earlier_rows(data, claim, current, scenario)
+    system = (claim.get("earlier") or {}).get("system") or current["system"]
+    named = candidates[candidates["system"] == system]
+    sized = named[named["total_accelerators"].notna()] if not named.empty else named
+    headline = candidates[
+        (candidates["system"] == UNSPECIFIED_SYSTEM) | candidates["total_accelerators"].isna()
+    ]
+    found.headlines.append(headline)
+    if named.empty:
+        note = f"no {from_round} figure of {system}"
+        if not headline.empty:
+            note += "; only figures without a system size"
+        _unmeasured(claim, scenario, claimed, found, note)
+        return None
+    earlier = (sized if not sized.empty else named).iloc[0]
+    if current["units"] != earlier["units"]:
+        _unmeasured(
+            claim, scenario, claimed, found, f"{from_round} in {earlier['units']}, now {current['units']}"
         )
-        used.append(pd.DataFrame([current]))
-        table.append(
-            {
-                "scenario": scenario,
-                "from_round": from_round,
-                "to_round": current["round"],
-                "from_result": earlier["result"],
-                "to_result": current["result"],
-                "units": current["units"],
-                "gain": gain,
-                "change_percent": metric_change(current["result"], earlier["result"]),
-                "evidence": source,
-                "from_source": earlier["source"],
-                "to_source": current["location"],
-            }
+        return None
+    return earlier, named.drop(index=earlier.name)
+
+
+def _other_source(from_round: str, scenario: str, earlier: pd.Series, other: pd.Series) -> str:
+    """A sentence on another source of the earlier figure: whether it agrees."""
+    agree = (
+        "agrees"
+        if matches(other["result"], earlier["result"]) or abs(other["result"] / earlier["result"] - 1) < 1e-9
+        else "differs"
+    )
+    return (
+        f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[earlier['source_type']]}"
+        f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
+        f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
+        f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
+    )
+
+
+def _measure(
+    claim: Claim,
+    scenario: str,
+    claimed,
+    current: pd.Series,
+    earlier: pd.Series,
+    others: pd.DataFrame,
+    found: Found,
+) -> None:
+    """One measured scenario: the gain, the caveats its earlier figure brings (and whether its
+    other sources agree), its table row."""
+    from_round = str(claim.get("from_round"))
+    higher = bool(current["higher_is_better"])
+    gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
+    measured = _measured(gain, claim.get("unit", "x"))
+    crossed = across_divisions(earlier["division"], current["division"])
+    holds = None if claimed is None or crossed else reaches(measured, claimed, claim.tolerance)
+    source = earlier["source_type"]
+    if source == "vendor-announcement":
+        found.codes.add("vendor-source")
+    if pd.isna(earlier["total_accelerators"]):
+        found.codes.add("no-system-size")
+    if crossed:
+        found.codes.update({"open-division", "cross-division"})
+        found.notes.append(
+            f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
+            f"the {current['round']} one from the {current['division'].capitalize()} division"
         )
-    rows = pd.concat(used) if used else pd.DataFrame()
-    known = pd.concat(headlines) if headlines else pd.DataFrame()
-    tables = {"gains": pd.DataFrame(table), "headline_figures": known}
-    _check_stated_current(claim, subject, codes, notes)
-    measured_cases = [case for case in cases if case.measured is not None]
+    for _, other in others.iterrows():
+        found.notes.append(_other_source(from_round, scenario, earlier, other))
+    change = metric_change(current["result"], earlier["result"])
+    detail = GainCase(
+        from_result=float(earlier["result"]),
+        to_result=float(current["result"]),
+        speedup=gain,
+        metric_change=change,
+        metric=str(current["metric"]),
+        higher_is_better=higher,
+        units=current["units"],
+        from_source=source,
+        from_division=earlier["division"],
+        cross_division=crossed,
+    )
+    unit = claim.get("unit", "x")
+    evidence, selected = (current["location"],), chosen("subject", current)
+    found.cases.append(
+        Case(scenario, scenario, measured, claimed, unit, holds, evidence, selected=selected, detail=detail)
+    )
+    found.used.append(pd.DataFrame([current]))
+    found.table.append(_gain_row(scenario, from_round, current, earlier, gain, change))
+
+
+def _gain_row(
+    scenario: str, from_round: str, current: pd.Series, earlier: pd.Series, gain: float, change: float
+):
+    """One row of the gains table."""
+    return {
+        "scenario": scenario,
+        "from_round": from_round,
+        "to_round": current["round"],
+        "from_result": earlier["result"],
+        "to_result": current["result"],
+        "units": current["units"],
+        "gain": gain,
+        "change_percent": change,
+        "evidence": earlier["source_type"],
+        "from_source": earlier["source"],
+        "to_source": current["location"],
+    }
+
+
+def _decide(claim: Claim, found: Found):
+    """The verdict on the scenarios found: the claim's form decides on those within one division."""
+    unit, codes = claim.get("unit", "x"), found.codes
+    rows = pd.concat(found.used) if found.used else pd.DataFrame()
+    known = pd.concat(found.headlines) if found.headlines else pd.DataFrame()
+    tables = {"gains": pd.DataFrame(found.table), "headline_figures": known}
+    measured_cases = [case for case in found.cases if case.measured is not None]
     if not measured_cases:
-        reason = (
-            f"No {from_round} result of the same system is in the data the book has "
-            f"({'; '.join(case.label + ': ' + case.extra.get('note', '') for case in cases)})."
-        )
-        if not known.empty:
-            listed = "; ".join(
-                f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples()
-            )
-            reason += (
-                f" The {from_round} figures known for this benchmark are headline numbers without a system "
-                f"({listed}); they cannot be set against the result of a named system."
-            )
-            codes.add("no-system-size")
-        return cannot_check(claim, reason, tables=tables, codes=codes)
-    if len(measured_cases) < len(cases):
+        return _no_earlier(claim, found, known, tables)
+    if len(measured_cases) < len(found.cases):
         codes.add("incomplete-data")
     spread = ", ".join(
-        f"{case.label} {_text(case.measured, unit)} ({figure(case.extra['from_result'])} → "
-        f"{figure(case.extra['to_result'])} {case.extra['units']})"
-        if case.extra["higher_is_better"]
+        f"{case.label} {_text(case.measured, unit)} ({figure(case.detail.from_result)} → "
+        f"{figure(case.detail.to_result)} {case.detail.units})"
+        if case.detail.higher_is_better
         else f"{case.label} {_text(case.measured, unit)}, that is {_speedup_text(case)}"
         for case in measured_cases
     )
@@ -247,82 +403,56 @@ def check(claim: Claim, data: Data):
     summary = "; ".join(
         f"{case.label} {_text(case.measured, unit)}: {_speedup_text(case)}"
         for case in measured_cases
-        if not case.extra["higher_is_better"]
+        if not case.detail.higher_is_better
     )
-    across, measured_cases = within_divisions(
-        claim,
-        measured_cases,
-        spread,
-        cases=cases,
+    gathered = Outcome(
+        CANNOT_BE_CHECKED,
+        "",
+        cases=tuple(found.cases),
         rows=rows,
         codes=codes,
-        notes=notes,
+        notes=found.notes,
         tables=tables,
         summary=summary,
     )
+    across, measured_cases = within_divisions(claim, measured_cases, spread, gathered)
     if across is not None:
         return across
-    if form == "up-to":
-        best = max(measured_cases, key=lambda case: (case.measured, case.label))
-        if not best.reaches:
-            return finish(
-                claim,
-                NOT_SUPPORTED,
-                f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
-                cases=cases,
-                deciding=best.label,
-                rows=rows,
-                codes=codes,
-                notes=notes,
-                tables=tables,
-                summary=summary,
-            )
-        if any(not case.reaches for case in measured_cases):
-            codes.add("best-case-only")
-        if not matches(best.measured, float(claim.claimed), claim.tolerance):
-            codes.add("understated")
-        return finish(
-            claim,
-            SUPPORTED,
-            f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
-            cases=cases,
-            deciding=best.label,
-            rows=rows,
-            codes=codes,
-            notes=notes,
-            tables=tables,
-            summary=summary,
+    verdict, reason, deciding = FORMS[claim.get("form")].decide(claim, unit, measured_cases, codes, spread)
+    return finish(claim, replace(gathered, verdict=verdict, reason=reason, deciding=deciding))
+
+
+def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):
+    """No scenario has an earlier figure of the same system: cannot be checked, the headline
+    figures known for the benchmark named."""
+    from_round = str(claim.get("from_round"))
+    reason = (
+        f"No {from_round} result of the same system is in the data the book has "
+        f"({'; '.join(case.label + ': ' + case.detail.note for case in found.cases)})."
+    )
+    if not known.empty:
+        listed = "; ".join(f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples())
+        reason += (
+            f" The {from_round} figures known for this benchmark are headline numbers without a system "
+            f"({listed}); they cannot be set against the result of a named system."
         )
-    judged = [case for case in measured_cases if case.claimed is not None]
-    failing = [case for case in judged if not case.reaches]
-    listed = ", ".join(
-        f"{case.label} {_text(case.measured, unit)}"
-        + ("" if case.extra["higher_is_better"] else f", that is {_speedup_text(case)}")
-        + f" (claimed {_text(case.claimed, unit)})"
-        for case in judged
-    )
-    if any(
-        case.claimed is not None
-        and not matches(case.measured, case.claimed, claim.tolerance)
-        and case.reaches
-        for case in judged
-    ):
-        codes.add("understated")
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
-    deciding = (failing or judged or measured_cases)[0].label
-    lead = "Not every scenario reaches its figure" if failing else "Every scenario reaches its figure"
-    return finish(
-        claim,
-        verdict,
-        f"{lead}: {listed}.",
-        cases=cases,
-        deciding=deciding,
-        rows=rows,
-        codes=codes,
-        notes=notes,
-        tables=tables,
-        summary=summary,
-    )
+        found.codes.add("no-system-size")
+    return cannot_check(claim, reason, tables=tables, codes=found.codes)
+
+
+def charts(check, data: Data) -> list:
+    """The system's result round to round, per scenario."""
+    gains = check.tables.get("gains")
+    if gains is None or gains.empty:
+        return []
+    return [
+        kinds.RoundLines(
+            gains,
+            "The same system, round to round",
+            "Line chart of the system's result in the earlier round and in this one, per scenario; "
+            "the point's shape says where the earlier figure comes from.",
+        )
+    ]
 
 
 def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes: list) -> None:
@@ -352,10 +482,10 @@ def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes
 
 def _speedup_text(case: Case) -> str:
     """ "1.70x as fast, latency -41.1% (27.4 s → 16.1 s)" """
-    extra = case.extra
+    detail = case.detail
     return (
-        gain_text(extra["speedup"], extra["metric_change"], extra["metric"], False)
-        + f" ({value_text(extra['from_result'], extra['units'])} → {value_text(extra['to_result'], extra['units'])})"
+        gain_text(detail.speedup, detail.metric_change, detail.metric, False)
+        + f" ({value_text(detail.from_result, detail.units)} → {value_text(detail.to_result, detail.units)})"
     )
 
 

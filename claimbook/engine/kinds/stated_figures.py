@@ -14,34 +14,97 @@ result are shown and flagged.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
-from claimbook.engine.core import Case, Data, best_row, cannot_check, finish, rows_of, select_for
+from claimbook.engine import kinds
+from claimbook.engine.core import (
+    Case,
+    CaseDetail,
+    Data,
+    Outcome,
+    best_row,
+    cannot_check,
+    finish,
+    rows_of,
+    select_for,
+)
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches, signed
 from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
 
-KIND = "stated-figures"
-DESCRIPTION = "a table of figures an announcement states (entry, benchmark, scenario, figure), one verdict"
-REQUIRED = ()
-OPTIONAL = ("entries", "listed", "division", "tolerance")
-SELECTORS = ()  # each entry's subject is checked in ``validate``
 LISTED = ("result-ids",)
 TABLE_COLUMNS = ("entry", "system", "benchmark", "scenario", "stated", "published", "units", "gap", "holds")
 
 
-def validate(claim: Claim, fail) -> None:
+@dataclass(frozen=True)
+class StatedCase(CaseDetail):
+    """One row of the stated table: the gap of the stated figure to the published result (or,
+    for a listed benchmark, the results found), the system, or why there is nothing to measure."""
+
+    note: str = ""
+    gap_percent: float = 0.0
+    exact: bool = False  # the published result at the precision stated
+    system: str = ""
+    division: str = ""
+    either_division: int = 0  # results of the system in the benchmark, in either division
+
+
+SPEC = kinds.KindSpec(
+    name="stated-figures",
+    description="a table of figures an announcement states (entry, benchmark, scenario, figure), one verdict",
+    required=(),
+    optional=(
+        kinds.Field(
+            "entries",
+            "the table's entries: each a label, a subject selector, a division and figures {benchmark: {scenario: figure}}",
+        ),
+        kinds.Field(
+            "listed",
+            "instead of entries: the benchmarks the announcement lists for each result ID",
+            {
+                "result-ids": "each listed benchmark must have a result of the system the ID is (data/result_ids.csv)"
+            },
+        ),
+        kinds.DIVISION,
+        kinds.TOLERANCE,
+    ),
+    example={
+        "id": "acme-table",
+        "title": "The figures of Acme's table",
+        "statement": "Acme's table gives its entry's Server and Offline figures on gpt-oss-120b.",
+        "kind": "stated-figures",
+        "entries": [
+            {
+                "label": "6.1-0001",
+                "subject": {"organization": "Acme", "system": "Acme-B300"},
+                "figures": {"gpt-oss-120b": {"Server": "12,198.80", "Offline": "15,000"}},
+            }
+        ],
+    },
+    detail=StatedCase,
+    columns=(*kinds.CASE_COLUMNS[:4], kinds.Column("System", "detail.system"), kinds.CASE_COLUMNS[4]),
+    tables={"every_row": kinds.Table("Every row of the table the claim states, as checked")},
+)
+
+
+def validate(claim: Claim) -> None:
     entries, listed = claim.get("entries"), claim.get("listed")
     if (entries is None) == (listed is None):
-        fail("entries", "a stated-figures claim has either entries (figures per entry) or listed: result-ids")
+        kinds.fail(
+            claim,
+            "entries",
+            "a stated-figures claim has either entries (figures per entry) or listed: result-ids",
+        )
     if listed is not None and listed not in LISTED:
-        fail("listed", f"one of {', '.join(LISTED)}")
+        kinds.fail(claim, "listed", f"one of {', '.join(LISTED)}")
     if entries is None:
         return
     if not isinstance(entries, list) or not entries:
-        fail("entries", "a list of {label, subject, figures: {benchmark: {scenario: figure}}}")
+        kinds.fail(claim, "entries", "a list of {label, subject, figures: {benchmark: {scenario: figure}}}")
     for index, entry in enumerate(entries):
         where = f"entries[{index}]"
         if (
@@ -49,20 +112,21 @@ def validate(claim: Claim, fail) -> None:
             or not entry.get("label")
             or not isinstance(entry.get("subject"), dict)
         ):
-            fail(where, "each entry has a label and a subject selector")
+            kinds.fail(claim, where, "each entry has a label and a subject selector")
         unknown = sorted(set(entry) - {"label", "subject", "figures", "division"})
         if unknown:
-            fail(f"{where}.{unknown[0]}", "an entry has label, subject, figures and division")
+            kinds.fail(claim, f"{where}.{unknown[0]}", "an entry has label, subject, figures and division")
         validate_selector(entry["subject"], f"{claim.where}: field {where}.subject")
         figures = entry.get("figures")
         if not isinstance(figures, dict) or not figures:
-            fail(f"{where}.figures", "expected {benchmark: {scenario: figure}}")
+            kinds.fail(claim, f"{where}.figures", "expected {benchmark: {scenario: figure}}")
         for benchmark, scenarios in figures.items():
             if not isinstance(scenarios, dict) or not scenarios:
-                fail(f"{where}.figures.{benchmark}", "expected {scenario: figure}")
+                kinds.fail(claim, f"{where}.figures.{benchmark}", "expected {scenario: figure}")
             for scenario, value in scenarios.items():
                 if scenario not in SCENARIOS:
-                    fail(
+                    kinds.fail(
+                        claim,
                         f"{where}.figures.{benchmark}",
                         f"unknown scenario {scenario!r}; one of {', '.join(SCENARIOS)}",
                     )
@@ -71,90 +135,75 @@ def validate(claim: Claim, fail) -> None:
                 except ValueError:
                     number = None
                 if number is None or number <= 0:
-                    fail(f"{where}.figures.{benchmark}.{scenario}", f"a positive figure, not {value!r}")
+                    kinds.fail(
+                        claim, f"{where}.figures.{benchmark}.{scenario}", f"a positive figure, not {value!r}"
+                    )
 
 
 def check(claim: Claim, data: Data):
-    if claim.get("listed") is not None:
-        return _listed(claim, data)
-    return _figures(claim, data)
+    return (_listed if claim.get("listed") is not None else _figures)(claim, data)
 
 
 def _figures(claim: Claim, data: Data):
-    cases, used, table, missing_texts = [], [], [], []
+    cases, used, table, missing = [], [], [], []
     for entry in claim.get("entries"):
         label = str(entry["label"])
         extra = {"division": entry["division"]} if entry.get("division") else None
         subject, why = select_for(data, claim, entry["subject"], f"entry {label}", extra)
         if why:
-            missing_texts.append(why)
+            missing.append(why)
         for benchmark, scenarios in entry["figures"].items():
             for scenario, written in scenarios.items():
-                stated, decimals = parse_figure(written)
-                rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
-                row = best_row(rows)
-                case_label = f"{label} · {data.reference.display_name(benchmark)} · {scenario}"
-                if row is None:
-                    cases.append(
-                        Case(
-                            case_label,
-                            scenario,
-                            None,
-                            stated,
-                            "",
-                            None,
-                            extra={"note": "no published result"},
-                        )
-                    )
-                    table.append(_table_row(label, entry, benchmark, scenario, written, None, "", None, None))
-                    continue
-                measured = float(row["result"])
-                higher = bool(row["higher_is_better"])
-                exact = matches(measured, stated, claim.tolerance, decimals)
-                holds = reaches(measured, stated, claim.tolerance, higher, decimals)
-                gap = 0.0 if exact else gap_percent(stated, measured)
-                cases.append(
-                    Case(
-                        case_label,
-                        scenario,
-                        measured,
-                        stated,
-                        str(row["units"]),
-                        holds,
-                        (row["location"],),
-                        {
-                            "gap_percent": gap,
-                            "exact": exact,
-                            "system": f"{row['organization']} {row['system']}",
-                        },
-                    )
+                case, row, published = _figure_case(
+                    claim, data, subject, label, entry, benchmark, scenario, written
                 )
-                table.append(
-                    _table_row(
-                        label,
-                        entry,
-                        benchmark,
-                        scenario,
-                        written,
-                        measured,
-                        row["units"],
-                        gap,
-                        holds and exact,
-                    )
-                )
-                used.append(pd.DataFrame([row]))
-    measured = [case for case in cases if case.measured is not None]
+                cases.append(case)
+                table.append(row)
+                if published is not None:
+                    used.append(pd.DataFrame([published]))
     tables = {"every_row": pd.DataFrame(table, columns=list(TABLE_COLUMNS))}
-    if not measured:
+    if not any(case.measured is not None for case in cases):
         return cannot_check(
             claim,
             "None of the entries' figures has a published result in the data.",
-            missing_texts=missing_texts,
+            missing=missing,
             tables=tables,
         )
-    exact = [case for case in measured if case.extra["exact"]]
+    return finish(claim, _figures_outcome(cases, used, tables, missing))
+
+
+def _figure_case(
+    claim: Claim, data: Data, subject, label: str, entry: dict, benchmark: str, scenario: str, written
+):
+    """One stated figure against the published result: its case, its table row, the result used."""
+    stated, decimals = parse_figure(written)
+    row = best_row(subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)])
+    case_label = f"{label} · {data.reference.display_name(benchmark)} · {scenario}"
+    if row is None:
+        case = Case(
+            case_label, scenario, None, stated, "", None, detail=StatedCase(note="no published result")
+        )
+        return case, _table_row(label, entry, benchmark, scenario, written, None, "", None, None), None
+    measured = float(row["result"])
+    exact = matches(measured, stated, claim.tolerance, decimals)
+    holds = reaches(measured, stated, claim.tolerance, bool(row["higher_is_better"]), decimals)
+    gap = 0.0 if exact else gap_percent(stated, measured)
+    detail = StatedCase(gap_percent=gap, exact=exact, system=f"{row['organization']} {row['system']}")
+    case = Case(
+        case_label, scenario, measured, stated, str(row["units"]), holds, (row["location"],), detail=detail
+    )
+    table_row = _table_row(
+        label, entry, benchmark, scenario, written, measured, row["units"], gap, holds and exact
+    )
+    return case, table_row, row
+
+
+def _figures_outcome(cases: list[Case], used: list, tables: dict, missing: list) -> Outcome:
+    """The table's verdict: not supported where a figure is more favourable than its result."""
+    measured = [case for case in cases if case.measured is not None]
+    exact = [case for case in measured if case.detail.exact]
     failing = [case for case in measured if not case.reaches]
-    understating = [case for case in measured if case.reaches and not case.extra["exact"]]
+    understating = [case for case in measured if case.reaches and not case.detail.exact]
     absent = [case for case in cases if case.measured is None]
     sentences = [
         f"{len(exact)} of the {len(cases)} figures stated are the published results at the precision stated"
@@ -170,20 +219,19 @@ def _figures(claim: Claim, data: Data):
         codes.add("understated")
     if absent:
         codes.add("incomplete-data")
-    worst = max(measured, key=lambda case: (abs(case.extra["gap_percent"]), case.label))
+    worst = max(measured, key=lambda case: (abs(case.detail.gap_percent), case.label))
     summary = f"{len(exact)} of {len(cases)} figures as published"
-    if not worst.extra["exact"]:
-        summary += f"; largest gap {signed(worst.extra['gap_percent'])} ({worst.label})"
-    return finish(
-        claim,
+    if not worst.detail.exact:
+        summary += f"; largest gap {signed(worst.detail.gap_percent)} ({worst.label})"
+    return Outcome(
         NOT_SUPPORTED if failing else SUPPORTED,
         "; ".join(sentences) + ".",
-        cases=cases,
+        cases=tuple(cases),
         deciding=(failing or [worst])[0].label,
         rows=rows_of(used),
         codes=codes,
         tables=tables,
-        missing_texts=missing_texts,
+        missing=tuple(missing),
         summary=summary,
     )
 
@@ -205,7 +253,7 @@ def _table_row(label, entry, benchmark, scenario, written, published, units, gap
 def _listing(cases) -> str:
     return "; ".join(
         f"{case.label} stated {figure(case.claimed)}, published {figure(case.measured, case.unit)} "
-        f"({signed(case.extra['gap_percent'])})"
+        f"({signed(case.detail.gap_percent)})"
         for case in cases
     )
 
@@ -221,7 +269,6 @@ def _listed(claim: Claim, data: Data):
     cases, used, table = [], [], []
     for _, entry in mine.iterrows():
         system = str(entry.get("system") or "").strip()
-        benchmarks = [name for name in str(entry["benchmarks"]).split(";") if name]
         rows = pd.DataFrame()
         if system:
             rows, _ = select_for(
@@ -231,34 +278,10 @@ def _listed(claim: Claim, data: Data):
                 f"entry {entry['id']}",
                 {"division": str(entry["division"] or "closed")},
             )
-        for benchmark in benchmarks:
-            label = f"{entry['id']} · {data.reference.display_name(benchmark)}"
+        for benchmark in [name for name in str(entry["benchmarks"]).split(";") if name]:
             found = rows[rows["benchmark"] == benchmark] if not rows.empty else rows
-            if not system:
-                note = f"the announcement does not say which {entry['organization']} system the ID is"
-                cases.append(Case(label, "", None, None, "results", None, extra={"note": note}))
-            else:
-                elsewhere = data.results[
-                    (data.results["organization"] == str(entry["organization"]))
-                    & (data.results["system"] == system)
-                    & (data.results["benchmark"] == benchmark)
-                ]
-                cases.append(
-                    Case(
-                        label,
-                        "",
-                        float(len(found)),
-                        None,
-                        "results",
-                        not found.empty,
-                        tuple(found["location"]) if not found.empty else (),
-                        {
-                            "system": f"{entry['organization']} {system}",
-                            "division": entry["division"],
-                            "either_division": len(elsewhere),
-                        },
-                    )
-                )
+            cases.append(_listed_case(data, entry, system, benchmark, found))
+            if system:
                 used.append(found)
             table.append(
                 {
@@ -271,9 +294,32 @@ def _listed(claim: Claim, data: Data):
                 }
             )
     tables = {"every_row": pd.DataFrame(table)}
-    judged = [case for case in cases if case.reaches is not None]
-    if not judged:
+    if not any(case.reaches is not None for case in cases):
         return cannot_check(claim, "No result ID of the announcement is tied to a system.", tables=tables)
+    return finish(claim, _listed_outcome(cases, used, tables))
+
+
+def _listed_case(data: Data, entry: pd.Series, system: str, benchmark: str, found: pd.DataFrame) -> Case:
+    """One listed benchmark of a result ID: the results of its system found there."""
+    label = f"{entry['id']} · {data.reference.display_name(benchmark)}"
+    if not system:
+        note = f"the announcement does not say which {entry['organization']} system the ID is"
+        return Case(label, "", None, None, "results", None, detail=StatedCase(note=note))
+    elsewhere = data.results[
+        (data.results["organization"] == str(entry["organization"]))
+        & (data.results["system"] == system)
+        & (data.results["benchmark"] == benchmark)
+    ]
+    detail = StatedCase(
+        system=f"{entry['organization']} {system}", division=entry["division"], either_division=len(elsewhere)
+    )
+    evidence = tuple(found["location"]) if not found.empty else ()
+    return Case(label, "", float(len(found)), None, "results", not found.empty, evidence, detail=detail)
+
+
+def _listed_outcome(cases: list[Case], used: list, tables: dict) -> Outcome:
+    """The listing's verdict: not supported where a listed benchmark has no result of its system."""
+    judged = [case for case in cases if case.reaches is not None]
     failing = [case for case in judged if not case.reaches]
     untied = [case for case in cases if case.reaches is None]
     sentences = [
@@ -286,8 +332,8 @@ def _listed(claim: Claim, data: Data):
         sentences.append(
             "no result of the system in "
             + "; ".join(
-                f"{case.label} ({case.extra['system']}, {case.extra['division']} division"
-                + (", none in the other division either" if not case.extra["either_division"] else "")
+                f"{case.label} ({case.detail.system}, {case.detail.division} division"
+                + (", none in the other division either" if not case.detail.either_division else "")
                 + ")"
                 for case in failing
             )
@@ -298,11 +344,10 @@ def _listed(claim: Claim, data: Data):
         sentences.append(
             f"{len(untied)} listed for IDs the announcement ties to no one system are not judged"
         )
-    return finish(
-        claim,
+    return Outcome(
         NOT_SUPPORTED if failing else SUPPORTED,
         "; ".join(sentences) + ".",
-        cases=cases,
+        cases=tuple(cases),
         deciding=(failing or judged)[0].label,
         rows=rows_of(used),
         codes=codes,
@@ -310,3 +355,44 @@ def _listed(claim: Claim, data: Data):
         row_codes=("preview", "rdi", "open-division"),
         summary=f"{len(judged) - len(failing)} of {len(judged)} listed benchmarks found",
     )
+
+
+def charts(check, data: Data) -> list:
+    """Each row of a stated table: the stated figure's gap to the published result (0 when it is
+    the published result at its precision), or the results found for each listed benchmark."""
+    listed = check.claim.get("listed") is not None
+    bars = tuple(
+        kinds.Bar(
+            case.label,
+            case.measured if listed else case.detail.gap_percent,
+            case.claimed,
+            case.reaches,
+            str(case.detail.system),
+        )
+        for case in check.cases
+        if case.measured is not None
+    )
+    if not bars:
+        return []
+    if listed:
+        return [
+            kinds.CaseBars(
+                bars,
+                "Results of each entry's system on each benchmark listed",
+                "Bar chart of the number of published results of the entry's system on each benchmark the "
+                "announcement lists for it; a benchmark with none does not hold.",
+                "results",
+            )
+        ]
+    return [
+        kinds.CaseBars(
+            bars,
+            "Each stated figure against the published result",
+            "Bar chart of the gap, in percent, between each figure the announcement states and the published "
+            "result (0 where the figure is the result at its stated precision); the dashed line marks the "
+            "published result.",
+            "%",
+            0.0,
+            "published",
+        )
+    ]

@@ -10,13 +10,18 @@ systems never supports a claim.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
 from claimbook.engine.compare import speedup
 from claimbook.engine.core import (
     Case,
+    CaseDetail,
     Data,
+    Outcome,
     benchmarks_of,
     best_row,
     cannot_check,
@@ -29,16 +34,6 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds.ratio import metric_change
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
 
-KIND = "unnamed-baseline"
-DESCRIPTION = "a comparison against a baseline the claim does not name"
-REQUIRED = ("benchmark", "subject", "scenario", "claimed", "candidates")
-OPTIONAL = ("sentence", "unit", "tolerance", "division")
-SELECTORS = ("subject", "candidates")
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("subject",)
-EACH = ()
-SUMS = ()
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
 CLASS_PHRASES = {
     CLASSES[0]: "The claimant's own systems",
@@ -47,11 +42,63 @@ CLASS_PHRASES = {
 }
 
 
-def validate(claim: Claim, fail) -> None:
+@dataclass(frozen=True)
+class BaselineCase(CaseDetail):
+    """The one case: the natural baseline the claim is judged against, and its class."""
+
+    baseline: str = ""  # "Acme node (8 GPUs, NVIDIA B300)"
+    baseline_class: str = ""  # one of CLASSES
+    note: str = ""
+
+
+SPEC = kinds.KindSpec(
+    name="unnamed-baseline",
+    description="a comparison against a baseline the claim does not name",
+    required=(
+        kinds.BENCHMARK,
+        kinds.SUBJECT,
+        kinds.Field("scenario", "the scenario of the figure"),
+        kinds.Field("claimed", "the claimed ratio, a number"),
+        kinds.Field("candidates", "a selector of the candidate baselines (one node: {nodes: 1})"),
+    ),
+    optional=(
+        kinds.Field("unit", "how the ratio is stated (x)"),
+        kinds.TOLERANCE,
+        kinds.DIVISION,
+    ),
+    example={
+        "id": "acme-unnamed",
+        "title": "9x a single node",
+        "statement": "Acme's rack generates video nine times as fast as a single node.",
+        "kind": "unnamed-baseline",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "Acme-rack"},
+        "scenario": "Offline",
+        "claimed": 9,
+        "candidates": {"nodes": 1},
+    },
+    detail=BaselineCase,
+    selectors=("subject", "candidates"),
+    one_per_case=("subject",),
+    columns=(
+        *kinds.CASE_COLUMNS[:4],
+        kinds.Column("Natural baseline", "detail.baseline"),
+        kinds.Column("Its class", "detail.baseline_class"),
+    ),
+    tables={
+        "candidates": kinds.Table(
+            "Every candidate baseline, its class, and the ratio against it in each scenario of the sentence",
+            omit_suffix="location",
+        )
+    },
+)
+
+
+def validate(claim: Claim) -> None:
     if not isinstance(claim.claimed, (int, float)):
-        fail("claimed", "the claimed ratio, a number")
+        kinds.fail(claim, "claimed", "the claimed ratio, a number")
     if not isinstance(claim.get("scenario"), str):
-        fail("scenario", "the scenario of the figure")
+        kinds.fail(claim, "scenario", "the scenario of the figure")
 
 
 def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list]:
@@ -147,9 +194,9 @@ def check(claim: Claim, data: Data):
         return cannot_check(
             claim,
             f"The system the claim is about is not in the data: {missing_texts[0]}.",
-            missing_texts=missing_texts,
+            missing=missing_texts,
         )
-    scenario, claimed = claim.get("scenario"), float(claim.claimed)
+    scenario = claim.get("scenario")
     mine = own_rows.get(scenario)
     tables = {"candidates": table}
     if mine is None:
@@ -157,7 +204,31 @@ def check(claim: Claim, data: Data):
     if table.empty:
         return cannot_check(claim, "No candidate baseline is in the data.", tables=tables)
     baseline, klass = natural_baseline(claim, data, table)
-    codes, notes = {"unnamed-baseline", "derived-metric"}, []
+    codes = {"unnamed-baseline", "derived-metric"}
+    notes = _reproducing_notes(claim, data, table)
+    if baseline is None or pd.isna(baseline[f"{scenario} ratio"]):
+        return cannot_check(
+            claim,
+            f"Neither the claimant nor another submitter on its accelerators has a candidate "
+            f"with a {scenario} result, so the claim has no natural baseline.",
+            tables=tables,
+            codes=codes,
+            rows=rows_of([pd.DataFrame([mine])]),
+        )
+    return _against(
+        claim,
+        data,
+        mine,
+        baseline,
+        klass,
+        Outcome(NOT_SUPPORTED, "", codes=codes, notes=notes, tables=tables),
+    )
+
+
+def _reproducing_notes(claim: Claim, data: Data, table: pd.DataFrame) -> list[str]:
+    """Which candidates give the claimed figure, class by class, and which give every figure of
+    the claim's sentence."""
+    scenario, claimed, notes = claim.get("scenario"), float(claim.claimed), []
     reproducing = table[table[f"{scenario} reproduces"].fillna(False).astype(bool)]
     by_class = {name: reproducing[reproducing["class"] == name] for name in CLASSES}
     for name, found in by_class.items():
@@ -187,15 +258,13 @@ def check(claim: Claim, data: Data):
             if whole.empty
             else "Candidates giving every figure of the sentence: " + ", ".join(whole["system"])
         )
-    if baseline is None or pd.isna(baseline[f"{scenario} ratio"]):
-        return cannot_check(
-            claim,
-            f"Neither the claimant nor another submitter on its accelerators has a candidate "
-            f"with a {scenario} result, so the claim has no natural baseline.",
-            tables=tables,
-            codes=codes,
-            rows=rows_of([pd.DataFrame([mine])]),
-        )
+    return notes
+
+
+def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, klass: str, gathered: Outcome):
+    """The claim judged against its natural baseline: the one case, its reason and caveats."""
+    scenario, claimed = claim.get("scenario"), float(claim.claimed)
+    codes, notes = gathered.codes, list(gathered.notes)
     measured = float(baseline[f"{scenario} ratio"])
     holds = reaches(measured, claimed, claim.tolerance)
     if klass != CLASSES[0]:
@@ -208,9 +277,46 @@ def check(claim: Claim, data: Data):
     base_label = (
         f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
     )
+    if holds and not matches(measured, claimed, claim.tolerance):
+        codes.add("understated")
+    location = baseline[f"{scenario} location"]
+    selected = chosen("subject", mine) + (
+        ("baseline", str(baseline["organization"]), str(baseline["system"]), location, 1),
+    )
+    case = Case(
+        scenario,
+        scenario,
+        measured,
+        claimed,
+        "x",
+        holds,
+        (mine["location"], location),
+        selected=selected,
+        detail=BaselineCase(baseline=base_label, baseline_class=klass),
+    )
+    used = data.results[data.results["location"].isin([mine["location"], location])]
+    outcome = Outcome(
+        SUPPORTED if holds else NOT_SUPPORTED,
+        _reason(claim, data, mine, baseline, base_label, measured),
+        cases=(case,),
+        deciding=scenario,
+        rows=rows_of([used]),
+        codes=codes,
+        notes=notes,
+        tables=gathered.tables,
+    )
+    return finish(claim, outcome)
+
+
+def _reason(
+    claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, base_label: str, measured: float
+) -> str:
+    """The figure against the natural baseline, and what the same baseline gives for the other
+    figures of the sentence."""
+    scenario, claimed = claim.get("scenario"), float(claim.claimed)
     direction = "higher" if bool(mine["higher_is_better"]) else "lower"
     others = []
-    for sibling in siblings:
+    for sibling in data.registry.sentence(claim):
         other = sibling.get("scenario")
         if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
             others.append(f"{other} {baseline[f'{other} ratio']:.2f}x (claimed {float(sibling.claimed):g}x)")
@@ -228,38 +334,32 @@ def check(claim: Claim, data: Data):
             f"; the same baseline gives {', '.join(others)} for the sentence's other "
             f"figure{'s' if len(others) > 1 else ''}"
         )
-    reason += "."
-    if holds and not matches(measured, claimed, claim.tolerance):
-        codes.add("understated")
-    case = Case(
-        scenario,
-        scenario,
-        measured,
-        claimed,
-        "x",
-        holds,
-        (mine["location"], baseline[f"{scenario} location"]),
-        {"baseline": base_label, "class": klass},
-        chosen("subject", mine)
-        + (
-            (
-                "baseline",
-                str(baseline["organization"]),
-                str(baseline["system"]),
-                baseline[f"{scenario} location"],
-                1,
-            ),
-        ),
+    return reason + "."
+
+
+def charts(check, data: Data) -> list:
+    """The ratio against every candidate baseline, labelled with its class, the claimed figure
+    a dashed line."""
+    table = check.tables.get("candidates")
+    scenario = check.claim.get("scenario")
+    if table is None or table.empty or f"{scenario} ratio" not in table:
+        return []
+    direction = "higher" if scenario != "SingleStream" else "lower"
+    mine = (
+        check.rows[check.rows["scenario"] == scenario]
+        if check.rows is not None and not check.rows.empty
+        else None
     )
-    used = data.results[data.results["location"].isin([mine["location"], baseline[f"{scenario} location"]])]
-    return finish(
-        claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        reason,
-        cases=[case],
-        deciding=scenario,
-        rows=rows_of([used]),
-        codes=codes,
-        notes=notes,
-        tables=tables,
-    )
+    if mine is not None and not mine.empty:
+        direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
+    return [
+        kinds.CandidateBars(
+            table,
+            scenario,
+            float(check.claim.claimed),
+            direction,
+            f"The claimed system against every candidate, {scenario}",
+            "Bar chart of the ratio against each candidate baseline, labelled with its class; "
+            "the dashed line marks the claimed figure.",
+        )
+    ]
