@@ -85,10 +85,7 @@ def validate_claim(claim) -> None:
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
         fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")
     try:
-        if kinds_package.is_legacy(module):
-            module.validate(claim, fail)
-        else:
-            module.validate(claim)
+        module.validate(claim)
     except SelectorError as exc:
         raise ClaimSpecError(str(exc)) from None
 

@@ -354,7 +354,7 @@ def _subject_and_field(claim: Claim, data: Data):
             None,
             None,
             cannot_check(
-                claim, f"The subject is not in the data: {subject_missing}.", missing_texts=[subject_missing]
+                claim, f"The subject is not in the data: {subject_missing}.", missing=[subject_missing]
             ),
         )
     return subject, _field(data, claim, subject), None

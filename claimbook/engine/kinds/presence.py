@@ -519,7 +519,7 @@ def _rows(claim: Claim, data: Data):
         return _absent(
             claim,
             f"The data has no such result: {why}." if why else "The data has no such result.",
-            missing_texts=[why] if why else (),
+            missing=[why] if why else (),
         )
     codes, notes = set(), []
     _detail(claim, rows, codes, notes)
@@ -633,7 +633,7 @@ def _items(claim: Claim, data: Data):
         verdict, failing, unfound = SUPPORTED, [], []
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
-        return _absent(claim, reason, missing_texts=missing_texts)
+        return _absent(claim, reason, missing=missing_texts)
     return finish(
         claim,
         Outcome(

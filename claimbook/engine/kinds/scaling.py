@@ -142,7 +142,7 @@ def configurations(claim: Claim, data: Data):
             cannot_check(
                 claim,
                 f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
-                missing_texts=missing_texts,
+                missing=missing_texts,
             ),
         )
     return small, large, None
