@@ -67,8 +67,9 @@ def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
     published results it used."""
     from claimbook import engine
     from claimbook.engine import scorecard
+    from claimbook.engine.kinds.not_checkable import with_notes
 
-    check = engine.check(claim, data, **_chapter_context(claim, data, root))
+    check = with_notes(engine.check(claim, data), _chapter_context(claim, data, root).get("notes", ()))
     return {
         "claim": claim.id,
         "announcement": claim.announcement,

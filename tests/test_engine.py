@@ -750,7 +750,7 @@ def test_a_lead_is_judged_within_the_division_of_the_result(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim]), "lead")
     assert result_.verdict == SUPPORTED  # the Open result is not its rival
-    assert result_.cases[0].extra["next"] == "Other closed (8 GPUs)"
+    assert result_.cases[0].detail.next == "Other closed (8 GPUs)"
 
 
 # -- comparisons and context (the method page's "Comparisons and context") -----------------------
@@ -804,7 +804,7 @@ def test_a_record_is_set_against_another_system_not_the_same_hardware_renamed(tm
     ]
     result_ = check(world(tmp_path, rows, [record_claim()], {"vendor": "AMD"}), "record")
     whole = result_.cases[0]
-    assert whole.extra["next"].startswith("NVIDIA big")
+    assert whole.detail.next.startswith("NVIDIA big")
     assert whole.measured == pytest.approx(2.0)
     assert "2.00x the next best, NVIDIA big" in result_.reason
 

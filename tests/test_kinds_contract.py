@@ -16,17 +16,13 @@ from claimbook.engine import kinds
 from claimbook.engine.core import CaseDetail
 from claimbook.present import scaffold
 
-# Kinds not yet moved to the contract (issue 18, point 1). Transitional: empty it, then drop
-# kinds.is_legacy and the legacy paths it guards.
-NOT_YET = {"leading", "presence", "scaling", "not-checkable"}
-MOVED = sorted(name for name, module in engine.KINDS.items() if not kinds.is_legacy(module))
+MOVED = sorted(engine.KINDS)
 
 
 def test_every_module_of_the_package_is_a_kind():
     names = {module.__name__.rsplit(".", 1)[1] for module in kinds.modules(kinds)}
     assert names == {module.__name__.rsplit(".", 1)[1] for module in engine.KINDS.values()}
     assert set(engine.KINDS) == set(engine.SPECS)
-    assert set(engine.KINDS) - set(MOVED) <= NOT_YET
 
 
 @pytest.mark.parametrize("name", MOVED)
@@ -196,7 +192,7 @@ def test_each_moved_kind_presents_its_checks_through_its_spec(committed):
     seen = set()
     for claim in committed.registry.all_claims():
         module = engine.KINDS.get(claim.kind)
-        if claim.parts or module is None or kinds.is_legacy(module):
+        if claim.parts or module is None:
             continue
         seen.add(claim.kind)
         check = engine.check(claim, committed)

@@ -85,10 +85,7 @@ def validate_claim(claim) -> None:
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
         fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")
     try:
-        if kinds_package.is_legacy(module):
-            module.validate(claim, fail)
-        else:
-            module.validate(claim)
+        module.validate(claim)
     except SelectorError as exc:
         raise ClaimSpecError(str(exc)) from None
 
@@ -166,7 +163,7 @@ def audit(claim, data: Data) -> list[str]:
     return found
 
 
-def check(claim, data: Data, **context) -> Check:
+def check(claim, data: Data) -> Check:
     """The claim's check: its kind's, or for a compound claim its parts': the weakest verdict of
     its core parts, with a caveat for each detail that does not hold or cannot be checked."""
     if claim.parts:
@@ -206,4 +203,4 @@ def check(claim, data: Data, **context) -> Check:
             missing=tuple(text for part in parts for text in part.missing),
             acknowledged=acknowledged,
         )
-    return KINDS[claim.kind].check(claim, data, **context)
+    return KINDS[claim.kind].check(claim, data)

@@ -84,7 +84,6 @@ class Case:
     unit: str
     reaches: bool | None  # None when there is nothing to measure or no figure to reach
     evidence: tuple[str, ...] = ()  # provenance (Location) of the results used
-    extra: dict = field(default_factory=dict)  # a kind not yet given a detail class: its details by name
     # The results the case stands on, by role: (role, organization, system, location, count).
     selected: tuple[tuple, ...] = ()
     detail: CaseDetail = NO_DETAIL  # the kind's case detail (its SPEC.detail)
@@ -201,15 +200,10 @@ class Outcome:
     context: tuple | list = ()
 
 
-def finish(claim: Claim, outcome, reason: str | None = None, **fields) -> Check:
+def finish(claim: Claim, outcome: Outcome) -> Check:
     """The check of ``claim`` from its ``Outcome``: the caveats the rows imply (those in
     ``row_codes``) added, and "supported" with a qualifying caveat the claim does not itself
-    state turned into "supported with caveats". (The keyword form, ``finish(claim, verdict,
-    reason, cases=...)``, serves the kinds not yet moved to ``Outcome``.)"""
-    if not isinstance(outcome, Outcome):
-        if "missing_texts" in fields:
-            fields["missing"] = fields.pop("missing_texts")
-        outcome = Outcome(outcome, reason, **fields)
+    state turned into "supported with caveats"."""
     if outcome.verdict not in (SUPPORTED, NOT_SUPPORTED, CANNOT_BE_CHECKED):
         raise ValueError(
             f"{claim.where}: a kind decides supported, not supported or cannot be checked, not {outcome.verdict!r}"
@@ -435,8 +429,6 @@ def within_divisions(
 
 def cannot_check(claim: Claim, reason: str, **fields) -> Check:
     """A check that cannot be checked, on what it found (``Outcome``'s fields by name)."""
-    if "missing_texts" in fields:
-        fields["missing"] = fields.pop("missing_texts")
     return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, **fields))
 
 

@@ -16,31 +16,11 @@ from claimbook.common.paths import CLAIM_TEMPLATE
 from claimbook.engine import kinds, scorecard
 from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
-from claimbook.engine.efficiency import scaling_pairs
+from claimbook.engine.kinds.not_checkable import with_notes
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, charts
 
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
-
-
-def cases_frame(check: Check) -> pd.DataFrame:
-    """The measured cases of a check, as a chart or table shows them (for a kind not yet moved
-    to the kind contract; a moved kind gives its bars in a ``CaseBars`` spec)."""
-    rows = []
-    for case in check.cases:
-        if case.measured is None:
-            continue
-        detail = case.extra.get("baseline") or case.extra.get("next") or case.extra.get("note") or ""
-        rows.append(
-            {
-                "case": case.label,
-                "measured": case.measured,
-                "claimed": case.claimed,
-                "outcome": OUTCOME[case.reaches],
-                "detail": str(detail),
-            }
-        )
-    return pd.DataFrame(rows, columns=["case", "measured", "claimed", "outcome", "detail"])
 
 
 def no_chart_sentence(check: Check) -> str:
@@ -93,15 +73,8 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         found = []
         for check in checks:
-            module = engine.KINDS.get(check.claim.kind)
-            if module is not None and not kinds.is_legacy(module):
-                found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
-                continue
-            maker = CHARTS.get(
-                check.claim.kind if check.claim.kind != "leading" else f"leading-{check.claim.get('metric')}"
-            )
-            if maker is not None:
-                found.extend(maker(self, check))
+            module = engine.KINDS[check.claim.kind]
+            found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
         return found
 
     def show_charts(self):
@@ -127,14 +100,11 @@ class ClaimPage:
         checks = self.check.parts or (self.check,)
         shown = False
         for check in checks:
-            spec = engine.SPECS.get(check.claim.kind)
+            spec = engine.SPECS[check.claim.kind]
             for name, frame in check.tables.items():
                 if frame is None or frame.empty:
                     continue
-                if spec is not None and name in spec.tables:
-                    table, caption = context_table(frame, spec.tables[name])
-                else:
-                    table, caption = CONTEXT.get(name, (_plain, name.replace("_", " ").capitalize()))(frame)
+                table, caption = context_table(frame, spec.tables.get(name) or kinds.Table(_caption(name)))
                 blocks.table(table, caption)
                 shown = True
         if not shown:
@@ -252,8 +222,9 @@ class Chapter:
         scorecard.publish([page.check for page in self.pages], self.name)
 
 
-def _plain(frame: pd.DataFrame):
-    return frame, ""
+def _caption(name: str) -> str:
+    """The caption of a context table its kind gives none: its name, as words."""
+    return name.replace("_", " ").capitalize()
 
 
 def context_table(frame: pd.DataFrame, spec: kinds.Table) -> tuple[pd.DataFrame, str]:
@@ -331,153 +302,6 @@ def column_value(case, column: kinds.Column):
     return column.missing if value is None and column.missing is not None else value
 
 
-def _scaling_charts(page: ClaimPage, check: Check):
-    division = check.claim.get("division", "closed")
-    results = (
-        page.data.results
-        if division == "any"
-        else page.data.results[page.data.results["division"] == division]
-    )
-    pairs = scaling_pairs(results)
-    made = []
-    for case in check.cases:
-        if case.claimed is None or case.measured is None:
-            continue
-        made.append(
-            charts.efficiency_chart(
-                pairs,
-                page.data.reference,
-                case.scenario,
-                f"Scaling efficiency of every scaling pair, {case.scenario}",
-                "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
-                "is drawn large; the dashed line is linear scaling.",
-                highlight=[(case.evidence[1], case.evidence[0])],
-            )
-        )
-    return made
-
-
-def _leading_result_charts(page: ClaimPage, check: Check):
-    cases = cases_frame(check)
-    if cases.empty:
-        return []
-    return [
-        charts.case_chart(
-            cases,
-            "How far ahead of the best other result",
-            "Bar chart: for each case, the claim's best result divided by the best other result "
-            "(above 1 means ahead); the dashed line marks level.",
-            "x",
-            1.0,
-            "level",
-        )
-    ]
-
-
-def _leading_efficiency_charts(page: ClaimPage, check: Check):
-    pairs = check.tables.get("pairs")
-    if pairs is None or pairs.empty:
-        return []
-    own = pairs[pairs["own"]]
-    scenarios = list(dict.fromkeys(case.scenario for case in check.cases if case.scenario))
-    return [
-        charts.efficiency_chart(
-            pairs,
-            page.data.reference,
-            scenario,
-            f"Scaling efficiency of every pair, {scenario}",
-            "Scatter plot of every scaling pair's efficiency against the larger configuration's "
-            "GPU count; the claim's pair is drawn large.",
-            highlight=list(zip(own["small_location"], own["large_location"])),
-        )
-        for scenario in scenarios
-    ]
-
-
-def _presence_charts(page: ClaimPage, check: Check):
-    found = check.tables.get("found")
-    if found is not None and not found.empty:
-        named_values = _named_values(check)
-        column = found.columns[0]
-        table = found.assign(
-            named=found[column]
-            .astype(str)
-            .isin(named_values)
-            .map({True: "named by the claim", False: "not named"})
-        )
-        return [
-            charts.count_chart(
-                table,
-                column,
-                f"Results per {column}",
-                f"Bar chart of the number of published results per {column}; the text says "
-                "whether the claim names it.",
-            )
-        ]
-    if check.rows is None or check.rows.empty or check.claim.get("items") or check.claim.get("pairs"):
-        return []
-    made = []
-    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
-        rows = page.data.results[
-            (page.data.results["benchmark"] == benchmark) & (page.data.results["scenario"] == scenario)
-        ]
-        throughput = rows["metric"].eq("throughput").all()
-        made.append(
-            charts.results_chart(
-                rows,
-                page.data.reference,
-                "per_gpu" if throughput else "result",
-                f"{page.data.reference.display_name(benchmark)}, {scenario}: "
-                + ("per GPU" if throughput else "every result"),
-                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
-                highlight=list(check.rows["location"]),
-            )
-        )
-    return made[:3]
-
-
-def _named_values(check: Check) -> set[str]:
-    named = check.claim.get("named")
-    if isinstance(named, dict):
-        return {
-            str(value)
-            for values in named.values()
-            for value in (values if isinstance(values, list) else [values])
-        }
-    return {str(value) for value in (named or [])}
-
-
-# The charts and context-table captions of the kinds not yet moved to the kind contract
-# (claimbook/engine/kinds/__init__.py); a moved kind gives its own. Transitional.
-CHARTS = {
-    "scaling": _scaling_charts,
-    "leading-result": _leading_result_charts,
-    "leading-gpus": _leading_result_charts,
-    "leading-efficiency": _leading_efficiency_charts,
-    "presence": _presence_charts,
-}
-
-
-def _found(frame):
-    return frame, "What the data has, counted"
-
-
-CONTEXT = {
-    "found": _found,
-    "named": lambda frame: (
-        frame,
-        "Each name the claim gives, and the organizations it stands for in the data",
-    ),
-    "definitions": lambda frame: (frame, "The count under each reading of the claim"),
-    "leaders": lambda frame: (frame, "The claim's best result and the best other result, case by case"),
-    "largest_systems": lambda frame: (frame, "The largest systems in the round"),
-    "pairs": lambda frame: (
-        frame.drop(columns=[c for c in frame.columns if c.endswith("location")], errors="ignore").head(40),
-        "Pairs of results (first 40)",
-    ),
-}
-
-
 def open_chapter(name: str, parameters: dict) -> Chapter:
     """Chapter ``name`` of the book, from the parameters its page runs with: everything it reads,
     loaded the one way, and its claims checked with what the chapter adds to them."""
@@ -487,7 +311,8 @@ def open_chapter(name: str, parameters: dict) -> Chapter:
     checks = {}
     for claim_id in parameters.get("claim_ids", ()):
         claim = data.registry.claim(claim_id)
-        checks[claim_id] = engine.check(claim, data, **chapter_context(claim, data, name, parameters))
+        notes = chapter_context(claim, data, name, parameters).get("notes", ())
+        checks[claim_id] = with_notes(engine.check(claim, data), notes)
     return Chapter(data, name, parameters, checks)
 
 
@@ -552,58 +377,8 @@ def superlinear_pairs(check) -> pd.DataFrame:
 def case_table(check) -> pd.DataFrame:
     """The cases of a check with what each compares, for a chapter's tables (in the columns its
     kind's spec names)."""
-    spec = engine.SPECS.get(check.claim.kind)
-    if spec is not None and spec.columns:
-        return pd.DataFrame(
-            [{column.heading: column_value(case, column) for column in spec.columns} for case in check.cases],
-            columns=[column.heading for column in spec.columns],
-        )
-    # A kind not yet moved to the kind contract (transitional).
-    if check.claim.kind == "leading":
-        return pd.DataFrame(
-            [
-                {
-                    "Case": case.label,
-                    "The claim's": case.extra.get("subject_value"),
-                    "Best other": case.extra.get("next", "—"),
-                    "Its value": case.extra.get("next_value"),
-                    "Units": case.extra.get("units", ""),
-                    "Leads": {True: "yes", False: "no", None: "—"}[case.reaches],
-                }
-                for case in check.cases
-            ]
-        )
-    if check.claim.kind == "scaling":
-        return pd.DataFrame(
-            [
-                {
-                    "Scenario": case.label,
-                    "Smaller": case.extra.get("small", "—"),
-                    "Larger": case.extra.get("large", "—"),
-                    "Throughput ratio": case.extra.get("throughput_ratio"),
-                    "GPU ratio": case.extra.get("gpu_ratio"),
-                    "Efficiency (%)": case.measured,
-                    "Claimed (%)": case.claimed,
-                    "Holds": {True: "yes", False: "no", None: "not claimed"}[case.reaches],
-                }
-                for case in check.cases
-            ]
-        )
-    rows = []
-    for case in check.cases:
-        extra = case.extra
-        rows.append(
-            {
-                "Case": case.label,
-                "Measured": case.measured,
-                "Claimed": case.claimed,
-                "Holds": {True: "yes", False: "no", None: "—"}[case.reaches],
-                "Compared": extra.get("baseline")
-                or extra.get("next")
-                or extra.get("small")
-                or extra.get("note")
-                or "—",
-                "Other side": extra.get("large") or extra.get("leader") or "—",
-            }
-        )
-    return pd.DataFrame(rows)
+    columns = engine.SPECS[check.claim.kind].columns
+    return pd.DataFrame(
+        [{column.heading: column_value(case, column) for column in columns} for case in check.cases],
+        columns=[column.heading for column in columns],
+    )

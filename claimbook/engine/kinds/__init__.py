@@ -42,12 +42,6 @@ Rules of the house:
   declares them as fields of its dataclass.
 - ``problems(module)`` lists what a module lacks of this contract; ``tests/test_kinds_contract.py``
   runs it on every kind, validates each example and draws each kind's checks on the committed data.
-
-Transitional: a module without ``SPEC`` (``KIND``, ``DESCRIPTION``, ``REQUIRED``, ``OPTIONAL`` ...
-constants, ``validate(claim, fail)``, ``Case.extra``, its charts in ``present/claim_pages.CHARTS``)
-still works (``is_legacy``) until every kind has moved; then ``is_legacy``, the second half of
-``spec_of``, ``Case.extra``, the keyword form of ``core.finish`` and the legacy branches of
-``present/claim_pages.py`` go.
 """
 
 from __future__ import annotations
@@ -283,30 +277,11 @@ def discover(package: ModuleType | None = None) -> dict[str, ModuleType]:
 
 
 def spec_of(module: ModuleType) -> KindSpec:
-    """A kind module's spec (for a module not yet moved to the contract, one made of its
-    ``KIND``, ``DESCRIPTION``, ``REQUIRED``, ``OPTIONAL``, ``SELECTORS`` ... constants)."""
-    if not is_legacy(module):
-        return module.SPEC
-    return KindSpec(
-        name=module.KIND,
-        description=module.DESCRIPTION,
-        required=tuple(Field(name, "") for name in module.REQUIRED),
-        optional=tuple(Field(name, "") for name in module.OPTIONAL),
-        example={"kind": module.KIND},
-        detail=CaseDetail,
-        selectors=tuple(getattr(module, "SELECTORS", ())),
-        one_per_case=tuple(getattr(module, "ONE_PER_CASE", ())),
-        each=tuple(getattr(module, "EACH", ())),
-        sums=tuple(getattr(module, "SUMS", ())),
-        one_per_case_in=getattr(module, "one_per_case", None),
-    )
-
-
-def is_legacy(module: ModuleType) -> bool:
-    """A kind module not yet moved to the contract: ``validate(claim, fail)``, ``check(claim, data,
-    **context)``, ``Case.extra`` and the presentation in ``present/claim_pages.py``. Transitional:
-    this (and ``spec_of``'s second half) goes when every kind has its ``SPEC``."""
-    return not hasattr(module, "SPEC")
+    """A kind module's spec; a module of the package without one is a mistake, said by name."""
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, KindSpec):
+        raise TypeError(f"{module.__name__}: no SPEC (a KindSpec); every module of the package is a kind")
+    return spec
 
 
 def problems(module: ModuleType) -> list[str]:

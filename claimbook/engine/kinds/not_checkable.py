@@ -7,48 +7,72 @@ would settle the claim, e.g. a break-even price).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from claimbook.claims.registry import Claim
-from claimbook.engine.core import Data, cannot_check, select_for
+from claimbook.engine import kinds
+from claimbook.engine.core import CaseDetail, Check, Data, cannot_check, select_for
 
-KIND = "not-checkable"
-DESCRIPTION = "a statement no published MLPerf result can settle"
-REQUIRED = ("reason",)
-OPTIONAL = (
-    "evidence",
-    "claimed",
-    "unit",
-    "benchmark",
-    "division",
-    "subject",
-    "baseline",
-    "scenarios",
-    "tolerance",
+
+@dataclass(frozen=True)
+class NotCheckableCase(CaseDetail):
+    """A statement no result settles has no cases: nothing to detail."""
+
+
+INHERITED = "inherited from a parent claim; not read, since nothing is checked"
+SPEC = kinds.KindSpec(
+    name="not-checkable",
+    description="a statement no published MLPerf result can settle",
+    required=(kinds.Field("reason", "why no public data can check the claim"),),
+    optional=(
+        kinds.Field("evidence", "a selector of results that bear on the claim without settling it (shown)"),
+        kinds.Field("claimed", "the figure the claim states (recorded, not checked)"),
+        kinds.Field("unit", "the unit of the claimed figure, as the claim words it"),
+        kinds.Field("benchmark", INHERITED),
+        kinds.DIVISION,
+        kinds.Field("subject", INHERITED),
+        kinds.Field("baseline", INHERITED),
+        kinds.Field("scenarios", INHERITED),
+        kinds.Field("tolerance", INHERITED),
+    ),
+    example={
+        "id": "acme-cost",
+        "title": "A lower cost per token",
+        "statement": "Acme's rack serves tokens at a third of the cost of its predecessor.",
+        "kind": "not-checkable",
+        "reason": "MLPerf publishes no prices; the cost of a token rests on prices the announcement does not give.",
+    },
+    detail=NotCheckableCase,
+    selectors=("evidence",),
+    columns=kinds.CASE_COLUMNS,
 )
-SELECTORS = ("evidence",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ()
-EACH = ()
-SUMS = ()
 
 
-def validate(claim: Claim, fail) -> None:
+def validate(claim: Claim) -> None:
     if not str(claim.get("reason") or "").strip():
-        fail("reason", "say why no public data can check the claim")
+        kinds.fail(claim, "reason", "say why no public data can check the claim")
 
 
-def check(claim: Claim, data: Data, notes=()):
+def check(claim: Claim, data: Data) -> Check:
     reason = " ".join(str(claim.get("reason")).split())
-    rows = None
+    rows, notes = None, ()
     if claim.get("evidence"):
         rows, why = select_for(data, claim, claim.get("evidence"), "evidence")
         if why:
-            notes = (*notes, f"Results that bear on it: {why}")
-    check_result = cannot_check(claim, reason, rows=rows)
-    if notes:
-        from dataclasses import replace
+            notes = (f"Results that bear on it: {why}",)
+    return with_notes(cannot_check(claim, reason, rows=rows), notes)
 
-        # Notes are sentences: each ends with its full stop, so none runs into the next.
-        sentences = tuple(note if note.rstrip().endswith(".") else note.rstrip() + "." for note in notes)
-        check_result = replace(check_result, notes=sentences + check_result.notes)
-    return check_result
+
+def with_notes(check: Check, notes) -> Check:
+    """The check with ``notes`` a chapter computed (what would settle the claim, e.g. a
+    break-even price) before its own; each a sentence ending with its full stop, so none runs
+    into the next."""
+    if not notes:
+        return check
+    sentences = tuple(note if note.rstrip().endswith(".") else note.rstrip() + "." for note in notes)
+    return replace(check, notes=sentences + check.notes)
+
+
+def charts(check, data: Data) -> list:
+    """No figure to draw: the page says why it has no chart."""
+    return []

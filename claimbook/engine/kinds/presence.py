@@ -23,43 +23,29 @@ submitted from one published under another name (``absent`` is still read, and n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common.formatting import plural
-from claimbook.engine.core import Case, Data, cannot_check, finish, label_of, rows_of, select_for
+from claimbook.engine import kinds
+from claimbook.engine.core import (
+    Case,
+    CaseDetail,
+    Check,
+    Data,
+    Outcome,
+    cannot_check,
+    finish,
+    label_of,
+    rows_of,
+    select_for,
+)
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds, figure
 from claimbook.inputs.earlier import round_order
 
-KIND = "presence"
-DESCRIPTION = "a count or a presence (partners, submitters, kinds of benchmark, pairs of results)"
-REQUIRED = ()
-OPTIONAL = (
-    "rows",
-    "count",
-    "named",
-    "claimed",
-    "unit",
-    "only",
-    "items",
-    "definitions",
-    "detail",
-    "history",
-    "absent",
-    "pairs",
-    "division",
-    "benchmark",
-    "scenarios",
-    "tolerance",
-    "holds_if",
-)
-SELECTORS = ("rows",)
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ()
-EACH = ()
-SUMS = ()
 COUNTABLE = {
     "organization": "organization",
     "family": "family",
@@ -67,12 +53,157 @@ COUNTABLE = {
     "category": "category",
     "benchmark": "benchmark",
 }
+# What each countable field counts, in a word (the how-to page's field reference).
+COUNTED = {
+    "organization": "submitters",
+    "family": "accelerator families",
+    "vendor": "accelerator vendors (a system mixing two counts for both)",
+    "category": "benchmark categories (a benchmark may be of several)",
+    "benchmark": "benchmarks",
+}
 DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
 # not spell out (``weights_named: nvfp4``): the first decides, the second only qualifies.
 NAMED_DETAILS = {"framework_named": "framework", "weights_named": "weight_data_types"}
 # A presence is about what was submitted: its category and division matter, not how a figure was measured.
 PRESENCE_ROW_CODES = ("preview", "rdi", "open-division")
+# Fields every mode takes: where the results are looked for, and what a part inherits from its
+# parent (a benchmark, scenarios, a tolerance or a unit a presence does not read).
+SHARED = ("division", "benchmark", "scenarios", "tolerance", "unit", "absent")
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One reading of a presence claim, chosen by the field ``chosen_by`` (the mode without one
+    is the fallback): the fields it takes beyond ``SHARED``, its own validation, its check and its
+    charts."""
+
+    name: str
+    chosen_by: str | None
+    meaning: str
+    fields: tuple[str, ...]
+    check: Callable[[Claim, Data], Check]
+    validate: Callable[[Claim], None]
+    charts: Callable[[Check, Data], list]
+
+
+@dataclass(frozen=True)
+class PresenceCase(CaseDetail):
+    """A case of a presence claim (a count, the values found, the results found): nothing beside
+    its figures but, where it has none, why."""
+
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ItemCase(PresenceCase):
+    """An item of a claim of items: what its results state of each detail it names (framework,
+    weights ...), and what its selector looked for when it found nothing."""
+
+    stated: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PairCase(PresenceCase):
+    """A pair of results that fits a description: how many times the GPUs the larger has."""
+
+    gpu_ratio: float | None = None
+
+
+def mode_of(claim: Claim) -> Mode:
+    """The mode a claim's fields choose (``validate`` refuses a claim whose fields choose two)."""
+    chosen = _chosen(claim)
+    return chosen[0] if chosen else FALLBACK
+
+
+def _chosen(claim: Claim) -> list[Mode]:
+    """The modes whose choosing field the claim sets, less one whose field another of them takes
+    (``only`` takes ``count``, the field whose values it lists)."""
+    set_by = [mode for mode in MODES.values() if mode.chosen_by and claim.get(mode.chosen_by) is not None]
+    return [
+        mode
+        for mode in set_by
+        if not any(mode.chosen_by in other.fields for other in set_by if other is not mode)
+    ]
+
+
+def modes_with(name: str) -> list[str]:
+    """The modes that take a field."""
+    return [mode.name for mode in MODES.values() if name in mode.fields]
+
+
+def validate(claim: Claim) -> None:
+    chosen = _chosen(claim)
+    if len(chosen) > 1:
+        kinds.fail(
+            claim,
+            chosen[1].chosen_by,
+            f"a presence claim is of one mode ({', '.join(MODES)}); {chosen[0].chosen_by} and "
+            f"{chosen[1].chosen_by} choose two ({chosen[0].name}, {chosen[1].name})",
+        )
+    mode = mode_of(claim)
+    for name in claim.fields:
+        if name in SPEC.field_names() and name not in SHARED and name not in mode.fields:
+            kinds.fail(
+                claim,
+                name,
+                f"a field of the {' and '.join(modes_with(name))} mode{'s' if len(modes_with(name)) > 1 else ''}, "
+                f"not of this claim's {mode.name} mode ({mode.meaning}), which takes "
+                f"{', '.join(mode.fields)}",
+            )
+    if claim.get("absent", NOT_SUPPORTED) not in (NOT_SUPPORTED, CANNOT_BE_CHECKED):
+        kinds.fail(claim, "absent", f"{NOT_SUPPORTED!r} or {CANNOT_BE_CHECKED!r}")
+    mode.validate(claim)
+
+
+def check(claim: Claim, data: Data):
+    return mode_of(claim).check(claim, data)
+
+
+def charts(check, data: Data) -> list:
+    return mode_of(check.claim).charts(check, data)
+
+
+def _validate_counted(claim: Claim) -> None:
+    if claim.get("count") is not None and not (
+        isinstance(claim.get("count"), str) and claim.get("count") in COUNTABLE
+    ):
+        kinds.fail(claim, "count", f"count one of {', '.join(COUNTABLE)}")
+    if claim.get("only") is not None and not isinstance(claim.get("only"), list):
+        kinds.fail(claim, "only", "the list of values the results must be on, exactly")
+    _validate_detail(claim)
+
+
+def _validate_rows(claim: Claim) -> None:
+    if claim.get("rows") is None:
+        kinds.fail(claim, "rows", "a presence claim names the results it is about (rows), or items, or pairs")
+    _validate_detail(claim)
+
+
+def _validate_items(claim: Claim) -> None:
+    if claim.get("holds_if", "all") not in ("all", "any"):
+        kinds.fail(
+            claim, "holds_if", "all (every item must hold, the default) or any (one is enough), with items"
+        )
+    for index, item in enumerate(claim.get("items") or []):
+        if not isinstance(item, dict) or not item.get("label"):
+            kinds.fail(claim, f"items[{index}]", "each item has a label and a selector")
+    _validate_detail(claim)
+
+
+def _validate_pairs(claim: Claim) -> None:
+    if not isinstance(claim.get("pairs"), dict):
+        kinds.fail(claim, "pairs", "a mapping: nearly: N, or gpu_ratio: [low, high], and gain_below_percent")
+
+
+def _validate_detail(claim: Claim) -> None:
+    for name in DETAILS:
+        pattern = (claim.get("detail") or {}).get(name)
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                kinds.fail(claim, f"detail.{name}", f"not a valid regular expression ({exc})")
 
 
 def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -86,43 +217,6 @@ def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     ranked = rows.assign(_weakness=weakness)
     best = ranked.groupby(column)["_weakness"].transform("min")
     return ranked[ranked["_weakness"] == best].drop(columns="_weakness")
-
-
-def validate(claim: Claim, fail) -> None:
-    modes = [name for name in ("count", "items", "pairs") if claim.get(name) is not None]
-    if len(modes) > 1:
-        fail(modes[1], f"a presence claim uses one of count, only, items or pairs, not {' and '.join(modes)}")
-    if not modes and claim.get("rows") is None:
-        fail("rows", "a presence claim names the results it is about (rows), or items, or pairs")
-    if claim.get("holds_if", "all") not in ("all", "any") or (
-        claim.get("holds_if") is not None and claim.get("items") is None
-    ):
-        fail("holds_if", "all (every item must hold, the default) or any (one is enough), with items")
-    if claim.get("count") is not None and claim.get("count") not in COUNTABLE:
-        fail("count", f"count one of {', '.join(COUNTABLE)}")
-    if claim.get("absent", NOT_SUPPORTED) not in (NOT_SUPPORTED, CANNOT_BE_CHECKED):
-        fail("absent", f"{NOT_SUPPORTED!r} or {CANNOT_BE_CHECKED!r}")
-    for index, item in enumerate(claim.get("items") or []):
-        if not isinstance(item, dict) or not item.get("label"):
-            fail(f"items[{index}]", "each item has a label and a selector")
-    for name in DETAILS:
-        pattern = (claim.get("detail") or {}).get(name)
-        if pattern is not None:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                fail(f"detail.{name}", f"not a valid regular expression ({exc})")
-
-
-def check(claim: Claim, data: Data):
-    if claim.get("pairs") is not None:
-        return _pairs(claim, data)
-    if claim.get("items") is not None:
-        return _items(claim, data)
-    rows, why = select_for(data, claim, claim.get("rows"), "rows")
-    if claim.get("count") is not None or claim.get("only") is not None:
-        return _count(claim, data, rows)
-    return _rows(claim, data, rows, why)
 
 
 def _absent(claim: Claim, reason: str, **kwargs):
@@ -159,129 +253,154 @@ def _named(claim: Claim) -> dict[str, list[str]]:
     return {str(name): [str(name)] for name in named}
 
 
-def _count(claim: Claim, data: Data, rows: pd.DataFrame):
+def _only(claim: Claim, data: Data):
+    """The distinct values of the counted field must be exactly those the claim lists."""
+    rows, _ = select_for(data, claim, claim.get("rows"), "rows")
     field = claim.get("count") or "organization"
     found = _values(data, rows, field)
-    codes, notes, cases = set(), [], []
-    tables = {"found": _found_table(data, rows, field)}
-    if claim.get("only") is not None:
-        only = [str(value) for value in claim.get("only")]
-        extra = [value for value in found if value not in only]
-        absent = [value for value in only if value not in found]
-        holds = not extra and not absent
-        cases.append(
-            Case(
-                field,
-                "",
-                float(len(found)),
-                float(len(only)),
-                field,
-                holds,
-                tuple(rows["location"]) if not rows.empty else (),
-            )
-        )
-        _detail(claim, rows, codes, notes)
-        submitters = sorted(set(rows["organization"]))
-        reason = (
-            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
-            f"(submitted by {', '.join(submitters) or 'no one'})"
-            + (f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else "")
-            + (f"; none on {', '.join(absent)}" if absent else "")
-            + "."
-        )
-        return finish(
-            claim,
+    codes, notes = set(), []
+    only = [str(value) for value in claim.get("only")]
+    extra = [value for value in found if value not in only]
+    absent = [value for value in only if value not in found]
+    holds = not extra and not absent
+    case = Case(
+        field,
+        "",
+        float(len(found)),
+        float(len(only)),
+        field,
+        holds,
+        tuple(rows["location"]) if not rows.empty else (),
+        detail=PresenceCase(),
+    )
+    _detail(claim, rows, codes, notes)
+    submitters = sorted(set(rows["organization"]))
+    besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
+    none_on = f"; none on {', '.join(absent)}" if absent else ""
+    return finish(
+        claim,
+        Outcome(
             SUPPORTED if holds else NOT_SUPPORTED,
-            reason,
-            cases=cases,
+            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
+            f"(submitted by {', '.join(submitters) or 'no one'}){besides}{none_on}.",
+            cases=(case,),
             deciding=field,
             rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
             codes=codes,
             notes=notes,
-            tables=tables,
+            tables={"found": _found_table(data, rows, field)},
             row_codes=PRESENCE_ROW_CODES,
-        )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A count as first read: the figure, whether it is the claimed one, why, the rows behind it."""
+
+    measured: float
+    holds: bool
+    reason: str
+    kept: pd.DataFrame
+
+
+def _count(claim: Claim, data: Data):
+    """The distinct values of a field among the claim's rows, against the claimed count and the
+    names the claim gives; each of its ``definitions`` another reading, shown beside it."""
+    rows, _ = select_for(data, claim, claim.get("rows"), "rows")
+    field = claim.get("count")
+    codes, notes = set(), []
+    tables = {"found": _found_table(data, rows, field)}
     names = _named(claim)
     claimed = None if claim.claimed is None else float(claim.claimed)
-    if names:
-        present = {name: [value for value in values if value in found] for name, values in names.items()}
-        matched = [name for name, values in present.items() if values]
-        absent = [name for name, values in present.items() if not values]
-        mapped = {value for values in names.values() for value in values}
-        unnamed = [value for value in found if value not in mapped]
-        measured = float(len(matched))
-        holds = not absent and (claimed is None or len(names) == claimed)
-        reason = f"{len(matched)} of the {len(names)} named ({field}) have results"
-        if absent:
-            reason += f"; no result for {', '.join(absent)}"
-        if claimed is not None and len(names) != claimed:
-            reason += f"; the claim names {len(names)}, not {claimed:g}"
-        reason += "."
-        if unnamed:
-            notes.append(
-                f"The data also has {figure(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
-            )
-        tables["named"] = pd.DataFrame(
-            {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
-        )
-        kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
-    else:
-        measured = float(len(found))
-        holds = claimed is None or measured == claimed
-        reason = f"The data has {len(found)}: {', '.join(found) or 'none'}."
-        kept = rows
-    cases.append(
-        Case(
-            f"{field} count",
-            "",
-            measured,
-            claimed,
-            claim.unit or field,
-            holds,
-            tuple(sorted(set(kept["location"]))),
-        )
+    tally = _tally(claim, data, rows, field, names, claimed, notes, tables)
+    case = Case(
+        f"{field} count",
+        "",
+        tally.measured,
+        claimed,
+        claim.unit or field,
+        tally.holds,
+        tuple(sorted(set(tally.kept["location"]))),
+        detail=PresenceCase(),
     )
+    reason, holds = tally.reason, tally.holds
     readings = _definitions(claim, data, field, names)
     if readings:
         tables["definitions"] = pd.DataFrame(readings)
-        other = [reading for reading in readings[1:]]
         if claimed is not None:
-            matching = [reading["definition"] for reading in other if reading["count"] == claimed]
-            differ = [reading for reading in other if reading["count"] != readings[0]["count"]]
-            if (not holds and matching) or (holds and differ):
-                codes.add("definition-dependent")
-            if not holds and matching:
-                notes.append(f"The count is {claimed:g} only if one counts {' or '.join(matching)}")
-            described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
-            reason = (
-                f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
-                f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
-            )
-            measured = float(readings[0]["count"])
-            holds = readings[0]["count"] == claimed
-            cases[-1] = Case(
-                f"{field} count", "", measured, claimed, claim.unit or field, holds, cases[-1].evidence
-            )
-    _detail(claim, kept, codes, notes)
-    if claim.get("history"):
-        _first(data, kept, codes, notes)
+            reason, case = _reread(readings, claimed, case, codes, notes)
+            holds = case.reaches
+    _detail(claim, tally.kept, codes, notes)
     evidence = (
-        strongest(kept, COUNTABLE[field])
+        strongest(tally.kept, COUNTABLE[field])
         if field != "category"
-        else strongest(_with_categories(data, kept), "category").drop(columns="category")
+        else strongest(_with_categories(data, tally.kept), "category").drop(columns="category")
     )
     return finish(
         claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        reason,
-        cases=cases,
-        deciding=cases[-1].label,
-        rows=rows_of([evidence]),
-        codes=codes,
-        notes=notes,
-        tables=tables,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            cases=(case,),
+            deciding=case.label,
+            rows=rows_of([evidence]),
+            codes=codes,
+            notes=notes,
+            tables=tables,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
+
+
+def _tally(claim, data, rows, field, names, claimed, notes, tables) -> _Tally:
+    """The count of the field's values, or of the names the claim gives that the data has."""
+    found = _values(data, rows, field)
+    if not names:
+        holds = claimed is None or float(len(found)) == claimed
+        return _Tally(
+            float(len(found)), holds, f"The data has {len(found)}: {', '.join(found) or 'none'}.", rows
+        )
+    present = {name: [value for value in values if value in found] for name, values in names.items()}
+    matched = [name for name, values in present.items() if values]
+    absent = [name for name, values in present.items() if not values]
+    mapped = {value for values in names.values() for value in values}
+    unnamed = [value for value in found if value not in mapped]
+    holds = not absent and (claimed is None or len(names) == claimed)
+    reason = f"{len(matched)} of the {len(names)} named ({field}) have results"
+    if absent:
+        reason += f"; no result for {', '.join(absent)}"
+    if claimed is not None and len(names) != claimed:
+        reason += f"; the claim names {len(names)}, not {claimed:g}"
+    reason += "."
+    if unnamed:
+        notes.append(
+            f"The data also has {figure(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
+        )
+    tables["named"] = pd.DataFrame(
+        {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
+    )
+    kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
+    return _Tally(float(len(matched)), holds, reason, kept)
+
+
+def _reread(readings: list[dict], claimed: float, case: Case, codes: set, notes: list) -> tuple[str, Case]:
+    """A count with several definitions: judged on the first, the others shown (and a caveat
+    where the verdict would depend on which one a reader takes)."""
+    other = readings[1:]
+    matching = [reading["definition"] for reading in other if reading["count"] == claimed]
+    differ = [reading for reading in other if reading["count"] != readings[0]["count"]]
+    if (not case.reaches and matching) or (case.reaches and differ):
+        codes.add("definition-dependent")
+    if not case.reaches and matching:
+        notes.append(f"The count is {claimed:g} only if one counts {' or '.join(matching)}")
+    described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
+    reason = (
+        f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
+        f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
+    )
+    first = readings[0]["count"]
+    return reason, replace(case, measured=float(first), reaches=first == claimed)
 
 
 def _found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
@@ -393,12 +512,14 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     return not same.empty
 
 
-def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
+def _rows(claim: Claim, data: Data):
+    """At least one such result must exist; ``detail`` says what the claim states of them."""
+    rows, why = select_for(data, claim, claim.get("rows"), "rows")
     if rows.empty:
         return _absent(
             claim,
             f"The data has no such result: {why}." if why else "The data has no such result.",
-            missing_texts=[why] if why else (),
+            missing=[why] if why else (),
         )
     codes, notes = set(), []
     _detail(claim, rows, codes, notes)
@@ -418,17 +539,28 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
         reason += f" They come from {len(organizations)} submitters."
     if earlier_found:
         reason += " An earlier round the book has already has such a result."
-    case = Case("results", "", float(len(rows)), None, "results", not earlier_found, tuple(rows["location"]))
+    case = Case(
+        "results",
+        "",
+        float(len(rows)),
+        None,
+        "results",
+        not earlier_found,
+        tuple(rows["location"]),
+        detail=PresenceCase(),
+    )
     return finish(
         claim,
-        NOT_SUPPORTED if earlier_found else SUPPORTED,
-        reason,
-        cases=[case],
-        deciding="results",
-        rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            NOT_SUPPORTED if earlier_found else SUPPORTED,
+            reason,
+            cases=(case,),
+            deciding="results",
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
@@ -461,61 +593,26 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
     )
     return finish(
         claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
-        reason,
-        rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
 
 
 def _items(claim: Claim, data: Data):
+    """Each item (a label and a selector, optionally a pattern its results must state) must be
+    present; with ``holds_if: any`` one that holds is enough."""
     cases, used, codes, notes, missing_texts = [], [], set(), [], []
     for item in claim.get("items"):
-        selector = {
-            k: v
-            for k, v in item.items()
-            if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)
-        }
-        rows, why = select_for(data, claim, selector, f"item {item['label']}")
-        found = not rows.empty
-        detail_ok = True
-        stated = {}
-        for name, column in DETAILS.items():
-            pattern = item.get(name)
-            if pattern is None or rows.empty:
-                continue
-            values = sorted(set(rows[column].astype(str)))
-            stated[name] = values
-            if not all(re.search(pattern, text, re.IGNORECASE) for text in values):
-                detail_ok = False
-                notes.append(
-                    f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
-                    f"{'; '.join(values)}"
-                )
-            named = item.get(f"{name}_named")
-            if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
-                codes.add("detail-mismatch")
-                notes.append(
-                    f"{item['label']}: the results state {'; '.join(values)}, which does not name "
-                    f"{item.get(name + '_name', named)}"
-                )
+        case, rows, why = _item(claim, data, item, codes, notes)
         if why:
             missing_texts.append(why)
-        holds = detail_ok if found else None  # an item that finds no result cannot be checked
-        cases.append(
-            Case(
-                str(item["label"]),
-                "",
-                float(len(rows)),
-                None,
-                "results",
-                holds,
-                tuple(rows["location"]),
-                {"stated": stated, "note": why or ""},
-            )
-        )
+        cases.append(case)
         used.append(rows)
     _shared_field(cases, codes, notes)
     failing = [case for case in cases if case.reaches is False]
@@ -523,8 +620,8 @@ def _items(claim: Claim, data: Data):
     listed = "; ".join(
         f"{case.label}: {'found' if case.measured else 'not found'}"
         + (
-            f" ({', '.join(v for values in case.extra['stated'].values() for v in values)})"
-            if case.extra["stated"]
+            f" ({', '.join(v for values in case.detail.stated.values() for v in values)})"
+            if case.detail.stated
             else ""
         )
         for case in cases
@@ -536,28 +633,78 @@ def _items(claim: Claim, data: Data):
         verdict, failing, unfound = SUPPORTED, [], []
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
-        return _absent(claim, reason, missing_texts=missing_texts)
+        return _absent(claim, reason, missing=missing_texts)
     return finish(
         claim,
-        verdict,
-        reason,
-        cases=cases,
-        deciding=(failing or unfound or cases)[0].label,
-        rows=rows_of(used),
-        codes=codes,
-        notes=notes,
-        missing_texts=missing_texts,
-        row_codes=PRESENCE_ROW_CODES,
+        Outcome(
+            verdict,
+            reason,
+            cases=tuple(cases),
+            deciding=(failing or unfound or cases)[0].label,
+            rows=rows_of(used),
+            codes=codes,
+            notes=notes,
+            missing=missing_texts,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
     )
+
+
+def _item(claim: Claim, data: Data, item: dict, codes: set, notes: list):
+    """One item's case, its results, and what its selector looked for when it found none."""
+    selector = {
+        k: v
+        for k, v in item.items()
+        if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)
+    }
+    rows, why = select_for(data, claim, selector, f"item {item['label']}")
+    stated, detail_ok = _item_details(item, rows, codes, notes)
+    holds = detail_ok if not rows.empty else None  # an item that finds no result cannot be checked
+    case = Case(
+        str(item["label"]),
+        "",
+        float(len(rows)),
+        None,
+        "results",
+        holds,
+        tuple(rows["location"]),
+        detail=ItemCase(note=why or "", stated=stated),
+    )
+    return case, rows, why
+
+
+def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tuple[dict, bool]:
+    """What an item's results state of each detail it names, and whether every pattern holds (a
+    ``*_named`` pattern that does not only qualifies, as a caveat)."""
+    detail_ok = True
+    stated = {}
+    for name, column in DETAILS.items():
+        pattern = item.get(name)
+        if pattern is None or rows.empty:
+            continue
+        values = sorted(set(rows[column].astype(str)))
+        stated[name] = values
+        if not all(re.search(pattern, text, re.IGNORECASE) for text in values):
+            detail_ok = False
+            notes.append(
+                f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
+                f"{'; '.join(values)}"
+            )
+        named = item.get(f"{name}_named")
+        if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
+            codes.add("detail-mismatch")
+            notes.append(
+                f"{item['label']}: the results state {'; '.join(values)}, which does not name "
+                f"{item.get(name + '_name', named)}"
+            )
+    return stated, detail_ok
 
 
 def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
     """Items of different benchmarks whose results state the very same framework (or weights):
     the field describes the system, so it cannot say which item used what."""
     for name in DETAILS:
-        stated = [
-            tuple(case.extra["stated"].get(name, ())) for case in cases if case.extra["stated"].get(name)
-        ]
+        stated = [tuple(case.detail.stated.get(name, ())) for case in cases if case.detail.stated.get(name)]
         if len(stated) > 1 and len(set(stated)) == 1:
             codes.add("incomplete-data")
             notes.append(
@@ -566,40 +713,61 @@ def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
             )
 
 
-def _pairs(claim: Claim, data: Data):
-    """Pairs of results of one benchmark and scenario whose GPU counts and gain fit a description.
+PAIR_COLUMNS = (
+    "reading",
+    "benchmark",
+    "scenario",
+    "smaller",
+    "larger",
+    "gpu_ratio",
+    "gain_percent",
+    "small_location",
+    "large_location",
+)
+SCALE_OUT = "one submitter's scale-out"
 
-    The natural reading is one submitter's system scaled out (same submitter, accelerator family,
-    benchmark and scenario). For context the book also sets each benchmark's top result against the
-    best result of any smaller system: a pair of different systems, which says nothing of scaling.
-    """
-    spec = claim.get("pairs")
-    low, high = spec.get("gpu_ratio", [1.5, 2.0])
-    if spec.get("nearly") is not None:  # "nearly double": the book's one reading of "nearly"
-        low, high = bounds("nearly", float(spec["nearly"]))
-    gain_below = float(spec.get("gain_below_percent", 10.0))
-    rows, _ = select_for(data, claim, claim.get("rows") or {}, "rows")
-    rows = rows[(rows["metric"] == "throughput") & (rows["total_accelerators"] > 0)]
 
-    def fits(small, large) -> bool:
+@dataclass(frozen=True)
+class _PairRule:
+    """What a pair must be: its GPU ratio within [low, high], its gain at least 0 and below ``gain_below``."""
+
+    low: float
+    high: float
+    gain_below: float
+
+    @classmethod
+    def of(cls, spec: dict) -> _PairRule:
+        low, high = spec.get("gpu_ratio", [1.5, 2.0])
+        if spec.get("nearly") is not None:  # "nearly double": the book's one reading of "nearly"
+            low, high = bounds("nearly", float(spec["nearly"]))
+        return cls(low, high, float(spec.get("gain_below_percent", 10.0)))
+
+    def fits(self, small, large) -> bool:
         ratio = large["total_accelerators"] / small["total_accelerators"]
         gain = 100.0 * (large["result"] / small["result"] - 1.0)
-        return low <= ratio <= high and 0.0 <= gain < gain_below
+        return self.low <= ratio <= self.high and 0.0 <= gain < self.gain_below
 
-    def record(small, large, reading):
-        return {
-            "reading": reading,
-            "benchmark": large["benchmark"],
-            "scenario": large["scenario"],
-            "smaller": label_of(small),
-            "larger": label_of(large),
-            "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
-            "gain_percent": 100.0 * (large["result"] / small["result"] - 1.0),
-            "small_location": small["location"],
-            "large_location": large["location"],
-        }
+    def description(self) -> str:
+        return f"{self.low:g} to {self.high:g} times the GPUs for a gain below {self.gain_below:g}%"
 
-    scale_outs, context = [], []
+
+def _pair_record(small, large, reading: str) -> dict:
+    return {
+        "reading": reading,
+        "benchmark": large["benchmark"],
+        "scenario": large["scenario"],
+        "smaller": label_of(small),
+        "larger": label_of(large),
+        "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
+        "gain_percent": 100.0 * (large["result"] / small["result"] - 1.0),
+        "small_location": small["location"],
+        "large_location": large["location"],
+    }
+
+
+def _scale_outs(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
+    """Every pair of one submitter's system of one accelerator family, benchmark and scenario that fits."""
+    found = []
     # Grouped in Python: a few hundred small groups cost more as pandas frames than as lists.
     systems: dict[tuple, list[dict]] = {}
     for item in rows.sort_values(["total_accelerators", "location"]).to_dict("records"):
@@ -610,74 +778,83 @@ def _pairs(claim: Claim, data: Data):
         ordered = systems[key]
         for small in ordered:
             for large in ordered:
-                if large["total_accelerators"] > small["total_accelerators"] and fits(small, large):
-                    scale_outs.append(record(small, large, "one submitter's scale-out"))
+                if large["total_accelerators"] > small["total_accelerators"] and rule.fits(small, large):
+                    found.append(_pair_record(small, large, SCALE_OUT))
+    return found
+
+
+def _top_against_smaller(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
+    """For context: each benchmark's top result against the best result of any smaller system."""
+    found = []
     for _, group in rows.groupby(["benchmark", "scenario"], sort=True):
         top = group.sort_values(["result", "location"], ascending=[False, True]).iloc[0]
         smaller = group[group["total_accelerators"] < top["total_accelerators"]]
         if smaller.empty:
             continue
         runner = smaller.sort_values(["result", "location"], ascending=[False, True]).iloc[0]
-        if fits(runner, top):
-            context.append(record(runner, top, "the top result against the best smaller system"))
-    table = pd.DataFrame(
-        scale_outs + context,
-        columns=[
-            "reading",
-            "benchmark",
-            "scenario",
-            "smaller",
-            "larger",
-            "gpu_ratio",
-            "gain_percent",
-            "small_location",
-            "large_location",
-        ],
+        if rule.fits(runner, top):
+            found.append(_pair_record(runner, top, "the top result against the best smaller system"))
+    return found
+
+
+def _listed(records) -> str:
+    return "; ".join(
+        f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
+        f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%"
+        for item in records
     )
+
+
+def _pair_case(item: dict, rule: _PairRule) -> Case:
+    return Case(
+        f"{item['benchmark']} · {item['scenario']} · {item['reading']}",
+        item["scenario"],
+        item["gain_percent"],
+        rule.gain_below,
+        "%",
+        item["reading"] == SCALE_OUT,
+        (item["large_location"], item["small_location"]),
+        detail=PairCase(gpu_ratio=item["gpu_ratio"]),
+    )
+
+
+def _pairs(claim: Claim, data: Data):
+    """Pairs of results of one benchmark and scenario whose GPU counts and gain fit a description.
+
+    The natural reading is one submitter's system scaled out (same submitter, accelerator family,
+    benchmark and scenario). For context the book also sets each benchmark's top result against the
+    best result of any smaller system: a pair of different systems, which says nothing of scaling.
+    """
+    rule = _PairRule.of(claim.get("pairs"))
+    rows, _ = select_for(data, claim, claim.get("rows") or {}, "rows")
+    rows = rows[(rows["metric"] == "throughput") & (rows["total_accelerators"] > 0)]
+    scale_outs, context = _scale_outs(rows, rule), _top_against_smaller(rows, rule)
+    table = pd.DataFrame(scale_outs + context, columns=list(PAIR_COLUMNS))
     used = rows[rows["location"].isin(set(table["small_location"]) | set(table["large_location"]))]
-
-    def listed(records):
-        return "; ".join(
-            f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
-            f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%"
-            for item in records
-        )
-
-    cases = [
-        Case(
-            f"{item['benchmark']} · {item['scenario']} · {item['reading']}",
-            item["scenario"],
-            item["gain_percent"],
-            gain_below,
-            "%",
-            item["reading"] == "one submitter's scale-out",
-            (item["large_location"], item["small_location"]),
-            {"gpu_ratio": item["gpu_ratio"]},
-        )
-        for item in scale_outs + context
-    ]
-    description = f"{low:g} to {high:g} times the GPUs for a gain below {gain_below:g}%"
+    cases = [_pair_case(item, rule) for item in scale_outs + context]
     if scale_outs:
         return finish(
             claim,
-            SUPPORTED,
-            f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({description}): "
-            f"{listed(scale_outs)}.",
-            cases=cases,
-            deciding=cases[0].label,
-            rows=rows_of([used]),
-            codes={"unnamed-baseline"},
-            tables={"pairs": table},
-            row_codes=PRESENCE_ROW_CODES,
+            Outcome(
+                SUPPORTED,
+                f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
+                f"{_listed(scale_outs)}.",
+                cases=tuple(cases),
+                deciding=cases[0].label,
+                rows=rows_of([used]),
+                codes={"unnamed-baseline"},
+                tables={"pairs": table},
+                row_codes=PRESENCE_ROW_CODES,
+            ),
         )
     reason = (
         f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "
-        f"submitter's own scale-out in the round has {description}."
+        f"submitter's own scale-out in the round has {rule.description()}."
     )
     notes = []
     if context:
         notes.append(
-            f"Pairs of different systems fit it: {listed(context)}. They are different systems, often of "
+            f"Pairs of different systems fit it: {_listed(context)}. They are different systems, often of "
             "different submitters and accelerators, not one system scaled out"
         )
     return cannot_check(
@@ -688,3 +865,197 @@ def _pairs(claim: Claim, data: Data):
         notes=notes,
         codes={"unnamed-baseline"} | ({"different-size"} if context else set()),
     )
+
+
+# -- the charts of each mode -------------------------------------------------------------------
+
+
+def _count_bars(check, data: Data) -> list:
+    """The results per value counted, each said to be named by the claim or not (with nothing
+    counted, the results themselves)."""
+    found = check.tables.get("found")
+    if found is None or found.empty:
+        return _result_dots(check, data)
+    named = {value for values in _named(check.claim).values() for value in values}
+    column = found.columns[0]
+    table = found.assign(
+        named=found[column].astype(str).isin(named).map({True: "named by the claim", False: "not named"})
+    )
+    return [
+        kinds.CountBars(
+            table,
+            column,
+            f"Results per {column}",
+            f"Bar chart of the number of published results per {column}; the text says "
+            "whether the claim names it.",
+        )
+    ]
+
+
+def _result_dots(check, data: Data) -> list:
+    """Every result of each benchmark and scenario the claim's results are of (per GPU where
+    they are throughputs), the claim's drawn large: at most three charts."""
+    if check.rows is None or check.rows.empty:
+        return []
+    made = []
+    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
+        rows = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)]
+        throughput = rows["metric"].eq("throughput").all()
+        made.append(
+            kinds.ResultDots(
+                rows,
+                "per_gpu" if throughput else "result",
+                f"{data.reference.display_name(benchmark)}, {scenario}: "
+                + ("per GPU" if throughput else "every result"),
+                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
+                highlight=list(check.rows["location"]),
+            )
+        )
+    return made[:3]
+
+
+def _no_charts(check, data: Data) -> list:
+    """Items and pairs: the evidence and context tables say it all."""
+    return []
+
+
+MODES = {
+    mode.name: mode
+    for mode in (
+        Mode(
+            "count",
+            "count",
+            "the distinct values of a field among the rows, against the claimed count and the names given",
+            ("count", "rows", "named", "claimed", "definitions", "detail"),
+            _count,
+            _validate_counted,
+            _count_bars,
+        ),
+        Mode(
+            "only",
+            "only",
+            "the distinct values of a field (count, organization by default) are exactly those listed",
+            ("only", "count", "rows", "detail"),
+            _only,
+            _validate_counted,
+            _count_bars,
+        ),
+        Mode(
+            "items",
+            "items",
+            "each item (a label and a selector) is present; with holds_if: any, one is enough",
+            ("items", "holds_if", "detail"),
+            _items,
+            _validate_items,
+            _no_charts,
+        ),
+        Mode(
+            "pairs",
+            "pairs",
+            "pairs of results whose GPU counts and gain fit a description",
+            ("pairs", "rows"),
+            _pairs,
+            _validate_pairs,
+            _no_charts,
+        ),
+        Mode(
+            "rows",
+            None,
+            "at least one such result exists; detail names what the claim says of them",
+            ("rows", "detail", "history"),
+            _rows,
+            _validate_rows,
+            _result_dots,
+        ),
+    )
+}
+FALLBACK = MODES["rows"]
+
+
+def _of_modes(item: kinds.Field) -> kinds.Field:
+    """A field only some modes take, its meaning saying which."""
+    if item.name in SHARED:
+        return item
+    takes = modes_with(item.name)
+    return replace(item, meaning=f"{item.meaning} (mode{'s' if len(takes) > 1 else ''} {', '.join(takes)})")
+
+
+INHERITED = "inherited from a parent claim; a presence does not read it"
+SPEC = kinds.KindSpec(
+    name="presence",
+    description="a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
+    required=(),
+    optional=tuple(
+        _of_modes(item)
+        for item in (
+            kinds.Field("rows", "a selector of the results the claim is about"),
+            kinds.Field(
+                "count", "the field whose distinct values are counted (or listed, with only)", COUNTED
+            ),
+            kinds.Field(
+                "named", "the names the claim gives: a list, or {announcement's name: data's value or values}"
+            ),
+            kinds.Field("claimed", "the claimed count"),
+            kinds.Field("unit", "the noun of the count, as the claim words it (partners)"),
+            kinds.Field("only", "the values the results must be on, exactly"),
+            kinds.Field(
+                "items",
+                "what must each be present: a label and a selector, optionally a framework or weights pattern",
+            ),
+            kinds.Field(
+                "definitions", "other readings of the count, each a label and a selector, shown beside it"
+            ),
+            kinds.Field(
+                "detail",
+                "what the claim says of the results: framework, weights, availability patterns, gpus, result_id",
+            ),
+            kinds.Field(
+                "history",
+                "true: no earlier round the book has may have such a result (a claim of being first)",
+            ),
+            kinds.Field(
+                "absent",
+                "read for older registries: a selection that finds nothing cannot be checked either way",
+                {
+                    NOT_SUPPORTED: "(the old default, no longer applied)",
+                    CANNOT_BE_CHECKED: "what the book decides",
+                },
+            ),
+            kinds.Field(
+                "pairs", "a description of pairs: nearly: N or gpu_ratio: [low, high], and gain_below_percent"
+            ),
+            kinds.DIVISION,
+            kinds.Field("benchmark", INHERITED),
+            kinds.Field("scenarios", INHERITED),
+            kinds.Field("tolerance", INHERITED),
+            kinds.Field(
+                "holds_if",
+                "how many items must hold",
+                {
+                    "all": "every item (the default)",
+                    "any": "one is enough: a claim that names no item of its own",
+                },
+            ),
+        )
+    ),
+    example={
+        "id": "acme-partners",
+        "title": "Three partners",
+        "statement": "Three partners submitted results on Acme's accelerators.",
+        "kind": "presence",
+        "count": "organization",
+        "rows": {"vendor": "NVIDIA", "exclude": {"organization": "Acme"}},
+        "named": ["Alpha", "Beta", "Gamma"],
+        "claimed": 3,
+        "unit": "partners",
+    },
+    detail=PresenceCase,
+    selectors=("rows",),
+    columns=kinds.CASE_COLUMNS,
+    tables={
+        "found": kinds.Table("What the data has, counted"),
+        "named": kinds.Table("Each name the claim gives, and the organizations it stands for in the data"),
+        "definitions": kinds.Table("The count under each reading of the claim"),
+        "pairs": kinds.Table("Pairs of results (first 40)", omit_suffix="location", head=40),
+    },
+)

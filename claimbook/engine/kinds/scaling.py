@@ -10,13 +10,18 @@ names for it; the other scenarios of the pair are the spread on the card.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
 from claimbook.engine.core import (
     ACROSS_DIVISIONS,
     Case,
+    CaseDetail,
     Data,
+    Outcome,
     across_divisions,
     benchmarks_of,
     cannot_check,
@@ -27,7 +32,7 @@ from claimbook.engine.core import (
     pick,
     select_for,
 )
-from claimbook.engine.efficiency import scaling_efficiency
+from claimbook.engine.efficiency import scaling_efficiency, scaling_pairs
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
@@ -40,22 +45,79 @@ from claimbook.engine.verdict import (
 )
 from claimbook.inputs.schema import SCENARIOS
 
-KIND = "scaling"
-DESCRIPTION = "the scaling efficiency of one submitter's two configurations"
-REQUIRED = ("benchmark", "small", "large", "scenarios", "claimed")
-OPTIONAL = ("unit", "tolerance", "division", "superlinear_margin")
-SELECTORS = ("small", "large")
-# Selectors that take one result per case (several need combine: best / each, or a sum),
-# those that may say combine: each, and those that may be a sum.
-ONE_PER_CASE = ("small", "large")
-EACH = ()
-SUMS = ("small", "large")
 DEFAULT_SUPERLINEAR_MARGIN = 1.0  # percentage points above 100% that still count as linear
+# The fields of a scaling pair (a leadership claim of scaling efficiency names one too).
+SMALL = kinds.Field("small", "a selector of the smaller configuration's results")
+LARGE = kinds.Field("large", "a selector of the larger configuration's results (the same submitter's)")
+SUPERLINEAR_MARGIN = kinds.Field(
+    "superlinear_margin",
+    f"points above 100% efficiency that still count as linear ({DEFAULT_SUPERLINEAR_MARGIN:g} unless it says)",
+)
 
 
-def validate(claim: Claim, fail) -> None:
+@dataclass(frozen=True)
+class ScalingCase(CaseDetail):
+    """A scenario of the pair: its two configurations and the ratios its efficiency is made of
+    (or why it has none), and whether they are of different divisions (shown, not judged)."""
+
+    small: str | None = None
+    large: str | None = None
+    throughput_ratio: float | None = None
+    gpu_ratio: float | None = None
+    note: str = ""
+    cross_division: bool = False
+
+
+SPEC = kinds.KindSpec(
+    name="scaling",
+    description="the scaling efficiency of one submitter's two configurations",
+    required=(
+        kinds.BENCHMARK,
+        SMALL,
+        LARGE,
+        kinds.Field(
+            "scenarios", "the scenarios the efficiency is claimed for (the pair's others are shown beside)"
+        ),
+        kinds.Field("claimed", "the claimed efficiency in percent, or {scenario: percent}"),
+    ),
+    optional=(
+        kinds.Field("unit", "the unit of the claimed figure, as the claim words it (%)"),
+        kinds.TOLERANCE,
+        kinds.DIVISION,
+        SUPERLINEAR_MARGIN,
+    ),
+    example={
+        "id": "acme-scaling",
+        "title": "99% scaling from one rack to four",
+        "statement": "Acme's four racks deliver 99% of four times one rack's throughput.",
+        "kind": "scaling",
+        "benchmark": "deepseek-r1",
+        "small": {"organization": "Acme", "system": "Acme-rack-x72"},
+        "large": {"organization": "Acme", "system": "Acme-four-racks-x288"},
+        "scenarios": ["Offline"],
+        "claimed": 99,
+        "unit": "%",
+    },
+    detail=ScalingCase,
+    selectors=("small", "large"),
+    one_per_case=("small", "large"),
+    sums=("small", "large"),
+    columns=(
+        kinds.Column("Scenario", "label"),
+        kinds.Column("Smaller", "detail.small", missing="—"),
+        kinds.Column("Larger", "detail.large", missing="—"),
+        kinds.Column("Throughput ratio", "detail.throughput_ratio"),
+        kinds.Column("GPU ratio", "detail.gpu_ratio"),
+        kinds.Column("Efficiency (%)", "measured"),
+        kinds.Column("Claimed (%)", "claimed"),
+        kinds.Column("Holds", "reaches", {True: "yes", False: "no", None: "not claimed"}),
+    ),
+)
+
+
+def validate(claim: Claim) -> None:
     if not isinstance(claim.claimed, (int, float, dict)):
-        fail("claimed", "the claimed efficiency in percent, or {scenario: percent}")
+        kinds.fail(claim, "claimed", "the claimed efficiency in percent, or {scenario: percent}")
 
 
 def superlinear(efficiency_percent: float, margin: float = DEFAULT_SUPERLINEAR_MARGIN) -> bool:
@@ -80,10 +142,21 @@ def configurations(claim: Claim, data: Data):
             cannot_check(
                 claim,
                 f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
-                missing_texts=missing_texts,
+                missing=missing_texts,
             ),
         )
     return small, large, None
+
+
+@dataclass
+class _Findings:
+    """What the scenarios of a pair add up to, scenario by scenario."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)
+    sentences: list = field(default_factory=list)
+    codes: set = field(default_factory=lambda: {"derived-metric"})
+    failing: int = 0
 
 
 def check(claim: Claim, data: Data):
@@ -93,87 +166,76 @@ def check(claim: Claim, data: Data):
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     named = list(claim.get("scenarios"))
     present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
-    cases, used, sentences, codes, failing = [], [], [], {"derived-metric"}, 0
+    findings = _Findings()
     benchmark = benchmarks_of(claim)[0]
     for scenario in named + [name for name in present if name not in named]:
-        case = f"{benchmark} {scenario}"
-        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, case)
-        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, case)
+        where = f"{benchmark} {scenario}"
+        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
+        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
         claimed = claimed_for(claim, scenario) if scenario in named else None
         if little is None or big is None:
-            cases.append(
-                Case(
-                    scenario,
-                    scenario,
-                    None,
-                    claimed,
-                    "%",
-                    None,
-                    extra={
-                        "note": f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
-                    },
-                )
+            note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+            findings.cases.append(
+                Case(scenario, scenario, None, claimed, "%", None, detail=ScalingCase(note=note))
             )
             continue
-        efficiency = 100.0 * scaling_efficiency(
-            big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
+        _scenario(claim, findings, scenario, little, big, claimed, margin)
+    return _judge(claim, findings)
+
+
+def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, claimed, margin: float) -> None:
+    """One scenario of the pair: its efficiency, judged against the claimed figure where the
+    claim names the scenario and both results are of one division."""
+    efficiency = 100.0 * scaling_efficiency(
+        big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
+    )
+    crossed = across_divisions(little["division"], big["division"])
+    holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
+    detail = ScalingCase(
+        small=label_of(little),
+        large=label_of(big),
+        throughput_ratio=big["result"] / little["result"],
+        gpu_ratio=big["total_accelerators"] / little["total_accelerators"],
+    )
+    evidence = (big["location"], little["location"])
+    findings.used.append(pd.DataFrame([little, big]))
+    if crossed and claimed is not None:
+        findings.codes.add("cross-division")
+        findings.sentences.append(
+            f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
         )
-        crossed = across_divisions(little["division"], big["division"])
-        holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
-        extra = {
-            "small": label_of(little),
-            "large": label_of(big),
-            "throughput_ratio": big["result"] / little["result"],
-            "gpu_ratio": big["total_accelerators"] / little["total_accelerators"],
-        }
-        cases.append(
-            Case(
-                scenario,
-                scenario,
-                efficiency,
-                claimed,
-                "%",
-                holds,
-                (big["location"], little["location"]),
-                extra,
-                chosen("large", big) + chosen("small", little),
-            )
+        cross = replace(detail, cross_division=True)
+        findings.cases.append(
+            Case(scenario, scenario, efficiency, claimed, "%", None, evidence, detail=cross)
         )
-        used.append(pd.DataFrame([little, big]))
-        if crossed and claimed is not None:
-            codes.add("cross-division")
-            sentences.append(
-                f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
-            )
-            cases[-1] = Case(
-                scenario,
-                scenario,
-                efficiency,
-                claimed,
-                "%",
-                None,
-                cases[-1].evidence,
-                {**extra, "cross_division": True},
-            )
-            continue
-        if claimed is None:
-            continue
-        if superlinear(efficiency, margin):
-            codes.add("superlinear-baseline")
-        if matches(efficiency, claimed, claim.tolerance):
-            sentences.append(
-                f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
-                f"which is the claimed {claimed:g}%"
-            )
-        else:
-            sentences.append(
-                f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
-                f"{signed(gap_percent(claimed, efficiency))} from it"
-            )
-            if holds:
-                codes.add("understated")
-            else:
-                failing += 1
+        return
+    selected = chosen("large", big) + chosen("small", little)
+    findings.cases.append(
+        Case(scenario, scenario, efficiency, claimed, "%", holds, evidence, selected=selected, detail=detail)
+    )
+    if claimed is None:
+        return
+    if superlinear(efficiency, margin):
+        findings.codes.add("superlinear-baseline")
+    if matches(efficiency, claimed, claim.tolerance):
+        findings.sentences.append(
+            f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
+            f"which is the claimed {claimed:g}%"
+        )
+        return
+    findings.sentences.append(
+        f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
+        f"{signed(gap_percent(claimed, efficiency))} from it"
+    )
+    if holds:
+        findings.codes.add("understated")
+    else:
+        findings.failing += 1
+
+
+def _judge(claim: Claim, findings: _Findings):
+    """The claim's verdict from its scenarios: every named one judged must hold."""
+    cases, sentences, codes = findings.cases, findings.sentences, findings.codes
     context = [case for case in cases if case.claimed is None and case.measured is not None]
     if context:
         sentences.append(
@@ -183,24 +245,39 @@ def check(claim: Claim, data: Data):
     judged = [
         case
         for case in cases
-        if case.claimed is not None and case.measured is not None and not case.extra.get("cross_division")
+        if case.claimed is not None and case.measured is not None and not case.detail.cross_division
     ]
-    rows = pd.concat(used) if used else pd.DataFrame()
-    if not judged and any(case.extra.get("cross_division") for case in cases):
-        return finish(
-            claim,
-            CANNOT_BE_CHECKED,
-            ". ".join(sentences) + f". {ACROSS_DIVISIONS}.",
-            cases=cases,
-            rows=rows,
-            codes=codes,
-        )
+    rows = pd.concat(findings.used) if findings.used else pd.DataFrame()
+    if not judged and any(case.detail.cross_division for case in cases):
+        reason = ". ".join(sentences) + f". {ACROSS_DIVISIONS}."
+        return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(cases), rows=rows, codes=codes))
     if not judged:
         return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
     if any(case.claimed is not None and case.measured is None for case in cases):
         codes.add("incomplete-data")
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
+    verdict = NOT_SUPPORTED if findings.failing else SUPPORTED
     deciding = next((case.label for case in judged if not case.reaches), judged[0].label)
+    reason = ". ".join(sentences) + "."
     return finish(
-        claim, verdict, ". ".join(sentences) + ".", cases=cases, deciding=deciding, rows=rows, codes=codes
+        claim, Outcome(verdict, reason, cases=tuple(cases), deciding=deciding, rows=rows, codes=codes)
     )
+
+
+def charts(check, data: Data) -> list:
+    """Every scaling pair's efficiency in each scenario the claim states a figure for, the
+    claim's pair drawn large."""
+    division = check.claim.get("division", "closed")
+    results = data.results if division == "any" else data.results[data.results["division"] == division]
+    pairs = scaling_pairs(results)
+    return [
+        kinds.EfficiencyScatter(
+            pairs,
+            case.scenario,
+            f"Scaling efficiency of every scaling pair, {case.scenario}",
+            "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
+            "is drawn large; the dashed line is linear scaling.",
+            highlight=[(case.evidence[1], case.evidence[0])],
+        )
+        for case in check.cases
+        if case.claimed is not None and case.measured is not None
+    ]
