@@ -125,20 +125,21 @@ def _baselines(claim: Claim) -> list[tuple[str, dict]]:
     raise ValueError(f"{claim.where}: field baseline: expected a selector or a list of labelled selectors")
 
 
-def _value(row: pd.Series, measure: str) -> float:
-    return (
-        float(row["result"]) / int(row["total_accelerators"])
-        if measure == "per-gpu"
-        else float(row["result"])
-    )
+def _value(row: pd.Series, measure: str) -> float | None:
+    """The figure compared; None per GPU for a result without GPUs (a CPU-only system)."""
+    if measure != "per-gpu":
+        return float(row["result"])
+    gpus = int(row["total_accelerators"])
+    return float(row["result"]) / gpus if gpus else None
 
 
 def _measured(ratio: float, unit: str) -> float:
     return ratio if unit == "x" else 100.0 * (ratio - 1.0)
 
 
-def _ratio(subject: pd.Series, base: pd.Series, measure: str) -> float:
-    return speedup(_value(subject, measure), _value(base, measure), bool(subject["higher_is_better"]))
+def _ratio(subject: pd.Series, base: pd.Series, measure: str) -> float | None:
+    new, old = _value(subject, measure), _value(base, measure)
+    return None if new is None or old is None else speedup(new, old, bool(subject["higher_is_better"]))
 
 
 def _choose(
@@ -309,7 +310,8 @@ def check(claim: Claim, data: Data):
                             )
                         )
                         continue
-                    if subject_row["units"] != base_row["units"]:
+                    no_gpus = measure == "per-gpu" and _ratio(subject_row, base_row, measure) is None
+                    if subject_row["units"] != base_row["units"] or no_gpus:
                         cases.append(
                             Case(
                                 case_label,
@@ -319,7 +321,9 @@ def check(claim: Claim, data: Data):
                                 unit,
                                 None,
                                 extra={
-                                    "note": f"different units ({subject_row['units']} and {base_row['units']})"
+                                    "note": "a result without GPUs: no per-GPU figure"
+                                    if no_gpus
+                                    else f"different units ({subject_row['units']} and {base_row['units']})"
                                 },
                             )
                         )
@@ -352,8 +356,8 @@ def check(claim: Claim, data: Data):
                         )
                     )
                     against_best = None
-                    if best_any is not None:
-                        best_ratio = _ratio(subject_row, best_any, measure)
+                    best_ratio = None if best_any is None else _ratio(subject_row, best_any, measure)
+                    if best_ratio is not None:
                         against_best = _measured(best_ratio, unit)
                         if rival and form != "within":
                             _, best_holds = _judge_case(
