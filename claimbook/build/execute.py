@@ -38,14 +38,13 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
     port. The loser dies at start-up, and the client's request to it can then block forever.
     Sockets in a private folder cannot collide."""
     from jupyter_client import AsyncKernelManager
-    from traitlets import default
 
     from claimbook.common.paths import BOOK_ROOT_VARIABLE
 
     class ChapterKernel(AsyncKernelManager):
-        @default("client_factory")
-        def _chapter_client(self):
-            return _ready_client()
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.client_factory = _ready_client()
 
         async def _async_finish_shutdown(self, waittime=None, pollinterval=0.1, restart=False):
             # A page's kernel ends in milliseconds: looked for every 10 ms, not every 100.
