@@ -62,9 +62,9 @@ def chapter_of(claim, registry) -> str:
     return top.chapter or top.announcement
 
 
-def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
+def verdict(claim, data, root: Path = PROJECT_ROOT, by_location=None) -> dict:
     """One claim's check as the book records it: its scorecard rows (parts included) and the
-    published results it used."""
+    published results it used (``by_location``: ``located(data.results)``, made once for many)."""
     from claimbook import engine
     from claimbook.engine import scorecard
     from claimbook.engine.kinds.not_checkable import with_notes
@@ -76,13 +76,19 @@ def verdict(claim, data, root: Path = PROJECT_ROOT) -> dict:
         "statement": claim.statement,
         "verdict": check.verdict,
         "rows": scorecard.normalise(scorecard.rows_for(check, chapter_of(claim, data.registry))),
-        "results": results_used(check, data.results),
+        "results": results_used(check, located(data.results) if by_location is None else by_location),
     }
 
 
-def results_used(check, results) -> list[dict]:
+def located(results):
+    """The results by location (the first of each), the index ``results_used`` reads."""
+    return results.drop_duplicates("location").set_index("location", drop=False)
+
+
+def results_used(check, by_location) -> list[dict]:
     """The published results a check stands on (its rows, its parts'), then the others its
-    cases cite as evidence (a rival's best, the pairs compared), each once."""
+    cases cite as evidence (a rival's best, the pairs compared), each once; ``by_location``:
+    ``located(results)``."""
     checks = (check, *check.parts)
     locations = [
         location
@@ -91,7 +97,6 @@ def results_used(check, results) -> list[dict]:
         for location in item.rows["location"]
     ]
     locations += [location for item in checks for case in item.cases for location in case.evidence]
-    by_location = results.drop_duplicates("location").set_index("location", drop=False)
     wanted = [location for location in dict.fromkeys(locations) if location in by_location.index]
     return [
         {name: record[name] for name in RESULT_COLUMNS}
@@ -178,7 +183,10 @@ def _figure(value, unit: str) -> str:
 def run(ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT) -> str:
     """The output of ``claimbook check``."""
     data = load(root, registry_file, results, round_name)
-    reports = [verdict(claim, data, root) for claim in chosen_claims(data.registry, ids, registry_file)]
+    by_location = located(data.results)
+    reports = [
+        verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
+    ]
     if as_json:
         return json.dumps(reports, indent=2, ensure_ascii=False, default=str)
     return "\n\n".join(text(report) for report in reports)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 from pathlib import Path
@@ -42,6 +44,14 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
     from claimbook.common.paths import BOOK_ROOT_VARIABLE
 
     class ChapterKernel(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.client_factory = _ready_client()
+
+        async def _async_finish_shutdown(self, waittime=None, pollinterval=0.1, restart=False):
+            # A page's kernel ends in milliseconds: looked for every 10 ms, not every 100.
+            return await super()._async_finish_shutdown(waittime, 0.01, restart)
+
         async def _async_start_kernel(self, **kw):
             self.transport = "ipc"
             self.ip = str(socket_folder / "kernel")
@@ -69,6 +79,48 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
             self._reconcile_connection_info(provisioner.connection_info)
 
     return ChapterKernel
+
+
+def _ready_client():
+    """jupyter_client's kernel client, but ready as soon as the kernel answers: its own
+    ``wait_for_ready`` ends by waiting for 0.2 s of silence on IOPub to drop the start-up
+    messages, on every page. Here what has arrived is dropped without waiting; a message that
+    comes later is dropped by nbclient all the same (it keeps only the messages of the cell it
+    runs)."""
+    import time
+    from queue import Empty
+
+    from jupyter_client.asynchronous import AsyncKernelClient
+
+    class ReadyClient(AsyncKernelClient):
+        async def wait_for_ready(self, timeout=None):
+            deadline = time.time() + (float("inf") if timeout is None else timeout)
+            while True:  # as jupyter_client: a kernel_info reply, then IOPub heard from
+                self.kernel_info()
+                try:
+                    reply = await self.shell_channel.get_msg(timeout=1)
+                except Empty:
+                    pass
+                else:
+                    if reply["msg_type"] == "kernel_info_reply":
+                        try:
+                            await self.iopub_channel.get_msg(timeout=0.2)
+                        except Empty:
+                            pass
+                        else:
+                            self._handle_kernel_info_reply(reply)
+                            break
+                if not await self._async_is_alive():
+                    raise RuntimeError("Kernel died before replying to kernel_info")
+                if time.time() > deadline:
+                    raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
+            while True:
+                try:
+                    await self.iopub_channel.get_msg(timeout=0)
+                except Empty:
+                    return
+
+    return ReadyClient
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -115,7 +167,8 @@ def with_title(template: Path, title: str | None, folder: Path) -> Path:
     reach code cells only, and a page's title must be in its source)."""
     if not title:
         return template
-    notebook = nbformat.read(template, as_version=4)
+    info = template.stat()
+    notebook = copy.deepcopy(_read_template(str(template), info.st_mtime_ns, info.st_size))
     from claimbook.present.blocks import markdown_text  # a registry's title is text, never markup
 
     heading = nbformat.v4.new_markdown_cell("# " + markdown_text(title))
@@ -124,6 +177,12 @@ def with_title(template: Path, title: str | None, folder: Path) -> Path:
     staged = folder / f".{template.stem}-titled-{os.getpid()}-{abs(hash(title)) % 10**8}.ipynb"
     nbformat.write(notebook, staged)
     return staged
+
+
+@functools.lru_cache(maxsize=32)
+def _read_template(path: str, mtime_ns: int, size: int) -> nbformat.NotebookNode:
+    """(Read and validated once per version of the file: every claim's page shares one template.)"""
+    return nbformat.read(path, as_version=4)
 
 
 def _running(server):

@@ -46,8 +46,13 @@ if sys.path and sys.path[0] in ("", os.getcwd()):
 import importlib.util
 from ipykernel import kernelapp
 
-# What every kernel imports as it initialises (its shell, its debugger), imported once here.
-for name in ("ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger", "sqlite3"):
+# What every kernel imports as it initialises (its shell, its debugger, its completer and
+# inspector, the store magic, tornado's asyncio loop), imported once here.
+for name in (
+    "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger", "sqlite3", "faulthandler",
+    "IPython.core.debugger", "IPython.core.completerlib", "IPython.core.oinspect",
+    "IPython.extensions.storemagic", "tornado.platform.asyncio",
+):
     importlib.import_module(name)
 
 for name in json.loads(sys.argv[1]):

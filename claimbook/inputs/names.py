@@ -18,7 +18,13 @@ _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 
 def squash(value) -> str:
     """``"NVIDIA Vera-Rubin"`` -> ``"nvidiaverarubin"``: the name without case, spaces or punctuation."""
-    return _NOT_ALNUM.sub("", str(value).lower())
+    return _squashed(str(value))
+
+
+@functools.lru_cache(maxsize=16384)
+def _squashed(text: str) -> str:
+    # A check squashes the same few hundred names tens of thousands of times.
+    return _NOT_ALNUM.sub("", text.lower())
 
 
 @functools.lru_cache(maxsize=256)

@@ -227,20 +227,21 @@ def _baselines(claim: Claim) -> list[tuple[str, dict]]:
     raise ValueError(f"{claim.where}: field baseline: expected a selector or a list of labelled selectors")
 
 
-def _value(row: pd.Series, measure: str) -> float:
-    return (
-        float(row["result"]) / int(row["total_accelerators"])
-        if measure == "per-gpu"
-        else float(row["result"])
-    )
+def _value(row: pd.Series, measure: str) -> float | None:
+    """The figure compared; None per GPU for a result without GPUs (a CPU-only system)."""
+    if measure != "per-gpu":
+        return float(row["result"])
+    gpus = int(row["total_accelerators"])
+    return float(row["result"]) / gpus if gpus else None
 
 
 def _measured(ratio: float, unit: str) -> float:
     return ratio if unit == "x" else 100.0 * (ratio - 1.0)
 
 
-def _ratio(subject: pd.Series, base: pd.Series, measure: str) -> float:
-    return speedup(_value(subject, measure), _value(base, measure), bool(subject["higher_is_better"]))
+def _ratio(subject: pd.Series, base: pd.Series, measure: str) -> float | None:
+    new, old = _value(subject, measure), _value(base, measure)
+    return None if new is None or old is None else speedup(new, old, bool(subject["higher_is_better"]))
 
 
 def _choose(
@@ -635,7 +636,7 @@ def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baseline: Baseline
                 case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
             in_case = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
             for subject_row, base_row, how in _pairs(claim, subject, baseline, benchmark, scenario):
-                if subject_row is None or base_row is None or subject_row["units"] != base_row["units"]:
+                if not _comparable(claim, subject_row, base_row):
                     why = _unmeasured(claim, baseline, scenario, subject_row, base_row)
                     if why is not None:
                         unit = claim.get("unit", "x")
@@ -653,7 +654,16 @@ def _unmeasured(claim: Claim, baseline: Baseline, scenario: str, subject_row, ba
             return None
         side = "the subject" if subject_row is None else f"{baseline.label}"
         return RatioCase(note=f"no result of {side} in {scenario}")
-    return RatioCase(note=f"different units ({subject_row['units']} and {base_row['units']})")
+    if subject_row["units"] != base_row["units"]:
+        return RatioCase(note=f"different units ({subject_row['units']} and {base_row['units']})")
+    return RatioCase(note="a result without GPUs: no per-GPU figure")
+
+
+def _comparable(claim: Claim, subject_row, base_row) -> bool:
+    """Whether a pair has a ratio: both results there, in the same units, and (per GPU) with GPUs."""
+    if subject_row is None or base_row is None or subject_row["units"] != base_row["units"]:
+        return False
+    return _ratio(subject_row, base_row, claim.get("measure", "total")) is not None
 
 
 def _case_label(claim: Claim, label: str, subject_row: pd.Series, in_case: pd.DataFrame) -> str:
@@ -734,6 +744,8 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     if best_any is None:
         return None, None
     best_ratio = _ratio(subject_row, best_any, claim.get("measure", "total"))
+    if best_ratio is None:  # the best of the class has no GPUs to count per GPU
+        return best_any, None
     against_best = _measured(best_ratio, claim.get("unit", "x"))
     if baseline.rival:
         _, best_holds = form.judge(claim, against_best, best_ratio, baseline.label, scenario)
