@@ -12,6 +12,7 @@ import inspect
 import pandas as pd
 
 from claimbook import engine
+from claimbook.common import formatting
 from claimbook.engine import scorecard
 from claimbook.engine.core import Check, Data
 from claimbook.engine.efficiency import scaling_pairs
@@ -52,7 +53,7 @@ def no_chart_sentence(check: Check) -> str:
         return "No chart: no published result measures this claim."
     return (
         f"No chart: the claim is about what the results are and what they state, not a figure to set against "
-        f"others; the {blocks.plural(used, 'published result')} it rests on "
+        f"others; the {formatting.plural(used, 'published result')} it rests on "
         f"{'is' if used == 1 else 'are'} listed under the evidence."
     )
 
@@ -243,7 +244,7 @@ def _ratio_charts(page: ClaimPage, check: Check):
         line, label = (1.0, "level") if unit == "x" else (0.0, "level")
     elif form == "within":
         bound = engine.ratio.within_reading(check.claim)[0]
-        line, label = -bound, f"{bound:g}% below"
+        line, label = -bound, f"{formatting.stated(bound, '%')} below"
     return [
         charts.case_chart(
             cases,
