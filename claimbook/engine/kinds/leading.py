@@ -17,7 +17,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import select, with_defaults
-from claimbook.common.formatting import plural
+from claimbook.common import formatting
 from claimbook.engine.core import (
     Case,
     Data,
@@ -34,7 +34,7 @@ from claimbook.engine.core import (
 )
 from claimbook.engine.efficiency import pair_label, scaling_pairs
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.earlier import round_order
 
 KIND = "leading"
@@ -134,16 +134,16 @@ def _verdict(
             continue
         led = [case for case in found if case.reaches]
         trailing = [case for case in found if not case.reaches]
-        text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
+        text = f"{name}: leads in {len(led)} of {formatting.plural(len(found), 'case')}"
         only = found[0]
         if len(found) == 1 and led and only.extra.get("next") and only.measured is not None:
             if only.unit == "%":  # an efficiency: both figures, not a ratio of them
                 text += (
-                    f" ({figure(only.measured, '%')} against {figure(only.extra['next_value'], '%')}, "
+                    f" ({formatting.quantity(only.measured, '%')} against {formatting.quantity(only.extra['next_value'], '%')}, "
                     f"{only.extra['next']})"
                 )
             else:
-                text += f" ({only.measured:.2f}x the next best, {only.extra['next']})"
+                text += f" ({formatting.times(only.measured)} the next best, {only.extra['next']})"
         if trailing:
             text += " (behind in " + "; ".join(
                 f"{case.label}, {case.extra['leader']} ahead" for case in trailing[:4]
@@ -409,8 +409,8 @@ def per_gpu_context(readings: dict[str, list[Case]]) -> str:
     if not shown:
         return ""
     return "Per GPU, beside the whole systems (context, not deciding): " + "; ".join(
-        f"{case.label}: {figure(case.extra['subject_per_gpu'], '')} against {figure(case.extra['next_per_gpu'], '')} "
-        f"{case.extra.get('units', '')} per GPU ({case.extra['subject_per_gpu'] / case.extra['next_per_gpu']:.2f}x)"
+        f"{case.label}: {formatting.quantity(case.extra['subject_per_gpu'], '')} against {formatting.quantity(case.extra['next_per_gpu'], '')} "
+        f"{case.extra.get('units', '')} per GPU ({formatting.times(case.extra['subject_per_gpu'] / case.extra['next_per_gpu'])})"
         for case in shown
     )
 
@@ -635,7 +635,8 @@ def _check_efficiency(claim: Claim, data: Data):
                     leads,
                     (mine["large_location"], mine["small_location"], top["large_location"]),
                     {
-                        "leader": pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}"
+                        "leader": pair_label(top)
+                        + f" at {formatting.quantity(top['efficiency_percent'], '%')}"
                         if not leads
                         else pair_label(mine),
                         "next": pair_label(top),
@@ -655,7 +656,7 @@ def _check_efficiency(claim: Claim, data: Data):
                     notes.append(
                         f"In {scenario}, which the claim does not name, {case.extra['leader']} leads under "
                         f'"{definition["label"]}" ({pair_label(own[own["scenario"] == scenario].iloc[0])} at '
-                        f"{figure(case.measured, '%')})"
+                        f"{formatting.quantity(case.measured, '%')})"
                     )
         readings[definition["label"]] = cases
     beaten_by_flagged = [
@@ -670,11 +671,11 @@ def _check_efficiency(claim: Claim, data: Data):
     if not flagged.empty:
         highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
         notes.append(
-            f"{plural(len(flagged), 'pair')} above {100 + margin:g}% efficiency {'is' if len(flagged) == 1 else 'are'} "
+            f"{formatting.plural(len(flagged), 'pair')} above {formatting.stated(100 + margin, '%')} efficiency {'is' if len(flagged) == 1 else 'are'} "
             "shown but left out of the field"
             + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
             + "; ".join(
-                f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"
+                f"{pair_label(row)} {row['scenario']} {formatting.quantity(row['efficiency_percent'], '%')}"
                 for _, row in highest.iterrows()
             )
         )

@@ -27,9 +27,9 @@ import re
 import pandas as pd
 
 from claimbook.claims.registry import Claim
-from claimbook.common.formatting import plural
+from claimbook.common import formatting
 from claimbook.engine.core import Case, Data, cannot_check, finish, label_of, rows_of, select_for
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds, figure
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds
 from claimbook.inputs.earlier import round_order
 
 KIND = "presence"
@@ -214,11 +214,11 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
         if absent:
             reason += f"; no result for {', '.join(absent)}"
         if claimed is not None and len(names) != claimed:
-            reason += f"; the claim names {len(names)}, not {claimed:g}"
+            reason += f"; the claim names {len(names)}, not {formatting.stated(claimed)}"
         reason += "."
         if unnamed:
             notes.append(
-                f"The data also has {figure(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
+                f"The data also has {formatting.quantity(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
             )
         tables["named"] = pd.DataFrame(
             {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
@@ -250,11 +250,13 @@ def _count(claim: Claim, data: Data, rows: pd.DataFrame):
             if (not holds and matching) or (holds and differ):
                 codes.add("definition-dependent")
             if not holds and matching:
-                notes.append(f"The count is {claimed:g} only if one counts {' or '.join(matching)}")
+                notes.append(
+                    f"The count is {formatting.stated(claimed)} only if one counts {' or '.join(matching)}"
+                )
             described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
             reason = (
                 f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
-                f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
+                f"({readings[0]['organizations'] or 'none'}), claimed {formatting.stated(claimed)}. Other readings give {described}."
             )
             measured = float(readings[0]["count"])
             holds = readings[0]["count"] == claimed
@@ -377,7 +379,7 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
         notes.append(
             lead
             + (
-                f"they include {plural(len(same), 'figure')} of the same benchmark"
+                f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
                 if not same.empty
                 else "none of them is of the same benchmark"
             )
@@ -409,7 +411,7 @@ def _rows(claim: Claim, data: Data, rows: pd.DataFrame, why: str | None):
     systems = sorted({label_of(row) for _, row in rows.iterrows()})
     benchmarks = sorted(set(rows["benchmark"]))
     reason = (
-        f"The data has {len(rows)} such result{'s' if len(rows) != 1 else ''}: "
+        f"The data has {formatting.plural(len(rows), 'such result')}: "
         f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
         f" ({', '.join(sorted(set(rows['scenario'])))})."
     )
@@ -638,7 +640,7 @@ def _pairs(claim: Claim, data: Data):
     def listed(records):
         return "; ".join(
             f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
-            f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%"
+            f"{formatting.times(item['gpu_ratio'])} the GPUs for {formatting.signed_percent(item['gain_percent'])}"
             for item in records
         )
 
@@ -655,12 +657,12 @@ def _pairs(claim: Claim, data: Data):
         )
         for item in scale_outs + context
     ]
-    description = f"{low:g} to {high:g} times the GPUs for a gain below {gain_below:g}%"
+    description = f"{formatting.stated(low)} to {formatting.stated(high)} times the GPUs for a gain below {formatting.stated(gain_below, '%')}"
     if scale_outs:
         return finish(
             claim,
             SUPPORTED,
-            f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({description}): "
+            f"{formatting.plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({description}): "
             f"{listed(scale_outs)}.",
             cases=cases,
             deciding=cases[0].label,

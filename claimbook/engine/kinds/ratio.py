@@ -17,6 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine.compare import per_watt, speedup
 from claimbook.engine.core import (
     Case,
@@ -36,7 +37,7 @@ from claimbook.engine.core import (
     select_for,
     within_divisions,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, quantifier, reaches, signed
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, quantifier, reaches
 
 KIND = "ratio"
 REQUIRED = ("benchmark", "subject", "baseline", "form")
@@ -214,7 +215,7 @@ def within_reading(claim: Claim) -> tuple[float, float, str]:
     if isinstance(value, str):
         reading = quantifier(value)
         return reading.high, reading.precision, f'"{reading.phrase}" read as {reading.meaning}'
-    return float(value), 0.0, f"within {float(value):g}%"
+    return float(value), 0.0, f"within {formatting.stated(float(value), '%')}"
 
 
 def _outcome(ratio: float, tie: float) -> str:
@@ -459,7 +460,7 @@ def check(claim: Claim, data: Data):
         notes.append(
             "Set against a result of the other division, not judged: " + ", ".join(c.label for c in crossing)
         )
-    spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in crossing)
+    spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in crossing)
     across, measured_cases = within_divisions(
         claim,
         measured_cases,
@@ -480,10 +481,10 @@ def check(claim: Claim, data: Data):
             codes.add("not-best-rival")
             by_label = {case.label: case for case in measured_cases}
             listed = "; ".join(
-                f"{label}: {_fmt(by_label[label].extra['measured_vs_best_any'], unit)} against {label_of(best)}"
+                f"{label}: {formatting.case_figure(by_label[label].extra['measured_vs_best_any'], unit)} against {label_of(best)}"
                 f" (the best {by_label[label].extra['best_class']} result)"
                 + (
-                    f", short of the claimed {_fmt(by_label[label].claimed, unit)}"
+                    f", short of the claimed {formatting.case_figure(by_label[label].claimed, unit)}"
                     if by_label[label].claimed is not None
                     else ""
                 )
@@ -511,30 +512,6 @@ def metric_change(new: float, old: float) -> float:
     """The signed change of the metric itself, in percent: a latency that fell from 27.38 s to
     16.12 s is -41.1%, however large the speedup."""
     return 100.0 * (float(new) / float(old) - 1.0)
-
-
-def gain_text(speedup: float, change: float, metric: str, higher_is_better: bool) -> str:
-    """A gain as readers expect it: on a lower-is-better metric, the speedup and the signed change
-    of the metric ("1.70x as fast, latency -41.1%"); on a throughput, the speedup alone."""
-    if higher_is_better:
-        return f"{speedup:.2f}x"
-    return f"{speedup:.2f}x as fast, {metric} {signed(change)}"
-
-
-def short_unit(units: str) -> str:
-    """The unit of a value, from the summary's units: "Latency (s)" is "s", "Tokens/s" stays."""
-    units = str(units)
-    if units.endswith(")") and "(" in units:
-        return units[units.rindex("(") + 1 : -1]
-    return units
-
-
-def value_text(value: float, units: str) -> str:
-    """A published value in its short unit, four significant digits below 1,000: "27.38 s"."""
-    unit = short_unit(units)
-    if abs(value) >= 1000:
-        return figure(value, unit)
-    return f"{value:.4g}" + ("" if unit in ("%", "x", "") else " ") + unit
 
 
 def best_rival(data: Data, subject: pd.Series, claimant_vendor: str) -> pd.Series | None:
@@ -582,7 +559,8 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
         notes.append(
             "Per GPU, beside the whole systems (they differ in size): "
             + "; ".join(
-                f"{case.label} {_fmt(_measured(case.extra['per_gpu_ratio'], unit), unit)}" for case in sized
+                f"{case.label} {formatting.case_figure(_measured(case.extra['per_gpu_ratio'], unit), unit)}"
+                for case in sized
             )
         )
     lower = [case for case in cases if case.extra.get("higher_is_better") is False]
@@ -590,9 +568,9 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
         notes.append(
             "On a lower-is-better metric the gain is a speedup and a fall of the metric: "
             + "; ".join(
-                f"{case.label} {gain_text(_ratio_of(case, unit), case.extra['metric_change'], case.extra['metric'], False)}"
-                f" ({value_text(case.extra['subject_result'], case.extra['units'])} against "
-                f"{value_text(case.extra['baseline_result'], case.extra['units'])})"
+                f"{case.label} {formatting.gain(_ratio_of(case, unit), case.extra['metric_change'], case.extra['metric'], False)}"
+                f" ({formatting.result(case.extra['subject_result'], case.extra['units'])} against "
+                f"{formatting.result(case.extra['baseline_result'], case.extra['units'])})"
                 for case in lower
             )
         )
@@ -607,7 +585,7 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
                     if case.extra["best_rival_is_baseline"]
                     else f"{case.extra['best_rival']}, {case.extra['best_rival_family']}"
                 )
-                + f", the claimant's result {signed(case.extra['vs_best_rival'])} against it"
+                + f", the claimant's result {formatting.signed_percent(case.extra['vs_best_rival'])} against it"
                 for case in rivals
             )
         )
@@ -626,24 +604,18 @@ def _per_watt_ratio(subject: pd.Series, base: pd.Series) -> float | None:
     return mine / theirs if mine and theirs else None
 
 
-def _fmt(value: float | None, unit: str) -> str:
-    if value is None:
-        return "—"
-    return signed(value) if unit == "%" else f"{value:.2f}x"
-
-
 def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) -> tuple[str, str, str]:
     """Base verdict, reason and deciding case of a ratio claim."""
     if form == "up-to":
         claimed = float(claim.claimed)
         best = max(cases, key=lambda case: (case.measured, case.label))
-        spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in cases)
+        spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
         if not best.reaches:
             return (
                 NOT_SUPPORTED,
                 (
-                    f"No case reaches the claimed {_claim_text(claimed, unit)}: the best is "
-                    f"{_fmt(best.measured, unit)} ({best.label}); all cases: {spread}."
+                    f"No case reaches the claimed {formatting.stated(claimed, unit)}: the best is "
+                    f"{formatting.case_figure(best.measured, unit)} ({best.label}); all cases: {spread}."
                 ),
                 best.label,
             )
@@ -654,8 +626,8 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
         return (
             SUPPORTED,
             (
-                f"The best case, {best.label}, gives {_fmt(best.measured, unit)} against the claimed "
-                f"{_claim_text(claimed, unit)}; all cases: {spread}."
+                f"The best case, {best.label}, gives {formatting.case_figure(best.measured, unit)} against the claimed "
+                f"{formatting.stated(claimed, unit)}; all cases: {spread}."
             ),
             best.label,
         )
@@ -675,21 +647,21 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
         high = max(judged, key=lambda case: case.measured)
         inside = len(judged) - len(outside) - len(near)
         text = (
-            f"{inside} of {len(judged)} results are within {within:g}% of their baseline "
-            f"(from {signed(low.measured)} to {signed(high.measured)}; {reading})"
+            f"{inside} of {len(judged)} results are within {formatting.stated(within, '%')} of their baseline "
+            f"(from {formatting.signed_percent(low.measured)} to {formatting.signed_percent(high.measured)}; {reading})"
         )
         if near:
             codes.add("near-bound")
             text += (
                 f"; {len(near)} {'lies' if len(near) == 1 else 'lie'} beyond it by less than the precision "
-                f"it is stated with ({precision:g} point{'s' if precision != 1 else ''}): "
+                f"it is stated with ({formatting.points(precision)}): "
                 + "; ".join(
-                    f"{case.label} {signed(case.measured, 2)}, {gap(case) - within:.2f} points beyond"
+                    f"{case.label} {formatting.signed_percent(case.measured, 2)}, {formatting.points(gap(case) - within, 2)} beyond"
                     for case in near
                 )
             )
         if outside:
-            listed = "; ".join(f"{case.label} {signed(case.measured)}" for case in outside)
+            listed = "; ".join(f"{case.label} {formatting.signed_percent(case.measured)}" for case in outside)
             return NOT_SUPPORTED, f"{text}; outside: {listed}.", outside[0].label
         return SUPPORTED, text + ".", low.label
     failing = [case for case in judged if not case.reaches]
@@ -710,14 +682,10 @@ def _verdict(claim: Claim, form: str, unit: str, cases: list[Case], codes: set) 
     return SUPPORTED, f"Every case holds: {described}.", deciding.label
 
 
-def _claim_text(claimed: float, unit: str) -> str:
-    return f"{claimed:g}%" if unit == "%" else f"{claimed:g}x"
-
-
 def _describe(claim: Claim, form: str, case: Case, unit: str) -> str:
-    measured = _fmt(case.measured, unit)
+    measured = formatting.case_figure(case.measured, unit)
     if form == "each":
-        return f"{case.label} {measured} (claimed {_claim_text(case.claimed, unit)})"
+        return f"{case.label} {measured} (claimed {formatting.stated(case.claimed, unit)})"
     if form == "lead":
         return f"{case.label} {measured}"
     if form == "outcomes":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine.core import (
     Case,
     Data,
@@ -28,8 +29,8 @@ from claimbook.engine.core import (
     select_for,
     within_divisions,
 )
-from claimbook.engine.kinds.ratio import gain_text, metric_change, value_text
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, matches, reaches, signed
+from claimbook.engine.kinds.ratio import metric_change
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
 KIND = "round-gain"
@@ -168,9 +169,9 @@ def check(claim: Claim, data: Data):
                 else "differs"
             )
             notes.append(
-                f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[source]}"
+                f"The {from_round} {scenario} figure {formatting.quantity(earlier['result'])} ({SOURCE_TYPES[source]}"
                 f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
-                f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
+                f"{formatting.quantity(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
                 f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
             )
         cases.append(
@@ -225,7 +226,7 @@ def check(claim: Claim, data: Data):
         )
         if not known.empty:
             listed = "; ".join(
-                f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples()
+                f"{row.scenario} {formatting.quantity(row.result, row.units)}" for row in known.itertuples()
             )
             reason += (
                 f" The {from_round} figures known for this benchmark are headline numbers without a system "
@@ -236,15 +237,15 @@ def check(claim: Claim, data: Data):
     if len(measured_cases) < len(cases):
         codes.add("incomplete-data")
     spread = ", ".join(
-        f"{case.label} {_text(case.measured, unit)} ({figure(case.extra['from_result'])} → "
-        f"{figure(case.extra['to_result'])} {case.extra['units']})"
+        f"{case.label} {formatting.case_figure(case.measured, unit)} ({formatting.quantity(case.extra['from_result'])} → "
+        f"{formatting.quantity(case.extra['to_result'])} {case.extra['units']})"
         if case.extra["higher_is_better"]
-        else f"{case.label} {_text(case.measured, unit)}, that is {_speedup_text(case)}"
+        else f"{case.label} {formatting.case_figure(case.measured, unit)}, that is {_speedup_text(case)}"
         for case in measured_cases
     )
     # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
     summary = "; ".join(
-        f"{case.label} {_text(case.measured, unit)}: {_speedup_text(case)}"
+        f"{case.label} {formatting.case_figure(case.measured, unit)}: {_speedup_text(case)}"
         for case in measured_cases
         if not case.extra["higher_is_better"]
     )
@@ -267,7 +268,7 @@ def check(claim: Claim, data: Data):
             return finish(
                 claim,
                 NOT_SUPPORTED,
-                f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+                f"No scenario reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
                 cases=cases,
                 deciding=best.label,
                 rows=rows,
@@ -283,7 +284,7 @@ def check(claim: Claim, data: Data):
         return finish(
             claim,
             SUPPORTED,
-            f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+            f"The best case, {best.label}, reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
             cases=cases,
             deciding=best.label,
             rows=rows,
@@ -295,9 +296,9 @@ def check(claim: Claim, data: Data):
     judged = [case for case in measured_cases if case.claimed is not None]
     failing = [case for case in judged if not case.reaches]
     listed = ", ".join(
-        f"{case.label} {_text(case.measured, unit)}"
+        f"{case.label} {formatting.case_figure(case.measured, unit)}"
         + ("" if case.extra["higher_is_better"] else f", that is {_speedup_text(case)}")
-        + f" (claimed {_text(case.claimed, unit)})"
+        + f" (claimed {formatting.case_figure(case.claimed, unit)})"
         for case in judged
     )
     if any(
@@ -334,7 +335,7 @@ def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes
             continue
         if not matches(float(row["result"]), float(value)):
             wrong.append(
-                f"{scenario}: stated {figure(float(value))}, published {figure(float(row['result']))}"
+                f"{scenario}: stated {formatting.quantity(float(value))}, published {formatting.quantity(float(row['result']))}"
             )
     if wrong:
         codes.add("detail-mismatch")
@@ -353,11 +354,6 @@ def _speedup_text(case: Case) -> str:
     """ "1.70x as fast, latency -41.1% (27.4 s → 16.1 s)" """
     extra = case.extra
     return (
-        gain_text(extra["speedup"], extra["metric_change"], extra["metric"], False)
-        + f" ({value_text(extra['from_result'], extra['units'])} → {value_text(extra['to_result'], extra['units'])})"
+        formatting.gain(extra["speedup"], extra["metric_change"], extra["metric"], False)
+        + f" ({formatting.result(extra['from_result'], extra['units'])} → {formatting.result(extra['to_result'], extra['units'])})"
     )
-
-
-def _text(value, unit: str) -> str:
-    value = float(value)
-    return signed(value) if unit == "%" else f"{value:.2f}x"

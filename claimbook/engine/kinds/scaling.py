@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine.core import (
     ACROSS_DIVISIONS,
     Case,
@@ -32,11 +33,9 @@ from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
-    figure,
     gap_percent,
     matches,
     reaches,
-    signed,
 )
 from claimbook.inputs.schema import SCENARIOS
 
@@ -142,7 +141,7 @@ def check(claim: Claim, data: Data):
         if crossed and claimed is not None:
             codes.add("cross-division")
             sentences.append(
-                f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
+                f"In {scenario} the pair's results are of different divisions ({formatting.quantity(efficiency, '%')}, not judged)"
             )
             cases[-1] = Case(
                 scenario,
@@ -161,13 +160,13 @@ def check(claim: Claim, data: Data):
             codes.add("superlinear-baseline")
         if matches(efficiency, claimed, claim.tolerance):
             sentences.append(
-                f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
-                f"which is the claimed {claimed:g}%"
+                f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {formatting.quantity(efficiency, '%')}, "
+                f"which is the claimed {formatting.stated(claimed, '%')}"
             )
         else:
             sentences.append(
-                f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
-                f"{signed(gap_percent(claimed, efficiency))} from it"
+                f"In {scenario} the efficiency is {formatting.quantity(efficiency, '%')}; the claimed {formatting.stated(claimed, '%')} is "
+                f"{formatting.signed_percent(gap_percent(claimed, efficiency))} from it"
             )
             if holds:
                 codes.add("understated")
@@ -177,7 +176,7 @@ def check(claim: Claim, data: Data):
     if context:
         sentences.append(
             "Other scenarios of the same pair, which the claim does not name: "
-            + ", ".join(f"{case.label} {figure(case.measured, '%')}" for case in context)
+            + ", ".join(f"{case.label} {formatting.quantity(case.measured, '%')}" for case in context)
         )
     judged = [
         case

@@ -18,8 +18,9 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
+from claimbook.common import formatting
 from claimbook.engine.core import Case, Data, best_row, cannot_check, finish, rows_of, select_for
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches, signed
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches, reaches
 from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
 
@@ -172,7 +173,7 @@ def _figures(claim: Claim, data: Data):
     worst = max(measured, key=lambda case: (abs(case.extra["gap_percent"]), case.label))
     summary = f"{len(exact)} of {len(cases)} figures as published"
     if not worst.extra["exact"]:
-        summary += f"; largest gap {signed(worst.extra['gap_percent'])} ({worst.label})"
+        summary += f"; largest gap {formatting.signed_percent(worst.extra['gap_percent'])} ({worst.label})"
     return finish(
         claim,
         NOT_SUPPORTED if failing else SUPPORTED,
@@ -196,15 +197,15 @@ def _table_row(label, entry, benchmark, scenario, written, published, units, gap
         "stated": str(written),
         "published": published,
         "units": units,
-        "gap": None if gap is None else signed(gap, 2),
+        "gap": None if gap is None else formatting.signed_percent(gap, 2),
         "holds": {True: "yes", False: "no", None: "—"}[holds],
     }
 
 
 def _listing(cases) -> str:
     return "; ".join(
-        f"{case.label} stated {figure(case.claimed)}, published {figure(case.measured, case.unit)} "
-        f"({signed(case.extra['gap_percent'])})"
+        f"{case.label} stated {formatting.quantity(case.claimed)}, published {formatting.quantity(case.measured, case.unit)} "
+        f"({formatting.signed_percent(case.extra['gap_percent'])})"
         for case in cases
     )
 
