@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -193,6 +196,10 @@ def test_prices_are_to_the_cent():
     ]
 
 
+def test_durations_to_a_tenth_of_a_second():
+    assert [fmt.seconds(v) for v in (12.345, 0.04, 0.05001, 61.0)] == ["12.3 s", "0.0 s", "0.1 s", "61.0 s"]
+
+
 def test_table_cells():
     assert [
         fmt.table_number(v) for v in (1234567.0, 0.6546, 7, 1234, 72.0, 0.5, 1234.56, 123.45, 99.95, -2.0)
@@ -218,3 +225,38 @@ def test_table_cells():
         "no",
         "8",
     ]
+
+
+PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
+# A format spec that words a quantity: a decimal presentation type, a thousands separator or a
+# sign. A width alone ("{claim.id:40}") pads text, a precision alone on text ("{x!r:.60}") cuts it,
+# and a byte in hexadecimal ("0x{byte:02x}") is a code, not a quantity.
+NUMBER_SPEC = re.compile(r"[,+]|[deEfFgGn%]$")
+
+
+def _number_formats(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):
+            spec = "".join(
+                str(part.value) for part in node.format_spec.values if isinstance(part, ast.Constant)
+            )
+            if NUMBER_SPEC.search(spec):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {{…:{spec}}}")
+        elif (
+            isinstance(node, ast.Call) and getattr(node.func, "id", None) == "format" and len(node.args) == 2
+        ):
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: format(…)")
+    return found
+
+
+def test_no_module_but_the_formatting_module_formats_a_number():
+    modules = [path for path in sorted(PACKAGE.rglob("*.py")) if path.name != "formatting.py"]
+    assert len(modules) > 40
+    found = [line for path in modules for line in _number_formats(path)]
+    assert not found, "format numbers with claimbook.common.formatting:\n" + "\n".join(found)
+
+
+def test_the_source_check_sees_a_number_format():
+    sample = PACKAGE / "common" / "formatting.py"
+    assert _number_formats(sample), "the check must see the formatting module's own f-strings"

@@ -33,6 +33,7 @@ from claimbook.claims.params import ParamError
 from claimbook.claims.params import apply as apply_params
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
 from claimbook.common.errors import BuildError, UsageError
+from claimbook.common.formatting import seconds
 from claimbook.common.paths import (
     BOOK_DIR,
     CONFIG_FILE,
@@ -225,7 +226,7 @@ def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None], ser
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             execute_chapter(*job, server)
-            report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
+            report(f"  executed {job[0]} ({seconds(time.perf_counter() - started)})")
         return
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
@@ -233,7 +234,7 @@ def _execute(jobs: list[tuple], workers: int, report: Callable[[str], None], ser
         try:
             for future in as_completed(futures):
                 future.result()
-                report(f"  executed {futures[future]} ({time.perf_counter() - started:.1f} s since start)")
+                report(f"  executed {futures[future]} ({seconds(time.perf_counter() - started)} since start)")
         except BaseException:
             for future in futures:
                 future.cancel()

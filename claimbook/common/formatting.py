@@ -7,8 +7,10 @@ a figure a claim states is written as the claim states it ("3.7x"); prices have 
 their currency; a count agrees with its noun ("1 result", "3 results"). A missing value (None,
 NaN, infinity, pandas' NA) prints as an em dash wherever a number would be.
 
-Every module that prints a number calls one of these; none formats a number itself, so a rule
-changes in one place.
+Every number of the book's pages, of the scorecard's reasons and of the commands' output is
+worded here, and no other module gives a number a format of its own (tests/test_formatting.py
+checks the source), so a rule changes in one place. Only the charts' tooltips and axes are
+formatted apart, by Vega in the browser (present/charts.py).
 """
 
 from __future__ import annotations
@@ -163,6 +165,11 @@ def gain(speedup: float, change: float, metric: str, higher_is_better: bool) -> 
     if higher_is_better:
         return times(speedup)
     return f"{times(speedup)} as fast, {metric} {signed_percent(change)}"
+
+
+def seconds(value: float) -> str:
+    """A duration, to a tenth of a second: "12.3 s"."""
+    return f"{value:.1f} s"
 
 
 def usd(value: float) -> str:

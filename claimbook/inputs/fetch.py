@@ -33,6 +33,7 @@ from claimbook.common.files import (
     release_interrupts,
     remove_if_empty,
 )
+from claimbook.common.formatting import count, plural, stated
 from claimbook.common.paths import OutsideError, inside
 from claimbook.inputs.csvfile import IngestError, TruncatedError, row_changes
 from claimbook.inputs.diff import result_changes
@@ -168,8 +169,8 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
             expected = int(expected) if expected and expected.isdigit() else None
             if expected is not None and expected > MAX_DOWNLOAD:
                 raise FetchError(
-                    f"{url}: the server announces {expected:,} bytes; a results summary is at most "
-                    f"{MAX_DOWNLOAD:,}; nothing was installed"
+                    f"{url}: the server announces {plural(expected, 'byte')}; a results summary is at most "
+                    f"{count(MAX_DOWNLOAD)}; nothing was installed"
                 )
             read = getattr(response, "read1", response.read)  # what has come, not a full chunk
             bar = _progress_bar(expected, progress)
@@ -184,7 +185,7 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
                 size += len(chunk)
                 if size > MAX_DOWNLOAD:
                     raise FetchError(
-                        f"{url}: more than {MAX_DOWNLOAD:,} bytes; a results summary is smaller, so "
+                        f"{url}: more than {plural(MAX_DOWNLOAD, 'byte')}; a results summary is smaller, so "
                         "the download was stopped and nothing was installed"
                     )
                 stream.write(chunk)
@@ -201,14 +202,14 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
         ) from None
     except TimeoutError:
         raise FetchError(
-            f"{url}: the download took longer than --timeout {timeout:g} s ({size:,} bytes received); "
+            f"{url}: the download took longer than --timeout {stated(timeout, 's')} ({plural(size, 'byte')} received); "
             "nothing was installed"
         ) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError):
             raise FetchError(
-                f"{url}: no answer within --timeout {timeout:g} s; nothing was installed"
+                f"{url}: no answer within --timeout {stated(timeout, 's')}; nothing was installed"
             ) from None
         raise FetchError(f"{url}: download failed ({reason})") from None
     except Exception as exc:  # noqa: BLE001 -- other http.client errors
