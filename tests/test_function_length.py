@@ -1,7 +1,7 @@
 """Short functions (issue 18): none in the package runs over about a screen. A longer one is doing
 several things, and is split where it does (``claimbook.build.book`` and its steps, for example).
 
-The folders still being reworked are not held to it yet: widen ``CHECKED`` as each one is.
+Every layer is held to it but present/, whose last two long functions (two charts) are still to split.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
 
 LIMIT = 60  # lines of a function, its signature, docstring and nested functions included
 # The layers held to the limit, and "" for the top-level modules (the command line).
-CHECKED = ("", "common", "inputs", "build")
+CHECKED = ("", "common", "inputs", "claims", "engine", "build")
 
 
 def long_functions(package: Path = PACKAGE, limit: int = LIMIT) -> list[tuple[str, str, int]]:
@@ -50,4 +50,3 @@ def test_the_check_sees_a_long_function(tmp_path):
     module.write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}\n    return x0\n")
     assert long_functions(tmp_path / "claimbook") == [("build/long.py", "long", LIMIT + 2)]
     assert _layer("build/long.py") in CHECKED and _layer("cli.py") in CHECKED
-    assert _layer("engine/kinds/ratio.py") not in CHECKED

@@ -164,39 +164,15 @@ def _claim(
     parent: dict | None = None,
     validate: Validator | None = None,
 ) -> Claim:
-    if not isinstance(entry, dict):
-        raise RegistryError(f"{path}: claims[{index}]: each claim must be a mapping")
-    claim_id = entry.get("id")
-    where = _where(path, claim_id, index)
-    if not claim_id:
-        raise RegistryError(f"{where}: field id: required")
-    problem = identifiers.id_problem(claim_id)
-    if problem:
-        raise RegistryError(f"{_where(path, None, index)}: field id: {problem}")
+    claim_id, where = _claim_id(entry, path, index)
     values = dict(entry)
     if parent is not None:
         for name in INHERITED:
             if name not in values and name in parent:
                 values[name] = parent[name]
-    for required in ("statement", "kind"):
-        if not values.get(required):
-            raise RegistryError(f"{where}: field {required}: required")
-    parts_entries = values.pop("parts", None) or []
-    if parent is not None and parts_entries:
-        raise RegistryError(f"{where}: field parts: a part cannot have parts of its own")
-    if not isinstance(parts_entries, list):
-        raise RegistryError(f"{where}: field parts: expected a list of claims")
+    parts_entries = _checked_values(values, where, parent)
     fields = {name: value for name, value in values.items() if name not in HELD}
     check_numbers(fields, where)
-    for name in ("statement", "title", "note"):
-        if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
-            raise RegistryError(f"{where}: field {name}: expected text")
-    result_ids = values.get("result_ids") or []
-    if not isinstance(result_ids, list):
-        raise RegistryError(f"{where}: field result_ids: expected a list of IDs")
-    chapter = values.get("chapter")
-    if chapter is not None and not isinstance(chapter, str):
-        raise RegistryError(f"{where}: field chapter: expected a chapter name")
     claim = Claim(
         id=claim_id,
         announcement=announcement.id,
@@ -204,9 +180,9 @@ def _claim(
         kind=str(values["kind"]),
         fields=fields,
         where=where,
-        chapter=chapter,
+        chapter=values.get("chapter"),
         parent=parent["id"] if parent else None,
-        result_ids=tuple(str(item) for item in result_ids),
+        result_ids=tuple(str(item) for item in values.get("result_ids") or []),
         note=" ".join(str(values.get("note") or "").split()),
     )
     if validate is not None:
@@ -218,6 +194,42 @@ def _claim(
         _claim(part, path, index, announcement, parent=values, validate=validate) for part in parts_entries
     )
     return Claim(**{**claim.__dict__, "parts": parts})
+
+
+def _claim_id(entry, path: str, index: int) -> tuple[str, str]:
+    """A claim entry's id, checked, and the prefix of every message about it."""
+    if not isinstance(entry, dict):
+        raise RegistryError(f"{path}: claims[{index}]: each claim must be a mapping")
+    claim_id = entry.get("id")
+    where = _where(path, claim_id, index)
+    if not claim_id:
+        raise RegistryError(f"{where}: field id: required")
+    problem = identifiers.id_problem(claim_id)
+    if problem:
+        raise RegistryError(f"{_where(path, None, index)}: field id: {problem}")
+    return claim_id, where
+
+
+def _checked_values(values: dict, where: str, parent: dict | None) -> list:
+    """Check the fields every claim holds (statement, kind, text, result IDs, chapter) and take
+    its parts out of ``values``: the part entries, a list."""
+    for required in ("statement", "kind"):
+        if not values.get(required):
+            raise RegistryError(f"{where}: field {required}: required")
+    parts_entries = values.pop("parts", None) or []
+    if parent is not None and parts_entries:
+        raise RegistryError(f"{where}: field parts: a part cannot have parts of its own")
+    if not isinstance(parts_entries, list):
+        raise RegistryError(f"{where}: field parts: expected a list of claims")
+    for name in ("statement", "title", "note"):
+        if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
+            raise RegistryError(f"{where}: field {name}: expected text")
+    if not isinstance(values.get("result_ids") or [], list):
+        raise RegistryError(f"{where}: field result_ids: expected a list of IDs")
+    chapter = values.get("chapter")
+    if chapter is not None and not isinstance(chapter, str):
+        raise RegistryError(f"{where}: field chapter: expected a chapter name")
+    return parts_entries
 
 
 def _announcement(document: dict, path: str) -> Announcement:
@@ -371,6 +383,29 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
     return chapters
 
 
+def _unique(read: list) -> tuple[dict[str, Announcement], list[Claim]]:
+    """The announcements by id and their claims in order, refusing an announcement id or a claim
+    id (a part's included) that two entries share."""
+    announcements, claims = {}, []
+    for announcement, file_claims in read:
+        if announcement.id in announcements:
+            raise RegistryError(
+                f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
+                f"{announcements[announcement.id].path}"
+            )
+        announcements[announcement.id] = announcement
+        claims.extend(file_claims)
+    seen: dict[str, str] = {}
+    for claim in claims:
+        for item in (claim, *claim.parts):
+            if item.id in seen:
+                raise RegistryError(
+                    f"{item.where}: field id: duplicate id; {item.id!r} is also in {seen[item.id]}"
+                )
+            seen[item.id] = item.where.split(": claim")[0]
+    return announcements, claims
+
+
 def load_registry(
     claims_dir: str | os.PathLike = CLAIMS_DIR,
     chapters_file: str | os.PathLike = CHAPTERS_FILE,
@@ -400,23 +435,7 @@ def load_registry(
         extra = read_registry_file(Path(also), str(also), validate)
         read = [item for item in read if item[0].id != extra[0].id] + [extra]
     read.sort(key=lambda item: (item[0].date, item[0].id))
-    announcements, claims = {}, []
-    for announcement, file_claims in read:
-        if announcement.id in announcements:
-            raise RegistryError(
-                f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
-                f"{announcements[announcement.id].path}"
-            )
-        announcements[announcement.id] = announcement
-        claims.extend(file_claims)
-    seen: dict[str, str] = {}
-    for claim in claims:
-        for item in (claim, *claim.parts):
-            if item.id in seen:
-                raise RegistryError(
-                    f"{item.where}: field id: duplicate id; {item.id!r} is also in {seen[item.id]}"
-                )
-            seen[item.id] = item.where.split(": claim")[0]
+    announcements, claims = _unique(read)
     chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
     for claim in claims:
         if claim.chapter is not None and claim.chapter not in chapters:

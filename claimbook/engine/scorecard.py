@@ -116,9 +116,20 @@ def _number(value):
 
 def rows_for(check, chapter: str) -> list[dict]:
     """The scorecard rows of one check: one per case (one row if it has none), then its parts'."""
-    claim = check.claim
     used = check.rows if check.rows is not None else pd.DataFrame()
-    shared = {
+    shared = _shared(check, chapter, used)
+    rows = [_case_row(case, check, shared, used) for case in check.cases or ()]
+    if not rows:
+        rows.append(_claim_row(check.claim, shared, used))
+    for part in check.parts:
+        rows.extend(rows_for(part, chapter))
+    return rows
+
+
+def _shared(check, chapter: str, used: pd.DataFrame) -> dict:
+    """The columns every row of a check has: the claim, its verdict, caveats and the results used."""
+    claim = check.claim
+    return {
         "announcement": claim.announcement,
         "claim": claim.id,
         "part_of": claim.parent or "",
@@ -136,50 +147,45 @@ def rows_for(check, chapter: str) -> list[dict]:
         "missing": list(check.missing),
         "definition": definition_digest(claim),
     }
-    cases = check.cases or ()
-    rows = []
-    for case in cases:
-        rows.append(
-            {
-                **shared,
-                "scenario": case.label,
-                "claimed": _number(case.claimed),
-                "measured": _number(case.measured),
-                "unit": case.unit or claim.unit,
-                "reaches_claim": case.reaches,
-                "deciding": case.label == check.deciding,
-                "evidence": "; ".join(case.evidence),
-                "measured_vs_best_any": _number(case.detail.measured_vs_best_any),
-                # the class the best-of-any figure is of ("NVIDIA GB300, 72 GPUs"), named beside it
-                "best_any_class": case.detail.best_class
-                if case.detail.measured_vs_best_any is not None
-                else None,
-                "per_gpu_ratio": _number(case.detail.per_gpu_ratio),
-                "per_watt_ratio": _number(case.detail.per_watt_ratio),
-                "selected": _selected(case, used),
-            }
-        )
-    if not rows:
-        claimed = claim.claimed if isinstance(claim.claimed, (int, float)) else None
-        rows.append(
-            {
-                **shared,
-                "scenario": "",
-                "claimed": _number(claimed),
-                "measured": None,
-                "reaches_claim": None,
-                "deciding": True,
-                "evidence": "; ".join(sorted(set(used["location"]))) if not used.empty else "",
-                "measured_vs_best_any": None,
-                "best_any_class": None,
-                "per_gpu_ratio": None,
-                "per_watt_ratio": None,
-                "selected": _from_locations(sorted(set(used["location"])), used) if not used.empty else [],
-            }
-        )
-    for part in check.parts:
-        rows.extend(rows_for(part, chapter))
-    return rows
+
+
+def _case_row(case, check, shared: dict, used: pd.DataFrame) -> dict:
+    return {
+        **shared,
+        "scenario": case.label,
+        "claimed": _number(case.claimed),
+        "measured": _number(case.measured),
+        "unit": case.unit or check.claim.unit,
+        "reaches_claim": case.reaches,
+        "deciding": case.label == check.deciding,
+        "evidence": "; ".join(case.evidence),
+        "measured_vs_best_any": _number(case.detail.measured_vs_best_any),
+        # the class the best-of-any figure is of ("NVIDIA GB300, 72 GPUs"), named beside it
+        "best_any_class": case.detail.best_class if case.detail.measured_vs_best_any is not None else None,
+        "per_gpu_ratio": _number(case.detail.per_gpu_ratio),
+        "per_watt_ratio": _number(case.detail.per_watt_ratio),
+        "selected": _selected(case, used),
+    }
+
+
+def _claim_row(claim, shared: dict, used: pd.DataFrame) -> dict:
+    """The one row of a check without cases: the claim's own figure, the results it read."""
+    claimed = claim.claimed if isinstance(claim.claimed, (int, float)) else None
+    locations = sorted(set(used["location"])) if not used.empty else []
+    return {
+        **shared,
+        "scenario": "",
+        "claimed": _number(claimed),
+        "measured": None,
+        "reaches_claim": None,
+        "deciding": True,
+        "evidence": "; ".join(locations),
+        "measured_vs_best_any": None,
+        "best_any_class": None,
+        "per_gpu_ratio": None,
+        "per_watt_ratio": None,
+        "selected": _from_locations(locations, used) if locations else [],
+    }
 
 
 def normalise(rows: list[dict]) -> list[dict]:
