@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from claimbook.common.errors import UsageError
+from claimbook.common.formatting import quantity
 from claimbook.common.paths import PROJECT_ROOT
 
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
@@ -153,7 +154,7 @@ def text(report: dict) -> str:
                 continue
             lines.append(
                 f"{indent}{'* ' if row['deciding'] and len(own) > 1 else '- '}{row['scenario'] or 'figure'}: "
-                f"measured {_figure(row['measured'], row['unit'])}, claimed {_figure(row['claimed'], row['unit'])}"
+                f"measured {quantity(row['measured'], row['unit'] or '')}, claimed {quantity(row['claimed'], row['unit'] or '')}"
                 + {True: " (holds)", False: " (does not hold)", None: ""}[row["reaches_claim"]]
             )
         deciding = next((row["scenario"] for row in own if row["deciding"] and row["scenario"]), "")
@@ -172,12 +173,6 @@ def text(report: dict) -> str:
             for item in report["results"]
         ]
     return "\n".join(lines)
-
-
-def _figure(value, unit: str) -> str:
-    from claimbook.engine.verdict import figure
-
-    return figure(value, unit or "")
 
 
 def run(ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT) -> str:

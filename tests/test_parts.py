@@ -12,8 +12,9 @@ from conftest import ROOT
 from claimbook.build import digests, jupyterbook, outputs
 from claimbook.claims import params
 from claimbook.claims.registry import RegistryError
+from claimbook.common.formatting import signed_percent
 from claimbook.engine import SPECS, load_registry
-from claimbook.engine.verdict import figure, gap_percent, matches, reaches, signed, weakest
+from claimbook.engine.verdict import gap_percent, matches, reaches, weakest
 from claimbook.inputs.reference import annotate, load_reference
 from claimbook.present import blocks, charts, markdown_pages
 
@@ -601,18 +602,6 @@ def test_labels_wrap_between_words(text):
         assert text[text.index(line) + len(line) :][:1] in ("", " ") or line[-1] in "_-/ "
 
 
-def test_plurals_and_numbers():
-    assert (blocks.plural(1, "result"), blocks.plural(3, "result")) == ("1 result", "3 results")
-    assert blocks.number(1234567.0) == "1,234,567" and blocks.number(0.6546) == "0.655"
-    assert blocks.number(15.75, 2) == "15.75"
-    assert [
-        figure(1, "results"),
-        figure(3, "category"),
-        figure(1, "vendors"),
-        figure(0.655, "samples/s"),
-    ] == ["1 result", "3 categories", "1 vendor", "0.655 samples/s"]
-
-
 def test_tables_speak_to_readers():
     import pandas as pd
 
@@ -659,7 +648,7 @@ def test_axis_numbers_read_as_numbers(values):
 def test_verdict_helpers():
     assert matches(3.74, 3.7) and matches(2.57, 2.5) and not matches(5.81, 5.7)
     assert reaches(5.6, 5.7, higher_is_better=False) and not reaches(5.81, 5.7, higher_is_better=False)
-    assert signed(gap_percent(5.7, 5.8077)) == "-1.9%"
+    assert signed_percent(gap_percent(5.7, 5.8077)) == "-1.9%"
     assert weakest(["supported", "cannot be checked", "supported with caveats"]) == "cannot be checked"
 
 

@@ -15,6 +15,7 @@ from claimbook.build import digests
 from claimbook.build.plan import shown_claims
 from claimbook.build.request import BuildRequest
 from claimbook.build.staging import Staged
+from claimbook.common.formatting import seconds
 from claimbook.common.paths import CLAIM_TEMPLATE
 
 
@@ -45,7 +46,7 @@ def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], serv
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             execute_chapter(*job, server)
-            report(f"  executed {job[0]} ({time.perf_counter() - started:.1f} s)")
+            report(f"  executed {job[0]} ({seconds(time.perf_counter() - started)})")
         return
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
@@ -53,7 +54,7 @@ def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], serv
         try:
             for future in as_completed(futures):
                 future.result()
-                report(f"  executed {futures[future]} ({time.perf_counter() - started:.1f} s since start)")
+                report(f"  executed {futures[future]} ({seconds(time.perf_counter() - started)} since start)")
         except BaseException:
             for future in futures:
                 future.cancel()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from claimbook.common.formatting import plural
+
 MAX_TEXT = 4 * 1024 * 1024  # a registry is tens of kB; this leaves a hundred times that
 MAX_VALUES = 1_000_000  # values a document may stand for once its aliases are expanded
 
@@ -49,10 +51,14 @@ def read_text(path: str | os.PathLike, label: str, what: str, limit: int = MAX_T
                 f"{label}: not a regular file ({_kind(info.st_mode)}); the {what} must be a file"
             )
         if info.st_size > limit:
-            raise InputError(f"{label}: {info.st_size:,} bytes; the {what} may be at most {limit:,} bytes")
+            raise InputError(
+                f"{label}: {plural(info.st_size, 'byte')}; the {what} may be at most {plural(limit, 'byte')}"
+            )
         data = stream.read(limit + 1)
     if len(data) > limit:
-        raise InputError(f"{label}: more than {limit:,} bytes; the {what} may be at most {limit:,} bytes")
+        raise InputError(
+            f"{label}: more than {plural(limit, 'byte')}; the {what} may be at most {plural(limit, 'byte')}"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -126,7 +132,7 @@ def _check_expansion(text: str, label: str) -> None:
         if total > MAX_VALUES:
             raise InputError(
                 f"{label}, line {event.start_mark.line + 1}: its aliases expand to more than "
-                f"{MAX_VALUES:,} values; write the values out"
+                f"{plural(MAX_VALUES, 'value')}; write the values out"
             )
 
 

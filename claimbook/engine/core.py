@@ -15,13 +15,13 @@ import pandas as pd
 
 from claimbook.claims.registry import Announcement, Claim, Registry
 from claimbook.claims.selectors import Missing, describe, item_selector, missing, select, with_defaults
+from claimbook.common.formatting import plural, quantity
 from claimbook.engine import caveats as caveat_codes
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
     SUPPORTED_WITH_CAVEATS,
-    figure,
 )
 from claimbook.inputs.reference import Reference
 
@@ -128,19 +128,20 @@ class Check:
         low = min(case.measured for case in measured)
         high = max(case.measured for case in measured)
         if len(measured) == 1 or math.isclose(low, high):
-            text = figure(measured[0].measured, unit)
+            text = quantity(measured[0].measured, unit)
         else:
-            text = f"{figure(low, '')}–{figure(high, unit)}"
+            text = f"{quantity(low, '')}–{quantity(high, unit)}"
         unnamed = [case for case in measured if case.claimed is None and case.reaches is None]
         if unnamed and len(unnamed) < len(measured) and any(case.claimed is not None for case in measured):
             # A headline that names no scenario: the scenarios the claim does not name are its spread.
             named = [case for case in measured if not (case.claimed is None and case.reaches is None)]
             return (
                 f"{text}: "
-                + ", ".join(f"{case.label} {figure(case.measured, unit)} (claimed)" for case in named)
+                + ", ".join(f"{case.label} {quantity(case.measured, unit)} (claimed)" for case in named)
                 + ", "
                 + ", ".join(
-                    f"{case.label} {figure(case.measured, unit)} (not named by the claim)" for case in unnamed
+                    f"{case.label} {quantity(case.measured, unit)} (not named by the claim)"
+                    for case in unnamed
                 )
             )
         if self.deciding and len(measured) > 1:
@@ -397,7 +398,7 @@ def label_of(row: pd.Series) -> str:
     gpus = int(row["total_accelerators"])
     combined = row.get("combined")
     name = combined if isinstance(combined, str) else f"{row['organization']} {row['system']}"
-    return f"{name} ({gpus} GPU{'s' if gpus != 1 else ''})"
+    return f"{name} ({plural(gpus, 'GPU')})"
 
 
 # The book's rule for a comparison across divisions (book/method.md, "Judgment rules").

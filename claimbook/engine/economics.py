@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from claimbook.common.formatting import plural, usd
 from claimbook.engine import notebook_records
 
 SECONDS_PER_HOUR = 3600
@@ -145,12 +146,12 @@ def break_even_notes(
     base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
     return (
         (
-            f"With {baseline_family} at an assumed {base:.2f} USD per GPU-hour (it has no public price), "
+            f"With {baseline_family} at an assumed {usd(base)} per GPU-hour (it has no public price), "
             f"{new_family} is cheaper per token in every scenario only if priced below "
-            f"{low['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour (the conservative figure, set by "
+            f"{usd(low['break_even_usd_per_gpu_hour'])} per GPU-hour (the conservative figure, set by "
             f"{display_name(low['benchmark'])} {low['scenario']}), and in its best scenario "
             f"({display_name(high['benchmark'])} {high['scenario']}) below "
-            f"{high['break_even_usd_per_gpu_hour']:.2f} USD per GPU-hour."
+            f"{usd(high['break_even_usd_per_gpu_hour'])} per GPU-hour."
         ),
         (
             f"These break-even prices scale in proportion to the price assumed for {baseline_family}; the method "
@@ -179,7 +180,7 @@ def sensitivity(
         frames.append(
             pd.DataFrame(
                 {
-                    "system": f"{item.family}, {item.total_accelerators} GPUs",
+                    "system": f"{item.family}, {plural(item.total_accelerators, 'GPU')}",
                     "scenario": item.scenario,
                     "line": f"new {item.scenario}",
                     "usd_per_gpu_hour": prices,
@@ -193,7 +194,7 @@ def sensitivity(
         frames.append(
             pd.DataFrame(
                 {
-                    "system": f"{base['family']}, {int(base['total_accelerators'])} GPUs, at {baseline_usd_per_gpu_hour:.2f} USD/h",
+                    "system": f"{base['family']}, {plural(int(base['total_accelerators']), 'GPU')}, at {usd(baseline_usd_per_gpu_hour)}/h",
                     "scenario": item.scenario,
                     "line": f"baseline {item.scenario}",
                     "usd_per_gpu_hour": prices,

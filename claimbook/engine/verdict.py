@@ -130,49 +130,9 @@ def gap_percent(claimed: float, measured: float) -> float:
     return 100.0 * (claimed / measured - 1.0)
 
 
-def signed(value: float, decimals: int = 1) -> str:
-    """A signed percentage: "+3.7%", "-1.9%", "0.0%"."""
-    text = f"{value:+.{decimals}f}%"
-    return text.replace("+0.0%", "0.0%").replace("-0.0%", "0.0%")
-
-
 def weakest(verdicts) -> str:
     """The weakest of several verdicts (a claim made of parts is no stronger than its weakest)."""
     verdicts = list(verdicts)
     if not verdicts:
         return CANNOT_BE_CHECKED
     return min(verdicts, key=STRENGTH.index)
-
-
-# Units that count things: "1 result", "4 categories", whichever form the registry names.
-_COUNTED = {
-    "result": "results",
-    "partner": "partners",
-    "GPU": "GPUs",
-    "category": "categories",
-    "vendor": "vendors",
-    "family": "families",
-    "organization": "organizations",
-    "system": "systems",
-    "benchmark": "benchmarks",
-}
-_COUNT_FORMS = {
-    **{singular: (singular, many) for singular, many in _COUNTED.items()},
-    **{many: (singular, many) for singular, many in _COUNTED.items()},
-}
-
-
-def figure(value: float | None, unit: str = "") -> str:
-    """A measured figure as the book writes it: three significant digits, thousands separated;
-    a counted unit agrees with its number ("1 result", "3 categories")."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "—"
-    if unit in _COUNT_FORMS:
-        unit = _COUNT_FORMS[unit][0 if value == 1 else 1]
-    if abs(value) >= 1000:
-        text = f"{value:,.0f}"
-    elif abs(value) >= 100:
-        text = f"{value:.1f}" if unit == "%" else f"{value:.0f}"
-    else:
-        text = f"{value:.3g}"
-    return text + ("" if unit in ("%", "x", "") else " ") + unit

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from claimbook.common.formatting import plural, signed_percent, significant
 from claimbook.inputs.schema import RESULT_KEY
 
 # Fields compared besides the key: what selectors and presence details read, and the result.
@@ -118,7 +119,7 @@ def _value_changes(merged: pd.DataFrame, compared) -> list[str]:
         pairs = merged[~_same(merged[f"{name}_old"], merged[f"{name}_new"])]
         counts = pairs.groupby([pairs[f"{name}_old"].astype(str), pairs[f"{name}_new"].astype(str)]).size()
         for (before, after), count in counts.items():
-            lines.append(f"{name}: {before!r} -> {after!r} ({count} result{'s' if count != 1 else ''})")
+            lines.append(f"{name}: {before!r} -> {after!r} ({plural(count, 'result')})")
     return lines
 
 
@@ -133,9 +134,11 @@ def format_diff(table: pd.DataFrame) -> str:
         return "no differences"
     summary = change_counts(table)
     shown = table.assign(
-        old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
-        new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else f"{value:,.4g}"),
-        change_percent=table["change_percent"].map(lambda value: "" if pd.isna(value) else f"{value:+.1f}%"),
+        old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else significant(value, 4)),
+        new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else significant(value, 4)),
+        change_percent=table["change_percent"].map(
+            lambda value: "" if pd.isna(value) else signed_percent(value)
+        ),
     )
     text = summary + "\n" + shown.to_string(index=False)
     values = table.attrs.get("values") or []
@@ -159,7 +162,7 @@ def result_changes(old: pd.DataFrame, new: pd.DataFrame) -> str:
     )
     results = int(by_result.sum())
     counts = change_counts(table).replace(
-        f"{len(changed)} changed", f"{results} result{'' if results == 1 else 's'} changed", 1
+        f"{len(changed)} changed", f"{plural(results, 'result')} changed", 1
     )
     others = changed[~by_result]
     if not others.empty:

@@ -33,6 +33,7 @@ from claimbook.common.files import (
     release_interrupts,
     remove_if_empty,
 )
+from claimbook.common.formatting import count, plural, stated
 from claimbook.common.paths import OutsideError, inside
 from claimbook.inputs.csvfile import IngestError, TruncatedError, row_changes
 from claimbook.inputs.diff import result_changes
@@ -171,8 +172,8 @@ class _Transfer:
         self.expected = int(expected) if expected and expected.isdigit() else None
         if self.expected is not None and self.expected > MAX_DOWNLOAD:
             raise FetchError(
-                f"{self.url}: the server announces {self.expected:,} bytes; a results summary is at most "
-                f"{MAX_DOWNLOAD:,}; nothing was installed"
+                f"{self.url}: the server announces {plural(self.expected, 'byte')}; a results summary is at most "
+                f"{count(MAX_DOWNLOAD)}; nothing was installed"
             )
 
     def copy(self, response, stream: BinaryIO) -> None:
@@ -190,7 +191,7 @@ class _Transfer:
             self.size += len(chunk)
             if self.size > MAX_DOWNLOAD:
                 raise FetchError(
-                    f"{self.url}: more than {MAX_DOWNLOAD:,} bytes; a results summary is smaller, so "
+                    f"{self.url}: more than {plural(MAX_DOWNLOAD, 'byte')}; a results summary is smaller, so "
                     "the download was stopped and nothing was installed"
                 )
             stream.write(chunk)
@@ -232,13 +233,15 @@ def _download_error(exc: Exception, transfer: _Transfer, timeout: float) -> Fetc
         )
     if isinstance(exc, TimeoutError):
         return FetchError(
-            f"{url}: the download took longer than --timeout {timeout:g} s ({size:,} bytes received); "
+            f"{url}: the download took longer than --timeout {stated(timeout, 's')} ({plural(size, 'byte')} received); "
             "nothing was installed"
         )
     if isinstance(exc, (urllib.error.URLError, OSError)):
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError):
-            return FetchError(f"{url}: no answer within --timeout {timeout:g} s; nothing was installed")
+            return FetchError(
+                f"{url}: no answer within --timeout {stated(timeout, 's')}; nothing was installed"
+            )
         return FetchError(f"{url}: download failed ({reason})")
     return FetchError(f"{url}: download failed ({type(exc).__name__}: {exc})")
 

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import numpy as np
 import pandas as pd
 
-from claimbook.common.formatting import plural  # noqa: F401 -- the notebooks call report.plural
+from claimbook.common import formatting
 from claimbook.engine import caveats
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 
@@ -66,26 +66,6 @@ def provenance_url(round_name: str, location: str) -> str:
     """The public folder of a result: MLCommons publishes each round in its own repository."""
     path = quote(str(location).removeprefix("./"), safe="/")
     return RESULTS_REPOSITORY.format(round=quote(str(round_name), safe=""), path=path)
-
-
-def number(value, decimals: int | None = None) -> str:
-    """A number as the book prints it: thousands separated, 3 significant digits below 100."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)) or value is pd.NA:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    value = float(value)
-    if decimals is not None:
-        return f"{value:,.{decimals}f}"
-    if value.is_integer() and abs(value) >= 1:
-        return f"{value:,.0f}"
-    if abs(value) >= 1000:
-        return f"{value:,.0f}"
-    if abs(value) >= 100:
-        return f"{value:,.1f}"
-    return f"{value:.3g}"
 
 
 def badge(verdict: str) -> str:
@@ -147,7 +127,7 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
     rows_html = ""
     if every_row is not None and not every_row.empty:
         rows_html = (
-            f'<details class="claimbook-every-row"><summary>Every row of the table ({len(every_row):,})</summary>'
+            f'<details class="claimbook-every-row"><summary>Every row of the table ({formatting.count(len(every_row))})</summary>'
             f"{table_html(every_row, 'Every row of the table the claim states, as checked')}</details>"
         )
     context_html = _context_html(check)
@@ -205,9 +185,11 @@ def _cell(value, numeric: bool, decimals: int | None = None) -> str:
     if isinstance(value, (bool, np.bool_)):
         value = "yes" if value else "no"
     text = escape(
-        number(value, decimals)
+        formatting.table_number(value, decimals)
         if numeric
-        else ("—" if value is None or (isinstance(value, float) and math.isnan(value)) else value)
+        else (
+            formatting.MISSING if value is None or (isinstance(value, float) and math.isnan(value)) else value
+        )
     )
     if numeric:
         return f'<td class="num">{text}</td>'
@@ -289,7 +271,7 @@ def table_text(frame: pd.DataFrame, caption: str) -> str:
         + "\n"
         + frame.map(
             lambda value: (
-                number(value)
+                formatting.table_number(value)
                 if isinstance(value, (int, float)) and not isinstance(value, bool)
                 else str(value)
             )

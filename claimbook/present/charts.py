@@ -16,6 +16,7 @@ import re
 import altair as alt
 import pandas as pd
 
+from claimbook.common import formatting
 from claimbook.inputs.reference import UNLISTED_COLOUR, UNLISTED_SHAPE
 
 RENDERER = "claimbook"
@@ -94,9 +95,13 @@ def data_table_html(spec: dict, limit: int = 500) -> str:
         + "</tr>"
         for record in records[:limit]
     )
-    more = f"<p>First {limit} of {len(records)} rows.</p>" if len(records) > limit else ""
+    more = (
+        f"<p>First {formatting.count(limit)} of {formatting.plural(len(records), 'row')}.</p>"
+        if len(records) > limit
+        else ""
+    )
     return (
-        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({"1 row" if len(records) == 1 else f"{len(records):,} rows"})</summary>'
+        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({formatting.plural(len(records), "row")})</summary>'
         f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Data behind the chart">'
         f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>'
     )
@@ -106,7 +111,7 @@ def _cell_text(value) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return formatting.data_value(value)
     return str(value)
 
 
@@ -240,7 +245,7 @@ def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFra
     data = pd.DataFrame(
         {
             "label": [
-                wrap(f"{org} · {system} ({gpus} GPU{'s' if gpus != 1 else ''})")
+                wrap(f"{org} · {system} ({formatting.plural(gpus, 'GPU')})")
                 for org, system, gpus in zip(rows["organization"], rows["system"], rows["total_accelerators"])
             ],
             "submitter": rows["organization"].astype(str).values,
@@ -263,7 +268,9 @@ def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFra
             ],
         }
     )
-    data["result_text"] = [f"{value:,.6g} {unit}" for value, unit in zip(data["result"], data["units"])]
+    data["result_text"] = [
+        formatting.significant(value, 6, unit) for value, unit in zip(data["result"], data["units"])
+    ]
     return data
 
 
@@ -341,7 +348,7 @@ def case_chart(
     ``detail`` (tooltip text)."""
     data = cases.assign(
         value_text=[
-            _figure_text(value, unit) + f" {OUTCOME_MARKS[outcome]}"
+            formatting.case_figure(value, unit) + f" {OUTCOME_MARKS[outcome]}"
             for value, outcome in zip(cases["measured"], cases["outcome"])
         ],
     )
@@ -384,16 +391,6 @@ def case_chart(
 
 
 OUTCOME_MARKS = {"holds": "✔", "does not hold": "✘", "for context": "·"}
-
-
-def _figure_text(value, unit: str) -> str:
-    if value is None or pd.isna(value):
-        return "—"
-    if unit == "%":
-        return f"{value:+.1f}%" if abs(value) < 1000 else f"{value:+,.0f}%"
-    if unit == "x":
-        return f"{value:.2f}x"
-    return f"{value:,.4g} {unit}".strip()
 
 
 def _axis_title(unit: str) -> str:
@@ -514,13 +511,13 @@ def candidates_chart(
         ratio=lambda frame: frame[column],
         tag=lambda frame: frame["class"].map(lambda klass: CLASS_TAGS.get(klass, klass)),
         ratio_text=lambda frame: [
-            f"{value:.2f}x · {CLASS_TAGS.get(klass, klass)}"
+            f"{formatting.times(value)} · {CLASS_TAGS.get(klass, klass)}"
             for value, klass in zip(frame[column], frame["class"])
         ],
     )
     data = data.assign(
         label=[
-            wrap(f"{org} · {system} ({gpus} GPUs)") + "\n" + text
+            wrap(f"{org} · {system} ({formatting.plural(gpus, 'GPU')})") + "\n" + text
             for org, system, gpus, text in zip(
                 data["organization"], data["system"], data["gpus"], data["ratio_text"]
             )
@@ -568,7 +565,9 @@ def count_chart(found: pd.DataFrame, category: str, title: str, description: str
     """How many results each counted item has; its label says the count and whether the claim
     names it."""
     data = found.assign(
-        text=[f"{count:,} · {named}" for count, named in zip(found["results"], found["named"])]
+        text=[
+            f"{formatting.count(count)} · {named}" for count, named in zip(found["results"], found["named"])
+        ]
     )
     data = data.assign(
         label=[wrap(str(value)) + "\n" + text for value, text in zip(data[category], data["text"])]

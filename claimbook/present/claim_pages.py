@@ -12,6 +12,7 @@ import inspect
 import pandas as pd
 
 from claimbook import engine
+from claimbook.common import formatting
 from claimbook.common.paths import CLAIM_TEMPLATE
 from claimbook.engine import kinds, scorecard
 from claimbook.engine.context import chapter_context, page_data, page_parameters
@@ -35,7 +36,7 @@ def no_chart_sentence(check: Check) -> str:
         return "No chart: no published result measures this claim."
     return (
         f"No chart: the claim is about what the results are and what they state, not a figure to set against "
-        f"others; the {blocks.plural(used, 'published result')} it rests on "
+        f"others; the {formatting.plural(used, 'published result')} it rests on "
         f"{'is' if used == 1 else 'are'} listed under the evidence."
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from claimbook.common import formatting
 from claimbook.inputs.schema import SCENARIOS
 from claimbook.present import blocks, charts
 
@@ -139,5 +140,5 @@ def results_table(results: pd.DataFrame):
     """Every result of the round, in a table that scrolls in its own box."""
     blocks.evidence(
         results.sort_values(["benchmark", "scenario", "result"], ascending=[True, True, False]),
-        f"Every result of the round ({blocks.plural(len(results), 'result')})",
+        f"Every result of the round ({formatting.plural(len(results), 'result')})",
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
@@ -29,8 +30,7 @@ from claimbook.engine.core import (
     pick,
     select_for,
 )
-from claimbook.engine.kinds.ratio import value_text
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches, reaches
 
 
 @dataclass(frozen=True)
@@ -236,13 +236,13 @@ def same_vendor_match(
         return ""
     scale = float(claim.get("scale", 1))
     listed = "; ".join(
-        f"{label_of(other)}, {other['family']}, at {value_text(float(other['result']) / scale, claim.unit or '')}"
+        f"{label_of(other)}, {other['family']}, at {formatting.result(float(other['result']) / scale, claim.unit or '')}"
         for _, other in matching.iterrows()
     )
     return (
-        f"For context, not support: the claimed {claimed:g} is the published {scenario} result of another "
+        f"For context, not support: the claimed {formatting.stated(claimed)} is the published {scenario} result of another "
         f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at "
-        f"{value_text(float(row['result']) / scale, claim.unit or '')}"
+        f"{formatting.result(float(row['result']) / scale, claim.unit or '')}"
     )
 
 
@@ -267,14 +267,18 @@ def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found
     higher = bool(row["higher_is_better"])
     holds = reaches(measured, claimed, claim.tolerance, higher)
     exact = matches(measured, claimed, claim.tolerance)
-    published = f"The published {scenario} result of {label_of(row)} is {figure(measured, claim.unit)}"
+    published = (
+        f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
+    )
     if exact:
-        found.sentences.append(f"{published}, which is the claimed {claimed:g} at the precision stated")
+        found.sentences.append(
+            f"{published}, which is the claimed {formatting.stated(claimed)} at the precision stated"
+        )
     else:
         gap = gap_percent(claimed, measured)
         favour = (gap > 0) == higher
         found.sentences.append(
-            f"{published}; the claimed {claimed:g} is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} "
+            f"{published}; the claimed {formatting.stated(claimed)} is {formatting.percent(abs(gap))} {'above' if gap > 0 else 'below'} "
             f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
         )
     found.cases.append(

@@ -20,7 +20,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import select, with_defaults
-from claimbook.common.formatting import plural
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
@@ -48,7 +48,7 @@ from claimbook.engine.kinds.scaling import (
     configurations,
     superlinear,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.earlier import round_order
 
 MEASURES = ("total", "per-gpu")
@@ -233,16 +233,16 @@ def _reading_text(name: str, found: list[Case]) -> str:
         return f"{name}: no rival"
     led = [case for case in found if case.reaches]
     trailing = [case for case in found if not case.reaches]
-    text = f"{name}: leads in {len(led)} of {len(found)} case{'s' if len(found) != 1 else ''}"
+    text = f"{name}: leads in {len(led)} of {formatting.plural(len(found), 'case')}"
     only = found[0]
     if len(found) == 1 and led and only.detail.next and only.measured is not None:
         if only.unit == "%":  # an efficiency: both figures, not a ratio of them
             text += (
-                f" ({figure(only.measured, '%')} against {figure(only.detail.next_value, '%')}, "
+                f" ({formatting.quantity(only.measured, '%')} against {formatting.quantity(only.detail.next_value, '%')}, "
                 f"{only.detail.next})"
             )
         else:
-            text += f" ({only.measured:.2f}x the next best, {only.detail.next})"
+            text += f" ({formatting.times(only.measured)} the next best, {only.detail.next})"
     if trailing:
         text += " (behind in " + "; ".join(
             f"{case.label}, {case.detail.leader} ahead" for case in trailing[:4]
@@ -463,8 +463,8 @@ def per_gpu_context(readings: dict[str, list[Case]]) -> str:
     if not shown:
         return ""
     return "Per GPU, beside the whole systems (context, not deciding): " + "; ".join(
-        f"{case.label}: {figure(case.detail.subject_per_gpu, '')} against {figure(case.detail.next_per_gpu, '')} "
-        f"{case.detail.units} per GPU ({case.detail.subject_per_gpu / case.detail.next_per_gpu:.2f}x)"
+        f"{case.label}: {formatting.quantity(case.detail.subject_per_gpu, '')} against {formatting.quantity(case.detail.next_per_gpu, '')} "
+        f"{case.detail.units} per GPU ({formatting.times(case.detail.subject_per_gpu / case.detail.next_per_gpu)})"
         for case in shown
     )
 
@@ -715,7 +715,7 @@ def _definition_cases(
             codes.add("best-case-only")
             notes.append(
                 f"In {scenario}, which the claim does not name, {case.detail.leader} leads under "
-                f'"{definition["label"]}" ({pair_label(mine)} at {figure(case.measured, "%")})'
+                f'"{definition["label"]}" ({pair_label(mine)} at {formatting.quantity(case.measured, "%")})'
             )
     return cases
 
@@ -743,7 +743,7 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
         leads,
         (mine["large_location"], mine["small_location"], top["large_location"]),
         detail=LeadCase(
-            leader=pair_label(top) + f" at {figure(top['efficiency_percent'], '%')}"
+            leader=pair_label(top) + f" at {formatting.quantity(top['efficiency_percent'], '%')}"
             if not leads
             else pair_label(mine),
             next=pair_label(top),
@@ -770,11 +770,11 @@ def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, cod
         return
     highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
     notes.append(
-        f"{plural(len(flagged), 'pair')} above {100 + margin:g}% efficiency {'is' if len(flagged) == 1 else 'are'} "
+        f"{formatting.plural(len(flagged), 'pair')} above {formatting.stated(100 + margin, '%')} efficiency {'is' if len(flagged) == 1 else 'are'} "
         "shown but left out of the field"
         + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")
         + "; ".join(
-            f"{pair_label(row)} {row['scenario']} {figure(row['efficiency_percent'], '%')}"
+            f"{pair_label(row)} {row['scenario']} {formatting.quantity(row['efficiency_percent'], '%')}"
             for _, row in highest.iterrows()
         )
     )

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from claimbook.claims.registry import Claim
-from claimbook.common.formatting import plural
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
@@ -43,7 +43,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds, figure
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, bounds
 from claimbook.inputs.earlier import round_order
 
 COUNTABLE = {
@@ -371,11 +371,11 @@ def _tally(claim, data, rows, field, names, claimed, notes, tables) -> _Tally:
     if absent:
         reason += f"; no result for {', '.join(absent)}"
     if claimed is not None and len(names) != claimed:
-        reason += f"; the claim names {len(names)}, not {claimed:g}"
+        reason += f"; the claim names {len(names)}, not {formatting.stated(claimed)}"
     reason += "."
     if unnamed:
         notes.append(
-            f"The data also has {figure(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
+            f"The data also has {formatting.quantity(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
         )
     tables["named"] = pd.DataFrame(
         {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
@@ -393,11 +393,11 @@ def _reread(readings: list[dict], claimed: float, case: Case, codes: set, notes:
     if (not case.reaches and matching) or (case.reaches and differ):
         codes.add("definition-dependent")
     if not case.reaches and matching:
-        notes.append(f"The count is {claimed:g} only if one counts {' or '.join(matching)}")
+        notes.append(f"The count is {formatting.stated(claimed)} only if one counts {' or '.join(matching)}")
     described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
     reason = (
         f"Counted as {readings[0]['definition']}: {readings[0]['count']} "
-        f"({readings[0]['organizations'] or 'none'}), claimed {claimed:g}. Other readings give {described}."
+        f"({readings[0]['organizations'] or 'none'}), claimed {formatting.stated(claimed)}. Other readings give {described}."
     )
     first = readings[0]["count"]
     return reason, replace(case, measured=float(first), reaches=first == claimed)
@@ -497,7 +497,7 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
         notes.append(
             lead
             + (
-                f"they include {plural(len(same), 'figure')} of the same benchmark"
+                f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
                 if not same.empty
                 else "none of them is of the same benchmark"
             )
@@ -531,7 +531,7 @@ def _rows(claim: Claim, data: Data):
     systems = sorted({label_of(row) for _, row in rows.iterrows()})
     benchmarks = sorted(set(rows["benchmark"]))
     reason = (
-        f"The data has {len(rows)} such result{'s' if len(rows) != 1 else ''}: "
+        f"The data has {formatting.plural(len(rows), 'such result')}: "
         f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
         f" ({', '.join(sorted(set(rows['scenario'])))})."
     )
@@ -748,7 +748,10 @@ class _PairRule:
         return self.low <= ratio <= self.high and 0.0 <= gain < self.gain_below
 
     def description(self) -> str:
-        return f"{self.low:g} to {self.high:g} times the GPUs for a gain below {self.gain_below:g}%"
+        return (
+            f"{formatting.stated(self.low)} to {formatting.stated(self.high)} times the GPUs for a gain below "
+            f"{formatting.stated(self.gain_below, '%')}"
+        )
 
 
 def _pair_record(small, large, reading: str) -> dict:
@@ -800,7 +803,7 @@ def _top_against_smaller(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
 def _listed(records) -> str:
     return "; ".join(
         f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
-        f"{item['gpu_ratio']:.2f}x the GPUs for {item['gain_percent']:+.1f}%"
+        f"{formatting.times(item['gpu_ratio'])} the GPUs for {formatting.signed_percent(item['gain_percent'])}"
         for item in records
     )
 
@@ -837,7 +840,7 @@ def _pairs(claim: Claim, data: Data):
             claim,
             Outcome(
                 SUPPORTED,
-                f"{plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
+                f"{formatting.plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
                 f"{_listed(scale_outs)}.",
                 cases=tuple(cases),
                 deciding=cases[0].label,

@@ -21,6 +21,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.compare import per_watt, speedup
 from claimbook.engine.core import (
@@ -47,11 +48,9 @@ from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
-    figure,
     matches,
     quantifier,
     reaches,
-    signed,
 )
 
 OUTCOMES = ("lead", "tie", "trail")
@@ -126,7 +125,7 @@ def within_reading(claim: Claim) -> tuple[float, float, str]:
     if isinstance(value, str):
         reading = quantifier(value)
         return reading.high, reading.precision, f'"{reading.phrase}" read as {reading.meaning}'
-    return float(value), 0.0, f"within {float(value):g}%"
+    return float(value), 0.0, f"within {formatting.stated(float(value), '%')}"
 
 
 def _needs_claimed(claim: Claim) -> None:
@@ -205,7 +204,7 @@ def _level_line(claim: Claim, unit: str):
 
 def _within_line(claim: Claim, unit: str):
     bound = within_reading(claim)[0]
-    return -bound, f"{bound:g}% below"
+    return -bound, f"{formatting.stated(bound, '%')} below"
 
 
 def _no_line(claim: Claim, unit: str):
@@ -284,10 +283,6 @@ def class_name(selector: dict) -> str:
     return ", ".join(part for part in (" or ".join(map(str, families)), size) if part) or "any result"
 
 
-def _claim_text(claimed: float, unit: str) -> str:
-    return f"{claimed:g}%" if unit == "%" else f"{claimed:g}x"
-
-
 NO_EXPECTATION = "No case has an expectation the data can test."
 
 
@@ -295,13 +290,13 @@ def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set) -> tup
     """The best case must reach the figure; the spread is shown."""
     claimed = float(claim.claimed)
     best = max(cases, key=lambda case: (case.measured, case.label))
-    spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in cases)
+    spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
     if not best.reaches:
         return (
             NOT_SUPPORTED,
             (
-                f"No case reaches the claimed {_claim_text(claimed, unit)}: the best is "
-                f"{_fmt(best.measured, unit)} ({best.label}); all cases: {spread}."
+                f"No case reaches the claimed {formatting.stated(claimed, unit)}: the best is "
+                f"{formatting.case_figure(best.measured, unit)} ({best.label}); all cases: {spread}."
             ),
             best.label,
         )
@@ -312,8 +307,8 @@ def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set) -> tup
     return (
         SUPPORTED,
         (
-            f"The best case, {best.label}, gives {_fmt(best.measured, unit)} against the claimed "
-            f"{_claim_text(claimed, unit)}; all cases: {spread}."
+            f"The best case, {best.label}, gives {formatting.case_figure(best.measured, unit)} against the claimed "
+            f"{formatting.stated(claimed, unit)}; all cases: {spread}."
         ),
         best.label,
     )
@@ -337,21 +332,21 @@ def _decide_within(claim: Claim, unit: str, cases: list[Case], codes: set) -> tu
     high = max(judged, key=lambda case: case.measured)
     inside = len(judged) - len(outside) - len(near)
     text = (
-        f"{inside} of {len(judged)} results are within {within:g}% of their baseline "
-        f"(from {signed(low.measured)} to {signed(high.measured)}; {reading})"
+        f"{inside} of {len(judged)} results are within {formatting.stated(within, '%')} of their baseline "
+        f"(from {formatting.signed_percent(low.measured)} to {formatting.signed_percent(high.measured)}; {reading})"
     )
     if near:
         codes.add("near-bound")
         text += (
             f"; {len(near)} {'lies' if len(near) == 1 else 'lie'} beyond it by less than the precision "
-            f"it is stated with ({precision:g} point{'s' if precision != 1 else ''}): "
+            f"it is stated with ({formatting.points(precision)}): "
             + "; ".join(
-                f"{case.label} {signed(case.measured, 2)}, {gap(case) - within:.2f} points beyond"
+                f"{case.label} {formatting.signed_percent(case.measured, 2)}, {formatting.points(gap(case) - within, 2)} beyond"
                 for case in near
             )
         )
     if outside:
-        listed = "; ".join(f"{case.label} {signed(case.measured)}" for case in outside)
+        listed = "; ".join(f"{case.label} {formatting.signed_percent(case.measured)}" for case in outside)
         return NOT_SUPPORTED, f"{text}; outside: {listed}.", outside[0].label
     return SUPPORTED, text + ".", low.label
 
@@ -383,17 +378,17 @@ def _decide_every_case(
 
 
 def _describe_each(claim: Claim, case: Case, unit: str) -> str:
-    return f"{case.label} {_fmt(case.measured, unit)} (claimed {_claim_text(case.claimed, unit)})"
+    return f"{case.label} {formatting.case_figure(case.measured, unit)} (claimed {formatting.stated(case.claimed, unit)})"
 
 
 def _describe_lead(claim: Claim, case: Case, unit: str) -> str:
-    return f"{case.label} {_fmt(case.measured, unit)}"
+    return f"{case.label} {formatting.case_figure(case.measured, unit)}"
 
 
 def _describe_outcome(claim: Claim, case: Case, unit: str) -> str:
     ratio = case.measured if unit == "x" else 1.0 + case.measured / 100.0
     return (
-        f"{case.label} {_fmt(case.measured, unit)}: {_outcome(ratio, _tie(claim))}, "
+        f"{case.label} {formatting.case_figure(case.measured, unit)}: {_outcome(ratio, _tie(claim))}, "
         f"claimed {case.detail.expected}"
     )
 
@@ -799,7 +794,7 @@ def _decide(claim: Claim, found: Found):
         return cannot_check(claim, reason, missing=found.missing, tables=tables, rows=rows)
     codes, notes = _caveats(claim, found, measured_cases)
     crossing = [case for case in measured_cases if case.detail.cross_division]
-    spread = ", ".join(f"{case.label} {_fmt(case.measured, unit)}" for case in crossing)
+    spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in crossing)
     gathered = Outcome(
         CANNOT_BE_CHECKED,
         "",
@@ -869,10 +864,10 @@ def _against_rivals(rivals: list, measured_cases: list[Case], unit: str, codes: 
     codes.add("not-best-rival")
     by_label = {case.label: case for case in measured_cases}
     listed = "; ".join(
-        f"{label}: {_fmt(by_label[label].detail.measured_vs_best_any, unit)} against {label_of(best)}"
+        f"{label}: {formatting.case_figure(by_label[label].detail.measured_vs_best_any, unit)} against {label_of(best)}"
         f" (the best {by_label[label].detail.best_class} result)"
         + (
-            f", short of the claimed {_fmt(by_label[label].claimed, unit)}"
+            f", short of the claimed {formatting.case_figure(by_label[label].claimed, unit)}"
             if by_label[label].claimed is not None
             else ""
         )
@@ -911,30 +906,6 @@ def metric_change(new: float, old: float) -> float:
     """The signed change of the metric itself, in percent: a latency that fell from 27.38 s to
     16.12 s is -41.1%, however large the speedup."""
     return 100.0 * (float(new) / float(old) - 1.0)
-
-
-def gain_text(speedup: float, change: float, metric: str, higher_is_better: bool) -> str:
-    """A gain as readers expect it: on a lower-is-better metric, the speedup and the signed change
-    of the metric ("1.70x as fast, latency -41.1%"); on a throughput, the speedup alone."""
-    if higher_is_better:
-        return f"{speedup:.2f}x"
-    return f"{speedup:.2f}x as fast, {metric} {signed(change)}"
-
-
-def short_unit(units: str) -> str:
-    """The unit of a value, from the summary's units: "Latency (s)" is "s", "Tokens/s" stays."""
-    units = str(units)
-    if units.endswith(")") and "(" in units:
-        return units[units.rindex("(") + 1 : -1]
-    return units
-
-
-def value_text(value: float, units: str) -> str:
-    """A published value in its short unit, four significant digits below 1,000: "27.38 s"."""
-    unit = short_unit(units)
-    if abs(value) >= 1000:
-        return figure(value, unit)
-    return f"{value:.4g}" + ("" if unit in ("%", "x", "") else " ") + unit
 
 
 def best_rival(data: Data, subject: pd.Series, claimant_vendor: str) -> pd.Series | None:
@@ -981,7 +952,8 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
         notes.append(
             "Per GPU, beside the whole systems (they differ in size): "
             + "; ".join(
-                f"{case.label} {_fmt(_measured(case.detail.per_gpu_ratio, unit), unit)}" for case in sized
+                f"{case.label} {formatting.case_figure(_measured(case.detail.per_gpu_ratio, unit), unit)}"
+                for case in sized
             )
         )
     lower = [case for case in cases if case.detail.higher_is_better is False]
@@ -989,9 +961,9 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
         notes.append(
             "On a lower-is-better metric the gain is a speedup and a fall of the metric: "
             + "; ".join(
-                f"{case.label} {gain_text(_ratio_of(case, unit), case.detail.metric_change, case.detail.metric, False)}"
-                f" ({value_text(case.detail.subject_result, case.detail.units)} against "
-                f"{value_text(case.detail.baseline_result, case.detail.units)})"
+                f"{case.label} {formatting.gain(_ratio_of(case, unit), case.detail.metric_change, case.detail.metric, False)}"
+                f" ({formatting.result(case.detail.subject_result, case.detail.units)} against "
+                f"{formatting.result(case.detail.baseline_result, case.detail.units)})"
                 for case in lower
             )
         )
@@ -1006,7 +978,7 @@ def context_notes(cases: list[Case], unit: str) -> list[str]:
                     if case.detail.best_rival_is_baseline
                     else f"{case.detail.best_rival}, {case.detail.best_rival_family}"
                 )
-                + f", the claimant's result {signed(case.detail.vs_best_rival)} against it"
+                + f", the claimant's result {formatting.signed_percent(case.detail.vs_best_rival)} against it"
                 for case in rivals
             )
         )
@@ -1023,9 +995,3 @@ def _per_watt_ratio(subject: pd.Series, base: pd.Series) -> float | None:
     mine = per_watt(subject["result"], int(subject["total_accelerators"]), subject["gpu_watts"])
     theirs = per_watt(base["result"], int(base["total_accelerators"]), base["gpu_watts"])
     return mine / theirs if mine and theirs else None
-
-
-def _fmt(value: float | None, unit: str) -> str:
-    if value is None:
-        return "—"
-    return signed(value) if unit == "%" else f"{value:.2f}x"

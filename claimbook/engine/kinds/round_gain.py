@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
@@ -33,15 +34,13 @@ from claimbook.engine.core import (
     select_for,
     within_divisions,
 )
-from claimbook.engine.kinds.ratio import gain_text, metric_change, value_text
+from claimbook.engine.kinds.ratio import metric_change
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
-    figure,
     matches,
     reaches,
-    signed,
 )
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
@@ -81,7 +80,7 @@ def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set, spread
     if not best.reaches:
         return (
             NOT_SUPPORTED,
-            f"No scenario reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+            f"No scenario reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
             best.label,
         )
     if any(not case.reaches for case in cases):
@@ -90,7 +89,7 @@ def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set, spread
         codes.add("understated")
     return (
         SUPPORTED,
-        f"The best case, {best.label}, reaches the claimed {_text(claim.claimed, unit)}: {spread}.",
+        f"The best case, {best.label}, reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
         best.label,
     )
 
@@ -100,9 +99,9 @@ def _decide_each(claim: Claim, unit: str, cases: list[Case], codes: set, spread:
     judged = [case for case in cases if case.claimed is not None]
     failing = [case for case in judged if not case.reaches]
     listed = ", ".join(
-        f"{case.label} {_text(case.measured, unit)}"
+        f"{case.label} {formatting.case_figure(case.measured, unit)}"
         + ("" if case.detail.higher_is_better else f", that is {_speedup_text(case)}")
-        + f" (claimed {_text(case.claimed, unit)})"
+        + f" (claimed {formatting.case_figure(case.claimed, unit)})"
         for case in judged
     )
     if any(
@@ -303,9 +302,9 @@ def _other_source(from_round: str, scenario: str, earlier: pd.Series, other: pd.
         else "differs"
     )
     return (
-        f"The {from_round} {scenario} figure {figure(earlier['result'])} ({SOURCE_TYPES[earlier['source_type']]}"
+        f"The {from_round} {scenario} figure {formatting.quantity(earlier['result'])} ({SOURCE_TYPES[earlier['source_type']]}"
         f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
-        f"{figure(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
+        f"{formatting.quantity(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
         f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
     )
 
@@ -393,15 +392,15 @@ def _decide(claim: Claim, found: Found):
     if len(measured_cases) < len(found.cases):
         codes.add("incomplete-data")
     spread = ", ".join(
-        f"{case.label} {_text(case.measured, unit)} ({figure(case.detail.from_result)} → "
-        f"{figure(case.detail.to_result)} {case.detail.units})"
+        f"{case.label} {formatting.case_figure(case.measured, unit)} ({formatting.quantity(case.detail.from_result)} → "
+        f"{formatting.quantity(case.detail.to_result)} {case.detail.units})"
         if case.detail.higher_is_better
-        else f"{case.label} {_text(case.measured, unit)}, that is {_speedup_text(case)}"
+        else f"{case.label} {formatting.case_figure(case.measured, unit)}, that is {_speedup_text(case)}"
         for case in measured_cases
     )
     # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
     summary = "; ".join(
-        f"{case.label} {_text(case.measured, unit)}: {_speedup_text(case)}"
+        f"{case.label} {formatting.case_figure(case.measured, unit)}: {_speedup_text(case)}"
         for case in measured_cases
         if not case.detail.higher_is_better
     )
@@ -431,7 +430,9 @@ def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):
         f"({'; '.join(case.label + ': ' + case.detail.note for case in found.cases)})."
     )
     if not known.empty:
-        listed = "; ".join(f"{row.scenario} {figure(row.result, row.units)}" for row in known.itertuples())
+        listed = "; ".join(
+            f"{row.scenario} {formatting.quantity(row.result, row.units)}" for row in known.itertuples()
+        )
         reason += (
             f" The {from_round} figures known for this benchmark are headline numbers without a system "
             f"({listed}); they cannot be set against the result of a named system."
@@ -465,7 +466,7 @@ def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes
             continue
         if not matches(float(row["result"]), float(value)):
             wrong.append(
-                f"{scenario}: stated {figure(float(value))}, published {figure(float(row['result']))}"
+                f"{scenario}: stated {formatting.quantity(float(value))}, published {formatting.quantity(float(row['result']))}"
             )
     if wrong:
         codes.add("detail-mismatch")
@@ -484,11 +485,6 @@ def _speedup_text(case: Case) -> str:
     """ "1.70x as fast, latency -41.1% (27.4 s → 16.1 s)" """
     detail = case.detail
     return (
-        gain_text(detail.speedup, detail.metric_change, detail.metric, False)
-        + f" ({value_text(detail.from_result, detail.units)} → {value_text(detail.to_result, detail.units)})"
+        formatting.gain(detail.speedup, detail.metric_change, detail.metric, False)
+        + f" ({formatting.result(detail.from_result, detail.units)} → {formatting.result(detail.to_result, detail.units)})"
     )
-
-
-def _text(value, unit: str) -> str:
-    value = float(value)
-    return signed(value) if unit == "%" else f"{value:.2f}x"

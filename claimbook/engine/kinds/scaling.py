@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     ACROSS_DIVISIONS,
@@ -37,11 +38,9 @@ from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
     NOT_SUPPORTED,
     SUPPORTED,
-    figure,
     gap_percent,
     matches,
     reaches,
-    signed,
 )
 from claimbook.inputs.schema import SCENARIOS
 
@@ -51,7 +50,7 @@ SMALL = kinds.Field("small", "a selector of the smaller configuration's results"
 LARGE = kinds.Field("large", "a selector of the larger configuration's results (the same submitter's)")
 SUPERLINEAR_MARGIN = kinds.Field(
     "superlinear_margin",
-    f"points above 100% efficiency that still count as linear ({DEFAULT_SUPERLINEAR_MARGIN:g} unless it says)",
+    f"points above 100% efficiency that still count as linear ({formatting.stated(DEFAULT_SUPERLINEAR_MARGIN)} unless it says)",
 )
 
 
@@ -202,7 +201,7 @@ def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, cla
     if crossed and claimed is not None:
         findings.codes.add("cross-division")
         findings.sentences.append(
-            f"In {scenario} the pair's results are of different divisions ({figure(efficiency, '%')}, not judged)"
+            f"In {scenario} the pair's results are of different divisions ({formatting.quantity(efficiency, '%')}, not judged)"
         )
         cross = replace(detail, cross_division=True)
         findings.cases.append(
@@ -219,13 +218,13 @@ def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, cla
         findings.codes.add("superlinear-baseline")
     if matches(efficiency, claimed, claim.tolerance):
         findings.sentences.append(
-            f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {figure(efficiency, '%')}, "
-            f"which is the claimed {claimed:g}%"
+            f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {formatting.quantity(efficiency, '%')}, "
+            f"which is the claimed {formatting.stated(claimed, '%')}"
         )
         return
     findings.sentences.append(
-        f"In {scenario} the efficiency is {figure(efficiency, '%')}; the claimed {claimed:g}% is "
-        f"{signed(gap_percent(claimed, efficiency))} from it"
+        f"In {scenario} the efficiency is {formatting.quantity(efficiency, '%')}; the claimed {formatting.stated(claimed, '%')} is "
+        f"{formatting.signed_percent(gap_percent(claimed, efficiency))} from it"
     )
     if holds:
         findings.codes.add("understated")
@@ -240,7 +239,7 @@ def _judge(claim: Claim, findings: _Findings):
     if context:
         sentences.append(
             "Other scenarios of the same pair, which the claim does not name: "
-            + ", ".join(f"{case.label} {figure(case.measured, '%')}" for case in context)
+            + ", ".join(f"{case.label} {formatting.quantity(case.measured, '%')}" for case in context)
         )
     judged = [
         case

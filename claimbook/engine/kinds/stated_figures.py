@@ -20,6 +20,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
@@ -32,7 +33,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, figure, gap_percent, matches, reaches, signed
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches, reaches
 from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
 
@@ -222,7 +223,7 @@ def _figures_outcome(cases: list[Case], used: list, tables: dict, missing: list)
     worst = max(measured, key=lambda case: (abs(case.detail.gap_percent), case.label))
     summary = f"{len(exact)} of {len(cases)} figures as published"
     if not worst.detail.exact:
-        summary += f"; largest gap {signed(worst.detail.gap_percent)} ({worst.label})"
+        summary += f"; largest gap {formatting.signed_percent(worst.detail.gap_percent)} ({worst.label})"
     return Outcome(
         NOT_SUPPORTED if failing else SUPPORTED,
         "; ".join(sentences) + ".",
@@ -245,15 +246,15 @@ def _table_row(label, entry, benchmark, scenario, written, published, units, gap
         "stated": str(written),
         "published": published,
         "units": units,
-        "gap": None if gap is None else signed(gap, 2),
+        "gap": None if gap is None else formatting.signed_percent(gap, 2),
         "holds": {True: "yes", False: "no", None: "—"}[holds],
     }
 
 
 def _listing(cases) -> str:
     return "; ".join(
-        f"{case.label} stated {figure(case.claimed)}, published {figure(case.measured, case.unit)} "
-        f"({signed(case.detail.gap_percent)})"
+        f"{case.label} stated {formatting.quantity(case.claimed)}, published {formatting.quantity(case.measured, case.unit)} "
+        f"({formatting.signed_percent(case.detail.gap_percent)})"
         for case in cases
     )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from claimbook.claims.registry import Claim
+from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.compare import speedup
 from claimbook.engine.core import (
@@ -32,7 +33,7 @@ from claimbook.engine.core import (
     select_for,
 )
 from claimbook.engine.kinds.ratio import metric_change
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches, signed
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches
 
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
 CLASS_PHRASES = {
@@ -234,15 +235,15 @@ def _reproducing_notes(claim: Claim, data: Data, table: pd.DataFrame) -> list[st
     for name, found in by_class.items():
         if not found.empty:
             listed = "; ".join(
-                f"{row.organization} {row.system} ({row.gpus} GPUs, {row.family}): "
-                f"{row[f'{scenario} ratio']:.2f}x"
+                f"{row.organization} {row.system} ({formatting.plural(row.gpus, 'GPU')}, {row.family}): "
+                f"{formatting.times(row[f'{scenario} ratio'])}"
                 for _, row in found.iterrows()
             )
-            notes.append(f"{CLASS_PHRASES[name]} that give {claimed:g}x: {listed}")
+            notes.append(f"{CLASS_PHRASES[name]} that give {formatting.stated(claimed, 'x')}: {listed}")
     if reproducing.empty:
         values = table[f"{scenario} ratio"].dropna()
         notes.append(
-            f"No candidate gives {claimed:g}x; the candidates give {values.min():.2f}x to {values.max():.2f}x"
+            f"No candidate gives {formatting.stated(claimed, 'x')}; the candidates give {formatting.times(values.min())} to {formatting.times(values.max())}"
         )
     elif by_class[CLASSES[0]].empty and by_class[CLASSES[1]].empty:
         notes.append(
@@ -319,15 +320,17 @@ def _reason(
     for sibling in data.registry.sentence(claim):
         other = sibling.get("scenario")
         if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
-            others.append(f"{other} {baseline[f'{other} ratio']:.2f}x (claimed {float(sibling.claimed):g}x)")
+            others.append(
+                f"{other} {formatting.times(baseline[f'{other} ratio'])} (claimed {formatting.stated(float(sibling.claimed), 'x')})"
+            )
     change = ""
     if not bool(mine["higher_is_better"]):
         # a gain on a lower-is-better metric: the speedup and the signed change of the metric itself
         base_value = float(used_row(data, baseline[f"{scenario} location"])["result"])
-        change = f", {mine['metric']} {signed(metric_change(mine['result'], base_value))}"
+        change = f", {mine['metric']} {formatting.signed_percent(metric_change(mine['result'], base_value))}"
     reason = (
-        f"Against the natural baseline, {base_label}, the {scenario} figure is {measured:.2f}x {direction}"
-        f"{change} (claimed {claimed:g}x)"
+        f"Against the natural baseline, {base_label}, the {scenario} figure is {formatting.times(measured)} {direction}"
+        f"{change} (claimed {formatting.stated(claimed, 'x')})"
     )
     if others:
         reason += (
