@@ -11,6 +11,7 @@ from pathlib import Path
 import nbformat
 
 from claimbook.build.kernelfolders import kernel_folder
+from claimbook.common import formatting
 from claimbook.common.errors import ChapterError
 
 KERNEL = "python3"
@@ -113,7 +114,7 @@ def _ready_client():
                 if not await self._async_is_alive():
                     raise RuntimeError("Kernel died before replying to kernel_info")
                 if time.time() > deadline:
-                    raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
+                    raise RuntimeError(f"Kernel didn't respond in {formatting.seconds(timeout)}")
             while True:
                 try:
                     await self.iopub_channel.get_msg(timeout=0)
