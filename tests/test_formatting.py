@@ -260,3 +260,9 @@ def test_no_module_but_the_formatting_module_formats_a_number():
 def test_the_source_check_sees_a_number_format():
     sample = PACKAGE / "common" / "formatting.py"
     assert _number_formats(sample), "the check must see the formatting module's own f-strings"
+
+
+def test_a_kind_takes_the_article_its_sound_asks_for():
+    assert fmt.with_article("ratio") == "a ratio"
+    assert fmt.with_article("unnamed-baseline") == "an unnamed-baseline"
+    assert fmt.with_article("Offline") == "an Offline"

@@ -15,6 +15,7 @@ import yaml
 
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import Registry, RegistryError, check_numbers
+from claimbook.common import formatting
 from claimbook.common.safe_read import InputError, load_yaml, yaml_problem
 
 
@@ -129,7 +130,7 @@ def apply(texts, registry: Registry, kinds: Mapping) -> tuple[dict, dict, list[s
             allowed = set(spec.field_names()) if spec else set()
             if top not in allowed and top not in claim.fields:
                 raise ParamError(
-                    f"--param {text!r}: a {claim.kind} claim has no field {top!r}; it has "
+                    f"--param {text!r}: {formatting.with_article(claim.kind)} claim has no field {top!r}; it has "
                     f"{', '.join(sorted(allowed | set(claim.fields)))}"
                 )
             claims.setdefault(name, {})[path] = value

@@ -52,6 +52,11 @@ def _with_unit(text: str, unit: str) -> str:
     return text + ("" if unit in ("%", "x", "") else " ") + unit
 
 
+def with_article(noun: str) -> str:
+    """ "a ratio", "an unnamed-baseline": the indefinite article a noun (a kind's name) takes."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def count(value: int) -> str:
     """A whole number of things, thousands separated: "7", "1,234"."""
     return f"{value:,}"

@@ -13,6 +13,7 @@ from claimbook.claims import registry
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry
 from claimbook.claims.selectors import SelectorError
 from claimbook.claims.selectors import validate as validate_selector
+from claimbook.common import formatting
 from claimbook.engine import kinds as kinds_package
 from claimbook.engine.caveats import CODES, ordered, qualifies
 from claimbook.engine.core import Check, ClaimSpecError, Data
@@ -61,11 +62,14 @@ def validate_claim(claim) -> None:
     spec = SPECS[claim.kind]
     for name in spec.required_names():
         if claim.fields.get(name) is None:
-            fail(name, f"required for a {claim.kind} claim")
+            fail(name, f"required for {formatting.with_article(claim.kind)} claim")
     allowed = set(spec.field_names()) | set(claim_fields.NAMES)
     for name in claim.fields:
         if name not in allowed:
-            fail(name, f"not a field of a {claim.kind} claim; it has {', '.join(spec.field_names())}")
+            fail(
+                name,
+                f"not a field of {formatting.with_article(claim.kind)} claim; it has {', '.join(spec.field_names())}",
+            )
     for name in spec.selectors:
         if claim.fields.get(name) is not None:
             try:
@@ -115,19 +119,19 @@ def _check_combining(kind: str, spec: KindSpec, name: str, selector: dict, fail)
     if combine is not None and name not in spec.one_per_case:
         fail(
             f"{name}.combine",
-            f"the {name} of a {kind} claim is a set of results; combine applies to a selector that "
+            f"the {name} of {formatting.with_article(kind)} claim is a set of results; combine applies to a selector that "
             f"takes one result per case ({', '.join(spec.one_per_case) or 'none in this kind'})",
         )
     if combine == "each" and name not in spec.each:
         fail(
             f"{name}.combine",
-            f"each (one case per match) is not supported for the {name} of a {kind} claim; "
+            f"each (one case per match) is not supported for the {name} of {formatting.with_article(kind)} claim; "
             f"use best, or name one result",
         )
     if "sum" in selector and name not in spec.sums:
         fail(
             f"{name}.sum",
-            f"a sum is not supported for the {name} of a {kind} claim"
+            f"a sum is not supported for the {name} of {formatting.with_article(kind)} claim"
             + (f"; it is for {', '.join(spec.sums)}" if spec.sums else ""),
         )
 

@@ -397,12 +397,9 @@ def _axis_title(unit: str) -> str:
     return {"x": "Ratio (x)", "%": "Percent"}.get(unit, unit or "Value")
 
 
-def efficiency_chart(
-    pairs: pd.DataFrame, reference, scenario: str, title: str, description: str, highlight=()
-) -> alt.LayerChart:
-    """Scaling efficiency of every scaling pair of one scenario against the larger configuration's
-    GPU count; the claim's pair (``highlight``: (smaller, larger) result locations) is large; a
-    dashed line marks linear scaling (100%)."""
+def _efficiency_points(pairs: pd.DataFrame, reference, scenario: str, highlight) -> pd.DataFrame:
+    """The scaling pairs of one scenario as the efficiency chart draws them: each named, in
+    percent, the claim's pairs (``highlight``) marked."""
     wanted = {tuple(pair) for pair in highlight}
     data = pairs[pairs["scenario"] == scenario].assign(
         family=lambda frame: frame["family"].map(reference.short_name),
@@ -422,6 +419,16 @@ def efficiency_chart(
             for small, large in zip(frame["small_location"], frame["large_location"])
         ],
     )
+    return data
+
+
+def efficiency_chart(
+    pairs: pd.DataFrame, reference, scenario: str, title: str, description: str, highlight=()
+) -> alt.LayerChart:
+    """Scaling efficiency of every scaling pair of one scenario against the larger configuration's
+    GPU count; the claim's pair (``highlight``: (smaller, larger) result locations) is large; a
+    dashed line marks linear scaling (100%)."""
+    data = _efficiency_points(pairs, reference, scenario, highlight)
     colour, shape = family_scales(reference, data["family"])
     points = (
         alt.Chart(data)

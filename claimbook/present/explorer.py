@@ -27,9 +27,9 @@ def _marks(results: pd.DataFrame, reference) -> pd.DataFrame:
     return data
 
 
-def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
-    """One dot per result of the chosen benchmark and scenario; every filter is a widget."""
-    data = _marks(results, reference)
+def _widgets(data: pd.DataFrame) -> tuple:
+    """The explorer's widgets, in the order they are shown: benchmark, scenario, measure,
+    division, availability, accelerator vendor."""
     benchmarks = sorted(set(data["benchmark"]))
     first = "deepseek-r1" if "deepseek-r1" in benchmarks else benchmarks[0]
     benchmark = alt.param(
@@ -62,6 +62,13 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
         value="all",
         bind=alt.binding_select(options=["all", *sorted(set(data["vendor"]))], name="Accelerator vendor "),
     )
+    return benchmark, scenario, measure, division, availability, vendor
+
+
+def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
+    """One dot per result of the chosen benchmark and scenario; every filter is a widget."""
+    data = _marks(results, reference)
+    benchmark, scenario, measure, division, availability, vendor = _widgets(data)
     colour, shape = charts.family_scales(reference, data["family"])
     return (
         alt.Chart(data)

@@ -366,7 +366,7 @@ def kinds_page(registry) -> str:
     ]
     for name, spec in engine.SPECS.items():
         table = field_table(spec.fields, spec.required_names())
-        parts.append(raw(blocks.table_html(table, f"The fields of a {name} claim")))
+        parts.append(raw(blocks.table_html(table, f"The fields of {formatting.with_article(name)} claim")))
     parts.append("### An example of each kind\n")
     for kind, entry in scaffold.kind_examples(registry).items():
         module = engine.KINDS[kind]

@@ -7,6 +7,7 @@ import yaml
 
 from claimbook import engine
 from claimbook.claims.registry import Announcement, RegistryError, _claim
+from claimbook.common import formatting
 from claimbook.common.safe_read import load_yaml
 
 EXAMPLE_FILE = "data/claims/acme-v6.1.yaml"
@@ -153,7 +154,7 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         "    reason: Say here why no published result can check it.",
     ]
     for kind, entry in kind_examples(registry).items():
-        lines.append(f"  # --- a {kind} claim: {engine.SPECS[kind].description}")
+        lines.append(f"  # --- {formatting.with_article(kind)} claim: {engine.SPECS[kind].description}")
         dumped = yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True)
         lines += ["  # " + line for line in dumped.rstrip().splitlines()]
     text = "\n".join(lines) + "\n"
