@@ -22,7 +22,6 @@ from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
-from claimbook.engine import load_registry
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
 # them: a build with nothing to do answers before pandas would have loaded.
@@ -334,6 +333,8 @@ def _run_diff(args) -> int:
     from claimbook.inputs.results import load_results
 
     old, new = load_results(args.old), load_results(args.new)
+    from claimbook.engine import load_registry
+
     touched = touched_claims(load_registry(), load_reference(), old, new)
     print(format_diff(diff_results(old, new, touched=touched, only_touched=not args.all)))
     return 0
@@ -343,6 +344,7 @@ def _run_list(args) -> int:
     from dataclasses import replace
 
     from claimbook.common.safe_read import InputError, read_text
+    from claimbook.engine import load_registry
     from claimbook.present.markdown_pages import ledger_entries
 
     book = (args.book or PROJECT_ROOT) / BOOK_DIR / GENERATED_DIR / "scorecard.json"
@@ -391,6 +393,7 @@ def _run_kinds(args) -> int:
 
 def _run_new_announcement(args) -> int:
     from claimbook.common import identifiers
+    from claimbook.engine import load_registry
     from claimbook.present.scaffold import new_registry
 
     problem = identifiers.id_problem(args.identifier)

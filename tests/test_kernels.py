@@ -3,6 +3,7 @@ what a kernel started from nothing gives, no page's state reaches another, and n
 running or on disk when the server stops."""
 
 import os
+import shutil
 import time
 
 import nbformat
@@ -13,6 +14,7 @@ from claimbook.build import digests, kernels
 from claimbook.build.execute import execute_chapter
 from claimbook.build.plan import committed_plan
 from claimbook.common.errors import ChapterError
+from claimbook.engine import load_registry
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")
 
@@ -65,14 +67,18 @@ LEAKY = [
 ]
 
 
-def test_no_state_reaches_the_next_page(server, tmp_path):
+def _notebook(path, sources):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in LEAKY]
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in sources]
     for index, cell in enumerate(notebook.cells):
         cell["id"] = f"cell-{index}"
-    template = tmp_path / "leaky.ipynb"
-    nbformat.write(notebook, template)
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_no_state_reaches_the_next_page(server, tmp_path):
+    template = _notebook(tmp_path / "leaky.ipynb", LEAKY)
     first = run(template, tmp_path / "first.ipynb", server).read_bytes()
     second = run(template, tmp_path / "second.ipynb", server).read_bytes()
     fresh = run(template, tmp_path / "fresh.ipynb", None).read_bytes()
@@ -83,12 +89,53 @@ def test_no_state_reaches_the_next_page(server, tmp_path):
     assert shown.startswith(f"{ROOT} ")
 
 
+TAKES_PRELOADED = [
+    (
+        "from claimbook.engine import preloaded\nfrom claimbook.engine.context import page_data, page_parameters\n"
+        "print(preloaded.held())"
+    ),
+    (
+        "overrides = {'scaling-288gpu-99pct': {'tolerance': 0.5}}\n"
+        "data = page_data(page_parameters({'overrides': overrides}, '.'))\n"
+        "print(preloaded.held(), len(data.registry.claims), data.registry.claim('scaling-288gpu-99pct').fields['tolerance'])"
+    ),
+    "again = page_data(page_parameters({'overrides': overrides}, '.'))\nprint(again is data, again.results.equals(data.results))",
+]
+
+
+def test_a_page_takes_the_data_the_server_loaded_once_and_a_fresh_kernel_loads_the_same(server, tmp_path):
+    template = _notebook(tmp_path / "takes.ipynb", TAKES_PRELOADED)
+    outputs = {}
+    for way, used in (("forked", server), ("fresh", None)):
+        notebook = nbformat.read(run(template, tmp_path / f"{way}.ipynb", used), as_version=4)
+        outputs[way] = [cell.outputs[0]["text"].strip() for cell in notebook.cells]
+    claims = len(load_registry().claims)
+    # The forked kernel holds the server's data and takes it once; the next load reads the files.
+    # The overrides apply to what the server read as to what a page reads itself.
+    assert outputs["forked"] == ["True", f"False {claims} 0.5", "False True"]
+    assert outputs["fresh"] == ["False", f"False {claims} 0.5", "False True"]
+
+
+def test_a_page_whose_files_changed_loads_them_itself(tmp_path, monkeypatch):
+    """The key is the files' bytes: data kept for other bytes is not taken."""
+    from claimbook.engine import context, preloaded
+
+    book = tmp_path / "book"
+    shutil.copytree(ROOT / "data", book / "data")
+    monkeypatch.setenv("CLAIMBOOK_BOOK_ROOT", str(book))
+    monkeypatch.setattr(preloaded, "_KEPT", {})  # this test's own
+    context.preload()
+    files = context._files(context.page_parameters({}, "."))
+    before = preloaded.key(files, preloaded.read_paths(files))
+    assert list(preloaded._KEPT) == [before]
+    changed = min(path for path in (book / "data" / "reference").iterdir() if path.is_file())
+    changed.write_bytes(changed.read_bytes() + b"\n")
+    assert preloaded.take(preloaded.key(files, preloaded.read_paths(files))) is None
+    assert preloaded.take(before) is not None and not preloaded.held()
+
+
 def test_a_kernel_that_dies_fails_its_page_and_not_the_server(server, tmp_path):
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook.cells = [nbformat.v4.new_code_cell("import os\nos._exit(3)")]
-    notebook.cells[0]["id"] = "dies"
-    nbformat.write(notebook, tmp_path / "dies.ipynb")
+    _notebook(tmp_path / "dies.ipynb", ["import os\nos._exit(3)"])
     with pytest.raises(ChapterError, match="chapter dies"):
         run(tmp_path / "dies.ipynb", tmp_path / "out.ipynb", server, name="dies")
     assert server.running()
@@ -102,11 +149,7 @@ def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path, monkeypat
 
     scratch = tempfile.mkdtemp(prefix="cbk-")
     monkeypatch.setattr(tempfile, "tempdir", scratch)
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook.cells = [nbformat.v4.new_code_cell("print(1 + 1)")]
-    notebook.cells[0]["id"] = "sum"
-    nbformat.write(notebook, tmp_path / "sum.ipynb")
+    _notebook(tmp_path / "sum.ipynb", ["print(1 + 1)"])
     server = kernels.KernelServer(ROOT).start()
     run(tmp_path / "sum.ipynb", tmp_path / "forked.ipynb", server)
     process = server.process

@@ -18,7 +18,6 @@ from claimbook.build.request import BuildRequest
 from claimbook.build.staging import Staged
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.paths import PROJECT_ROOT, TOC_FILE, inside
-from claimbook.engine import load_registry
 
 
 class Assembled(NamedTuple):
@@ -130,6 +129,8 @@ def table_of_contents(registry, pages: list[Job]) -> str:
 
 def committed_toc(root: Path = PROJECT_ROOT) -> str:
     """The ``_toc.yml`` a plain build of the committed data writes (the committed one must be it)."""
+    from claimbook.engine import load_registry
+
     registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
     return table_of_contents(registry, committed_plan(root)[0])
 

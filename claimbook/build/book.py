@@ -48,22 +48,24 @@ def build(request: BuildRequest) -> BuildResult:
     the book is in place; an ingest or another build meanwhile is refused, with one line."""
     with outputs.Lock(request.root, shared=request.to_out), kernelfolders.removed_on_terminate():
         kernelfolders.remove_dead()  # those of builds killed outright
-        registry, changes = read_registry(request)
-        if request.only:  # a name that is no page is refused before the target is made
-            plan(registry, changes, request.only)
-        if request.plain and not outputs.has_leftovers(request.target):
-            # A plain rebuild with nothing changed is answered before the data is even loaded
-            # (unless a killed build left folders to clear: that takes the lock, below).
-            pages = plan(registry, changes)
-            answer = unchanged_answer(
-                request, pages, page_digests(request.root, request.root, pages), changes
-            )
-            if answer is not None:
-                return answer
         # The pages' kernels come from a fork server (``claimbook.build.kernels``) whose imports go
-        # on while the data loads; it ends with the build, however the build ends.
-        server = kernel_server(request.root, registry)
+        # on while the inputs are read; it ends with the build, however the build ends. A build
+        # that is not plain starts it at once; a plain one only once it has something to do.
+        server = None if request.plain else kernel_server(request.root)
         try:
+            registry, changes = read_registry(request)
+            if request.only:  # a name that is no page is refused before the target is made
+                plan(registry, changes, request.only)
+            if request.plain and not outputs.has_leftovers(request.target):
+                # A plain rebuild with nothing changed is answered before the data is even loaded
+                # (unless a killed build left folders to clear: that takes the lock, below).
+                pages = plan(registry, changes)
+                answer = unchanged_answer(
+                    request, pages, page_digests(request.root, request.root, pages), changes
+                )
+                if answer is not None:
+                    return answer
+            server = server or kernel_server(request.root)
             return _build_target(request, load_data(request, changes), server)
         finally:
             if server is not None:

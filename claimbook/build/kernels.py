@@ -3,8 +3,10 @@ fresh kernel process per page.
 
 A page's kernel used to spend most of its life starting: a new Python, IPython, ipykernel,
 pandas, altair and the package imported again for every page. The build now starts one server
-process per build that imports all of that once and then does nothing else: no kernel, no
-namespace, no chart, no option set. For each page it forks a child, and the child becomes the
+process per build that imports all of that once, reads the book's data files once
+(``claimbook.engine.preloaded``: a page reading those very bytes takes what was read), and then
+does nothing else: no kernel, no namespace, no chart, no option set. For each page it forks a
+child, and the child becomes the
 page's kernel exactly as ``python -m ipykernel_launcher -f CONNECTION_FILE`` would (its own
 session, working directory, environment, standard streams and arguments), so each page still
 runs in a process of its own that no other page ever ran in.
@@ -61,6 +63,14 @@ for name in json.loads(sys.argv[1]):
     except Exception:  # the page imports it again and fails there, saying why
         pass
 LAUNCHER = importlib.util.find_spec("ipykernel_launcher").origin  # a kernel's sys.argv[0]
+
+# The book's data, loaded once for every page that reads the same files
+# (claimbook.engine.preloaded); a page whose load fails here fails on its own, saying why.
+if "claimbook.engine.context" in sys.modules:
+    try:
+        sys.modules["claimbook.engine.context"].preload()
+    except Exception:
+        pass
 
 
 def say(message):
@@ -142,6 +152,9 @@ for pid in children:
         os.waitpid(pid, 0)
     except OSError:
         pass
+# Nothing of the server's needs finalizing: ending at once saves the build a few tenths of a
+# second of the interpreter tearing down pandas and altair.
+os._exit(0)
 """
 
 

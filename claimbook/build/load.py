@@ -14,7 +14,6 @@ from claimbook.claims.params import ParamError
 from claimbook.claims.params import apply as apply_params
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.engine import SPECS, load_registry
 
 
 @dataclass(frozen=True)
@@ -35,10 +34,12 @@ def read_registry(request: BuildRequest):
     nor pandas); any other build validates them."""
     root = request.root
     try:
-        if request.plain:
+        if request.plain:  # (nor any --param: the kinds' specs are not needed either)
             registry = claims_registry.load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-        else:
-            registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
+            return registry, Changes({}, {}, ())
+        from claimbook.engine import SPECS, load_registry
+
+        registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
         chapters, claims, warnings = apply_params(request.overrides, registry, SPECS)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None

@@ -10,9 +10,7 @@ from pathlib import Path
 from claimbook.build import digests
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import CLAIM_TEMPLATE, PROJECT_ROOT
-from claimbook.engine import load_registry
-from claimbook.engine.context import DATA_INPUTS, RESULTS
+from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS
 
 # Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
 # a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
@@ -172,6 +170,8 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
 
 def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:
     """The pages of a plain build of the committed data, and their digests."""
+    from claimbook.engine import load_registry
+
     registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
     pages = plan(registry)
     return pages, page_digests(root, root, pages)

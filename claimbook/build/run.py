@@ -16,25 +16,21 @@ from claimbook.build.plan import shown_claims
 from claimbook.build.request import BuildRequest
 from claimbook.build.staging import Staged
 from claimbook.common.formatting import seconds
-from claimbook.common.paths import CLAIM_TEMPLATE
+from claimbook.common.paths import TEMPLATES_DIR
 
 
-def kernel_server(root: Path, registry):
+def kernel_server(root: Path):
     """A started fork server for the pages' kernels, with every module of the package the
-    book's templates import loaded; None where kernels cannot be forked."""
+    book's templates (``notebooks/``) import loaded; None where kernels cannot be forked.
+
+    It needs no registry: it starts before the registry is read, its imports overlapping the
+    build's own (a template elsewhere only misses the head start)."""
     from claimbook.build import kernels
 
     if not kernels.available():
         return None
-    templates = {chapter.template for chapter in registry.chapters.values()} | {CLAIM_TEMPLATE}
-    modules = sorted(
-        {
-            name
-            for template in templates
-            if (root / template).is_file()
-            for name in digests.template_modules(root / template)
-        }
-    )
+    templates = sorted((root / TEMPLATES_DIR).glob("*.ipynb"))
+    modules = sorted({name for template in templates for name in digests.template_modules(template)})
     return kernels.KernelServer(root, modules).start()
 
 
@@ -81,6 +77,16 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     def check_all() -> dict:
         return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
 
+    def check_all_and_import() -> dict:
+        checks = check_all()
+        # What assembling the book then needs (its front page's chart imports altair), imported
+        # while this process waits for the kernels rather than after them.
+        import claimbook.engine.notebook_records
+        import claimbook.engine.scorecard
+        import claimbook.present.markdown_pages  # noqa: F401
+
+        return checks
+
     if not to_run:
         return check_all()
     # One more kernel than cores: each spends part of its time starting up and waiting.
@@ -89,7 +95,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     # The engine's checks need no page: they are made while the kernels run, which leaves this
     # process waiting anyway.
     with ThreadPoolExecutor(max_workers=1) as checker:
-        pending = checker.submit(check_all)
+        pending = checker.submit(check_all_and_import)
         execute(to_run, workers, report, server)
         checks = pending.result()
     if server is not None:

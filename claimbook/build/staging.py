@@ -14,8 +14,7 @@ from claimbook.build.cache import CACHE_NAME, read_cache
 from claimbook.build.load import Loaded
 from claimbook.build.plan import Job, page_digests, plan
 from claimbook.build.request import BuildRequest
-from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, inside
-from claimbook.engine.context import DATA_INPUTS, RESULTS
+from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, DATA_INPUTS, GENERATED_DIR, RESULTS, inside
 
 PRICES = "data/prices/gpu_hour_prices.csv"
 

@@ -21,11 +21,9 @@ from pathlib import Path
 
 from claimbook.claims.fields import HELD
 from claimbook.common import identifiers
-from claimbook.common.paths import resolve_path
+from claimbook.common.paths import CHAPTERS_FILE, CLAIMS_DIR, resolve_path
 from claimbook.common.safe_read import InputError, read_yaml
 
-CLAIMS_DIR = "data/claims"
-CHAPTERS_FILE = "data/chapters.yaml"
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
 HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division", "result_ids", "note")
 # Fields a part takes from its parent unless it sets them itself.

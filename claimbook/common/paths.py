@@ -19,8 +19,26 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # claimbook/, this file being claimbook/common/paths.py
-CLAIM_TEMPLATE = "notebooks/claim.ipynb"  # the page of every claim outside a narrative chapter
-PROJECT_MARKERS = ("data/chapters.yaml", CLAIM_TEMPLATE)
+TEMPLATES_DIR = "notebooks"  # the pages' templates
+CLAIM_TEMPLATE = f"{TEMPLATES_DIR}/claim.ipynb"  # the page of every claim outside a narrative chapter
+CLAIMS_DIR = "data/claims"  # the announcements' registries, one file each
+CHAPTERS_FILE = "data/chapters.yaml"  # the narrative chapters' registry
+PROJECT_MARKERS = (CHAPTERS_FILE, CLAIM_TEMPLATE)
+# The data a book reads, relative to its root: what a page's parameters name unless they say
+# otherwise (the build gives every page these, an --out book its own copies).
+BOOK_INPUTS = {
+    "results_path": "data/mlperf/v6.1.csv",
+    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
+    "reference_dir": "data/reference",
+    "registry_dir": CLAIMS_DIR,
+    "chapters_file": CHAPTERS_FILE,
+    "result_ids_path": "data/result_ids.csv",
+    "sources_path": "data/mlperf/sources.csv",
+}
+# The same, as the build lays them out: the round's results, and the rest (an --out book gets its
+# own copy of each).
+RESULTS = BOOK_INPUTS["results_path"]
+DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
 BOOK_ROOT_VARIABLE = "CLAIMBOOK_BOOK_ROOT"
 OUT_MARKER = ".claimbook-out"
 # A book's layout (jupyter-book 1.x, the project's root as its source folder): the configuration

@@ -11,29 +11,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import PROJECT_ROOT
-from claimbook.engine import load_registry, validate_claim
+from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.engine import load_registry, preloaded, validate_claim
 from claimbook.engine.core import Data
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.inputs.results import load_results
-
-# The data a book reads, relative to its root: what a page's parameters name unless they say
-# otherwise (the build gives every page these, an --out book its own copies).
-BOOK_INPUTS = {
-    "results_path": "data/mlperf/v6.1.csv",
-    "earlier_paths": ["data/mlperf/earlier_rounds.csv"],
-    "reference_dir": "data/reference",
-    "registry_dir": CLAIMS_DIR,
-    "chapters_file": CHAPTERS_FILE,
-    "result_ids_path": "data/result_ids.csv",
-    "sources_path": "data/mlperf/sources.csv",
-}
 
 
 def apply_overrides(registry: Registry, overrides: dict) -> Registry:
@@ -71,24 +60,75 @@ def load_data(
 ) -> Data:
     """The registry, the round's annotated results, earlier rounds (with the figures
     announcements state for them), the reviewed tables, the cited result IDs and the sources.
-    ``registry_file``: a registry file read in place of its announcement's (``claimbook check``)."""
-    registry = apply_overrides(
-        load_registry(registry_dir, chapters_file, also=registry_file), overrides or {}
-    )
-    reference = load_reference(reference_dir)
-    results = annotate(load_results(results_path) if results_table is None else results_table, reference)
-    earlier = combine_rounds(
-        [load_round_table(path) for path in earlier_paths] + [announced_figures(registry)]
-    )
-    return Data(
-        results, earlier, reference, registry, load_result_ids(result_ids_path), load_sources(sources_path)
+    ``registry_file``: a registry file read in place of its announcement's (``claimbook check``).
+
+    In a page's kernel forked by the build's server, what the server read from these very files
+    is taken instead of reading them again (``claimbook.engine.preloaded``); the overrides are
+    applied to it as to what is read."""
+    files = _files(locals())
+    read = None
+    if results_table is None and registry_file is None and preloaded.held():
+        read = preloaded.take(preloaded.key(files, preloaded.read_paths(files)))
+    if read is None:
+        read = _read(files, results_table, registry_file)
+    registry = apply_overrides(read.registry, overrides or {})
+    earlier = combine_rounds([*read.rounds, announced_figures(registry)])
+    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources)
+
+
+class _Read(NamedTuple):
+    """What ``load_data`` reads from its files, before any override."""
+
+    registry: Registry
+    reference: object
+    results: object
+    rounds: list
+    result_ids: object
+    sources: object
+
+
+def _files(given: dict) -> dict:
+    """``load_data``'s file arguments, as given (what a preload is keyed by)."""
+    names = ("results_path", "reference_dir", "registry_dir", "chapters_file", "result_ids_path")
+    files = {name: str(given[name]) for name in (*names, "sources_path")}
+    files["earlier_paths"] = [str(path) for path in given["earlier_paths"]]
+    return files
+
+
+def _read(files: dict, results_table=None, registry_file=None) -> _Read:
+    registry = load_registry(files["registry_dir"], files["chapters_file"], also=registry_file)
+    reference = load_reference(files["reference_dir"])
+    table = load_results(files["results_path"]) if results_table is None else results_table
+    return _Read(
+        registry,
+        reference,
+        annotate(table, reference),
+        [load_round_table(path) for path in files["earlier_paths"]],
+        load_result_ids(files["result_ids_path"]),
+        load_sources(files["sources_path"]),
     )
 
 
-# The same, as the build lays them out: the round's results, and the rest (an --out book gets its
-# own copy of each).
-RESULTS = BOOK_INPUTS["results_path"]
-DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
+def preload() -> None:
+    """Read the files a page of the book under ``book_root()`` reads by default, and keep what
+    was read for the pages' kernels to take (``claimbook.engine.preloaded``): the fork server
+    does this once, before it forks them. A read that printed or warned is not kept (a page
+    must show what it said)."""
+    import contextlib
+    import io
+    import warnings
+
+    files = _files(page_parameters({}, "."))
+    said = io.StringIO()
+    with (
+        warnings.catch_warnings(record=True) as warned,
+        contextlib.redirect_stdout(said),
+        contextlib.redirect_stderr(said),
+    ):
+        warnings.simplefilter("always")
+        read = _read(files)
+    if not warned and not said.getvalue():
+        preloaded.keep(preloaded.key(files, preloaded.read_paths(files)), read)
 
 
 def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:

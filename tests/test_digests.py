@@ -1,0 +1,65 @@
+"""What a page depends on: the modules of the package its template imports, found by reading only
+their import statements, must be those a parse of every whole module finds."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from conftest import ROOT
+
+from claimbook.build import digests
+
+
+def _whole_parse(source: str, package: str) -> set[str]:
+    """An independent reading: every import node of the module parsed whole."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+MODULES = sorted((ROOT / "claimbook").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[path.relative_to(ROOT).as_posix() for path in MODULES])
+def test_import_statements_find_what_a_whole_parse_finds(path):
+    source = path.read_text(encoding="utf-8")
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    whole = _whole_parse(source, package)
+    scanned = digests._imports(source, package, fast=True)
+    assert whole <= scanned  # a name more (one in a string) only adds a dependency
+    ours = {name for name in scanned if digests._module_file(name)}
+    assert ours == {name for name in whole if digests._module_file(name)}
+
+
+def test_import_statements_over_several_lines_and_in_functions():
+    source = (
+        "from claimbook.engine import (\n"
+        "    core,  # (the engine)\n"
+        "    kinds,\n"
+        ")\n"
+        "import claimbook.common.paths as paths, \\\n"
+        "    claimbook.common.files\n"
+        "def f():\n"
+        "    from .formatting import percent  # a bracket ( in a comment\n"
+        "    return 1\n"
+        "text = 'from x'\n"
+    )
+    found = digests._imports(source, "claimbook.common", fast=True)
+    assert {
+        "claimbook.engine.core",
+        "claimbook.engine.kinds",
+        "claimbook.common.paths",
+        "claimbook.common.files",
+        "claimbook.common.formatting.percent",
+    } <= found
+    assert found >= _whole_parse(source, "claimbook.common")
