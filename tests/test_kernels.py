@@ -134,6 +134,35 @@ def test_a_page_whose_files_changed_loads_them_itself(tmp_path, monkeypatch):
     assert preloaded.take(before) is not None and not preloaded.held()
 
 
+@pytest.mark.parametrize("says", ["warns", "prints", "changes a file"])
+def test_a_read_that_said_something_or_raced_an_edit_is_not_kept(says, tmp_path, monkeypatch):
+    """A fresh kernel's page would show what the read said, or read the edited file."""
+    import warnings
+
+    from claimbook.engine import context, preloaded
+
+    book = tmp_path / "book"
+    shutil.copytree(ROOT / "data", book / "data")
+    monkeypatch.setenv("CLAIMBOOK_BOOK_ROOT", str(book))
+    monkeypatch.setattr(preloaded, "_KEPT", {})
+    read = context._read
+
+    def saying(files, *rest):
+        found = read(files, *rest)
+        if says == "warns":
+            warnings.warn("a dtype guessed", UserWarning, stacklevel=1)
+        elif says == "prints":
+            print("note: a row skipped")
+        else:
+            sources = book / files["sources_path"]
+            sources.write_bytes(sources.read_bytes() + b"\n")
+        return found
+
+    monkeypatch.setattr(context, "_read", saying)
+    context.preload()
+    assert not preloaded.held()
+
+
 def test_a_kernel_that_dies_fails_its_page_and_not_the_server(server, tmp_path):
     _notebook(tmp_path / "dies.ipynb", ["import os\nos._exit(3)"])
     with pytest.raises(ChapterError, match="chapter dies"):

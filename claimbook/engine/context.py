@@ -119,6 +119,7 @@ def preload() -> None:
     import warnings
 
     files = _files(page_parameters({}, "."))
+    before = preloaded.key(files, preloaded.read_paths(files))
     said = io.StringIO()
     with (
         warnings.catch_warnings(record=True) as warned,
@@ -127,8 +128,9 @@ def preload() -> None:
     ):
         warnings.simplefilter("always")
         read = _read(files)
-    if not warned and not said.getvalue():
-        preloaded.keep(preloaded.key(files, preloaded.read_paths(files)), read)
+    # Kept only under the bytes it was read from: a file that changed meanwhile loses it.
+    if not warned and not said.getvalue() and preloaded.key(files, preloaded.read_paths(files)) == before:
+        preloaded.keep(before, read)
 
 
 def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:
