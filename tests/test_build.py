@@ -2,12 +2,13 @@
 around it. These run real kernels where they must (a few seconds per page)."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, project_copy
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
 from claimbook.build.cache import CACHE_NAME
@@ -209,3 +210,28 @@ def test_diff_limits_to_the_systems_the_claims_name(committed_results):
     table = diff_results(old, new, systems)
     assert set(table["system"]) == {RUBIN} and set(table["status"]) == {"changed"}
     assert format_diff(diff_results(old, old, systems)) == "no differences"
+
+
+def test_a_rebuild_with_nothing_to_do_imports_no_table_or_chart_library(tmp_path):
+    """It answers from digests alone: pandas, numpy, altair and nbformat take longer to import
+    than the whole answer (the refactor into layers once brought pandas back without notice)."""
+    copy = project_copy(tmp_path / "project")
+    code = (
+        "import sys\nfrom claimbook.cli import main\ncode = main(['build', '--no-html'])\n"
+        "print(sorted(name for name in ('pandas', 'numpy', 'altair', 'nbformat') if name in sys.modules))\n"
+        "sys.exit(code)"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    env["PYTHONPATH"] = str(copy)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "nothing changed" in done.stderr
+    assert done.stdout.strip() == "[]"
