@@ -29,6 +29,38 @@ LONG_FIRST = (
 )
 
 
+def pytest_configure(config):
+    """nbval starts each notebook's kernel over TCP: its ports are picked free, closed, then bound
+    by the kernel, so two kernels started at once by two test workers can pick the same port, and
+    the loser's client then waits 60 s for an answer that never comes ("Kernel didn't respond in
+    60 seconds"). Its kernels talk over Unix sockets in a folder of this worker's own instead, as
+    the build's kernels do (``claimbook.build.execute``): those cannot collide."""
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    import tempfile
+
+    from jupyter_client.manager import KernelManager
+
+    folder = tempfile.mkdtemp(prefix="nbval-")  # short: a socket's path has about 100 bytes
+    config._claimbook_nbval_sockets = folder
+
+    class SocketKernelManager(KernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.transport = "ipc"
+            self.ip = os.path.join(folder, "kernel")
+
+    nbval.kernel.KernelManager = SocketKernelManager
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_claimbook_nbval_sockets", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(config, items):
     def rank(item):
         name = Path(str(item.fspath)).name
