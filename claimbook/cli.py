@@ -327,14 +327,13 @@ def _run_fetch(args) -> int:
 
 
 def _run_diff(args) -> int:
+    from claimbook.engine import load_registry
     from claimbook.engine.touched import touched_claims
     from claimbook.inputs.diff import diff_results, format_diff
     from claimbook.inputs.reference import load_reference
     from claimbook.inputs.results import load_results
 
     old, new = load_results(args.old), load_results(args.new)
-    from claimbook.engine import load_registry
-
     touched = touched_claims(load_registry(), load_reference(), old, new)
     print(format_diff(diff_results(old, new, touched=touched, only_touched=not args.all)))
     return 0
