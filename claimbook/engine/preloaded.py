@@ -32,8 +32,8 @@ def key(files: dict, paths: list[str]) -> str:
     digest = hashlib.sha256(json.dumps(files, sort_keys=True, default=str).encode())
     for given in paths:
         path = resolve_path(given)
-        files = sorted(item for item in path.rglob("*") if item.is_file()) if path.is_dir() else [path]
-        for file in files:
+        read = sorted(item for item in path.rglob("*") if item.is_file()) if path.is_dir() else [path]
+        for file in read:
             digest.update(b"\0" + str(file.relative_to(path) if file != path else given).encode() + b"\0")
             digest.update(file.read_bytes() if file.is_file() else b"(none)")
     return digest.hexdigest()
