@@ -585,6 +585,60 @@ def test_sync_rewrites_only_what_changed(tmp_path):
     assert not (work / "book" / "stale.md").exists()
 
 
+def _tiny_book(folder: Path, page: str) -> Path:
+    """A jupyter-book project of one page, laid out as the staged book is."""
+    (folder / "book").mkdir(parents=True)
+    (folder / "_config.yml").write_text(
+        "title: Tiny\nonly_build_toc_files: true\nexecute:\n  execute_notebooks: 'off'\n"
+    )
+    (folder / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
+    (folder / "book" / "intro.md").write_text(page)
+    return folder
+
+
+def test_the_html_builder_ends_with_sphinxs_own_verdict(tmp_path):
+    # The builder ends without the interpreter's teardown: a book that compiles gives its pages,
+    # and one Sphinx warns about still fails, saying what the warning is.
+    good = _tiny_book(tmp_path / "good", "# Intro\n\nA page.\n")
+    site = jupyterbook.compile_book(good, tmp_path / "good-work")
+    assert "A page." in (site / "book" / "intro.html").read_text()
+    bad = _tiny_book(tmp_path / "bad", "# Intro\n\nSee {ref}`no-such-label`.\n")
+    with pytest.raises(jupyterbook.HtmlError, match=r"(?s)exit 1.*no-such-label"):
+        jupyterbook.compile_book(bad, tmp_path / "bad-work")
+
+
+def test_the_command_line_ends_at_once_and_loses_no_output():
+    # ``python -m claimbook`` ends without the interpreter's teardown: its output to a pipe, line
+    # by line or a megabyte at once, still arrives whole, byte for byte what the command prints,
+    # and a refused command still exits with its code.
+    import json
+    import subprocess
+    import sys
+
+    from clirun import in_process
+
+    # Buffered, as a user's shell has it (this machine's environment may turn buffering off).
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+
+    def real(*args):
+        command = [sys.executable, "-m", "claimbook", *args]
+        return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, check=False)
+
+    lines = real("check")
+    assert lines.returncode == 0, lines.stderr
+    assert lines.stdout == in_process("check").stdout
+    assert lines.stdout.count("\n") > 100
+    whole = real("check", "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert len(whole.stdout) > 2**20  # more than any pipe holds at once
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    assert len(json.loads(whole.stdout)) == len(registry.claims)
+    assert whole.stdout.endswith("\n")
+    refused = real("check", "no-such-claim")
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("error: unknown claim 'no-such-claim'")
+
+
 # -- what readers see -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "text",

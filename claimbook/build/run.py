@@ -93,7 +93,12 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     workers = request.jobs or (os.cpu_count() or 1) + 1
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
     # The engine's checks need no page: they are made while the kernels run, which leaves this
-    # process waiting anyway.
+    # process waiting anyway. What executing a page imports is imported first: sharing the
+    # interpreter with the checks, those imports would hold back every kernel's start.
+    import papermill  # noqa: F401
+
+    import claimbook.build.execute  # noqa: F401
+
     with ThreadPoolExecutor(max_workers=1) as checker:
         pending = checker.submit(check_all_and_import)
         execute(to_run, workers, report, server)
