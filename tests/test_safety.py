@@ -791,6 +791,10 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
             cwd=REPO,
             stderr=subprocess.PIPE,
             text=True,
+            # Ctrl-C as a terminal delivers it: a suite started in the background by a shell
+            # inherits SIGINT ignored, and Python then never turns it into KeyboardInterrupt. (The
+            # child only resets that one signal between fork and exec: no lock is taken there.)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
         )
         deadline = time.monotonic() + 120  # imports take long on a busy machine
         while not any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")) and time.monotonic() < deadline:
