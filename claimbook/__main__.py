@@ -12,6 +12,7 @@ try:
     sys.stderr.flush()
 except BrokenPipeError:  # the reader left (``| head``): what it did not read is not lost
     pass
-except OSError:  # a full disk under a redirected output: the command did not fully succeed
+except OSError as exc:  # a full disk under a redirected output: the command did not fully succeed
+    os.write(2, f"error: writing the output: {exc.strerror or exc}\n".encode())
     code = code or 1
-os._exit(code)
+os._exit(code if isinstance(code, int) else 0 if code is None else 1)

@@ -33,8 +33,8 @@ for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "s
     except Exception:  # only a head start: the build imports what it needs anyway
         pass
 line = sys.stdin.readline()
+code = 0
 if line.strip():
-    code = 0
     try:
         main(args=json.loads(line), prog_name="jupyter-book")
     except SystemExit as exc:
@@ -44,11 +44,11 @@ if line.strip():
     except BaseException:
         traceback.print_exc()
         code = 1
-    # Sphinx has written and closed every file: ending without the interpreter's teardown saves
-    # the build a third of a second.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+# Sphinx has written and closed every file: ending without the interpreter's teardown saves the
+# build a third of a second (the build waits for this process to end, with work or without).
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)
 """
 
 
