@@ -89,6 +89,21 @@ def test_no_state_reaches_the_next_page(server, tmp_path):
     assert shown.startswith(f"{ROOT} ")
 
 
+def test_printed_text_is_one_output_however_the_kernel_flushed_it(server, tmp_path):
+    # The kernel sends what a cell prints when its timer fires; the notebook holds it whole.
+    template = _notebook(
+        tmp_path / "prints.ipynb",
+        [
+            "import sys, time\nfor part in 'abc':\n    print(part, end='', flush=True)\n    time.sleep(0.3)\nprint()"
+        ],
+    )
+    for way, used in (("forked", server), ("fresh", None)):
+        cell = nbformat.read(run(template, tmp_path / f"{way}.ipynb", used), as_version=4).cells[0]
+        assert [(output["output_type"], output["text"]) for output in cell.outputs] == [
+            ("stream", "abc\n")
+        ], way
+
+
 TAKES_PRELOADED = [
     (
         "from claimbook.engine import preloaded\nfrom claimbook.engine.context import page_data, page_parameters\n"

@@ -225,6 +225,9 @@ def execute_chapter(
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time
                 request_save_on_cell_execute=False,
+                # A cell's printed text is one output however the kernel's flushes cut it (they
+                # follow a timer): the same page gives the same notebook on a busy machine too.
+                coalesce_streams=True,
                 cwd=str(cwd),
                 kernel_manager_class=kernel_class,
             )
