@@ -225,8 +225,7 @@ def execute_chapter(
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time
                 request_save_on_cell_execute=False,
-                # A cell's printed text is one output however the kernel's flushes cut it (they
-                # follow a timer): the same page gives the same notebook on a busy machine too.
+                # one output per cell's printed text, however the kernel's flush timer cut it
                 coalesce_streams=True,
                 cwd=str(cwd),
                 kernel_manager_class=kernel_class,
