@@ -245,6 +245,12 @@ PAGE_CHECKS = r"""
         if (text.right > shown.left + box.clientLeft + box.clientWidth + 1)
           item.problems.push(`its caption runs to ${Math.round(text.right)} px, past its box's visible `
             + `${Math.round(shown.left + box.clientLeft + box.clientWidth)} px: cut off until the reader scrolls the table`);
+        // and it stays in view while the reader scrolls the columns
+        box.scrollLeft = box.scrollWidth;
+        const scrolled = range.getBoundingClientRect();
+        if (scrolled.left < shown.left + box.clientLeft - 1)
+          item.problems.push(`its caption leaves its box as the table scrolls (its text starts at `
+            + `${Math.round(scrolled.left)} px, the box at ${Math.round(shown.left + box.clientLeft)} px)`);
         box.scrollLeft = before;
       }
       item.scrollBox = box.classList.contains('claimbook-scroll') ? '.claimbook-scroll' : box.tagName.toLowerCase() + '.' + [...box.classList].join('.');

@@ -104,6 +104,27 @@ def test_printed_text_is_one_output_however_the_kernel_flushed_it(server, tmp_pa
         ], way
 
 
+def test_only_neighbouring_printed_text_is_joined():
+    from claimbook.build.execute import joined_streams
+
+    def stream(name, text):
+        return nbformat.v4.new_output("stream", name=name, text=text)
+
+    chart = nbformat.v4.new_output("display_data", data={"text/plain": "chart"})
+    outputs = [stream("stdout", "a"), stream("stdout", "b"), stream("stderr", "w"), stream("stderr", "x")]
+    outputs += [stream("stdout", "c"), chart, stream("stdout", "d"), stream("stdout", "e")]
+    shown = [
+        (output["output_type"], output.get("name"), output.get("text")) for output in joined_streams(outputs)
+    ]
+    assert shown == [
+        ("stream", "stdout", "ab"),
+        ("stream", "stderr", "wx"),
+        ("stream", "stdout", "c"),
+        ("display_data", None, None),
+        ("stream", "stdout", "de"),
+    ]
+
+
 TAKES_PRELOADED = [
     (
         "from claimbook.engine import preloaded\nfrom claimbook.engine.context import page_data, page_parameters\n"

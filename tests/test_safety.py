@@ -776,9 +776,18 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
 
     server = Server(handler_for("trickle", b"x" * 1000))
     try:
+        # Ctrl-C as a terminal delivers it: a suite started in the background by a shell inherits
+        # SIGINT ignored, and Python then never turns it into KeyboardInterrupt; a first Python
+        # puts it back to its default and becomes the command (the same process).
+        as_from_a_terminal = (
+            "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+        )
         process = subprocess.Popen(
             [
                 sys.executable,
+                "-c",
+                as_from_a_terminal,
                 "-m",
                 "claimbook",
                 "fetch",
@@ -791,10 +800,6 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
             cwd=REPO,
             stderr=subprocess.PIPE,
             text=True,
-            # Ctrl-C as a terminal delivers it: a suite started in the background by a shell
-            # inherits SIGINT ignored, and Python then never turns it into KeyboardInterrupt. (The
-            # child only resets that one signal between fork and exec: no lock is taken there.)
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
         )
         deadline = time.monotonic() + 120  # imports take long on a busy machine
         while not any((tmp_path / "raw").glob("v6.1/.summary.csv.*.tmp")) and time.monotonic() < deadline:

@@ -154,6 +154,8 @@ def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbform
     for index, cell in enumerate(notebook.cells):
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
+        if cell.get("outputs"):
+            cell.outputs = joined_streams(cell.outputs)
         # papermill gives the cell it injects a random id; derive it from its place instead. The
         # page shows its parameters folded at the end, so the injected cell is not rendered.
         if "injected-parameters" in cell.metadata.get("tags", []):
@@ -161,6 +163,25 @@ def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbform
             if "remove-cell" not in cell.metadata["tags"]:
                 cell.metadata["tags"].append("remove-cell")
     return notebook
+
+
+def joined_streams(outputs: list) -> list:
+    """A cell's outputs with each run of printed text on one stream as one output: the kernel
+    sends what is printed whenever its flush timer fires, so the same cell can give one output
+    or several. Only neighbours are joined; text printed after a chart stays after it."""
+    joined = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (
+            output.get("output_type") == "stream"
+            and previous is not None
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] += output["text"]
+        else:
+            joined.append(output)
+    return joined
 
 
 def with_title(template: Path, title: str | None, folder: Path) -> Path:
@@ -225,8 +246,6 @@ def execute_chapter(
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time
                 request_save_on_cell_execute=False,
-                # one output per cell's printed text, however the kernel's flush timer cut it
-                coalesce_streams=True,
                 cwd=str(cwd),
                 kernel_manager_class=kernel_class,
             )
