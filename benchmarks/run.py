@@ -160,7 +160,7 @@ def set_execute_mode(project: Path, mode: str) -> None:
 
 
 def jupyter_book_command(project: Path) -> list[str]:
-    # The same call as the book's own (claimbook.build.jupyterbook), but warnings are not errors here.
+    # The same call as the book's own (claimbook.pipeline.jupyterbook), but warnings are not errors here.
     return [
         JUPYTER_BOOK,
         "build",
@@ -239,8 +239,8 @@ def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from claimbook.build.plan import committed_plan\n"
-        "from claimbook.build.execute import execute_chapter\n"
+        "from claimbook.pipeline.plan import committed_plan\n"
+        "from claimbook.pipeline.execute import execute_chapter\n"
         "root, name, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])\n"
         "job = next(job for job in committed_plan(root)[0] if job.name == name)\n"
         "times = []\n"

@@ -16,12 +16,12 @@ import signal
 import sys
 from pathlib import Path
 
-from claimbook.build.jupyterbook import HtmlError
-from claimbook.build.outputs import LockedError, OutputError, writer_lock
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
+from claimbook.pipeline.jupyterbook import HtmlError
+from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
 # them: a build with nothing to do answers before pandas would have loaded.
@@ -421,7 +421,7 @@ def _run_new_announcement(args) -> int:
 
 
 def _run_build(args) -> int:
-    from claimbook.build.request import BuildRequest
+    from claimbook.pipeline.request import BuildRequest
 
     request = BuildRequest(  # checked as it is made, before the build's imports
         results=args.results,
@@ -434,7 +434,7 @@ def _run_build(args) -> int:
         force=args.force,
         strict=args.strict,
     )
-    from claimbook.build.book import build  # the build's imports (notebooks, charts) only when building
+    from claimbook.pipeline.book import build  # the build's imports (notebooks, charts) only when building
 
     build(request)
     return 0

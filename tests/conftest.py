@@ -34,7 +34,7 @@ def pytest_configure(config):
     by the kernel, so two kernels started at once by two test workers can pick the same port, and
     the loser's client then waits 60 s for an answer that never comes ("Kernel didn't respond in
     60 seconds"). Its kernels talk over Unix sockets in a folder of this worker's own instead, as
-    the build's kernels do (``claimbook.build.execute``): those cannot collide."""
+    the build's kernels do (``claimbook.pipeline.execute``): those cannot collide."""
     try:
         import nbval.kernel
     except ImportError:

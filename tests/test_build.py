@@ -11,11 +11,11 @@ import pytest
 from conftest import ROOT, project_copy
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
-from claimbook.build.cache import CACHE_NAME
-from claimbook.build.plan import committed_plan
 from claimbook.engine import load_registry
 from claimbook.engine.touched import claimed_systems
 from claimbook.inputs.diff import diff_results, format_diff
+from claimbook.pipeline.cache import CACHE_NAME
+from claimbook.pipeline.plan import committed_plan
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
@@ -99,8 +99,8 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from types import SimpleNamespace
 
-    from claimbook.build.verify import agree as _agree
     from claimbook.common.errors import BuildError
+    from claimbook.pipeline.verify import agree as _agree
 
     check = SimpleNamespace(claim=SimpleNamespace(id="wan-9x-throughput"), verdict="supported with caveats")
     _agree(

@@ -8,7 +8,7 @@ import ast
 import pytest
 from conftest import ROOT
 
-from claimbook.build import digests
+from claimbook.pipeline import digests
 
 
 def _whole_parse(source: str, package: str) -> set[str]:

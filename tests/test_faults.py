@@ -12,7 +12,7 @@ project is never at risk. After one successful plain build:
   first holds the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
   succeeds; a SIGTERM removes the build's kernel folders at once, and the next build removes those
   of the SIGKILLed ones;
-* the moments a timer hardly ever hits, inside the final swap (``claimbook.build.outputs.publish``: a
+* the moments a timer hardly ever hits, inside the final swap (``claimbook.pipeline.outputs.publish``: a
   journal, the new folders and the old exchanged one by one, the old ones then removed from the
   staging folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
   ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
@@ -85,12 +85,12 @@ SITECUSTOMIZE = textwrap.dedent("""
 
     if _step == "between":
         # Killed just before the named folder is exchanged, once those before it were: the
-        # exchange is wrapped as claimbook.build.outputs is imported.
+        # exchange is wrapped as claimbook.pipeline.outputs is imported.
         import importlib.abc, importlib.machinery, sys
 
         class _Finder(importlib.abc.MetaPathFinder):
             def find_spec(self, name, path, target=None):
-                if name != "claimbook.build.outputs":
+                if name != "claimbook.pipeline.outputs":
                     return None
                 spec = importlib.machinery.PathFinder.find_spec(name, path)
                 run = spec.loader.exec_module
@@ -379,7 +379,7 @@ def test_the_next_build_succeeds_without_cleanup(copy, good):
     assert site == good[1], changes(good[1], site)[:20]
 
 
-# The steps of the final swap (claimbook.build.outputs.swap_in) of a plain build: book/generated, then
+# The steps of the final swap (claimbook.pipeline.outputs.swap_in) of a plain build: book/generated, then
 # the table of contents, then the site. (step, name the step acts on, build options)
 SWAP_STEPS = {
     "pages-swapped-old-not-yet-removed": ("swapped", "generated", ["--no-html"]),

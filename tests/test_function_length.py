@@ -1,5 +1,5 @@
 """Short functions (issue 18): none in the package runs over about a screen. A longer one is doing
-several things, and is split where it does (``claimbook.build.book`` and its steps, for example).
+several things, and is split where it does (``claimbook.pipeline.book`` and its steps, for example).
 
 Every layer is held to it.
 """
@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
 
 LIMIT = 60  # lines of a function, its signature, docstring and nested functions included
 # The layers held to the limit, and "" for the top-level modules (the command line).
-CHECKED = ("", "common", "inputs", "claims", "engine", "present", "build")
+CHECKED = ("", "common", "inputs", "claims", "engine", "present", "pipeline")
 
 
 def long_functions(package: Path = PACKAGE, limit: int = LIMIT) -> list[tuple[str, str, int]]:
@@ -44,9 +44,9 @@ def test_no_function_in_the_checked_folders_is_long():
 
 
 def test_the_check_sees_a_long_function(tmp_path):
-    module = tmp_path / "claimbook" / "build" / "long.py"
+    module = tmp_path / "claimbook" / "pipeline" / "long.py"
     module.parent.mkdir(parents=True)
     body = "\n".join(f"    x{number} = {number}" for number in range(LIMIT))
     module.write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}\n    return x0\n")
-    assert long_functions(tmp_path / "claimbook") == [("build/long.py", "long", LIMIT + 2)]
-    assert _layer("build/long.py") in CHECKED and _layer("cli.py") in CHECKED
+    assert long_functions(tmp_path / "claimbook") == [("pipeline/long.py", "long", LIMIT + 2)]
+    assert _layer("pipeline/long.py") in CHECKED and _layer("cli.py") in CHECKED

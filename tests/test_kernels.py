@@ -1,4 +1,4 @@
-"""Kernels forked by the build's server (claimbook.build.kernels): each page's notebook is byte for byte
+"""Kernels forked by the build's server (claimbook.pipeline.kernels): each page's notebook is byte for byte
 what a kernel started from nothing gives, no page's state reaches another, and nothing is left
 running or on disk when the server stops."""
 
@@ -10,11 +10,11 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-from claimbook.build import digests, kernels
-from claimbook.build.execute import execute_chapter
-from claimbook.build.plan import committed_plan
 from claimbook.common.errors import ChapterError
 from claimbook.engine import load_registry
+from claimbook.pipeline import digests, kernels
+from claimbook.pipeline.execute import execute_chapter
+from claimbook.pipeline.plan import committed_plan
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")
 
@@ -105,7 +105,7 @@ def test_printed_text_is_one_output_however_the_kernel_flushed_it(server, tmp_pa
 
 
 def test_only_neighbouring_printed_text_is_joined():
-    from claimbook.build.execute import joined_streams
+    from claimbook.pipeline.execute import joined_streams
 
     def stream(name, text):
         return nbformat.v4.new_output("stream", name=name, text=text)

@@ -11,7 +11,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
 
 # Lowest first. A top-level module (the command line) is the highest layer.
-LAYERS = ["common", "inputs", "claims", "engine", "present", "build"]
+LAYERS = ["common", "inputs", "claims", "engine", "present", "pipeline"]
 TOP = len(LAYERS)
 
 

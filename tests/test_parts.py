@@ -9,13 +9,13 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from claimbook.build import digests, jupyterbook, outputs
 from claimbook.claims import params
 from claimbook.claims.registry import RegistryError
 from claimbook.common.formatting import signed_percent
 from claimbook.engine import SPECS, load_registry
 from claimbook.engine.verdict import gap_percent, matches, reaches, weakest
 from claimbook.inputs.reference import annotate, load_reference
+from claimbook.pipeline import digests, jupyterbook, outputs
 from claimbook.present import blocks, charts, markdown_pages
 
 REFERENCE = load_reference(ROOT / "data" / "reference")
@@ -206,8 +206,8 @@ def test_a_claim_param_reaches_inside_a_selector_and_part_ids_with_dots_work():
 
 
 def test_a_missing_system_warning_suggests_a_param_that_works():
-    from claimbook.build.verify import missing_warnings as _missing_warnings
     from claimbook.engine.context import apply_overrides
+    from claimbook.pipeline.verify import missing_warnings as _missing_warnings
 
     registry = load_registry()
     cases = {
@@ -283,9 +283,9 @@ def test_a_page_depends_on_the_modules_its_template_imports_and_no_others():
     } <= modules
     assert not modules & {
         "claimbook.cli",
-        "claimbook.build.book",
-        "claimbook.build.outputs",
-        "claimbook.build.jupyterbook",
+        "claimbook.pipeline.book",
+        "claimbook.pipeline.outputs",
+        "claimbook.pipeline.jupyterbook",
         "claimbook.claims.params",
     }
 
@@ -321,8 +321,8 @@ def test_digests_follow_file_content_inside_the_book_only(tmp_path):
 def test_a_build_request_is_checked_once_as_it_is_made(tmp_path):
     import dataclasses
 
-    from claimbook.build.request import BuildRequest
     from claimbook.common.errors import UsageError
+    from claimbook.pipeline.request import BuildRequest
 
     plain = BuildRequest(root=ROOT / "book" / "..")
     assert plain.root == ROOT.resolve() and plain.target == plain.root and plain.plain and not plain.to_out
@@ -400,7 +400,7 @@ def test_publish_replaces_every_folder_whole(tmp_path):
 KILLED_AT_SECOND_EXCHANGE = """
 import os, signal, sys
 from pathlib import Path
-from claimbook.build import outputs
+from claimbook.pipeline import outputs
 real, calls = outputs._exchange, []
 def exchange(first, second):
     calls.append(second)
@@ -551,7 +551,7 @@ def test_kernel_folders_of_dead_builds_are_removed(tmp_path):
     import subprocess
     import sys
 
-    from claimbook.build import kernelfolders
+    from claimbook.pipeline import kernelfolders
 
     dead = subprocess.run(
         [sys.executable, "-c", "print(__import__('os').getpid())"], capture_output=True, check=True
@@ -733,7 +733,7 @@ def test_kernels_talk_over_sockets_of_their_own(tmp_path):
     import asyncio
     import tempfile
 
-    from claimbook.build.execute import _kernel_manager
+    from claimbook.pipeline.execute import _kernel_manager
 
     async def start_and_stop():
         with tempfile.TemporaryFile(mode="w+") as stderr:

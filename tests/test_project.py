@@ -21,7 +21,7 @@ from conftest import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from claimbook.build.assemble import committed_toc
+from claimbook.pipeline.assemble import committed_toc
 
 BIN = Path(sys.executable).parent
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"

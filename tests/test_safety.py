@@ -901,9 +901,9 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     import nbformat
     from registries import EVIL_CLAIM, EVIL_ID, EVIL_TEXT_CLAIM
 
-    from claimbook.build.execute import with_title
     from claimbook.engine import scorecard
     from claimbook.engine.core import cannot_check
+    from claimbook.pipeline.execute import with_title
     from claimbook.present import markdown_pages
 
     registry = evil_registry_loaded

@@ -8,9 +8,9 @@ import json
 import pytest
 from conftest import ROOT
 
-from claimbook.build.execute import PAGE_PARAMETERS
-from claimbook.build.plan import committed_plan
 from claimbook.engine.context import page_parameters
+from claimbook.pipeline.execute import PAGE_PARAMETERS
+from claimbook.pipeline.plan import committed_plan
 
 TEMPLATES = sorted((ROOT / "notebooks").glob("*.ipynb"))
 OPENERS = {"open_chapter", "open_claim_page"}

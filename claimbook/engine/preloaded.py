@@ -3,7 +3,7 @@ very same files.
 
 Every page reads the book's data (the registries, the round's results, the reference tables)
 as it starts: in the real book about 0.25 s of a claim page's 0.6 s of work, more as the
-registries grow. The kernels' fork server (``claimbook.build.kernels``) reads it once after its
+registries grow. The kernels' fork server (``claimbook.pipeline.kernels``) reads it once after its
 imports (``claimbook.engine.context.preload``) and keeps what it read here, under the key of the
 file arguments as given and the bytes of every file they name. A page forked from it whose
 files have that very key takes it instead of reading them again (its overrides are applied to it

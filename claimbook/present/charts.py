@@ -1,7 +1,7 @@
 """The book's one chart style, its offline renderer, and the charts the chapters share.
 
 Charts render in the browser with vega-embed from a bundle the book ships (see
-``claimbook.build.assets``), never from a CDN. The renderer's HTML depends only on the chart's
+``claimbook.pipeline.assets``), never from a CDN. The renderer's HTML depends only on the chart's
 spec, so an executed notebook is byte-identical from run to run.
 """
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claimbook.build import digests, jupyterbook
-from claimbook.build.request import BuildRequest, BuildResult
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, PACKAGE_DIR, TOC_FILE
+from claimbook.pipeline import digests, jupyterbook
+from claimbook.pipeline.request import BuildRequest, BuildResult
 
 CACHE_NAME = "cache.json"
 

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claimbook.build.outputs import check_out_folder
 from claimbook.common import identifiers
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import PROJECT_ROOT
+from claimbook.pipeline.outputs import check_out_folder
 
 NAME_MAX = 255  # bytes in one file name, on every file system the book is built on
 

@@ -1,5 +1,5 @@
 """Assembling the book from its executed pages: the scorecard (the rows the pages recorded,
-and the engine's for claims with no page), checked (``claimbook.build.verify``); the ledger, the
+and the engine's for claims with no page), checked (``claimbook.pipeline.verify``); the ledger, the
 announcement pages and the other generated pages; the table of contents; the costs; the cache.
 """
 
@@ -10,14 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from claimbook.build import verify
-from claimbook.build.cache import CACHE_NAME, assembly_digest, write_cache
-from claimbook.build.load import Loaded
-from claimbook.build.plan import Job, committed_plan, shown_claims
-from claimbook.build.request import BuildRequest
-from claimbook.build.staging import Staged
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.paths import PROJECT_ROOT, TOC_FILE, inside
+from claimbook.pipeline import verify
+from claimbook.pipeline.cache import CACHE_NAME, assembly_digest, write_cache
+from claimbook.pipeline.load import Loaded
+from claimbook.pipeline.plan import Job, committed_plan, shown_claims
+from claimbook.pipeline.request import BuildRequest
+from claimbook.pipeline.staging import Staged
 
 
 class Assembled(NamedTuple):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claimbook.build import digests
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.pipeline import digests
 
 # Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
 # a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
@@ -159,7 +159,7 @@ def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
 
 
 def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
-    """What each page's executed notebook depends on (see ``claimbook.build.digests``)."""
+    """What each page's executed notebook depends on (see ``claimbook.pipeline.digests``)."""
     return {
         job.name: digests.chapter_digest(
             root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED

@@ -1,5 +1,5 @@
 """Executing the pages that must run, in parallel, each in a kernel forked by one server
-(``claimbook.build.kernels``), while this process makes the engine's checks of the claims the
+(``claimbook.pipeline.kernels``), while this process makes the engine's checks of the claims the
 book shows (the ledger reads them, and every executed page must agree with them).
 """
 
@@ -11,12 +11,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from claimbook.build import digests
-from claimbook.build.plan import shown_claims
-from claimbook.build.request import BuildRequest
-from claimbook.build.staging import Staged
 from claimbook.common.formatting import seconds
 from claimbook.common.paths import TEMPLATES_DIR
+from claimbook.pipeline import digests
+from claimbook.pipeline.plan import shown_claims
+from claimbook.pipeline.request import BuildRequest
+from claimbook.pipeline.staging import Staged
 
 
 def kernel_server(root: Path):
@@ -25,7 +25,7 @@ def kernel_server(root: Path):
 
     It needs no registry: it starts before the registry is read, its imports overlapping the
     build's own (a template elsewhere only misses the head start)."""
-    from claimbook.build import kernels
+    from claimbook.pipeline import kernels
 
     if not kernels.available():
         return None
@@ -36,7 +36,7 @@ def kernel_server(root: Path):
 
 def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
     """Execute pages, in parallel when more than one must run; the first failure stops the build."""
-    from claimbook.build.execute import execute_chapter
+    from claimbook.pipeline.execute import execute_chapter
 
     started = time.perf_counter()
     if workers <= 1 or len(jobs) <= 1:
@@ -97,7 +97,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     # interpreter with the checks, those imports would hold back every kernel's start.
     import papermill  # noqa: F401
 
-    import claimbook.build.execute  # noqa: F401
+    import claimbook.pipeline.execute  # noqa: F401
 
     with ThreadPoolExecutor(max_workers=1) as checker:
         pending = checker.submit(check_all_and_import)

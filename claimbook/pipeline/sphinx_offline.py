@@ -5,7 +5,7 @@ jupyter-book always loads sphinx-thebe, which declares a CDN address for live co
 and, on some pages, declares it twice (a console error). This book runs no code in the
 browser, so its pages carry no thebe script at all.
 
-The pages load vega, vega-lite and vega-embed from one local script (``claimbook.build.assets``).
+The pages load vega, vega-lite and vega-embed from one local script (``claimbook.pipeline.assets``).
 ``claimbook build`` puts it in the staged book's ``_static``; a plain ``jupyter-book build .``
 of the project has none there (it is made, not committed), so the extension writes it into the
 site when the site lacks it.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimbook.build.assets import VEGA_BUNDLE
+from claimbook.pipeline.assets import VEGA_BUNDLE
 
 
 def _is_thebe(script) -> bool:
@@ -35,7 +35,7 @@ def _ship_vega(app, exception):
         return
     static = Path(app.outdir) / "_static"
     if not (static / VEGA_BUNDLE).is_file():
-        from claimbook.build.assets import write_vega_bundle
+        from claimbook.pipeline.assets import write_vega_bundle
 
         write_vega_bundle(static)
 

@@ -1,6 +1,6 @@
 """Putting a made book in place: its HTML compiled with jupyter-book (unless the current site
 was made from this very staged book), then every folder it replaces swapped in one transaction
-(``claimbook.build.outputs.publish``), the table of contents first; a file the build did not
+(``claimbook.pipeline.outputs.publish``), the table of contents first; a file the build did not
 write is carried over, and a table of contents someone changed is never replaced.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from claimbook.build import digests, jupyterbook, outputs
-from claimbook.build.cache import written_toc
-from claimbook.build.request import BuildRequest
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, TOC_FILE, TOC_HEADER
+from claimbook.pipeline import digests, jupyterbook, outputs
+from claimbook.pipeline.cache import written_toc
+from claimbook.pipeline.request import BuildRequest
 
 
 def check_toc(target: Path, new: Path) -> None:
@@ -40,7 +40,7 @@ def compile_html(request: BuildRequest, staging: Path, builder, assembly: str | 
     """The new HTML, in ``staging``; None if the staged book is byte for byte what the current
     HTML was made from (the builder is then stopped, and the current site's stamp says it comes
     from this book)."""
-    from claimbook.build.assets import write_vega_bundle
+    from claimbook.pipeline.assets import write_vega_bundle
 
     root, target, report = request.root, request.target, request.report
     # The bundle takes seconds to make: made once per target (an --out book never writes into the

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claimbook.build.plan import Changes
-from claimbook.build.request import BuildRequest
 from claimbook.claims import registry as claims_registry
 from claimbook.claims.params import ParamError
 from claimbook.claims.params import apply as apply_params
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
 from claimbook.common.errors import UsageError
+from claimbook.pipeline.plan import Changes
+from claimbook.pipeline.request import BuildRequest
 
 
 @dataclass(frozen=True)

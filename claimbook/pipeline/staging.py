@@ -9,12 +9,12 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from claimbook.build import outputs
-from claimbook.build.cache import CACHE_NAME, read_cache
-from claimbook.build.load import Loaded
-from claimbook.build.plan import Job, page_digests, plan
-from claimbook.build.request import BuildRequest
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, DATA_INPUTS, GENERATED_DIR, RESULTS, inside
+from claimbook.pipeline import outputs
+from claimbook.pipeline.cache import CACHE_NAME, read_cache
+from claimbook.pipeline.load import Loaded
+from claimbook.pipeline.plan import Job, page_digests, plan
+from claimbook.pipeline.request import BuildRequest
 
 PRICES = "data/prices/gpu_hour_prices.csv"
 
@@ -22,7 +22,7 @@ PRICES = "data/prices/gpu_hour_prices.csv"
 @dataclass(frozen=True)
 class Staged:
     """A book laid out in ``folder``: its pages, their digests, the pages that must run (each as
-    ``claimbook.build.execute.execute_chapter`` takes it), and where its kernels read data."""
+    ``claimbook.pipeline.execute.execute_chapter`` takes it), and where its kernels read data."""
 
     folder: Path
     book_root: Path

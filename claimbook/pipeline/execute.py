@@ -10,9 +10,9 @@ from pathlib import Path
 
 import nbformat
 
-from claimbook.build.kernelfolders import kernel_folder
 from claimbook.common import formatting
 from claimbook.common.errors import ChapterError
+from claimbook.pipeline.kernelfolders import kernel_folder
 
 KERNEL = "python3"
 # The one variable a template's cell tagged ``parameters`` sets, and the build injects.
@@ -33,7 +33,7 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
     """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
     the build's output, and its last words are at hand if it dies), whose kernel reads data
     relative to the book being built, and which talks to its kernel over Unix sockets in a
-    folder of its own. With a ``server`` (``claimbook.build.kernels``) the kernel is forked by it
+    folder of its own. With a ``server`` (``claimbook.pipeline.kernels``) the kernel is forked by it
     instead of started from nothing; everything else is the same.
 
     Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
@@ -67,7 +67,7 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             if server is None:
                 return await super()._async_launch_kernel(kernel_cmd, **kw)
-            from claimbook.build.kernels import ServerGone, launch
+            from claimbook.pipeline.kernels import ServerGone, launch
 
             try:
                 process = launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)

@@ -1,4 +1,4 @@
-"""Building the book (``build``): read and check the inputs (``claimbook.build.load``), plan the
+"""Building the book (``build``): read and check the inputs (``claimbook.pipeline.load``), plan the
 pages (``plan``), lay the book out in a staging folder (``staging``), execute what changed
 (``run``), assemble the scorecard and the generated pages (``assemble``, checked by ``verify``),
 compile the HTML and only then put the new book in place (``publish``).
@@ -12,8 +12,8 @@ file the build did not write (its manifest in each folder says which it did) is 
 ``--out DIR`` builds a whole book (its data included) into a folder of its own; the committed
 book changes only through a plain build of the committed data.
 
-A page is executed again only when what it depends on changed (``claimbook.build.digests``); the
-digests are kept in ``book/generated/cache.json`` (``claimbook.build.cache``), and a build whose
+A page is executed again only when what it depends on changed (``claimbook.pipeline.digests``); the
+digests are kept in ``book/generated/cache.json`` (``claimbook.pipeline.cache``), and a build whose
 target holds its very book already answers from them, writing nothing. Pages that must run
 execute in parallel.
 """
@@ -25,16 +25,16 @@ import os
 import shutil
 from pathlib import Path
 
-from claimbook.build import jupyterbook, kernelfolders, outputs
-from claimbook.build.assemble import assemble
-from claimbook.build.cache import unchanged_answer
-from claimbook.build.load import Loaded, load_data, read_registry
-from claimbook.build.plan import page_digests, plan
-from claimbook.build.publish import compile_html, publish_book
-from claimbook.build.request import BuildRequest, BuildResult
-from claimbook.build.run import kernel_server, run_pages
-from claimbook.build.staging import Staged, stage
-from claimbook.build.verify import strict_failure
+from claimbook.pipeline import jupyterbook, kernelfolders, outputs
+from claimbook.pipeline.assemble import assemble
+from claimbook.pipeline.cache import unchanged_answer
+from claimbook.pipeline.load import Loaded, load_data, read_registry
+from claimbook.pipeline.plan import page_digests, plan
+from claimbook.pipeline.publish import compile_html, publish_book
+from claimbook.pipeline.request import BuildRequest, BuildResult
+from claimbook.pipeline.run import kernel_server, run_pages
+from claimbook.pipeline.staging import Staged, stage
+from claimbook.pipeline.verify import strict_failure
 
 
 def build(request: BuildRequest) -> BuildResult:
@@ -48,7 +48,7 @@ def build(request: BuildRequest) -> BuildResult:
     the book is in place; an ingest or another build meanwhile is refused, with one line."""
     with outputs.Lock(request.root, shared=request.to_out), kernelfolders.removed_on_terminate():
         kernelfolders.remove_dead()  # those of builds killed outright
-        # The pages' kernels come from a fork server (``claimbook.build.kernels``) whose imports go
+        # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``) whose imports go
         # on while the inputs are read; it ends with the build, however the build ends. A build
         # that is not plain starts it at once; a plain one only once it has something to do.
         server = None if request.plain else kernel_server(request.root)
