@@ -164,8 +164,7 @@ def text(report: dict) -> str:
             lines.append(f"{indent}caveats: {', '.join(own[0]['caveats'])}")
         if own[0]["missing"]:
             lines.append(f"{indent}missing: {'; '.join(own[0]['missing'])}")
-        if claim_id == report["claim"]:
-            lines.append(f"{indent}reason: {own[0]['reason']}")
+        lines.append(f"{indent}reason: {own[0]['reason']}")
     if report["results"]:
         lines.append(f"  results used ({len(report['results'])}):")
         lines += [

@@ -31,7 +31,7 @@ def two_systems(new=(300.0, 200.0, 100.0), old=(100.0, 100.0, 100.0), **extra):
 
 # -- "up to" is judged on the best case; the range and the deciding case are shown ------------
 def test_up_to_is_judged_on_the_best_case_and_shows_the_spread(tmp_path):
-    data = world(tmp_path, two_systems(), [ratio_claim(form="up-to", claimed=3)])
+    data = world(tmp_path, two_systems(), [ratio_claim(form="figure", quantifier="up-to", claimed=3)])
     result_ = check(data, "fast")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS
     assert "best-case-only" in result_.caveats
@@ -40,7 +40,11 @@ def test_up_to_is_judged_on_the_best_case_and_shows_the_spread(tmp_path):
 
 
 def test_up_to_not_reached_is_not_supported(tmp_path):
-    data = world(tmp_path, two_systems(new=(240.0, 200.0, 150.0)), [ratio_claim(form="up-to", claimed=3)])
+    data = world(
+        tmp_path,
+        two_systems(new=(240.0, 200.0, 150.0)),
+        [ratio_claim(form="figure", quantifier="up-to", claimed=3)],
+    )
     assert check(data, "fast").verdict == NOT_SUPPORTED
 
 
@@ -58,7 +62,7 @@ def test_up_to_figures_match_at_their_precision(tmp_path, measured, claimed, ver
     data = world(
         tmp_path,
         two_systems(new=(measured, 10.0, 10.0), old=(100.0, 100.0, 100.0)),
-        [ratio_claim(form="up-to", claimed=claimed, scenarios=["Offline"])],
+        [ratio_claim(form="figure", quantifier="up-to", claimed=claimed, scenarios=["Offline"])],
     )
     assert check(data, "fast").verdict == verdict
 
@@ -86,7 +90,7 @@ def test_a_tolerance_decides_the_verdict_and_every_case_alike(tmp_path):
     data = world(
         tmp_path,
         two_systems(new=(374.0, 190.0, 180.0)),
-        [ratio_claim(form="up-to", claimed=3.7, tolerance=0.55)],
+        [ratio_claim(form="figure", quantifier="up-to", claimed=3.7, tolerance=0.55)],
     )
     result_ = check(data, "fast")
     rows = scorecard.rows_for(result_, "test")
@@ -146,6 +150,7 @@ def single_node_world(tmp_path, own_throughput, own_latency):
         "subject": {"organization": "Acme", "system": "rack"},
         "candidates": {"nodes": 1},
         "sentence": "one-node",
+        "measure": "whole-system",
     }
     claims = [
         {"id": "throughput-9x", "statement": "9x a node.", "scenario": "Offline", "claimed": 9, **common},
@@ -268,7 +273,7 @@ def test_a_compound_claim_is_as_strong_as_its_weakest_part(tmp_path):
         "kind": "compound",
         "parts": [
             {
-                **ratio_claim(form="up-to", claimed=3, scenarios=["Offline"]),
+                **ratio_claim(form="figure", quantifier="up-to", claimed=3, scenarios=["Offline"]),
                 "id": "both.faster",
                 "statement": "Faster.",
             },
@@ -284,7 +289,10 @@ def test_a_compound_claim_is_as_strong_as_its_weakest_part(tmp_path):
 def test_caveats_are_computed_from_the_rows_used(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Availability="preview", Division="open", inferred="1")
     rows = [{**row, "Division": "open"} for row in rows]  # both sides Open: a comparison within one division
-    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, division="any")]), "fast")
+    result_ = check(
+        world(tmp_path, rows, [ratio_claim(form="figure", quantifier="up-to", claimed=3, division="any")]),
+        "fast",
+    )
     assert {"preview", "open-division", "inferred"} <= set(result_.caveats)
     assert result_.verdict == SUPPORTED_WITH_CAVEATS
     assert any("preview category" in note for note in result_.notes)
@@ -293,19 +301,39 @@ def test_caveats_are_computed_from_the_rows_used(tmp_path):
 def test_a_caveat_the_claim_states_is_shown_but_not_held_against_it(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Availability="preview")
     result_ = check(
-        world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, acknowledges=["preview"])]), "fast"
+        world(
+            tmp_path,
+            rows,
+            [ratio_claim(form="figure", quantifier="up-to", claimed=3, acknowledges=["preview"])],
+        ),
+        "fast",
     )
     assert "preview" in result_.caveats and result_.acknowledged == ("preview",)
     assert result_.verdict == SUPPORTED
 
 
 def test_a_comparison_of_different_sizes_says_so(tmp_path):
+    from claimbook.engine.core import SizeError
+
     rows = [
         result("Acme", "new", "Offline", 300.0, gpus=16, nodes=2),
         result("Acme", "old", "Offline", 100.0),
     ]
-    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3)]), "fast")
-    assert "different-size" in result_.caveats
+    unsaid = ratio_claim(form="figure", quantifier="up-to", claimed=3)
+    with pytest.raises(
+        SizeError,
+        match=r"field measure: the two sides differ in size in gpt-oss-120b Offline \(Acme new \(16 GPUs\) against Acme old \(8 GPUs\)\)",
+    ):
+        check(world(tmp_path, rows, [unsaid]), "fast")
+    (tmp_path / "said").mkdir()
+    whole = check(world(tmp_path / "said", rows, [{**unsaid, "measure": "whole-system"}]), "fast")
+    assert "different-size" in whole.caveats and whole.cases[0].measured == pytest.approx(3.0)
+    assert any(
+        note.startswith("Per GPU, beside the whole systems") and "1.50x" in note for note in whole.context
+    )
+    (tmp_path / "per-gpu").mkdir()
+    per_gpu = check(world(tmp_path / "per-gpu", rows, [{**unsaid, "measure": "per-gpu"}]), "fast")
+    assert per_gpu.cases[0].measured == pytest.approx(1.5) and per_gpu.verdict == NOT_SUPPORTED
 
 
 # -- a comparison is checked as stated and against the best rival result by anyone -----------------
@@ -389,7 +417,14 @@ def test_a_missing_system_cannot_be_checked_and_names_the_closest(tmp_path):
     data = world(
         tmp_path,
         two_systems(),
-        [ratio_claim(form="up-to", claimed=3, subject={"organization": "Acme", "system": "neww"})],
+        [
+            ratio_claim(
+                form="figure",
+                quantifier="up-to",
+                claimed=3,
+                subject={"organization": "Acme", "system": "neww"},
+            )
+        ],
     )
     result_ = check(data, "fast")
     assert result_.verdict == CANNOT_BE_CHECKED
@@ -437,7 +472,6 @@ def gain_claim(claimed: float, **stated) -> dict:
         "id": "gain",
         "statement": f"{claimed:g}% faster than v6.0.",
         "kind": "round-gain",
-        "form": "each",
         "unit": "%",
         "benchmark": "gpt-oss-120b",
         "from_round": "v6.0",
@@ -458,7 +492,10 @@ def test_a_vendor_figure_of_an_earlier_round_is_weaker_evidence(tmp_path):
 # -- judgment rules (book/method.md, "Judgment rules") ----------------------------------------------
 def test_a_compound_claim_follows_its_core_and_a_detail_is_a_caveat(tmp_path):
     rows = two_systems()
-    faster = {**ratio_claim(form="up-to", claimed=3, scenarios=["Offline"]), "id": "both.faster"}
+    faster = {
+        **ratio_claim(form="figure", quantifier="up-to", claimed=3, scenarios=["Offline"]),
+        "id": "both.faster",
+    }
     claim = {
         "id": "both",
         "statement": "Faster, in our fifth round.",
@@ -494,7 +531,7 @@ def test_a_compound_claim_follows_its_core_and_a_detail_is_a_caveat(tmp_path):
 def test_a_role_is_core_or_detail_and_only_for_a_part(tmp_path):
     from claimbook.claims.registry import RegistryError
 
-    claim = {**ratio_claim(form="up-to", claimed=3), "role": "detail"}
+    claim = {**ratio_claim(form="figure", quantifier="up-to", claimed=3), "role": "detail"}
     with pytest.raises(RegistryError, match="field role"):
         world(tmp_path, two_systems(), [claim])
 
@@ -502,7 +539,7 @@ def test_a_role_is_core_or_detail_and_only_for_a_part(tmp_path):
 @pytest.mark.parametrize(
     "partner, verdict, caveat",
     [
-        (96.0, SUPPORTED_WITH_CAVEATS, "definition-dependent"),  # -4%: within "a few percent" (5%)
+        (96.0, SUPPORTED, None),  # -4%: within "a few percent" (5%), the one reading: no caveat
         (94.6, SUPPORTED_WITH_CAVEATS, "near-bound"),  # -5.4%: beyond 5% by less than its precision
         (93.8, NOT_SUPPORTED, None),  # -6.2%: beyond by more than a point
     ],
@@ -513,8 +550,8 @@ def test_a_vague_quantifier_has_one_reading_and_a_near_miss_is_a_caveat(tmp_path
         "id": "close",
         "statement": "Partners within a few percent of Acme.",
         "kind": "ratio",
-        "form": "within",
-        "within": "a few percent",
+        "form": "counterparts",
+        "quantifier": "a-few-percent",
         "unit": "%",
         "benchmark": "gpt-oss-120b",
         "subject": {"organization": "Partner"},
@@ -525,7 +562,11 @@ def test_a_vague_quantifier_has_one_reading_and_a_near_miss_is_a_caveat(tmp_path
     assert result_.verdict == verdict
     if caveat:
         assert caveat in result_.caveats
-    assert '"a few percent" read as' in result_.reason
+    assert '"within a few percent" of its counterpart' in result_.reason
+    assert any(
+        note.startswith('Read as "within a few percent"') and "every case must hold" in note
+        for note in result_.context
+    )
     if caveat == "near-bound":
         assert "0.40 points beyond" in result_.reason  # the margin, on the card
 
@@ -533,19 +574,21 @@ def test_a_vague_quantifier_has_one_reading_and_a_near_miss_is_a_caveat(tmp_path
 def test_a_quantifier_without_a_reading_is_an_error(tmp_path):
     from claimbook.claims.registry import RegistryError
 
-    claim = {**ratio_claim(form="within", within="roughly"), "unit": "%"}
-    with pytest.raises(RegistryError, match="no reading for 'roughly'"):
+    claim = {**ratio_claim(form="counterparts", quantifier="roughly"), "unit": "%"}
+    with pytest.raises(
+        RegistryError, match="field quantifier: unknown quantifier 'roughly'; the book reads up-to"
+    ):
         world(tmp_path, two_systems(), [claim])
 
 
 def test_nearly_has_the_one_reading_of_the_method_page():
-    from claimbook.engine.verdict import QUANTIFIERS, bounds
+    from claimbook.engine.quantifiers import RULES, bounds
 
     assert bounds("nearly", 2.0) == pytest.approx((1.6, 2.0))
     assert bounds("about", 10.0) == pytest.approx((9.5, 10.5))
     method = (Path(__file__).resolve().parents[1] / "book" / "method.md").read_text(encoding="utf-8")
-    for reading in QUANTIFIERS.values():  # the method page states every reading the engine applies
-        assert f'"{reading.phrase}"' in method and reading.meaning in method
+    for rule in RULES.values():  # the method page states every reading the engine applies
+        assert f"`{rule.word}`" in method and rule.meaning in method
 
 
 def test_a_gain_from_the_other_division_is_shown_but_not_judged(tmp_path):
@@ -559,7 +602,10 @@ def test_a_gain_from_the_other_division_is_shown_but_not_judged(tmp_path):
 
 def test_a_ratio_across_divisions_is_shown_but_not_judged(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Division="open")
-    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3, division="any")]), "fast")
+    result_ = check(
+        world(tmp_path, rows, [ratio_claim(form="figure", quantifier="up-to", claimed=3, division="any")]),
+        "fast",
+    )
     assert result_.verdict == CANNOT_BE_CHECKED and "cross-division" in result_.caveats
     assert [case.measured for case in result_.cases] == pytest.approx([3.0, 3.0, 3.0])
 
@@ -605,7 +651,12 @@ def test_a_headline_without_a_scenario_shows_the_others_as_its_spread(tmp_path):
         "large": {"organization": "Acme", "system": "four"},
     }
     result_ = check(world(tmp_path, rows, [claim]), "scales")
-    assert result_.verdict == SUPPORTED
+    # Server, which the claim does not name, falls short of its figure: a caveat, never deciding
+    assert result_.verdict == SUPPORTED_WITH_CAVEATS and "other-scenarios" in result_.caveats
+    assert (
+        'In Server, which the claim does not name, the same pair scales at 85%, short of "99%"'
+        in result_.reason
+    )
     assert result_.measured_range() == "85–99%: Offline 99% (claimed), Server 85% (not named by the claim)"
 
 
@@ -767,7 +818,11 @@ def test_the_best_of_a_class_named_by_its_system_is_of_that_accelerator_and_size
         result("Big", "cluster", "Offline", 600.0, gpus=512, nodes=64, accelerator=MI355X),
     ]
     claim = ratio_claim(
-        form="up-to", claimed=3, subject={"organization": "Acme", "system": "new"}, scenarios=["Offline"]
+        form="figure",
+        quantifier="up-to",
+        claimed=3,
+        subject={"organization": "Acme", "system": "new"},
+        scenarios=["Offline"],
     )
     claim["baseline"] = {"organization": "Acme", "system": "rack"}
     case = check(world(tmp_path, rows, [claim]), "fast").cases[0]
@@ -782,6 +837,7 @@ def record_claim(**fields):
         "statement": "The highest throughput.",
         "kind": "leading",
         "metric": "result",
+        "measures": ["whole-system"],
         "units": "Tokens/s",
         "subject": {
             "organization": "Crux",
@@ -833,7 +889,6 @@ def test_a_gain_on_a_lower_is_better_metric_is_a_speedup_and_a_fall_of_the_metri
         "id": "gain",
         "statement": "A 70% faster video than v6.0.",
         "kind": "round-gain",
-        "form": "each",
         "unit": "%",
         "benchmark": "wan-2.2-t2v-a14b",
         "from_round": "v6.0",
@@ -880,7 +935,9 @@ def test_an_ahead_of_card_shows_the_best_rival_at_the_claimants_size(tmp_path):
 def test_a_ratio_of_an_inferred_result_against_a_measured_one_says_so(tmp_path):
     rows = two_systems()
     rows[0]["inferred"] = "1"  # Acme new, Offline
-    result_ = check(world(tmp_path, rows, [ratio_claim(form="up-to", claimed=3)]), "fast")
+    result_ = check(
+        world(tmp_path, rows, [ratio_claim(form="figure", quantifier="up-to", claimed=3)]), "fast"
+    )
     note = next(note for note in result_.context if "inferred result against a measured one" in note)
     assert "Acme new (8 GPUs) is inferred in Offline" in note and "Server" not in note
 

@@ -76,7 +76,7 @@ def test_each_presence_mode_is_reached_by_its_own_fields(tmp_path, name):
         (
             {"rows": {}, "holds_if": "any"},
             "holds_if",
-            "a field of the items mode, not of this claim's rows mode",
+            "a presence claim of mode rows does not use it; holds_if is for mode items",
         ),
         (
             {"count": "organization", "rows": {}, "pairs": {"nearly": 2}},
@@ -86,10 +86,18 @@ def test_each_presence_mode_is_reached_by_its_own_fields(tmp_path, name):
         (
             {"items": [{"label": "x", "organization": "Acme"}], "named": ["Acme"]},
             "named",
-            "of the count mode",
+            "of mode items does not use it; named is for mode count",
         ),
-        ({"only": ["Acme"], "rows": {}, "claimed": 1}, "claimed", "not of this claim's only mode"),
-        ({"rows": {}, "history": True, "count": "organization"}, "history", "of the rows mode"),
+        (
+            {"only": ["Acme"], "rows": {}, "claimed": 1},
+            "claimed",
+            "of mode only does not use it; claimed is for mode count",
+        ),
+        (
+            {"rows": {}, "history": True, "count": "organization"},
+            "history",
+            "of mode count does not use it; history is for mode rows",
+        ),
     ],
 )
 def test_a_presence_claim_mixing_two_modes_is_refused_naming_the_field(tmp_path, fields, field, says):
@@ -105,7 +113,12 @@ def test_only_lists_the_values_of_the_field_it_counts(tmp_path):
 
 
 LEADING = {
-    "result": {"subject": {"organization": "Beta"}, "benchmark": "gpt-oss-120b", "scenarios": ["Offline"]},
+    "result": {
+        "subject": {"organization": "Beta"},
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "measures": ["whole-system"],
+    },
     "gpus": {"subject": {"organization": "Acme"}},
     "efficiency": {
         "subject": {"organization": "Acme"},
@@ -153,14 +166,24 @@ def test_each_leading_metric_is_reached_by_its_value(tmp_path, metric):
 @pytest.mark.parametrize(
     "metric, extra, field, says",
     [
-        ("gpus", {"measures": ["per-gpu"]}, "measures", "of metric result, not of metric gpus"),
+        (
+            "gpus",
+            {"measures": ["per-gpu"]},
+            "measures",
+            "of metric gpus does not use it; measures is for metric result",
+        ),
         (
             "result",
             {"definitions": [{"label": "x", "beyond_gpus": 8}]},
             "definitions",
-            "of metric efficiency",
+            "of metric result does not use it; definitions is for metric efficiency",
         ),
-        ("efficiency", {"scope": "history"}, "scope", "of metric result or gpus, not of metric efficiency"),
+        (
+            "efficiency",
+            {"scope": "history"},
+            "scope",
+            "of metric efficiency does not use it; scope is for metric result or gpus",
+        ),
         ("size", {}, "metric", "compares one of result, gpus, efficiency"),
     ],
 )

@@ -207,3 +207,82 @@ def test_each_moved_kind_presents_its_checks_through_its_spec(committed):
                 shown, caption = claim_pages.context_table(frame, module.SPEC.tables[name])
                 assert caption and len(shown) <= len(frame)
     assert seen == set(MOVED)
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_every_kind_refuses_a_field_it_does_not_have(name):
+    """A field a kind does not have is a registry error naming it and the kind's fields: never
+    accepted and ignored."""
+    spec = engine.SPECS[name]
+    wrong = {**spec.example, "speedup": 2}
+    with pytest.raises(RegistryError, match=f"field speedup: not a field of an? {name} claim; it has "):
+        _claim(
+            wrong, scaffold.EXAMPLE_FILE, 0, scaffold._example_announcement(), validate=engine.validate_claim
+        )
+
+
+# A field each kind has but does not use for the example's form, mode or quantifier: the error
+# names the field, the kind and what the field is for.
+UNUSED = {
+    "figure": ("within", 5, "within is for quantifier: within"),
+    "leading": ("definitions", [{"label": "x", "beyond_gpus": 8}], "definitions is for metric efficiency"),
+    "presence": ("history", True, "history is for mode rows"),
+    "ratio": ("match_on", ["gpus"], "match_on is for form counterparts"),
+    "round-gain": ("tolerance", 0.01, None),  # (used: its example's up-to reads at a precision)
+    "scaling": ("within", 5, "within is for quantifier: within"),
+    "unnamed-baseline": ("within", 5, "within is for quantifier: within"),
+    "stated-figures": ("listed", "result-ids", None),  # (a mode of its own: refused by the kind)
+    "not-checkable": ("claimed", 1, None),  # (recorded: every not-checkable claim may state it)
+}
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_a_field_the_claims_form_does_not_use_is_refused_saying_what_it_is_for(name):
+    field, value, says = UNUSED[name]
+    entry = {**engine.SPECS[name].example, field: value}
+    if says is None:
+        return  # this kind's example uses the field: nothing to refuse
+    with pytest.raises(RegistryError, match=f"field {field}: an? {name} claim .*does not use it; {says}"):
+        _claim(
+            entry, scaffold.EXAMPLE_FILE, 0, scaffold._example_announcement(), validate=engine.validate_claim
+        )
+
+
+def test_every_kind_module_is_under_700_lines():
+    from pathlib import Path
+
+    folder = Path(kinds.__file__).parent
+    long = {path.name: len(path.read_text().splitlines()) for path in folder.glob("*.py")}
+    assert all(lines <= 700 for lines in long.values()), long
+
+
+def test_no_module_outside_the_kinds_branches_on_a_kinds_name():
+    """What code elsewhere needs of a kind it asks the kind's spec or case detail: a comparison
+    of a claim's kind with a kind's name anywhere else is a kind's logic out of its module."""
+    import ast
+    from pathlib import Path
+
+    package = Path(engine.__file__).parents[1]
+    names = set(engine.KINDS)
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if "engine/kinds" in path.as_posix():
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            operands = [node.left, *node.comparators]
+            texts = {
+                item.value
+                for operand in operands
+                for item in (
+                    [operand] if not isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else operand.elts
+                )
+                if isinstance(item, ast.Constant) and isinstance(item.value, str)
+            }
+            kinds_read = any(
+                isinstance(operand, ast.Attribute) and operand.attr == "kind" for operand in operands
+            )
+            if kinds_read and texts & names:
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert not found, found

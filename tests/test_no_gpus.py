@@ -11,7 +11,8 @@ def claim(**fields):
         "id": "fast",
         "statement": "Acme is twice as fast as the CPU server.",
         "kind": "ratio",
-        "form": "up-to",
+        "form": "figure",
+        "quantifier": "up-to",
         "claimed": 2,
         "benchmark": "gpt-oss-120b",
         "scenarios": ["Offline"],
@@ -30,7 +31,7 @@ def rows():
 
 
 def test_a_total_ratio_against_a_result_without_gpus_is_judged(tmp_path):
-    checked = check(world(tmp_path, rows(), [claim()]), "fast")
+    checked = check(world(tmp_path, rows(), [claim(measure="whole-system")]), "fast")
     assert checked.verdict == SUPPORTED_WITH_CAVEATS
     assert "different-size" in checked.caveats
     assert checked.cases[0].measured == 200.0 / 100.0

@@ -330,6 +330,8 @@ def exp_scaling_288(d, e, reg):
     server, used_server = nvidia_288_efficiency(d, "Server")
     holds = reaches(offline, 99)
     caveats = row_caveats(pd.DataFrame(used + used_server))
+    if not reaches(server, 99):  # Server, which the headline does not name, falls short of 99%
+        caveats.add("other-scenarios")
     return rows_of(
         verdict(holds, caveats),
         {"Offline": offline, "Server": server},
@@ -368,7 +370,7 @@ def exp_scaling_leading(d, e, reg):
     if holds and not all(named):
         caveats.add("definition-dependent")
     if not all(leads[(name, "Server")] for name in DEFINITIONS):
-        caveats.add("best-case-only")  # a rival leads in a scenario the claim does not name
+        caveats.add("other-scenarios")  # a rival leads in a scenario the claim does not name
     if (flagged[flagged["scenario"] == "Offline"]["efficiency"] > own["Offline"]).any():
         caveats.add("superlinear-baseline")
     result = {}
@@ -557,7 +559,7 @@ def exp_nvfp4_weights(d, e, reg):
         measured[label] = float(len(mine))
         held[label] = not mine.empty and mine["weights"].str.contains("fp4", case=False).all()
         if held[label] and not mine["weights"].str.contains("nvfp4", case=False).all():
-            caveats.add("detail-mismatch")
+            caveats.add("not-recorded")  # the summary records fp4, not whether it is NVFP4
     assert held == {"DeepSeek-R1 weights in NVFP4": True, "Qwen3-VL weights in NVFP4": False}
     return rows_of(verdict(any(held.values()), caveats, {"preview"}), measured, caveats, held)
 
@@ -567,9 +569,12 @@ def categories_present(rows: pd.DataFrame, named) -> list[str]:
 
 
 def exp_platform(d, e, reg):
+    """A named kind of benchmark with no result cannot be checked (the data cannot tell a result
+    never submitted from one published under another name): never evidence against the claim."""
     rows = pick(d, vendor="NVIDIA", division="closed")
     found = categories_present(rows, ["recommendation", "reasoning", "language", "video"])
-    return {"category count": Row(float(len(found)), verdict(len(found) == 4), reaches=len(found) == 4)}
+    holds = True if len(found) == 4 else None
+    return {"category count": Row(float(len(found)), verdict(holds), reaches=holds)}
 
 
 def exp_result_entries(d, e, reg):
@@ -978,7 +983,7 @@ def exp_partners_close(d, e, reg):
     less than one point is a caveat (near the bound), not a failure."""
     cases, used = close_to_amd(d)
     within = {label: abs(value) - 5 < 1 for label, value in cases.items()}
-    caveats = {"definition-dependent"} | row_caveats(used)
+    caveats = row_caveats(used)  # one reading of "a few percent": no other reading to depend on
     if any(5 < abs(value) < 6 for value in cases.values()):
         caveats.add("near-bound")
     return rows_of(verdict(all(within.values()), caveats), cases, caveats, within, dict.fromkeys(cases, 5.0))
@@ -1316,6 +1321,27 @@ def test_four_racks_scale_at_99_percent_offline(data):
     assert round(server, 2) == 84.93
 
 
+def test_the_288_gpu_headline_says_its_server_spread_beside_the_same_step_of_others(data, scorecard):
+    """The audit: the headline names no scenario, and Server is 84.9%; Azure's GB200 pair on the
+    same step (72 to 288 GPUs) scales at 93.6% in Server. A caveat, in the ledger and the reason."""
+    server, _ = nvidia_288_efficiency(data, "Server")
+    pairs = scaling_pairs(data)
+    same_step = pairs[
+        (pairs["benchmark"] == DSR1)
+        & (pairs["scenario"] == "Server")
+        & (pairs["gpus_s"] == 72)
+        & (pairs["gpus_l"] == 288)
+        & (pairs["organization"] != "NVIDIA")
+    ]
+    assert list(zip(same_step["organization"], same_step["family"])) == [("Azure", "NVIDIA GB200")]
+    azure = float(same_step["efficiency"].iloc[0])
+    assert round(azure, 1) == 93.6
+    row = scorecard[("scaling-288gpu-99pct", "Offline")]
+    assert row["verdict"] == WITH_CAVEATS and "other-scenarios" in row["caveats"]
+    assert f"In Server, which the claim does not name, the same pair scales at {server:.1f}%" in row["reason"]
+    assert f"Azure deepseek-r1, 72->288 NVIDIA GB200 {azure:.1f}%" in row["reason"]
+
+
 def test_leading_efficiency_depends_on_the_definition(data):
     eligible, flagged = efficiency_field(data)
 
@@ -1397,6 +1423,24 @@ def test_wan_figures_and_the_unnamed_single_node(data):
     assert sorted(org for org, _ in gives_9.index) == ["AMD", "HPE", "Oracle"]
     assert gives_75.empty  # no candidate gives 7.5x, so none gives both
     assert round(table["SingleStream"].min(), 2) == 2.78 and round(table["SingleStream"].max(), 2) == 7.20
+
+
+def test_the_nine_times_card_gives_a_buyer_the_per_gpu_and_best_node_figures(data, scorecard):
+    """The audit: beside 10.5x against NVIDIA's own node, per GPU (1.17x) and against the best
+    measured 8-GPU B300 node by any submitter (8.35x)."""
+    rack = one(data, organization="NVIDIA", system=GB300_RACK, benchmark=WAN, scenario="Offline")
+    node = one(data, organization="NVIDIA", system="B300-SXM-270GBx8_TRT", benchmark=WAN, scenario="Offline")
+    best_node = best(
+        pick(data, family="NVIDIA B300", gpus=8, benchmark=WAN, scenario="Offline", division="closed")
+    )
+    per_gpu, against_best = better(rack, node, per_gpu=True), better(rack, best_node)
+    assert (round(per_gpu, 2), round(against_best, 2)) == (1.17, 8.35)
+    reason = reason_of(scorecard, "wan-9x-throughput")
+    assert (
+        f"Per GPU, beside the claim's reading (the two differ in size): {per_gpu:.2f}x against {label(node)}"
+        in reason
+    )
+    assert f"by any submitter, {label(best_node)}: {against_best:.2f}x" in reason
 
 
 def test_partner_counts(data):
@@ -1483,6 +1527,61 @@ def test_what_no_data_can_check(data, earlier):
     assert not data["benchmark"].str.contains("agentx|endpoint", case=False).any()
     assert pick(earlier, model=DLRM).empty  # no v6.0 DLRM-v3 figure of NVIDIA's eight-B200 system
     assert set(earlier["round"]) == {"v5.1", "v6.0"}  # too few rounds to count AMD's fifth
+
+
+def test_a_post_submission_gain_card_says_no_nvidia_dlrm_result_exists(data, scorecard):
+    """The audit: the claim names gains on GPT-OSS-120B and DLRMv3, and NVIDIA has no DLRM-v3
+    result in the round for a gain to improve on."""
+    nvidia = pick(data, organization="NVIDIA", division="closed")
+    gpt = pick(nvidia, benchmark=GPTOSS)
+    assert pick(nvidia, benchmark=DLRM).empty and not gpt.empty
+    reason = reason_of(scorecard, "post-submission-gains")
+    assert f"{len(gpt)} results on gpt-oss-120b; none on DLRM-v3" in reason
+
+
+def test_platform_fungibility_is_cannot_be_checked_on_recommenders(data, scorecard):
+    """The audit: v6.1 has no NVIDIA recommender result; by the book's own rule a named item
+    without a result is cannot be checked, never evidence against the claim."""
+    rows = pick(data, vendor="NVIDIA", division="closed")
+    assert not set(rows["benchmark"]) & CATEGORIES["recommendation"]
+    assert categories_present(rows, ["reasoning", "language", "video"]) == ["reasoning", "language", "video"]
+    row = scorecard[("platform-fungibility", "category count")]
+    assert row["verdict"] == CANNOT and row["reaches_claim"] is None
+    assert (
+        "no result for recommendation" in row["reason"] and "not evidence against the claim" in row["reason"]
+    )
+
+
+def test_the_dlrm_figures_quoted_are_open_and_the_card_shows_the_closed_ones(data, scorecard):
+    """The audit: the post's DLRM-v3 figures are AMD's Open results; the card sets AMD's Closed
+    results of the same system beside them."""
+    for scenario in ("Server", "Offline"):
+        closed, opened = amd(data, AMD_8, DLRM, scenario), amd(data, AMD_8, DLRM, scenario, division="open")
+        reason = scorecard[("amd-dlrm-vs-b200-v60.stated-figures", scenario)]["reason"]
+        assert f"In {scenario} the figure is the Open-division result" in reason
+        assert (
+            f"{closed['result']:,.0f}"
+            in reason.split(f"In {scenario} the figure is the Open-division result")[1][:200]
+        )
+        assert opened["result"] > closed["result"]
+
+
+def test_the_cost_card_says_public_price_nodes_are_cheaper_per_token(data, scorecard):
+    """The audit: the break-even "yes" rests on two assumed prices, while systems with a public
+    price are cheaper per token: the cheapest Offline one, recomputed from the price list."""
+    prices = pd.read_csv(ROOT / "data" / "prices" / "gpu_hour_prices.csv")
+    # per family, its lowest on-demand price (the chapter's pricing), else its lowest of any kind
+    any_kind = prices.groupby("accelerator")["usd_per_gpu_hour"].min()
+    on_demand = prices[prices["pricing"] == "on-demand"].groupby("accelerator")["usd_per_gpu_hour"].min()
+    on_demand = on_demand.combine_first(any_kind)
+    tokens = pick(data, benchmark=DSR1, scenario="Offline", division="closed", units="Tokens/s")
+    tokens = tokens[tokens["family"].isin(on_demand.index) & (tokens["gpus"] > 0)]
+    cost = tokens["gpus"] * tokens["family"].map(on_demand) * 1e6 / (tokens["result"] * 3600)
+    cheapest = tokens.loc[cost.idxmin()]
+    reason = reason_of(scorecard, "rubin-lower-cost-per-token")
+    assert "rests on assumed prices per GPU-hour" in reason
+    assert f"DeepSeek-R1 Offline: {cheapest['organization']} {cheapest['system']}" in reason
+    assert f"at {cost.min():.2f} USD per million tokens" in reason
 
 
 # ---------------------------------------------------------------------------------------------

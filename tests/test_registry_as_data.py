@@ -282,6 +282,32 @@ MISTAKES = {
     claimed: 0.035{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
 """,
     ),
+    "a field the claim's quantifier does not use": (
+        "amd-mistake-within",
+        "within",
+        f"""
+  - id: amd-mistake-within
+    kind: figure
+    claimed: 0.035
+    quantifier: about
+    within: 5{FIGURE}    subject: {{organization: Dell_AMD, system: {MI350P}}}
+""",
+    ),
+    "two sizes compared without saying how": (
+        "amd-mistake-sizes",
+        "measure",
+        """
+  - id: amd-mistake-sizes
+    statement: Crusoe's 512 MI355X against AMD's own eight.
+    kind: ratio
+    form: figure
+    claimed: 40
+    benchmark: gpt-oss-120b
+    scenarios: [Offline]
+    subject: {organization: Crusoe, system: 512xMI355X_Crusoe_GPT}
+    baseline: {organization: AMD, system: 8xMI355X_2xEPYC_9575F}
+""",
+    ),
     "unknown field": (
         "amd-mistake-field",
         "speedup",
@@ -307,5 +333,7 @@ def test_a_registry_mistake_stops_the_build_with_one_line(project, tmp_path, mis
     assert "amd-v6.1.yaml" in lines[0] and f"claim {claim_id}" in lines[0] and f"field {field}" in lines[0], (
         lines[0]
     )
+    if field == "measure":  # the one line names the two sizes
+        assert "(512 GPUs) against AMD 8xMI355X_2xEPYC_9575F (8 GPUs)" in lines[0], lines[0]
     left = sorted(path.name for path in out.iterdir()) if out.exists() else []
     assert not left, f"the failed build left {left} in the --out folder"

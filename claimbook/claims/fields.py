@@ -7,18 +7,28 @@ kinds describe their own fields with ``Field`` too (``claimbook.engine.kinds``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Field:
     """One field of a claim: its name, what it means in one line, and, for a field whose value is
-    one of a few words, each word with its meaning."""
+    one of a few words, each word with its meaning. A field a kind uses only for some claims (a
+    form, a mode, a quantifier) says which: ``applies`` (the claim -> whether it uses the field)
+    and ``needs`` (those claims in words, "form counterparts"); a field set where it does not
+    apply is a registry error naming both."""
 
     name: str
     meaning: str
     values: dict[str, str] = field(default_factory=dict)
     held: bool = False  # the registry keeps it on the Claim (claim.id, claim.note), not in claim.fields
+    applies: Callable | None = None
+    needs: str = ""
+
+    def used_by(self, claim) -> bool:
+        """Whether ``claim`` (its form, mode and quantifier) uses this field."""
+        return self.applies is None or bool(self.applies(claim))
 
 
 COMMON = (

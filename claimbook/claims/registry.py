@@ -19,10 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from claimbook.claims.fields import HELD
 from claimbook.common import identifiers
 from claimbook.common.paths import CHAPTERS_FILE, CLAIMS_DIR, resolve_path
-from claimbook.common.safe_read import InputError, read_yaml
+from claimbook.common.safe_read import InputError, load_yaml, read_text, read_yaml, yaml_problem
 
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
 HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division", "result_ids", "note")
@@ -77,6 +79,7 @@ class Claim:
     parent: str | None = None
     result_ids: tuple[str, ...] = ()
     note: str = ""
+    inherited: tuple[str, ...] = ()  # the fields a part took from its parent (not its own words)
 
     def get(self, name: str, default=None):
         return self.fields.get(name, default)
@@ -146,8 +149,9 @@ class Registry:
 
 
 def _text_only(claim: Claim) -> bool:
-    """A claim no data bears on and that names no results to show: the announcement's page says it."""
-    return claim.kind == "not-checkable" and not claim.get("evidence") and not claim.parts
+    """A claim no data bears on and that names no results to show (it says only why it cannot be
+    checked, its ``reason``, and names no ``evidence``): the announcement's page says it."""
+    return claim.get("reason") is not None and not claim.get("evidence") and not claim.parts
 
 
 def _where(path: str, claim_id: str | None, index: int) -> str:
@@ -164,10 +168,12 @@ def _claim(
 ) -> Claim:
     claim_id, where = _claim_id(entry, path, index)
     values = dict(entry)
+    inherited = []
     if parent is not None:
         for name in INHERITED:
             if name not in values and name in parent:
                 values[name] = parent[name]
+                inherited.append(name)
     parts_entries = _checked_values(values, where, parent)
     fields = {name: value for name, value in values.items() if name not in HELD}
     check_numbers(fields, where)
@@ -182,6 +188,7 @@ def _claim(
         parent=parent["id"] if parent else None,
         result_ids=tuple(str(item) for item in values.get("result_ids") or []),
         note=" ".join(str(values.get("note") or "").split()),
+        inherited=tuple(inherited),
     )
     if validate is not None:
         try:
@@ -312,6 +319,8 @@ def check_numbers(value, where: str, name: str | None = None) -> None:
             for key, inner in item.items():
                 walk(inner, f"{field_name}.{key}", claimed)
             return
+        if claimed and isinstance(item, str) and _written_figure(item) is not None:
+            return  # a figure written as text keeps its precision ("2.90")
         if claimed and item is not None:
             raise RegistryError(
                 f"{where}: field {field_name}: expected a number (or a mapping of numbers), got {item!r:.60}"
@@ -324,13 +333,62 @@ def check_numbers(value, where: str, name: str | None = None) -> None:
         walk(item, key, key.split(".")[0] == "claimed")
 
 
+FIGURE_TEXT = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
+# A number written with trailing zeros after its point ("2.90"): YAML reads it as 2.9.
+TRAILING_ZEROS = re.compile(r"^[+-]?\d+\.\d*0$")
+
+
+def _written_figure(text: str) -> float | None:
+    """A figure written as text ("2.90", "12,198.80"), or None for text that is not one."""
+    cleaned = text.strip()
+    if not FIGURE_TEXT.match(cleaned):
+        return None
+    value = float(cleaned.replace(",", ""))
+    return value if math.isfinite(value) and abs(value) <= MAX_NUMBER else None
+
+
+def _keep_written_figures(document, text: str):
+    """``document`` with every claimed figure written with trailing zeros (``claimed: 2.90``) as
+    the text it is written with: the zeros are the figure's precision, which YAML drops."""
+    if "claimed" not in text or not re.search(r"\d\.\d*0\b", text):
+        return document  # (most registries: nothing to keep, and no second parse)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    written = {}
+
+    def walk(node, path: tuple, inside: bool) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                name = key.value if isinstance(key, yaml.ScalarNode) else None
+                walk(value, (*path, name), inside or name == "claimed")
+        elif isinstance(node, yaml.SequenceNode):
+            for index, value in enumerate(node.value):
+                walk(value, (*path, index), inside)
+        elif inside and node.tag.endswith(":float") and TRAILING_ZEROS.match(node.value):
+            written[path] = node.value
+
+    try:
+        walk(yaml.compose(text, Loader=loader), (), False)
+    except yaml.YAMLError:
+        return document
+    for path, value in written.items():
+        holder = document
+        for step in path[:-1]:
+            holder = holder[step] if isinstance(holder, (dict, list)) else None
+        if isinstance(holder, dict) and path[-1] in holder:
+            holder[path[-1]] = value
+    return document
+
+
 def read_registry_file(
     path: Path, label: str, validate: Validator | None = None
 ) -> tuple[Announcement, list[Claim]]:
     try:
-        document = read_yaml(path, label, "registry")
+        text = read_text(path, label, "registry")
+        document = _keep_written_figures(load_yaml(text, label), text)
     except InputError as exc:
         raise RegistryError(str(exc)) from None
+    except yaml.YAMLError as exc:
+        raise RegistryError(f"{label}{yaml_problem(exc)}") from None
     if not isinstance(document, dict):
         raise RegistryError(f"{label}: expected a mapping with 'announcement' and 'claims'")
     unknown = sorted(set(document) - {"announcement", "claims"})

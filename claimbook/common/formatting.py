@@ -99,9 +99,12 @@ def points(value: float, decimals: int | None = None) -> str:
     return f"{text} point{'' if text == '1' else 's'}"
 
 
-def stated(value: float, unit: str = "") -> str:
+def stated(value: float, unit: str = "", decimals: int | None = None) -> str:
     """A figure as a claim or a rule states it, no digit added or lost: "3.7x", "99%", "0.65",
-    "12198.8", "5.7 s"."""
+    "12198.8", "5.7 s"; with the ``decimals`` it is written with, its trailing zeros too
+    ("2.90x")."""
+    if decimals:
+        return _with_unit(f"{value:.{decimals}f}", unit)
     return _with_unit(f"{value:g}", unit)
 
 

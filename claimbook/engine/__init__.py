@@ -63,13 +63,6 @@ def validate_claim(claim) -> None:
     for name in spec.required_names():
         if claim.fields.get(name) is None:
             fail(name, f"required for {formatting.with_article(claim.kind)} claim")
-    allowed = set(spec.field_names()) | set(claim_fields.NAMES)
-    for name in claim.fields:
-        if name not in allowed:
-            fail(
-                name,
-                f"not a field of {formatting.with_article(claim.kind)} claim; it has {', '.join(spec.field_names())}",
-            )
     for name in spec.selectors:
         if claim.fields.get(name) is not None:
             try:
@@ -92,6 +85,29 @@ def validate_claim(claim) -> None:
         module.validate(claim)
     except SelectorError as exc:
         raise ClaimSpecError(str(exc)) from None
+    _check_fields_used(claim, spec, fail)
+
+
+def _check_fields_used(claim, spec: KindSpec, fail) -> None:
+    """Every field a claim writes is one its kind uses, for its form, mode and quantifier (a
+    field it inherited from its parent and does not use is not its own words, and is let be)."""
+    for name in claim.fields:
+        if name in claim_fields.NAMES:
+            continue
+        item = spec.field(name)
+        if item is None:
+            if name in claim.inherited:
+                continue
+            fail(
+                name,
+                f"not a field of {formatting.with_article(claim.kind)} claim; it has {', '.join(spec.field_names())}",
+            )
+        if not item.used_by(claim) and name not in claim.inherited:
+            fail(
+                name,
+                f"{formatting.with_article(claim.kind)} claim{spec.described(claim)} does not use it; "
+                f"{name} is for {item.needs or 'another form of the claim'}",
+            )
 
 
 def role_of(part) -> str:
@@ -139,7 +155,8 @@ def _check_combining(kind: str, spec: KindSpec, name: str, selector: dict, fail)
 def audit(claim, data: Data) -> list[str]:
     """The registry errors a claim's selectors make on these data: a selector that takes one
     result per case and finds several without saying how they combine (every one, for one
-    message listing them all)."""
+    message listing them all), and what its kind's own ``audit`` finds (two sides of different
+    sizes compared without saying how)."""
     from claimbook.engine.core import benchmarks_of, select_for, several
 
     found = []
@@ -164,6 +181,9 @@ def audit(claim, data: Data) -> list[str]:
                 if len(group) > 1:
                     found.append(several(item, name, group, f"{benchmark} {scenario}"))
                     break
+        kind_audit = getattr(KINDS.get(item.kind), "audit", None)
+        if kind_audit is not None and not found:
+            found += kind_audit(item, data)
     return found
 
 
@@ -208,3 +228,63 @@ def check(claim, data: Data) -> Check:
             acknowledged=acknowledged,
         )
     return KINDS[claim.kind].check(claim, data)
+
+
+# The role a kind names a selector by in what it looked for, where it is not the field's name.
+ROLE_FIELDS = {"smaller configuration": "small", "larger configuration": "large"}
+
+
+def param_path(claim, missing: str) -> str:
+    """The ``--param`` path of the selector field a "no result" text names (``select_for``'s
+    name, then the field that emptied the selection): ``subject.system``, ``small.system``,
+    ``baseline.1.family`` for a list's second baseline, ``subject.sum.0.system`` for a sum's
+    first item, ``entries.2.subject.system``, ``items.1.family``. Every path it gives is one
+    ``--param`` accepts."""
+    import re
+
+    head = missing.split(" (", 1)[0].split(":", 1)[0].strip()
+    column = re.search(r"no result with (\w+)=", missing)
+    column = column.group(1) if column and column.group(1) != "exclude" else "system"
+    item = re.fullmatch(r"(.+?) item (\d+)", head)
+    summed = None
+    if item and not head.startswith("item "):
+        head, summed = item.group(1), int(item.group(2)) - 1
+    path = _role_path(claim, head)
+    if summed is not None:
+        path += f".sum.{summed}"
+    top = {"benchmark": "benchmark", "scenario": "scenarios"}.get(column)
+    if top and claim.get(top) is not None and column not in _selector_at(claim.fields, path):
+        return top  # the kind narrowed the selector to the claim's own benchmark or scenarios
+    return f"{path}.{column}"
+
+
+def _selector_at(fields: dict, path: str) -> dict:
+    """The selector a dotted path names inside a claim's fields ({} where it names none)."""
+    value = fields
+    for step in path.split("."):
+        if isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        elif isinstance(value, dict):
+            value = value.get(step, {})
+        else:
+            return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _labelled(entries, label: str) -> int:
+    """The index of the entry of a list whose ``label`` is ``label`` (0 if none is)."""
+    labels = [str(entry.get("label", "")) if isinstance(entry, dict) else "" for entry in entries or []]
+    return labels.index(label) if label in labels else 0
+
+
+def _role_path(claim, head: str) -> str:
+    if head in ROLE_FIELDS:
+        return ROLE_FIELDS[head]
+    for prefix, field in (("baseline", "baseline"), ("entry", "entries"), ("item", "items")):
+        if head == prefix or head.startswith(prefix + " "):
+            value = claim.get(field)
+            if not isinstance(value, list):
+                return field
+            index = _labelled(value, head[len(prefix) + 1 :])
+            return f"{field}.{index}.subject" if field == "entries" else f"{field}.{index}"
+    return head.split(" ", 1)[0]

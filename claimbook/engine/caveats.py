@@ -68,7 +68,17 @@ VOCABULARY = (
         "best case only",
         'An "up to" figure is reached in the best case only; the other cases show less.',
     ),
-    Caveat("understated", "claim understates", "The published results show more than the claim states."),
+    Caveat(
+        "other-scenarios",
+        "other scenarios fall short",
+        "The claim names one scenario (its headline names none); the same results in a scenario it does not "
+        "name fall short of its figure. They are shown beside it, with comparable results of other submitters.",
+    ),
+    Caveat(
+        "understated",
+        "claim understates",
+        "The published results show more than the claim states (a figure stated as exact, not as a bound).",
+    ),
     Caveat(
         "not-best-rival",
         "not against the best rival",
@@ -84,6 +94,12 @@ VOCABULARY = (
         "detail-mismatch",
         "detail differs",
         "A detail the claim names (a software name, a number format) is not what the results state.",
+    ),
+    Caveat(
+        "not-recorded",
+        "detail not recorded",
+        "A detail the claim names is finer than what the results summary records (NVFP4, where the summary "
+        "records fp4): the data neither confirm nor contradict it.",
     ),
     Caveat(
         "detail-unsettled",
@@ -193,7 +209,9 @@ def explain_rows(rows: pd.DataFrame, codes=None) -> list[str]:
         sentences.append(f"{_join(open_rows)}: Open division")
     inferred = rows[rows["inferred"].astype(bool)]
     if not inferred.empty and "inferred" in codes:
-        by_system = inferred.assign(_system=systems[inferred.index]).groupby("_system")["scenario"]
+        # (the system named from the inferred rows themselves: a sum's results may share index labels)
+        named = inferred["organization"].astype(str) + " " + inferred["system"].astype(str)
+        by_system = inferred.assign(_system=named.values).groupby("_system")["scenario"]
         cases = [f"{system} ({', '.join(sorted(set(scenarios)))})" for system, scenarios in by_system]
         sentences.append(f"flagged inferred: {_join(cases)}")
     return sentences

@@ -36,6 +36,19 @@ class SelectionError(ClaimSpecError):
     claim must always mean the same results."""
 
 
+class SizeError(ClaimSpecError):
+    """A comparison of two sides of different sizes (GPU counts) whose claim does not say how it
+    compares them (``measure: whole-system`` or ``per-gpu``): a registry mistake, never a guess."""
+
+
+def sizes_differ(claim, field: str, case: str, sides: str) -> SizeError:
+    """The registry error of a comparison of two sizes that does not say how it compares them."""
+    return SizeError(
+        f"{claim.where}: field {field}: the two sides differ in size in {case} ({sides}); say how the claim "
+        f"compares them: {field}: whole-system or per-gpu"
+    )
+
+
 @dataclass(frozen=True)
 class Data:
     """Everything a check may read: the round's results, earlier rounds, the reviewed tables."""
@@ -58,6 +71,7 @@ class CaseDetail:
     declares them as fields."""
 
     note = ""  # why a case has no figure ("no result of the subject in Server")
+    sides = False  # a subject set against a baseline result (a comparison another vendor may meet)
     cross_division = False  # set against a result of the other division: shown, not judged
     # The comparison figures the scorecard records, where a kind computes them.
     measured_vs_best_any = None
@@ -431,17 +445,3 @@ def within_divisions(
 def cannot_check(claim: Claim, reason: str, **fields) -> Check:
     """A check that cannot be checked, on what it found (``Outcome``'s fields by name)."""
     return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, **fields))
-
-
-def claimed_for(claim: Claim, *keys) -> float | None:
-    """The claimed figure for a case: the claim's one figure, or the one its mapping gives the
-    first of ``keys`` found (a scenario, a baseline label, or both nested)."""
-    value = claim.claimed
-    if value is None or isinstance(value, (int, float)):
-        return None if value is None else float(value)
-    for key in keys:
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-            if isinstance(value, (int, float)):
-                return float(value)
-    return None

@@ -22,14 +22,22 @@ class Meeting:
 
 def _leaves(check):
     """A check and its parts whose figures rest on particular results: a count or a list of
-    what exists (partners, kinds of benchmark) touches results only as examples."""
+    what exists (partners, kinds of benchmark) touches results only as examples (its kind's spec
+    says so)."""
+    from claimbook.engine import SPECS
+
     return [
         part
         for part in (check.parts or (check,))
         if part.rows is not None
         and not part.rows.empty
-        and not (part.claim.kind == "presence" and (part.claim.get("count") or part.claim.get("items")))
+        and (part.claim.kind not in SPECS or SPECS[part.claim.kind].rests_on_rows(part.claim))
     ]
+
+
+def _sides(check) -> bool:
+    """Whether a check sets a subject against a baseline result, case by case (its cases say)."""
+    return check.rows is not None and not check.rows.empty and any(case.detail.sides for case in check.cases)
 
 
 def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
@@ -142,7 +150,7 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     rows = []
     for check in checks.values():
         for leaf in check.parts or (check,):
-            if leaf.claim.kind != "ratio" or leaf.rows is None or leaf.rows.empty:
+            if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
             for case in leaf.cases:
@@ -177,7 +185,7 @@ def shown_rows(meetings: list[Meeting], checks: dict) -> pd.DataFrame:
     frames = [frame for meeting in meetings for frame in (meeting.shared, meeting.left_out)]
     for check in checks.values():
         for leaf in check.parts or (check,):
-            if leaf.claim.kind == "ratio" and leaf.rows is not None and not leaf.rows.empty:
+            if _sides(leaf):
                 frames.append(leaf.rows)
     frames = [frame for frame in frames if frame is not None and not frame.empty]
     if not frames:

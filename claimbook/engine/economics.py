@@ -316,4 +316,51 @@ def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
     notes = break_even_notes(
         setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
     )
-    return {"notes": notes}
+    return {"notes": notes + assumption_notes(setting, data.reference.display_name)}
+
+
+def _in_case(table: pd.DataFrame, benchmark: str, scenario: str) -> pd.DataFrame:
+    return table[(table["model"] == benchmark) & (table["scenario"] == scenario)]
+
+
+def assumption_notes(setting: PriceSetting, display_name=str) -> tuple[str, ...]:
+    """What a buyer reads beside a break-even: it rests on assumed prices, and where systems with
+    a public price are cheaper per token than both systems at their assumed prices, the cheapest
+    of them, scenario by scenario (computed from the cost table, never typed)."""
+    from claimbook.inputs.prices import ASSUMED
+
+    table = cost_table(setting.closed, setting.chosen)
+    if table.empty or setting.break_even.empty:
+        return ()
+    assumed = table[table["price_kind"] == ASSUMED]
+    public = table[table["price_kind"] != ASSUMED]
+    mine = set(setting.new_rows["location"]) | set(setting.baseline_rows["location"])
+    found = []
+    for item in setting.break_even.itertuples():
+        racks = _in_case(assumed[assumed["location"].isin(mine)], item.benchmark, item.scenario)
+        cheaper = _in_case(public, item.benchmark, item.scenario)
+        if racks.empty or cheaper.empty:
+            continue
+        best = cheaper.sort_values(["usd_per_million_tokens", "location"], kind="stable").iloc[0]
+        if best["usd_per_million_tokens"] < racks["usd_per_million_tokens"].min():
+            found.append(
+                f"{display_name(item.benchmark)} {item.scenario}: {best['organization']} {best['system']} "
+                f"({best['accelerator']}, {plural(int(best['total_accelerators']), 'GPU')}, {best['price_provider']} "
+                f"{best['price_kind']} price) at {usd(best['usd_per_million_tokens'])} per million tokens, against "
+                + " and ".join(
+                    f"{row.accelerator} {usd(row.usd_per_million_tokens)}"
+                    for row in racks.sort_values("accelerator").itertuples()
+                )
+            )
+    prices = ", ".join(
+        f"{row.family} {usd(row.usd_per_gpu_hour)}"
+        for row in setting.chosen[setting.chosen["pricing"] == ASSUMED].itertuples()
+    )
+    lead = f"The break-even comparison rests on assumed prices per GPU-hour ({prices}), not on public ones"
+    if not found:
+        return (lead + ".",)
+    return (
+        lead
+        + "; at public list prices, other systems are cheaper per token than both at those assumed prices. "
+        "The cheapest, scenario by scenario: " + "; ".join(found) + ".",
+    )

@@ -59,38 +59,38 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
             for _, large in ordered.iterrows():
                 if large["total_accelerators"] <= small["total_accelerators"]:
                     continue
-                pairs.append(
-                    {
-                        **dict(zip(PAIR_KEY, key)),
-                        "model": large["model"],
-                        "units": large["units"],
-                        "small_system": small["system"],
-                        "small_gpus": int(small["total_accelerators"]),
-                        "small_nodes": int(small["nodes"]),
-                        "small_result": small["result"],
-                        "large_system": large["system"],
-                        "large_gpus": int(large["total_accelerators"]),
-                        "large_nodes": int(large["nodes"]),
-                        "large_result": large["result"],
-                        "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
-                        "throughput_ratio": large["result"] / small["result"],
-                        "efficiency": scaling_efficiency(
-                            large["result"],
-                            large["total_accelerators"],
-                            small["result"],
-                            small["total_accelerators"],
-                        ),
-                        "small_per_gpu": small["per_accelerator"],
-                        "large_per_gpu": large["per_accelerator"],
-                        "small_location": small["location"],
-                        "large_location": large["location"],
-                        "small_inferred": bool(small["inferred"]),
-                        "large_inferred": bool(large["inferred"]),
-                        "small_availability": small["availability"],
-                        "large_availability": large["availability"],
-                    }
-                )
+                pairs.append(pair_row(small, large))
     return pd.DataFrame(pairs, columns=list(PAIR_COLUMNS))
+
+
+def pair_row(small, large) -> dict:
+    """One scaling pair from its two results (a combined, summed result too), in ``PAIR_COLUMNS``."""
+    return {
+        **{name: small[name] for name in PAIR_KEY},
+        "model": large["model"],
+        "units": large["units"],
+        "small_system": small["system"],
+        "small_gpus": int(small["total_accelerators"]),
+        "small_nodes": int(small["nodes"]),
+        "small_result": small["result"],
+        "large_system": large["system"],
+        "large_gpus": int(large["total_accelerators"]),
+        "large_nodes": int(large["nodes"]),
+        "large_result": large["result"],
+        "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
+        "throughput_ratio": large["result"] / small["result"],
+        "efficiency": scaling_efficiency(
+            large["result"], large["total_accelerators"], small["result"], small["total_accelerators"]
+        ),
+        "small_per_gpu": small["per_accelerator"],
+        "large_per_gpu": large["per_accelerator"],
+        "small_location": small["location"],
+        "large_location": large["location"],
+        "small_inferred": bool(small["inferred"]),
+        "large_inferred": bool(large["inferred"]),
+        "small_availability": small["availability"],
+        "large_availability": large["availability"],
+    }
 
 
 def pair_label(pair) -> str:

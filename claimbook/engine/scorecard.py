@@ -17,6 +17,7 @@ import pandas as pd
 
 from claimbook.engine import notebook_records
 from claimbook.engine.caveats import CODES
+from claimbook.engine.quantifiers import figure
 from claimbook.engine.verdict import SUPPORTED_WITH_CAVEATS, VERDICTS
 
 KIND = "scorecard"
@@ -170,7 +171,8 @@ def _case_row(case, check, shared: dict, used: pd.DataFrame) -> dict:
 
 def _claim_row(claim, shared: dict, used: pd.DataFrame) -> dict:
     """The one row of a check without cases: the claim's own figure, the results it read."""
-    claimed = claim.claimed if isinstance(claim.claimed, (int, float)) else None
+    claimed = None if isinstance(claim.claimed, (dict, list)) else figure(claim.claimed)
+    claimed = None if claimed is None else claimed.value
     locations = sorted(set(used["location"])) if not used.empty else []
     return {
         **shared,

@@ -2,14 +2,13 @@
 
 ``matches`` says whether a measurement is the claimed figure as the claim states it (at its
 precision); ``reaches`` whether it is that figure or better, in the direction that favours the
-claim. Every kind of check, the scorecard and the ledger use these two and nothing else, so a
-tolerance means the same thing everywhere.
+claim: the precision every figure is read at. What a claim's word makes of them ("up to", "at
+least", "about" ...) is ``claimbook.engine.quantifiers``, the one reading every kind uses.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 SUPPORTED = "supported"
@@ -79,50 +78,6 @@ def reaches(
     if matches(measured, claimed, tolerance, decimals):
         return True
     return measured > claimed if higher_is_better else measured < claimed
-
-
-@dataclass(frozen=True)
-class Reading:
-    """The one reading the book gives a vague quantifier (listed on the method page)."""
-
-    phrase: str
-    meaning: str
-    low: float  # the bound as a fraction of the figure (or, for a gap in percent, in points)
-    high: float
-    precision: float  # how finely the phrase states it: a miss by less is a caveat, not a failure
-
-
-# "a few percent" bounds a gap in percent points; "about" and "nearly" bound a figure X.
-QUANTIFIERS = {
-    "a few percent": Reading(
-        "a few percent", "a gap of at most 5% either way, stated in whole percent", -5.0, 5.0, 1.0
-    ),
-    "about": Reading("about", "within 5% of the figure, either way", 0.95, 1.05, 0.0),
-    "nearly": Reading("nearly", "at least 80% of the figure and not above it", 0.80, 1.0, 0.0),
-}
-
-
-def quantifier(phrase: str) -> Reading:
-    """The book's reading of a vague quantifier; a phrase without one is an error."""
-    try:
-        return QUANTIFIERS[str(phrase).strip().lower()]
-    except KeyError:
-        raise ValueError(
-            f"no reading for {phrase!r}; the book reads {', '.join(repr(name) for name in QUANTIFIERS)}"
-        ) from None
-
-
-def bounds(phrase: str, figure_: float | None = None) -> tuple[float, float]:
-    """The range a quantified statement allows: of a gap in points, or of ``figure_`` ("nearly 2")."""
-    reading = quantifier(phrase)
-    if figure_ is None:
-        return reading.low, reading.high
-    return reading.low * figure_, reading.high * figure_
-
-
-def beyond(value: float, low: float, high: float) -> float:
-    """How far ``value`` lies outside [low, high] (0 inside), in its own units."""
-    return max(low - value, value - high, 0.0)
 
 
 def gap_percent(claimed: float, measured: float) -> float:

@@ -76,27 +76,11 @@ def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
 
 
 def selector_path(claim, missing: str) -> str:
-    """The --param path of the selector field a "no result" text names: ``subject.system``,
-    ``rows.family``, or ``items.1.family`` for the second item of a list."""
-    import re
+    """The --param path of the selector field a "no result" text names (the engine knows the
+    names its kinds give their selectors: ``claimbook.engine.param_path``)."""
+    from claimbook.engine import param_path
 
-    role = missing.split(" ", 1)[0].split(":")[0]
-    column = re.search(r"no result with (\w+)=", missing)
-    column = column.group(1) if column else "system"
-    if role == "item":
-        labels = [
-            item.get("label", "") if isinstance(item, dict) else "" for item in claim.get("items") or []
-        ]
-        index = next(
-            (
-                position
-                for position, label in enumerate(labels)
-                if label and missing.startswith(f"item {label} (")
-            ),
-            None,
-        )
-        role = f"items.{index if index is not None else 0}"
-    return f"{role}.{column}"
+    return param_path(claim, missing)
 
 
 def strict_failure(warnings: list[str]) -> BuildError | None:

@@ -309,15 +309,22 @@ def ids_for(result_ids: pd.DataFrame, rows: pd.DataFrame, with_system: bool = Fa
             for item in index.get((round_name, organization, system), ())
             if item.division in (division, "")
         ]
-        found.append(
-            [
-                f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})"
-                if with_system
-                else f"{item.id} ({item.stated_by})"
-                for item in known
-            ]
-        )
+        found.append([_cited(item, with_system) for item in known])
     return found
+
+
+# A result ID whose system the book inferred says so in its note (data/result_ids.csv).
+INFERRED_SYSTEM = "system inferred by this book"
+
+
+def _cited(item, with_system: bool) -> str:
+    """A result ID as a citation gives it: who states the ID, and whose the system is (the
+    announcement's, or inferred by this book where its note says so)."""
+    if not with_system:
+        return f"{item.id} ({item.stated_by})"
+    if str(item.note).startswith(INFERRED_SYSTEM):
+        return f"{item.id} ({item.organization} {item.system}, {INFERRED_SYSTEM}; the ID as cited by {item.stated_by})"
+    return f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})"
 
 
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -328,7 +328,8 @@ def caveats_page() -> str:
 
 
 def field_table(fields, required=()) -> pd.DataFrame:
-    """Fields as the how-to page lists them: name, required or not, meaning, and the allowed values."""
+    """Fields as the how-to page lists them: name, required or not, meaning, the allowed values,
+    and the claims that use it (a field set on any other is a registry error)."""
     return pd.DataFrame(
         [
             {
@@ -336,10 +337,30 @@ def field_table(fields, required=()) -> pd.DataFrame:
                 "Required": "yes" if item.name in required else "",
                 "Meaning": item.meaning or "—",
                 "Values": "; ".join(f"{value}: {meaning}" for value, meaning in item.values.items()),
+                "Used with": getattr(item, "needs", "") or "any claim of the kind",
             }
             for item in fields
         ],
-        columns=["Field", "Required", "Meaning", "Values"],
+        columns=["Field", "Required", "Meaning", "Values", "Used with"],
+    )
+
+
+def quantifier_table() -> pd.DataFrame:
+    """Every word a claim's ``quantifier`` may be, as the registry writes it, its rule, the cases
+    that must hold unless the claim says, and an example (``claimbook.engine.quantifiers``)."""
+    from claimbook.engine import quantifiers
+
+    return pd.DataFrame(
+        [
+            {
+                "Written": f"quantifier: {word}" + (", within: N" if word == quantifiers.WITHIN else ""),
+                "Its rule": rule.meaning,
+                "Cases unless it says": rule.cases,
+                "Example": rule.example,
+            }
+            for word, rule in quantifiers.RULES.items()
+        ],
+        columns=["Written", "Its rule", "Cases unless it says", "Example"],
     )
 
 
@@ -361,6 +382,12 @@ def kinds_page(registry) -> str:
         )
     parts = [
         raw(blocks.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
+        "### The vendor's word\n",
+        (
+            "A figure's `quantifier` is the vendor's word on it, read one way in every kind (the method page "
+            "gives each rule); `cases` says which cases must hold (`best` or `every`), apart from the word.\n"
+        ),
+        raw(blocks.table_html(quantifier_table(), "The words a claim's quantifier may be")),
         "### The fields\n",
         raw(blocks.table_html(field_table(claim_fields.COMMON), "The fields every claim may have")),
     ]

@@ -2,7 +2,8 @@
 
 A kind is ONE module in this package (``claimbook/engine/kinds/<kind>.py``, a name without a
 leading underscore); the engine finds it here (``discover``), so adding a kind touches its module
-and a test, nothing else. The module exports:
+and a test, nothing else. A module with a leading underscore is a kind's helper (its modes' work),
+never a kind; a kind module stays under 700 lines. The module exports:
 
 ``SPEC``
     a ``KindSpec``: the kind's name (the registry's ``kind:``), a one-line description, its
@@ -12,8 +13,12 @@ and a test, nothing else. The module exports:
     case-detail class, the case-table columns and the captions of its context tables.
 ``validate(claim) -> None``
     the kind's own checks of a claim's fields, beyond what the engine checks from the spec
-    (required fields present, no unknown field, selectors well formed, combine and sum where
-    allowed); raise ``ClaimSpecError`` naming the field, with ``fail(claim, field, message)``.
+    (required fields present, every field used by the claim's form, mode and quantifier, selectors
+    well formed, combine and sum where allowed); raise ``ClaimSpecError`` naming the field, with
+    ``fail(claim, field, message)``.
+``audit(claim, data) -> list[str]`` (optional)
+    the registry errors only the data show (two sides of different sizes and no ``measure``),
+    found before a build starts.
 ``check(claim, data) -> Check``
     one signature for every kind: whatever a kind needs comes from ``data`` (an
     ``engine.core.Data``) and the claim. Its cases are ``engine.core.Case``, each with a ``detail``
@@ -31,9 +36,12 @@ how, for a reader.
 
 Rules of the house:
 
-- A kind with modes (``ratio``'s forms, ``round-gain``'s) keeps a table of them inside its module
-  (``ratio.FORMS``: a row per form with its meaning, field checks, judgment, decision and chart
-  line), never if-chains on the mode spread over functions; or it is one kind per mode.
+- A kind with modes (``ratio``'s forms, ``presence``'s modes, ``leading``'s metrics) keeps a table
+  of them (``_ratio_forms.FORMS``: a row per form with its meaning, fields, checks, judgment,
+  decision and chart line), never if-chains on the mode spread over functions; or it is one kind
+  per mode. A field only some modes use says so (``Field.applies``, ``Field.needs``).
+- Every figure is read through ``claimbook.engine.quantifiers`` (the claim's ``quantifier``,
+  ``cases`` and ``within``; ``figure_fields`` declares them), never by a kind's own rule.
 - The fields every claim may have (id, title, statement, note, acknowledges ...) are
   ``claimbook.claims.fields.COMMON``; a kind lists only its own. Fields and case-table columns
   several kinds share are here (``BENCHMARK``, ``SUBJECT``, ``TOLERANCE`` ..., ``CASE_COLUMNS``).
@@ -56,6 +64,7 @@ from typing import NoReturn
 import pandas as pd
 
 from claimbook.claims.fields import Field
+from claimbook.engine import quantifiers
 from claimbook.engine.core import CaseDetail, ClaimSpecError
 
 __all__ = [
@@ -120,10 +129,25 @@ class KindSpec:
     one_per_case_in: Callable | None = None
     columns: tuple[Column, ...] = ()  # the case table a chapter shows (``claim_pages.case_table``)
     tables: dict[str, Table] = field(default_factory=dict)  # Check.tables the pages show, by name
+    # The claim's form, mode and quantifier in words, for a field it does not use ("of form lead").
+    describe: Callable | None = None
+    # Whether a claim's results are only examples of what it counts (a count, a list of items),
+    # not what its figures rest on: where announcements meet, such claims do not meet.
+    examples_only: Callable | None = None
 
     @property
     def fields(self) -> tuple[Field, ...]:
         return self.required + self.optional
+
+    def field(self, name: str) -> Field | None:
+        return next((item for item in self.fields if item.name == name), None)
+
+    def described(self, claim) -> str:
+        return f" {self.describe(claim)}" if self.describe else ""
+
+    def rests_on_rows(self, claim) -> bool:
+        """Whether the claim's figures rest on the results it used (not only examples of them)."""
+        return not (self.examples_only and self.examples_only(claim))
 
     def field_names(self) -> tuple[str, ...]:
         return tuple(item.name for item in self.fields)
@@ -148,9 +172,81 @@ SUBJECT = Field(
     "subject", "a selector of the results the claim is about (organization, system, family, gpus ...)"
 )
 SCENARIOS = Field("scenarios", "the scenarios the claim covers (default: every scenario the data has)")
-CLAIMED = Field("claimed", "the figure the claim states: a number, or {scenario: number}")
-TOLERANCE = Field("tolerance", "how far below the claimed figure still holds, a fraction of it (0.01 is 1%)")
+CLAIMED = Field(
+    "claimed",
+    'the figure the claim states, as written ("2.90" keeps its precision): a number, or {scenario: number}',
+)
+TOLERANCE = Field(
+    "tolerance",
+    "how far below the claimed figure still holds, a fraction of it (0.01 is 1%)",
+    applies=quantifiers.applies_tolerance,
+    needs="quantifier up-to or exactly (the default)",
+)
 DIVISION = Field("division", "the division of the results used: closed (the default), open, or any")
+QUANTIFIER = Field(
+    "quantifier",
+    "the vendor's word on the figure (exactly unless it says; the method page gives each rule)",
+    {word: rule.meaning for word, rule in quantifiers.RULES.items()},
+)
+CASES = Field(
+    "cases",
+    "which cases must hold, said apart from the quantifier (the quantifier's own unless it says)",
+    dict(quantifiers.CASES),
+)
+WITHIN = Field(
+    "within",
+    'the N of "within N%", a number of percent',
+    applies=quantifiers.applies_within,
+    needs="quantifier: within",
+)
+MEASURE = Field(
+    "measure",
+    "how two sides of different sizes (GPU counts) are compared; required when they differ",
+    {"whole-system": "the systems' results as published", "per-gpu": "the results per GPU"},
+)
+MEASURES = ("whole-system", "per-gpu")
+
+
+def used_only_by(item: Field, used, needs: str, with_figure: str = "") -> Field:
+    """``item`` as a field only some claims of a kind use: ``used`` (the claim -> whether its form
+    or mode uses it) and ``needs`` (those claims in words), its own condition (a quantifier's)
+    kept; with ``with_figure`` (the figure in words, "a claimed count") only where the claim states
+    one. Its meaning says which claims use it."""
+    from dataclasses import replace as with_
+
+    own = item.applies or (lambda claim: True)
+    said = f"{needs} with {with_figure}" if with_figure else needs
+
+    def applies(claim) -> bool:
+        return bool(used(claim)) and (not with_figure or claim.claimed is not None) and bool(own(claim))
+
+    return with_(
+        item,
+        meaning=f"{item.meaning} ({said})",
+        applies=applies,
+        needs=said + (f", {item.needs}" if item.needs else ""),
+    )
+
+
+def figure_fields(applies=None, needs: str = "") -> tuple[Field, ...]:
+    """The quantifier fields of a kind that judges figures: the word, the cases, within and the
+    tolerance, each used only where ``applies`` (the claims that state figures) says."""
+    from dataclasses import replace as with_
+
+    if applies is None:
+        return (QUANTIFIER, CASES, WITHIN, TOLERANCE)
+
+    def both(other):
+        return lambda claim: applies(claim) and other(claim)
+
+    return (
+        with_(QUANTIFIER, applies=applies, needs=needs),
+        with_(CASES, applies=applies, needs=needs),
+        with_(WITHIN, applies=both(quantifiers.applies_within), needs=f"{needs}, quantifier: within"),
+        with_(TOLERANCE, applies=both(quantifiers.applies_tolerance), needs=f"{needs}, {TOLERANCE.needs}"),
+    )
+
+
 CASE_COLUMNS = (
     Column("Case", "label"),
     Column("Measured", "measured"),

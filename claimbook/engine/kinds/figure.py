@@ -1,9 +1,11 @@
 """Kind ``figure``: a figure the claim states for one system ("0.65 videos per second").
 
 A stated figure holds when it is the published value at the precision it is stated with (the
-published value rounds or truncates to it). Otherwise the reason gives the signed gap in
-percent; a claim more favourable than the data is not supported, a claim less favourable than
-the data is supported with the caveat that it understates.
+published value rounds or truncates to it; "2.90" keeps its two decimals). Otherwise the reason
+gives the signed gap in percent; a claim more favourable than the data is not supported, a claim
+less favourable than the data is supported with the caveat that it understates. A figure said
+with another word ("at least", "under", "about" ...) is read by the claim's quantifier, the same
+way in every kind, on every scenario it names (or its best, ``cases: best``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
-from claimbook.engine import kinds
+from claimbook.engine import ambiguity, kinds, quantifiers
 from claimbook.engine.core import (
     Case,
     CaseDetail,
@@ -23,14 +25,13 @@ from claimbook.engine.core import (
     benchmarks_of,
     cannot_check,
     chosen,
-    claimed_for,
     each_label,
     finish,
     label_of,
     pick,
     select_for,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches, reaches
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class FigureCase(CaseDetail):
 
     gap_percent: float = 0.0  # claimed against published, signed (0 where it is the figure as stated)
     note: str = ""
+    judgment: object = None  # the quantifier's judgment of the case (quantifiers.Judgment)
+    higher_is_better: bool = True
 
 
 SPEC = kinds.KindSpec(
@@ -52,7 +55,7 @@ SPEC = kinds.KindSpec(
     ),
     optional=(
         kinds.Field("unit", "the unit the figure is stated in, as the claim words it"),
-        kinds.TOLERANCE,
+        *kinds.figure_fields(),
         kinds.DIVISION,
         kinds.Field("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"'),
     ),
@@ -104,15 +107,20 @@ def validate(claim: Claim) -> None:
                 "claimed",
                 f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
             )
-    elif not isinstance(claimed, (int, float)):
-        kinds.fail(claim, "claimed", "a number, or {scenario: number}")
+        if any(isinstance(value, dict) for value in claimed.values()):
+            kinds.fail(claim, "claimed", "a number, or {scenario: number}")
+    problem = quantifiers.problem(claim)
+    if problem:
+        kinds.fail(claim, *problem)
 
 
-def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed: float) -> pd.DataFrame:
+def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed) -> pd.DataFrame:
     """Every published result of the benchmark and scenario that is the claimed figure as stated."""
     rows = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)]
     scale = float(claim.get("scale", 1))
-    return rows[[matches(value / scale, claimed, claim.tolerance) for value in rows["result"]]]
+    return rows[
+        [matches(value / scale, claimed.value, claim.tolerance, claimed.decimals) for value in rows["result"]]
+    ]
 
 
 def check(claim: Claim, data: Data):
@@ -127,23 +135,93 @@ def check(claim: Claim, data: Data):
     found = Found()
     each = (claim.get("subject") or {}).get("combine") == "each"
     for scenario in claim.get("scenarios"):
-        claimed = claimed_for(claim, scenario)
+        claimed = quantifiers.figure_for(claim, scenario)
         rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
         picked = (
             [row for _, row in rows.sort_values("location").iterrows()]
             if each and not rows.empty
             else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
         )
+        if len(picked) == 1 and picked[0] is None and claimed is not None:
+            _, why = select_for(
+                data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
+            )
+            found.missing.append(why)
         for row in picked:
             label = each_label(scenario, row, rows) if each else scenario
             _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
-            if (
-                found.cases[-1].reaches is False
-            ):  # a miss: does the figure belong to another system of the vendor?
-                other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
-                if other:
-                    found.context_notes.append(other)
-    return _decide(claim, found)
+            _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
+    found.context_notes.extend(_joint(claim, data, benchmark))
+    return _decide(claim, data, found)
+
+
+def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
+    """The same company's joint submissions the subject's organization leaves out, with their
+    published figures and whether each would hold (shown, not judged)."""
+    scenarios = list(claim.get("scenarios"))
+    rows = ambiguity.joint_submissions(
+        data, claim, claim.get("subject"), {"benchmark": benchmark, "scenario": scenarios}
+    )
+    if rows.empty:
+        return []
+    reading, scale = quantifiers.read(claim), float(claim.get("scale", 1))
+    listed = []
+    for _, row in rows.iterrows():
+        claimed = quantifiers.figure_for(claim, row["scenario"])
+        measured = float(row["result"]) / scale
+        judgment = quantifiers.judge(reading, measured, claimed, claim.unit, bool(row["higher_is_better"]))
+        listed.append(
+            f"{label_of(row)} {row['scenario']} {formatting.result(measured, claim.unit or '')}"
+            + ("" if judgment is None else (", would hold" if judgment.holds else ", would not hold"))
+        )
+    named = claim.get("subject")["organization"]
+    named = ", ".join(named) if isinstance(named, list) else str(named)
+    return [
+        f"The subject's organization {named} leaves out the same company's joint submissions (shown, not judged): "
+        + "; ".join(listed)
+    ]
+
+
+def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.DataFrame) -> None:
+    """What the card shows beside a case: another system of the vendor that is the figure (for
+    a miss), the same system's result in the other division (for a claim of either division),
+    and a close second behind a chosen best."""
+    benchmark, scenario, label = at
+    if row is None:
+        return
+    if found.cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
+        other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
+        if other:
+            found.context_notes.append(other)
+    if claim.get("division") == "any":
+        found.context_notes.extend(_other_division(claim, data, row, label))
+    if (claim.get("subject") or {}).get("combine") == "best":
+        second = ambiguity.close_second(rows, row)
+        if second is not None:
+            found.context_notes.append(
+                f"In {label} the best of the subject's results, {label_of(row)}, is within "
+                f"{formatting.percent(100.0 * (second[1] - 1.0))} of the next, {label_of(second[0])}"
+            )
+
+
+def _other_division(claim: Claim, data: Data, row: pd.Series, label: str) -> list[str]:
+    """The same system's published result of the other division, beside the one the figure is:
+    a claim that does not say its division is shown both."""
+    results = data.results
+    other = results[
+        (results["organization"] == row["organization"])
+        & (results["system"] == row["system"])
+        & (results["benchmark"] == row["benchmark"])
+        & (results["scenario"] == row["scenario"])
+        & (results["division"] != row["division"])
+    ]
+    scale = float(claim.get("scale", 1))
+    return [
+        f"In {label} the figure is the {row['division'].capitalize()}-division result "
+        f"({formatting.result(float(row['result']) / scale, claim.unit or '')}); the same system's "
+        f"{item['division'].capitalize()}-division result is {formatting.result(float(item['result']) / scale, claim.unit or '')}"
+        for _, item in other.sort_values("location", kind="stable").iterrows()
+    ]
 
 
 @dataclass
@@ -155,39 +233,48 @@ class Found:
     sentences: list = field(default_factory=list)  # the reason, a sentence per case
     context: list = field(default_factory=list)  # frames of the results that are the figure as stated
     context_notes: list = field(default_factory=list)
+    missing: list = field(
+        default_factory=list
+    )  # what the subject's selector looked for, where it found nothing
 
 
-def _decide(claim: Claim, found: Found):
-    """Not supported where a case misses its figure; understated where one is below the result."""
+def _decide(claim: Claim, data: Data, found: Found):
+    """The claim judged by its quantifier on its cases (every one, or its best)."""
     cases, codes = found.cases, set()
-    failing = sum(1 for case in cases if case.reaches is False)
-    understating = sum(1 for case in cases if case.reaches and case.detail.gap_percent)
     rows = pd.concat(found.used) if found.used else pd.DataFrame()
     tables = {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
     measured_cases = [case for case in cases if case.measured is not None]
     if not measured_cases:
         return cannot_check(
             claim,
-            f"The system has no published result in the {'scenario' if len(cases) == 1 else 'scenarios'} the claim names.",
+            f"The system has no published result in the {'scenario' if len(cases) == 1 else 'scenarios'} the claim names"
+            + (f": {'; '.join(found.missing)}" if found.missing else "")
+            + ".",
             tables=tables,
+            missing=found.missing,
         )
     if len(measured_cases) < len(cases):
         codes.add("incomplete-data")
-    if understating:
-        codes.add("understated")
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
-    deciding = next((case.label for case in measured_cases if not case.reaches), measured_cases[0].label)
+    reading = quantifiers.read(claim)
+    decision = quantifiers.decide(
+        reading,
+        [(case, case.detail.judgment) for case in measured_cases],
+        better=lambda case: case.measured if case.detail.higher_is_better else -case.measured,
+    )
+    codes |= decision.codes
+    said = reading.sentence(quantifiers.figures_in(claim.claimed), claim.unit)
     return finish(
         claim,
         Outcome(
-            verdict,
+            SUPPORTED if decision.holds else NOT_SUPPORTED,
             ". ".join(found.sentences) + ".",
             cases=tuple(cases),
-            deciding=deciding,
+            deciding=decision.deciding.label,
             rows=rows,
             codes=codes,
             tables=tables,
-            context=found.context_notes,
+            missing=found.missing,
+            context=[said, *found.context_notes],
         ),
     )
 
@@ -220,7 +307,7 @@ def charts(check, data: Data) -> list:
 
 
 def same_vendor_match(
-    data: Data, claim: Claim, row: pd.Series, benchmark: str, scenario: str, claimed: float
+    data: Data, claim: Claim, row: pd.Series, benchmark: str, scenario: str, claimed
 ) -> str:
     """For a stated figure that misses: the other systems of the same vendor, in the same round,
     division, benchmark and scenario, whose published result is the claimed figure as stated.
@@ -240,7 +327,7 @@ def same_vendor_match(
         for _, other in matching.iterrows()
     )
     return (
-        f"For context, not support: the claimed {formatting.stated(claimed)} is the published {scenario} result of another "
+        f"For context, not support: the claimed {claimed.text()} is the published {scenario} result of another "
         f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at "
         f"{formatting.result(float(row['result']) / scale, claim.unit or '')}"
     )
@@ -248,51 +335,52 @@ def same_vendor_match(
 
 def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found) -> None:
     """One case of a figure claim, at (benchmark, scenario, label): the published result against
-    the claimed figure."""
+    the claimed figure, read by the claim's quantifier."""
     benchmark, scenario, label = at
+    value = None if claimed is None else claimed.value
     if row is None or claimed is None:
-        found.cases.append(
-            Case(
-                label,
-                scenario,
-                None,
-                claimed,
-                claim.unit,
-                None,
-                detail=FigureCase(note=f"no published {scenario} result of the system"),
-            )
-        )
+        note = f"no published {scenario} result of the system"
+        found.cases.append(Case(label, scenario, None, value, claim.unit, None, detail=FigureCase(note=note)))
         return
     measured = float(row["result"]) / float(claim.get("scale", 1))
     higher = bool(row["higher_is_better"])
-    holds = reaches(measured, claimed, claim.tolerance, higher)
-    exact = matches(measured, claimed, claim.tolerance)
+    reading = quantifiers.read(claim)
+    judgment = quantifiers.judge(reading, measured, claimed, claim.unit, higher)
+    exact = matches(measured, claimed.value, claim.tolerance, claimed.decimals)
     published = (
         f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
     )
-    if exact:
-        found.sentences.append(
-            f"{published}, which is the claimed {formatting.stated(claimed)} at the precision stated"
-        )
-    else:
-        gap = gap_percent(claimed, measured)
+    if exact and reading.rule.precise:
+        found.sentences.append(f"{published}, which is the claimed {claimed.text()} at the precision stated")
+    elif reading.rule.precise:
+        gap = gap_percent(claimed.value, measured)
         favour = (gap > 0) == higher
         found.sentences.append(
-            f"{published}; the claimed {formatting.stated(claimed)} is {formatting.percent(abs(gap))} {'above' if gap > 0 else 'below'} "
+            f"{published}; the claimed {claimed.text()} is {formatting.percent(abs(gap))} {'above' if gap > 0 else 'below'} "
             f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
+        )
+    else:
+        found.sentences.append(
+            f"{published}; read as {reading.spoken(claimed, claim.unit)} it "
+            f"{'holds' if judgment.holds else 'does not hold'} ({formatting.signed_percent(gap_percent(measured, claimed.value))} "
+            f"against {claimed.text(claim.unit)})"
         )
     found.cases.append(
         Case(
             label,
             scenario,
             measured,
-            claimed,
+            claimed.value,
             claim.unit,
-            holds,
+            judgment.holds,
             (row["location"],),
             selected=chosen("subject", row),
-            detail=FigureCase(gap_percent=0.0 if exact else gap_percent(claimed, measured)),
+            detail=FigureCase(
+                gap_percent=0.0 if exact else gap_percent(claimed.value, measured),
+                judgment=judgment,
+                higher_is_better=higher,
+            ),
         )
     )
     found.used.append(pd.DataFrame([row]))
-    found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed))
+    found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed.value))

@@ -1,7 +1,9 @@
 """Kind ``round-gain``: one system's gain from an earlier round to the current one.
 
 The current figure is the system's published result; the earlier one comes from the cross-round
-table, the strongest source first. A figure the announcement itself states for the earlier round
+table, the strongest source first. The claimed gain is read by the claim's quantifier ("up to
+1.6x": ``quantifier: up-to``, the best scenario reaching it; a figure per scenario: each at its
+precision). A figure the announcement itself states for the earlier round
 (its ``stated`` block) is evidence of the weakest kind and is flagged as a vendor figure; an
 earlier figure from another division is flagged too. An earlier figure that names no system
 cannot be set against a result of a named system. A gain from a figure of the other division
@@ -16,7 +18,8 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
-from claimbook.engine import kinds
+from claimbook.engine import kinds, quantifiers
+from claimbook.engine.compare import metric_change
 from claimbook.engine.core import (
     Case,
     CaseDetail,
@@ -27,21 +30,13 @@ from claimbook.engine.core import (
     best_row,
     cannot_check,
     chosen,
-    claimed_for,
     finish,
     pick,
     scenarios_of,
     select_for,
     within_divisions,
 )
-from claimbook.engine.kinds.ratio import metric_change
-from claimbook.engine.verdict import (
-    CANNOT_BE_CHECKED,
-    NOT_SUPPORTED,
-    SUPPORTED,
-    matches,
-    reaches,
-)
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
 
@@ -61,66 +56,34 @@ class GainCase(CaseDetail):
     units: str = ""
     from_source: str = ""  # the kind of source of the earlier figure (SOURCE_TYPES)
     from_division: str = ""
+    judgment: object = None  # the quantifier's judgment of the case (quantifiers.Judgment)
 
 
-@dataclass(frozen=True)
-class Form:
-    meaning: str
-    claimed: object  # (claim, scenario) -> the claimed gain of a scenario
-    decide: object  # (claim, unit, measured cases, codes, spread) -> (verdict, reason, deciding)
-
-
-def _one_figure(claim: Claim, scenario: str) -> float | None:
-    return None if claim.claimed is None else float(claim.claimed)
-
-
-def _decide_up_to(claim: Claim, unit: str, cases: list[Case], codes: set, spread: str):
-    """The best scenario must reach the one claimed figure."""
-    best = max(cases, key=lambda case: (case.measured, case.label))
-    if not best.reaches:
-        return (
-            NOT_SUPPORTED,
-            f"No scenario reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
-            best.label,
-        )
-    if any(not case.reaches for case in cases):
-        codes.add("best-case-only")
-    if not matches(best.measured, float(claim.claimed), claim.tolerance):
-        codes.add("understated")
-    return (
-        SUPPORTED,
-        f"The best case, {best.label}, reaches the claimed {formatting.case_figure(claim.claimed, unit)}: {spread}.",
-        best.label,
-    )
-
-
-def _decide_each(claim: Claim, unit: str, cases: list[Case], codes: set, spread: str):
-    """Every scenario with a claimed figure must reach it."""
-    judged = [case for case in cases if case.claimed is not None]
-    failing = [case for case in judged if not case.reaches]
+def _decide_gain(claim: Claim, unit: str, cases: list[Case], codes: set, spread: str):
+    """The claimed gain read by the claim's quantifier: the best scenario, or every one."""
+    reading = quantifiers.read(claim)
+    judged = [case for case in cases if case.detail.judgment is not None]
+    decision = quantifiers.decide(reading, [(case, case.detail.judgment) for case in judged])
+    if decision is None:
+        return CANNOT_BE_CHECKED, f"No scenario has a claimed figure: {spread}.", cases[0].label
+    codes.update(decision.codes)
+    if reading.cases == quantifiers.BEST:
+        best = decision.deciding
+        said = reading.spoken(quantifiers.figure_for(claim, best.scenario), unit)
+        if not decision.holds:
+            return NOT_SUPPORTED, f"No scenario reaches {said}: {spread}.", best.label
+        return SUPPORTED, f"The best case, {best.label}, reaches {said}: {spread}.", best.label
     listed = ", ".join(
         f"{case.label} {formatting.case_figure(case.measured, unit)}"
         + ("" if case.detail.higher_is_better else f", that is {_speedup_text(case)}")
         + f" (claimed {formatting.case_figure(case.claimed, unit)})"
         for case in judged
     )
-    if any(
-        case.claimed is not None
-        and not matches(case.measured, case.claimed, claim.tolerance)
-        and case.reaches
-        for case in judged
-    ):
-        codes.add("understated")
-    verdict = NOT_SUPPORTED if failing else SUPPORTED
-    deciding = (failing or judged or cases)[0].label
-    lead = "Not every scenario reaches its figure" if failing else "Every scenario reaches its figure"
-    return verdict, f"{lead}: {listed}.", deciding
+    lead = (
+        "Not every scenario reaches its figure" if decision.failing else "Every scenario reaches its figure"
+    )
+    return (NOT_SUPPORTED if decision.failing else SUPPORTED), f"{lead}: {listed}.", decision.deciding.label
 
-
-FORMS = {
-    "up-to": Form("the best scenario must reach the one claimed figure", _one_figure, _decide_up_to),
-    "each": Form("every scenario must reach its own claimed figure", claimed_for, _decide_each),
-}
 
 SPEC = kinds.KindSpec(
     name="round-gain",
@@ -129,10 +92,13 @@ SPEC = kinds.KindSpec(
         kinds.BENCHMARK,
         kinds.SUBJECT,
         kinds.Field("from_round", "the earlier round the gain is from (v5.1 ...)"),
-        kinds.Field("claimed", "the claimed gain: a number, or {scenario: number} for form each"),
-        kinds.Field("form", "how the gain is judged", {name: form.meaning for name, form in FORMS.items()}),
+        kinds.Field(
+            "claimed",
+            'the claimed gain, as written ("2.90" keeps its precision): a number, or {scenario: number}',
+        ),
     ),
     optional=(
+        *kinds.figure_fields(),
         kinds.SCENARIOS,
         kinds.Field(
             "unit", "how the gain is stated", {"x": "times (the default)", "%": "an improvement in percent"}
@@ -146,7 +112,6 @@ SPEC = kinds.KindSpec(
             "the current figures the announcement states, {scenario: value}, checked against the published ones",
         ),
         kinds.Field("earlier", "whose earlier result it is, where not the subject's: {organization, system}"),
-        kinds.TOLERANCE,
         kinds.DIVISION,
     ),
     example={
@@ -157,7 +122,7 @@ SPEC = kinds.KindSpec(
         "benchmark": "gpt-oss-120b",
         "subject": {"organization": "Acme", "system": "Acme-B300"},
         "from_round": "v6.0",
-        "form": "up-to",
+        "quantifier": "up-to",
         "claimed": 1.5,
     },
     detail=GainCase,
@@ -184,8 +149,9 @@ SPEC = kinds.KindSpec(
 
 
 def validate(claim: Claim) -> None:
-    if not isinstance(claim.get("form"), str) or claim.get("form") not in FORMS:
-        kinds.fail(claim, "form", f"a round gain is one of {', '.join(FORMS)}")
+    problem = quantifiers.problem(claim)
+    if problem:
+        kinds.fail(claim, *problem)
     if claim.get("unit", "x") not in ("x", "%"):
         kinds.fail(claim, "unit", "a gain is in x (times) or % (improvement in percent)")
     stated = claim.get("stated")
@@ -235,6 +201,9 @@ class Found:
     notes: list = field(default_factory=list)
     table: list = field(default_factory=list)  # the gains table, a dict per measured scenario
     headlines: list = field(default_factory=list)  # earlier figures that name no system
+    missing: list = field(
+        default_factory=list
+    )  # what the subject's selector looked for, where it found nothing
 
 
 def check(claim: Claim, data: Data):
@@ -249,11 +218,13 @@ def check(claim: Claim, data: Data):
     subject = subject[subject["benchmark"] == benchmark]
     found = Found()
     for scenario in scenarios_of(claim, subject["scenario"]):
-        claimed = FORMS[claim.get("form")].claimed(claim, scenario)
+        claimed = quantifiers.figure_for(claim, scenario)
         in_scenario = subject[subject["scenario"] == scenario]
         current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
         if current is None:
             _unmeasured(claim, scenario, claimed, found, f"no {scenario} result now")
+            where = {"benchmark": benchmark, "scenario": scenario}
+            found.missing.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
             continue
         earlier = _earlier(claim, data, current, scenario, claimed, found)
         if earlier is not None:
@@ -264,7 +235,8 @@ def check(claim: Claim, data: Data):
 
 def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
     unit = claim.get("unit", "x")
-    found.cases.append(Case(scenario, scenario, None, claimed, unit, None, detail=GainCase(note=note)))
+    value = None if claimed is None else claimed.value
+    found.cases.append(Case(scenario, scenario, None, value, unit, None, detail=GainCase(note=note)))
 
 
 def _earlier(claim: Claim, data: Data, current: pd.Series, scenario: str, claimed, found: Found):
@@ -325,7 +297,10 @@ def _measure(
     gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
     measured = _measured(gain, claim.get("unit", "x"))
     crossed = across_divisions(earlier["division"], current["division"])
-    holds = None if claimed is None or crossed else reaches(measured, claimed, claim.tolerance)
+    judgment = (
+        None if claimed is None or crossed else quantifiers.judge(quantifiers.read(claim), measured, claimed)
+    )
+    holds = None if judgment is None else judgment.holds
     source = earlier["source_type"]
     if source == "vendor-announcement":
         found.codes.add("vendor-source")
@@ -351,11 +326,16 @@ def _measure(
         from_source=source,
         from_division=earlier["division"],
         cross_division=crossed,
+        judgment=judgment,
     )
     unit = claim.get("unit", "x")
     evidence, selected = (current["location"],), chosen("subject", current)
+    value, holds = (
+        (None if claimed is None else claimed.value),
+        (None if judgment is None else judgment.holds),
+    )
     found.cases.append(
-        Case(scenario, scenario, measured, claimed, unit, holds, evidence, selected=selected, detail=detail)
+        Case(scenario, scenario, measured, value, unit, holds, evidence, selected=selected, detail=detail)
     )
     found.used.append(pd.DataFrame([current]))
     found.table.append(_gain_row(scenario, from_round, current, earlier, gain, change))
@@ -413,12 +393,16 @@ def _decide(claim: Claim, found: Found):
         notes=found.notes,
         tables=tables,
         summary=summary,
+        missing=tuple(found.missing),
     )
     across, measured_cases = within_divisions(claim, measured_cases, spread, gathered)
     if across is not None:
         return across
-    verdict, reason, deciding = FORMS[claim.get("form")].decide(claim, unit, measured_cases, codes, spread)
-    return finish(claim, replace(gathered, verdict=verdict, reason=reason, deciding=deciding))
+    verdict, reason, deciding = _decide_gain(claim, unit, measured_cases, codes, spread)
+    said = quantifiers.read(claim).sentence(quantifiers.figures_in(claim.claimed), unit)
+    return finish(
+        claim, replace(gathered, verdict=verdict, reason=reason, deciding=deciding, context=(said,))
+    )
 
 
 def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):
@@ -438,7 +422,7 @@ def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):
             f"({listed}); they cannot be set against the result of a named system."
         )
         found.codes.add("no-system-size")
-    return cannot_check(claim, reason, tables=tables, codes=found.codes)
+    return cannot_check(claim, reason, tables=tables, codes=found.codes, missing=found.missing)
 
 
 def charts(check, data: Data) -> list:

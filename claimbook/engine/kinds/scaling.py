@@ -1,11 +1,13 @@
 """Kind ``scaling``: the scaling efficiency of one submitter's two configurations.
 
-Efficiency = (throughput ratio) / (GPU ratio). The figure is judged like a stated figure in the
-scenarios the claim names; the other scenarios of the same pair are shown beside it. A pair
-above 100% (plus ``superlinear_margin`` points) is flagged: it says the smaller configuration was
-weak, not that the larger one scales well. A pair whose two results are of different divisions
-is shown but not judged. A headline that names no scenario is judged on the one its announcement
-names for it; the other scenarios of the pair are the spread on the card.
+Efficiency = (throughput ratio) / (GPU ratio). The figure is judged in the scenarios the claim
+names, read by its quantifier ("99%" at its precision, "95% or better" with no rounding in its
+favour); the other scenarios of the same pair are shown beside it. A pair above 100% (plus
+``superlinear_margin`` points) is flagged: it says the smaller configuration was weak, not that
+the larger one scales well. A pair whose two results are of different divisions is shown but not
+judged. A headline that names no scenario is judged on the one its announcement names for it;
+the other scenarios of the pair are the spread on the card, and one that falls short of the
+claimed figure is a caveat, shown with other submitters' pairs of the same step.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
-from claimbook.engine import kinds
+from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import (
     ACROSS_DIVISIONS,
     Case,
@@ -27,21 +29,13 @@ from claimbook.engine.core import (
     benchmarks_of,
     cannot_check,
     chosen,
-    claimed_for,
     finish,
     label_of,
     pick,
     select_for,
 )
-from claimbook.engine.efficiency import scaling_efficiency, scaling_pairs
-from claimbook.engine.verdict import (
-    CANNOT_BE_CHECKED,
-    NOT_SUPPORTED,
-    SUPPORTED,
-    gap_percent,
-    matches,
-    reaches,
-)
+from claimbook.engine.efficiency import pair_label, pair_row, scaling_efficiency, scaling_pairs
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, gap_percent
 from claimbook.inputs.schema import SCENARIOS
 
 DEFAULT_SUPERLINEAR_MARGIN = 1.0  # percentage points above 100% that still count as linear
@@ -65,6 +59,7 @@ class ScalingCase(CaseDetail):
     gpu_ratio: float | None = None
     note: str = ""
     cross_division: bool = False
+    judgment: object = None  # the quantifier's judgment of the case (quantifiers.Judgment)
 
 
 SPEC = kinds.KindSpec(
@@ -81,7 +76,7 @@ SPEC = kinds.KindSpec(
     ),
     optional=(
         kinds.Field("unit", "the unit of the claimed figure, as the claim words it (%)"),
-        kinds.TOLERANCE,
+        *kinds.figure_fields(),
         kinds.DIVISION,
         SUPERLINEAR_MARGIN,
     ),
@@ -115,8 +110,11 @@ SPEC = kinds.KindSpec(
 
 
 def validate(claim: Claim) -> None:
-    if not isinstance(claim.claimed, (int, float, dict)):
+    if claim.claimed is None or isinstance(claim.claimed, list):
         kinds.fail(claim, "claimed", "the claimed efficiency in percent, or {scenario: percent}")
+    problem = quantifiers.problem(claim)
+    if problem:
+        kinds.fail(claim, *problem)
 
 
 def superlinear(efficiency_percent: float, margin: float = DEFAULT_SUPERLINEAR_MARGIN) -> bool:
@@ -155,7 +153,8 @@ class _Findings:
     used: list = field(default_factory=list)
     sentences: list = field(default_factory=list)
     codes: set = field(default_factory=lambda: {"derived-metric"})
-    failing: int = 0
+    missing: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)  # the claim's own pairs, as scaling_pairs rows (sums too)
 
 
 def check(claim: Claim, data: Data):
@@ -171,14 +170,22 @@ def check(claim: Claim, data: Data):
         where = f"{benchmark} {scenario}"
         little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
         big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
-        claimed = claimed_for(claim, scenario) if scenario in named else None
+        claimed = quantifiers.figure_for(claim, scenario) if scenario in named else None
         if little is None or big is None:
             note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+            value = None if claimed is None else claimed.value
             findings.cases.append(
-                Case(scenario, scenario, None, claimed, "%", None, detail=ScalingCase(note=note))
+                Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=note))
             )
+            role, selector = (
+                ("small", claim.get("small")) if little is None else ("large", claim.get("large"))
+            )
+            _, why = select_for(data, claim, selector, role, {"benchmark": benchmark, "scenario": scenario})
+            if why and scenario in named:
+                findings.missing.append(why)
             continue
         _scenario(claim, findings, scenario, little, big, claimed, margin)
+    _other_scenarios(claim, data, findings)
     return _judge(claim, findings)
 
 
@@ -189,53 +196,108 @@ def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, cla
         big["result"], int(big["total_accelerators"]), little["result"], int(little["total_accelerators"])
     )
     crossed = across_divisions(little["division"], big["division"])
-    holds = None if claimed is None or crossed else reaches(efficiency, claimed, claim.tolerance)
+    reading = quantifiers.read(claim)
+    judgment = None if claimed is None or crossed else quantifiers.judge(reading, efficiency, claimed, "%")
+    value = None if claimed is None else claimed.value
     detail = ScalingCase(
         small=label_of(little),
         large=label_of(big),
         throughput_ratio=big["result"] / little["result"],
         gpu_ratio=big["total_accelerators"] / little["total_accelerators"],
+        judgment=judgment,
     )
     evidence = (big["location"], little["location"])
     findings.used.append(pd.DataFrame([little, big]))
+    findings.pairs.append(pair_row(little, big))
     if crossed and claimed is not None:
         findings.codes.add("cross-division")
         findings.sentences.append(
             f"In {scenario} the pair's results are of different divisions ({formatting.quantity(efficiency, '%')}, not judged)"
         )
         cross = replace(detail, cross_division=True)
-        findings.cases.append(
-            Case(scenario, scenario, efficiency, claimed, "%", None, evidence, detail=cross)
-        )
+        findings.cases.append(Case(scenario, scenario, efficiency, value, "%", None, evidence, detail=cross))
         return
     selected = chosen("large", big) + chosen("small", little)
+    holds = None if judgment is None else judgment.holds
     findings.cases.append(
-        Case(scenario, scenario, efficiency, claimed, "%", holds, evidence, selected=selected, detail=detail)
+        Case(scenario, scenario, efficiency, value, "%", holds, evidence, selected=selected, detail=detail)
     )
     if claimed is None:
         return
     if superlinear(efficiency, margin):
         findings.codes.add("superlinear-baseline")
-    if matches(efficiency, claimed, claim.tolerance):
+    if judgment.exact and reading.rule.precise:
         findings.sentences.append(
             f"In {scenario}, {label_of(big)} over {label_of(little)} scales at {formatting.quantity(efficiency, '%')}, "
-            f"which is the claimed {formatting.stated(claimed, '%')}"
+            f"which is the claimed {claimed.text('%')}"
         )
         return
     findings.sentences.append(
-        f"In {scenario} the efficiency is {formatting.quantity(efficiency, '%')}; the claimed {formatting.stated(claimed, '%')} is "
-        f"{formatting.signed_percent(gap_percent(claimed, efficiency))} from it"
+        f"In {scenario} the efficiency is {formatting.quantity(efficiency, '%')}; {reading.spoken(claimed, '%')} is "
+        f"{formatting.signed_percent(gap_percent(claimed.value, efficiency))} from it"
+        + ("" if reading.rule.precise else f", and {'holds' if judgment.holds else 'does not hold'}")
     )
-    if holds:
-        findings.codes.add("understated")
-    else:
-        findings.failing += 1
+
+
+def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
+    """Scenarios of the pair the claim does not name that fall short of its one figure: a caveat,
+    with the pairs of other submitters on the same step (the same two GPU counts) beside them."""
+    figures = quantifiers.figures_in(claim.claimed)
+    if len(figures) != 1:
+        return
+    reading = quantifiers.read(claim)
+    short = [
+        case
+        for case in findings.cases
+        if case.claimed is None
+        and case.measured is not None
+        and not case.detail.cross_division
+        and not quantifiers.judge(reading, case.measured, figures[0], "%").holds
+    ]
+    if not short:
+        return
+    findings.codes.add("other-scenarios")
+    division = claim.get("division", "closed")
+    results = data.results if division == "any" else data.results[data.results["division"] == division]
+    pairs = scaling_pairs(results)
+    for case in short:
+        own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
+        same_step = pairs[
+            (pairs["benchmark"] == own["benchmark"])
+            & (pairs["scenario"] == case.scenario)
+            & (pairs["small_gpus"] == own["small_gpus"])
+            & (pairs["large_gpus"] == own["large_gpus"])
+            & (pairs["large_location"] != own["large_location"])
+        ]
+        findings.sentences.append(
+            f"In {case.scenario}, which the claim does not name, the same pair scales at "
+            f"{formatting.quantity(case.measured, '%')}, short of {reading.spoken(figures[0], '%')}"
+            + (
+                f"; other submitters' pairs on the same step ({own['small_gpus']} to {own['large_gpus']} GPUs) in "
+                f"{case.scenario}: "
+                + "; ".join(
+                    f"{pair_label(pair)} {formatting.quantity(100 * pair['efficiency'], '%')}"
+                    for _, pair in same_step.sort_values("large_location").iterrows()
+                )
+                if not same_step.empty
+                else f"; no other submitter has a pair on the same step ({own['small_gpus']} to {own['large_gpus']} GPUs)"
+            )
+        )
 
 
 def _judge(claim: Claim, findings: _Findings):
-    """The claim's verdict from its scenarios: every named one judged must hold."""
+    """The claim's verdict from its scenarios, read by its quantifier (every named one, or the best)."""
     cases, sentences, codes = findings.cases, findings.sentences, findings.codes
-    context = [case for case in cases if case.claimed is None and case.measured is not None]
+    said = {
+        case.label
+        for case in cases
+        if f"In {case.label}, which the claim does not name" in " ".join(sentences)
+    }
+    context = [
+        case
+        for case in cases
+        if case.claimed is None and case.measured is not None and case.label not in said
+    ]
     if context:
         sentences.append(
             "Other scenarios of the same pair, which the claim does not name: "
@@ -251,30 +313,64 @@ def _judge(claim: Claim, findings: _Findings):
         reason = ". ".join(sentences) + f". {ACROSS_DIVISIONS}."
         return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(cases), rows=rows, codes=codes))
     if not judged:
-        return cannot_check(claim, "The pair has no result in the scenario the claim names.", rows=rows)
+        return cannot_check(
+            claim,
+            "The pair has no result in the scenario the claim names.",
+            rows=rows,
+            missing=findings.missing,
+        )
     if any(case.claimed is not None and case.measured is None for case in cases):
         codes.add("incomplete-data")
-    verdict = NOT_SUPPORTED if findings.failing else SUPPORTED
-    deciding = next((case.label for case in judged if not case.reaches), judged[0].label)
-    reason = ". ".join(sentences) + "."
+    reading = quantifiers.read(claim)
+    decision = quantifiers.decide(reading, [(case, case.detail.judgment) for case in judged])
+    codes |= decision.codes
+    said = reading.sentence(quantifiers.figures_in(claim.claimed), "%")
     return finish(
-        claim, Outcome(verdict, reason, cases=tuple(cases), deciding=deciding, rows=rows, codes=codes)
+        claim,
+        Outcome(
+            SUPPORTED if decision.holds else NOT_SUPPORTED,
+            ". ".join(sentences) + ".",
+            cases=tuple(cases),
+            deciding=decision.deciding.label,
+            rows=rows,
+            codes=codes,
+            missing=findings.missing,
+            context=(said,),
+        ),
     )
+
+
+def _own_pairs(claim: Claim, data: Data) -> list[dict]:
+    """The claim's own pair in each scenario, as ``scaling_pairs`` rows (a summed one too)."""
+    small, large, missing = configurations(claim, data)
+    if missing is not None:
+        return []
+    found = []
+    for scenario in sorted(set(small["scenario"]) & set(large["scenario"])):
+        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, scenario)
+        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, scenario)
+        found.append(pair_row(little, big))
+    return found
 
 
 def charts(check, data: Data) -> list:
     """Every scaling pair's efficiency in each scenario the claim states a figure for, the
-    claim's pair drawn large."""
+    claim's own pair drawn large (a pair of summed results too, its counts in its systems)."""
     division = check.claim.get("division", "closed")
     results = data.results if division == "any" else data.results[data.results["division"] == division]
     pairs = scaling_pairs(results)
+    own = _own_pairs(check.claim, data)
+    known = set(zip(pairs["small_location"], pairs["large_location"]))
+    added = [pair for pair in own if (pair["small_location"], pair["large_location"]) not in known]
+    if added:
+        pairs = pd.concat([pairs, pd.DataFrame(added, columns=pairs.columns)], ignore_index=True)
     return [
         kinds.EfficiencyScatter(
             pairs,
             case.scenario,
             f"Scaling efficiency of every scaling pair, {case.scenario}",
             "Scatter plot: each point is one submitter's pair of configurations on one benchmark; the claim's pair "
-            "is drawn large; the dashed line is linear scaling.",
+            "is drawn large (a pair of summed results with its counts); the dashed line is linear scaling.",
             highlight=[(case.evidence[1], case.evidence[0])],
         )
         for case in check.cases

@@ -21,7 +21,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
 from claimbook.common import formatting
-from claimbook.engine import kinds
+from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import (
     Case,
     CaseDetail,
@@ -33,7 +33,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches, reaches
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent
 from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
 
@@ -186,8 +186,15 @@ def _figure_case(
         )
         return case, _table_row(label, entry, benchmark, scenario, written, None, "", None, None), None
     measured = float(row["result"])
-    exact = matches(measured, stated, claim.tolerance, decimals)
-    holds = reaches(measured, stated, claim.tolerance, bool(row["higher_is_better"]), decimals)
+    # Each row is a published figure as the announcement writes it: "exactly", at its precision.
+    judgment = quantifiers.judge(
+        quantifiers.read(claim),
+        measured,
+        quantifiers.Figure(stated, decimals),
+        "",
+        bool(row["higher_is_better"]),
+    )
+    exact, holds = judgment.exact, judgment.holds
     gap = 0.0 if exact else gap_percent(stated, measured)
     detail = StatedCase(gap_percent=gap, exact=exact, system=f"{row['organization']} {row['system']}")
     case = Case(

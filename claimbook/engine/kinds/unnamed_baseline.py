@@ -5,7 +5,9 @@ claimant's own systems (the natural reading of an unnamed baseline), systems of 
 vendor by other submitters, and rivals' systems. The claims of one sentence (``sentence``) are
 judged against one baseline: the claimant's own candidate that reproduces most of the
 sentence's figures (else one on the vendor's accelerators); a figure matched only by rivals'
-systems never supports a claim.
+systems never supports a claim. The figure is read by the claim's quantifier; a rack against a
+single node compares two sizes, so the claim says how (``measure``), and the card shows the other
+reading beside it, with the ratio against the best result of the natural baseline's class.
 """
 
 from __future__ import annotations
@@ -16,24 +18,26 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
-from claimbook.engine import kinds
-from claimbook.engine.compare import speedup
+from claimbook.engine import kinds, quantifiers
+from claimbook.engine.compare import metric_change, speedup
 from claimbook.engine.core import (
     Case,
     CaseDetail,
     Data,
     Outcome,
+    SizeError,
     benchmarks_of,
     best_row,
     cannot_check,
     chosen,
     finish,
+    label_of,
     pick,
     rows_of,
     select_for,
+    sizes_differ,
 )
-from claimbook.engine.kinds.ratio import metric_change
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, matches, reaches
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
 CLASS_PHRASES = {
@@ -50,6 +54,7 @@ class BaselineCase(CaseDetail):
     baseline: str = ""  # "Acme node (8 GPUs, NVIDIA B300)"
     baseline_class: str = ""  # one of CLASSES
     note: str = ""
+    per_gpu_ratio: float | None = None
 
 
 SPEC = kinds.KindSpec(
@@ -59,12 +64,13 @@ SPEC = kinds.KindSpec(
         kinds.BENCHMARK,
         kinds.SUBJECT,
         kinds.Field("scenario", "the scenario of the figure"),
-        kinds.Field("claimed", "the claimed ratio, a number"),
+        kinds.Field("claimed", 'the claimed ratio, as written ("2.90" keeps its precision)'),
         kinds.Field("candidates", "a selector of the candidate baselines (one node: {nodes: 1})"),
     ),
     optional=(
         kinds.Field("unit", "how the ratio is stated (x)"),
-        kinds.TOLERANCE,
+        *kinds.figure_fields(),
+        kinds.MEASURE,
         kinds.DIVISION,
     ),
     example={
@@ -77,6 +83,7 @@ SPEC = kinds.KindSpec(
         "scenario": "Offline",
         "claimed": 9,
         "candidates": {"nodes": 1},
+        "measure": "whole-system",
     },
     detail=BaselineCase,
     selectors=("subject", "candidates"),
@@ -96,10 +103,55 @@ SPEC = kinds.KindSpec(
 
 
 def validate(claim: Claim) -> None:
-    if not isinstance(claim.claimed, (int, float)):
+    if claim.claimed is None or isinstance(claim.claimed, (dict, list)):
         kinds.fail(claim, "claimed", "the claimed ratio, a number")
+    problem = quantifiers.problem(claim)
+    if problem:
+        kinds.fail(claim, *problem)
     if not isinstance(claim.get("scenario"), str):
         kinds.fail(claim, "scenario", "the scenario of the figure")
+    if claim.get("measure") is not None and claim.get("measure") not in kinds.MEASURES:
+        kinds.fail(claim, "measure", f"how the two sides are compared: {' or '.join(kinds.MEASURES)}")
+
+
+def _measure(claim: Claim) -> str:
+    return claim.get("measure") or "whole-system"
+
+
+def _ratio(mine: pd.Series, theirs: pd.Series, measure: str) -> float:
+    """The subject over a candidate, whole systems or per GPU; higher is better either way."""
+    if measure == "per-gpu":
+        return speedup(
+            mine["result"] / int(mine["total_accelerators"]),
+            theirs["result"] / int(theirs["total_accelerators"]),
+            bool(mine["higher_is_better"]),
+        )
+    return speedup(mine["result"], theirs["result"], bool(mine["higher_is_better"]))
+
+
+def _reproduces(claim: Claim, ratio: float) -> bool:
+    """Whether a candidate gives the claim's figure: the figure itself for a precise word (a
+    figure above it does not reproduce it), the bound for another."""
+    reading = quantifiers.read(claim)
+    judgment = quantifiers.judge(reading, ratio, quantifiers.figure(claim.claimed))
+    return bool(judgment.exact if reading.rule.precise else judgment.holds)
+
+
+def audit(claim: Claim, data: Data) -> list[str]:
+    """A subject and candidates of different sizes compared without saying how (``measure``)."""
+    if claim.get("measure") is not None:
+        return []
+    benchmark = benchmarks_of(claim)[0]
+    subject, missing = select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})
+    if missing:
+        return []
+    rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
+    mine = sorted({int(gpus) for gpus in subject["total_accelerators"]})
+    theirs = sorted({int(gpus) for gpus in rows["total_accelerators"]} - set(mine))
+    if not theirs:
+        return []
+    sides = f"the subject {', '.join(map(str, mine))} GPUs, candidates of {', '.join(map(str, theirs))} GPUs"
+    return [str(sizes_differ(claim, "measure", f"{benchmark} {claim.get('scenario')}", sides))]
 
 
 def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list]:
@@ -151,12 +203,10 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
             theirs = best_row(group[group["scenario"] == scenario])
             ratio = None
             if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
-                ratio = speedup(mine["result"], theirs["result"], bool(mine["higher_is_better"]))
+                ratio = _ratio(mine, theirs, _measure(sibling))
             record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
             record[f"{scenario} ratio"] = ratio
-            record[f"{scenario} reproduces"] = (
-                None if ratio is None else bool(matches(ratio, float(sibling.claimed), sibling.tolerance))
-            )
+            record[f"{scenario} reproduces"] = None if ratio is None else _reproduces(sibling, ratio)
             record[f"{scenario} location"] = None if theirs is None else theirs["location"]
         records.append(record)
     return pd.DataFrame(records), own_rows, []
@@ -190,6 +240,9 @@ def used_row(data: Data, location: str) -> pd.Series:
 
 
 def check(claim: Claim, data: Data):
+    sizes = audit(claim, data)
+    if sizes:
+        raise SizeError(sizes[0])
     table, own_rows, missing_texts = candidates_table(claim, data)
     if missing_texts:
         return cannot_check(
@@ -201,7 +254,12 @@ def check(claim: Claim, data: Data):
     mine = own_rows.get(scenario)
     tables = {"candidates": table}
     if mine is None:
-        return cannot_check(claim, f"The system has no published {scenario} result.", tables=tables)
+        benchmark = benchmarks_of(claim)[0]
+        where = {"benchmark": benchmark, "scenario": scenario}
+        why = select_for(data, claim, claim.get("subject"), "subject", where)[1]
+        return cannot_check(
+            claim, f"The system has no published {scenario} result: {why}.", tables=tables, missing=[why]
+        )
     if table.empty:
         return cannot_check(claim, "No candidate baseline is in the data.", tables=tables)
     baseline, klass = natural_baseline(claim, data, table)
@@ -229,7 +287,8 @@ def check(claim: Claim, data: Data):
 def _reproducing_notes(claim: Claim, data: Data, table: pd.DataFrame) -> list[str]:
     """Which candidates give the claimed figure, class by class, and which give every figure of
     the claim's sentence."""
-    scenario, claimed, notes = claim.get("scenario"), float(claim.claimed), []
+    scenario, notes = claim.get("scenario"), []
+    claimed = quantifiers.figure(claim.claimed).value
     reproducing = table[table[f"{scenario} reproduces"].fillna(False).astype(bool)]
     by_class = {name: reproducing[reproducing["class"] == name] for name in CLASSES}
     for name, found in by_class.items():
@@ -264,10 +323,11 @@ def _reproducing_notes(claim: Claim, data: Data, table: pd.DataFrame) -> list[st
 
 def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, klass: str, gathered: Outcome):
     """The claim judged against its natural baseline: the one case, its reason and caveats."""
-    scenario, claimed = claim.get("scenario"), float(claim.claimed)
-    codes, notes = gathered.codes, list(gathered.notes)
+    scenario, claimed = claim.get("scenario"), quantifiers.figure(claim.claimed)
+    codes, notes = set(gathered.codes), list(gathered.notes)
     measured = float(baseline[f"{scenario} ratio"])
-    holds = reaches(measured, claimed, claim.tolerance)
+    reading = quantifiers.read(claim)
+    judgment = quantifiers.judge(reading, measured, claimed)
     if klass != CLASSES[0]:
         notes.append(
             f"The claimant has no candidate of its own; the natural baseline is {baseline['organization']}'s "
@@ -278,26 +338,29 @@ def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, kla
     base_label = (
         f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
     )
-    if holds and not matches(measured, claimed, claim.tolerance):
+    if judgment.understates:
         codes.add("understated")
     location = baseline[f"{scenario} location"]
     selected = chosen("subject", mine) + (
         ("baseline", str(baseline["organization"]), str(baseline["system"]), location, 1),
     )
+    base_row = used_row(data, location)
     case = Case(
         scenario,
         scenario,
         measured,
-        claimed,
+        claimed.value,
         "x",
-        holds,
+        judgment.holds,
         (mine["location"], location),
         selected=selected,
-        detail=BaselineCase(baseline=base_label, baseline_class=klass),
+        detail=BaselineCase(
+            baseline=base_label, baseline_class=klass, per_gpu_ratio=_ratio(mine, base_row, "per-gpu")
+        ),
     )
     used = data.results[data.results["location"].isin([mine["location"], location])]
     outcome = Outcome(
-        SUPPORTED if holds else NOT_SUPPORTED,
+        SUPPORTED if judgment.holds else NOT_SUPPORTED,
         _reason(claim, data, mine, baseline, base_label, measured),
         cases=(case,),
         deciding=scenario,
@@ -305,8 +368,38 @@ def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, kla
         codes=codes,
         notes=notes,
         tables=gathered.tables,
+        context=(reading.sentence(claimed, "x"), *_beside(claim, data, mine, base_row)),
     )
     return finish(claim, outcome)
+
+
+def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> list[str]:
+    """What a buyer reads beside the figure: the other reading of two sizes (per GPU beside whole
+    systems, or whole systems beside per GPU), and the ratio against the best result of the
+    natural baseline's class (its accelerator and size) by any submitter."""
+    measure = _measure(claim)
+    notes = []
+    if int(mine["total_accelerators"]) != int(base_row["total_accelerators"]):
+        other = "per-gpu" if measure != "per-gpu" else "whole-system"
+        notes.append(
+            f"{'Per GPU' if other == 'per-gpu' else 'As whole systems'}, beside the claim's reading (the two differ in "
+            f"size): {formatting.times(_ratio(mine, base_row, other))} against {label_of(base_row)}"
+        )
+    results = data.results
+    same = results[
+        (results["family"] == base_row["family"])
+        & (results["total_accelerators"] == base_row["total_accelerators"])
+        & (results["benchmark"] == base_row["benchmark"])
+        & (results["scenario"] == base_row["scenario"])
+        & (results["division"] == base_row["division"])
+    ]
+    top = best_row(same)
+    if top is not None and top["location"] != base_row["location"]:
+        notes.append(
+            f"Against the best {top['family']} result of {formatting.plural(int(top['total_accelerators']), 'GPU')} by any "
+            f"submitter, {label_of(top)}: {formatting.times(_ratio(mine, top, measure))}"
+        )
+    return notes
 
 
 def _reason(
@@ -314,14 +407,14 @@ def _reason(
 ) -> str:
     """The figure against the natural baseline, and what the same baseline gives for the other
     figures of the sentence."""
-    scenario, claimed = claim.get("scenario"), float(claim.claimed)
+    scenario = claim.get("scenario")
     direction = "higher" if bool(mine["higher_is_better"]) else "lower"
     others = []
     for sibling in data.registry.sentence(claim):
         other = sibling.get("scenario")
         if sibling.id != claim.id and pd.notna(baseline.get(f"{other} ratio")):
             others.append(
-                f"{other} {formatting.times(baseline[f'{other} ratio'])} (claimed {formatting.stated(float(sibling.claimed), 'x')})"
+                f"{other} {formatting.times(baseline[f'{other} ratio'])} (claimed {quantifiers.figure(sibling.claimed).text('x')})"
             )
     change = ""
     if not bool(mine["higher_is_better"]):
@@ -330,7 +423,7 @@ def _reason(
         change = f", {mine['metric']} {formatting.signed_percent(metric_change(mine['result'], base_value))}"
     reason = (
         f"Against the natural baseline, {base_label}, the {scenario} figure is {formatting.times(measured)} {direction}"
-        f"{change} (claimed {formatting.stated(claimed, 'x')})"
+        f"{change} (claimed {quantifiers.figure(claim.claimed).text('x')})"
     )
     if others:
         reason += (
@@ -359,7 +452,7 @@ def charts(check, data: Data) -> list:
         kinds.CandidateBars(
             table,
             scenario,
-            float(check.claim.claimed),
+            quantifiers.figure(check.claim.claimed).value,
             direction,
             f"The claimed system against every candidate, {scenario}",
             "Bar chart of the ratio against each candidate baseline, labelled with its class; "

@@ -1,0 +1,310 @@
+"""What every metric of a leadership claim shares: its case detail, a case of the subject
+against the best other, the verdict over the readings of the claim, the rounds the book has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.common import formatting
+from claimbook.engine import kinds, quantifiers
+from claimbook.engine.core import (
+    Case,
+    CaseDetail,
+    Data,
+    Outcome,
+    cannot_check,
+    chosen,
+    finish,
+    label_of,
+)
+from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
+from claimbook.inputs.earlier import round_order
+
+MEASURES = ("whole-system", "per-gpu")
+MEASURE_NAMES = {"whole-system": "as a whole system", "per-gpu": "per GPU"}
+SAME_MEASURE_NOTE = (
+    "Results of different benchmarks are not the same measure (a token of a small model costs less "
+    "than a token of a large one); MLCommons compares results only within one benchmark and "
+    "scenario, so the book checks that reading too"
+)
+
+
+@dataclass(frozen=True)
+class LeadCase(CaseDetail):
+    """A case of a leadership claim: who leads, the best other (a result, a system or a pair)
+    with both figures in the case's units, and the per-GPU figures beside whole systems."""
+
+    leader: str = "none"  # "none": no rival in the case
+    next: str | None = None
+    subject: str | None = None
+    subject_value: float | None = None
+    next_value: float | None = None
+    units: str = ""
+    subject_per_gpu: float | None = None
+    next_per_gpu: float | None = None
+    note: str = ""
+    judgment: object = None  # where the claim states the lead's figure: the quantifier's judgment
+
+
+# -- the verdict every metric shares --------------------------------------------------------
+
+
+def with_figure(claim: Claim, readings: dict[str, list[Case]]) -> dict[str, list[Case]]:
+    """Where the claim states the lead's figure ("ahead by more than 20%"): each case with a
+    rival must lead and reach it, read by the claim's quantifier."""
+    if claim.claimed is None:
+        return readings
+    reading, target, unit = quantifiers.read(claim), quantifiers.figure(claim.claimed), claim.get("unit", "x")
+    judged = {}
+    for name, cases in readings.items():
+        judged[name] = []
+        for case in cases:
+            if case.reaches is None or case.measured is None:
+                judged[name].append(case)
+                continue
+            margin = case.measured if unit == "x" else 100.0 * (case.measured - 1.0)
+            judgment = quantifiers.judge(reading, margin, target, unit)
+            judged[name].append(
+                replace(
+                    case,
+                    claimed=target.value,
+                    reaches=bool(case.reaches and judgment.holds),
+                    detail=replace(case.detail, judgment=judgment),
+                )
+            )
+    return judged
+
+
+def verdict_of(
+    claim: Claim,
+    readings: dict[str, list[Case]],
+    rows,
+    codes: set,
+    notes: list,
+    tables: dict,
+    context=(),
+    context_notes=(),
+    missing=(),
+):
+    """Judge each reading (all of its cases with a rival must lead, and reach the lead's figure
+    where the claim states one), then the claim."""
+    readings = with_figure(claim, readings)
+    judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
+    cases = [case for cases in readings.values() for case in cases] + list(context)
+    if not any(judged.values()):
+        reason = (
+            f"The subject has no result in a case the claim covers: {'; '.join(missing)}."
+            if missing and not cases
+            else "The subject has no rival in any case the claim covers, so leadership cannot be judged."
+        )
+        return cannot_check(claim, reason, rows=rows, tables=tables, codes=codes, missing=missing)
+    if missing:
+        codes.add("incomplete-data")
+    summary = [reading_text(name, found) for name, found in judged.items()]
+    alone = [case for found in readings.values() for case in found if case.reaches is None]
+    if alone:
+        # Where no one else ran, the subject leads trivially: said, not counted.
+        notes.append("No rival in " + ", ".join(dict.fromkeys(case.label for case in alone)))
+    verdict = _over_readings(judged, codes)
+    failing = [case for found in judged.values() for case in found if not case.reaches]
+    deciding = (failing or [case for found in judged.values() for case in found])[0].label
+    short = "; ".join(
+        f"{name}: leads in {sum(case.reaches for case in found)} of {len(found)}"
+        for name, found in judged.items()
+        if found
+    )
+    if claim.claimed is not None:
+        context_notes = (
+            quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.get("unit", "x")),
+            *context_notes,
+        )
+    outcome = Outcome(
+        verdict,
+        "; ".join(summary) + ".",
+        missing=tuple(missing),
+        cases=tuple(cases),
+        deciding=deciding,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        tables=tables,
+        summary=short,
+        context=context_notes,
+    )
+    return finish(claim, outcome)
+
+
+def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
+    """Supported when every reading holds, with a caveat when only some do, else not supported."""
+    holding = [name for name, found in judged.items() if found and all(case.reaches for case in found)]
+    if len(holding) == len([name for name in judged if judged[name]]):
+        return SUPPORTED
+    if holding:
+        codes.add("definition-dependent")
+        return SUPPORTED
+    return NOT_SUPPORTED
+
+
+def reading_text(name: str, found: list[Case]) -> str:
+    """One reading in the reason: in how many of its cases the subject leads, by how much where
+    there is one case, and who is ahead where it trails."""
+    if not found:
+        return f"{name}: no rival"
+    led = [case for case in found if case.reaches]
+    trailing = [case for case in found if not case.reaches]
+    text = f"{name}: leads in {len(led)} of {formatting.plural(len(found), 'case')}"
+    only = found[0]
+    if len(found) == 1 and led and only.detail.next and only.measured is not None:
+        if only.unit == "%":  # an efficiency: both figures, not a ratio of them
+            text += (
+                f" ({formatting.quantity(only.measured, '%')} against {formatting.quantity(only.detail.next_value, '%')}, "
+                f"{only.detail.next})"
+            )
+        else:
+            text += f" ({formatting.times(only.measured)} the next best, {only.detail.next})"
+    if trailing:
+        text += " (behind in " + "; ".join(
+            f"{case.label}, {case.detail.leader} ahead" for case in trailing[:4]
+        )
+        text += (f" and {len(trailing) - 4} more" if len(trailing) > 4 else "") + ")"
+    return text
+
+
+def lead_case(
+    label: str,
+    scenario: str,
+    own: pd.Series,
+    rivals: pd.DataFrame,
+    measure: str,
+    used: list,
+    table: list,
+    *,
+    selected: bool,
+) -> Case:
+    """The subject's best result against the best of ``rivals`` (none: a case with no rival),
+    its pair added to ``used`` and its row to the leaders ``table``. ``selected``: the case
+    records the results it stands on (a reading of the claim, not the context one)."""
+    if rivals.empty:
+        return Case(
+            label,
+            scenario,
+            None,
+            None,
+            "x",
+            None,
+            (own["location"],),
+            selected=chosen("subject", own) if selected else (),
+            detail=LeadCase(note="no rival"),
+        )
+    top = best_of(rivals, measure)
+    value, rival_value = value_of(own, measure), value_of(top, measure)
+    higher = bool(own["higher_is_better"])
+    leads = value > rival_value if higher else value < rival_value
+    units = own["units"] + (" per GPU" if measure == "per-gpu" else "")
+    used.append(pd.DataFrame([own, top]))
+    table.append(leaders_row(label, own, top, measure, leads))
+    return Case(
+        label,
+        scenario,
+        value / rival_value if higher else rival_value / value,
+        None,
+        "x",
+        leads,
+        (own["location"], top["location"]),
+        selected=chosen("subject", own) + chosen("rival", top) if selected else (),
+        detail=LeadCase(
+            leader=label_of(top) if not leads else label_of(own),
+            next=label_of(top),
+            subject=label_of(own),
+            subject_value=value,
+            next_value=rival_value,
+            units=units,
+            subject_per_gpu=value_of(own, "per-gpu"),
+            next_per_gpu=value_of(top, "per-gpu"),
+        ),
+    )
+
+
+def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads: bool) -> dict:
+    """A row of the leaders table: the subject's best and the best other, in the case's measure."""
+    return {
+        "case": label,
+        "subject": label_of(own),
+        "subject_value": value_of(own, measure),
+        "best_other": label_of(top),
+        "best_other_value": value_of(top, measure),
+        "units": own["units"] + (" per GPU" if measure == "per-gpu" else ""),
+        "leads": leads,
+        "subject_per_gpu": value_of(own, "per-gpu"),
+        "best_other_per_gpu": value_of(top, "per-gpu"),
+    }
+
+
+def value_of(row: pd.Series, measure: str) -> float:
+    return (
+        float(row["result"]) / int(row["total_accelerators"])
+        if measure == "per-gpu"
+        else float(row["result"])
+    )
+
+
+def best_of(rows: pd.DataFrame, measure: str) -> pd.Series:
+    ordered = (
+        rows[rows["total_accelerators"] > 0].sort_values("location", kind="stable")
+        if measure == "per-gpu"
+        else rows.sort_values("location", kind="stable")
+    )
+    values = ordered["result"] / ordered["total_accelerators"] if measure == "per-gpu" else ordered["result"]
+    higher = bool(ordered["higher_is_better"].iloc[0])
+    return ordered.loc[values.idxmax() if higher else values.idxmin()]
+
+
+# -- scope history: the earlier rounds the book has ------------------------------------------
+
+
+def missing_rounds(data: Data) -> tuple[list[str], list[str]]:
+    """The earlier rounds the book has in full (a results summary) and those it has only some
+    results of."""
+    present = sorted(
+        set(data.earlier[data.earlier["source_type"] == "mlperf-summary"]["round"]), key=round_order
+    )
+    partial = sorted(set(data.earlier["round"]) - set(present), key=round_order)
+    return present, partial
+
+
+def rounds_note(data: Data, current_round: str, tail: str) -> str:
+    """What the book has of the rounds before ``current_round``, and so how far back it checks."""
+    full, partial = missing_rounds(data)
+    return (
+        f"For rounds before {current_round} the book has "
+        + (f"full results of {', '.join(full)} and " if full else "no full results file, only ")
+        + (f"partial figures of {', '.join(partial)}" if partial else "no figures")
+        + tail
+    )
+
+
+def lead_bars(check, data: Data) -> list:
+    """A bar per case: the subject's best over the best other (above 1: ahead)."""
+    bars = tuple(
+        kinds.Bar(
+            case.label, case.measured, case.claimed, case.reaches, str(case.detail.next or case.detail.note)
+        )
+        for case in check.cases
+        if case.measured is not None
+    )
+    if not bars:
+        return []
+    return [
+        kinds.CaseBars(
+            bars,
+            "How far ahead of the best other result",
+            "Bar chart: for each case, the claim's best result divided by the best other result "
+            "(above 1 means ahead); the dashed line marks level.",
+            "x",
+            1.0,
+            "level",
+        )
+    ]

@@ -1,0 +1,382 @@
+"""The metrics ``result`` and ``gpus`` of a leadership claim: the subject's result, or its size,
+against every other of the field (and the earlier rounds the book has)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.claims.selectors import select, with_defaults
+from claimbook.common import formatting
+from claimbook.engine import ambiguity, kinds
+from claimbook.engine.core import (
+    Case,
+    Data,
+    SelectionError,
+    SizeError,
+    benchmarks_of,
+    cannot_check,
+    label_of,
+    rows_of,
+    scenarios_of,
+    select_for,
+    several,
+    sizes_differ,
+)
+from claimbook.engine.kinds._leading_common import (
+    MEASURE_NAMES,
+    MEASURES,
+    SAME_MEASURE_NOTE,
+    LeadCase,
+    best_of,
+    lead_case,
+    rounds_note,
+    verdict_of,
+)
+
+
+def validate_scope(claim: Claim) -> None:
+    if claim.get("scope", "round") not in ("round", "history"):
+        kinds.fail(claim, "scope", "round (this round only) or history (earlier rounds too)")
+
+
+def validate_result(claim: Claim) -> None:
+    measures = claim.get("measures")
+    if measures is not None and (not isinstance(measures, list) or not measures):
+        kinds.fail(claim, "measures", f"a list of the readings of the lead: {', '.join(MEASURES)}")
+    for measure in measures or []:
+        if measure not in MEASURES:
+            kinds.fail(claim, "measures", f"unknown measure {measure!r}; use {', '.join(MEASURES)}")
+    validate_scope(claim)
+
+
+# -- metric result: the subject's result against every other result of the field -------------
+
+
+def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
+    """Everything the subject is measured against: the field's results, less the subject's own
+    systems (a system's other scenarios are not its rivals) and less the same hardware under
+    another name (the same submitter's system of the same accelerator and size: Crusoe's 512
+    MI355X run on another benchmark is not another system). A record is set against another
+    system."""
+    defaults = {"division": claim.get("division", "closed")}
+    field = select(data.results, with_defaults(claim.get("field") or {}, defaults))
+    own = set(zip(subject["organization"], subject["system"]))
+    hardware = set(zip(subject["organization"], subject["family"], subject["total_accelerators"]))
+    mine = pd.Series(
+        [
+            (org, system) in own or (org, family, gpus) in hardware
+            for org, system, family, gpus in zip(
+                field["organization"], field["system"], field["family"], field["total_accelerators"]
+            )
+        ],
+        index=field.index,
+    )
+    return field[~mine]
+
+
+def _subject_and_field(claim: Claim, data: Data):
+    """The subject's results and its field, or the check that says the subject is not in the data."""
+    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
+    if subject_missing:
+        return (
+            None,
+            None,
+            cannot_check(
+                claim, f"The subject is not in the data: {subject_missing}.", missing=[subject_missing]
+            ),
+        )
+    return subject, _field(data, claim, subject), None
+
+
+def check_result(claim: Claim, data: Data):
+    problems = size_problems(claim, data)
+    if problems:
+        raise SizeError(problems[0])
+    subject, field, missing = _subject_and_field(claim, data)
+    if missing is not None:
+        return missing
+    if claim.get("units"):
+        subject = subject[subject["units"] == claim.get("units")]
+        field = field[field["units"] == claim.get("units")]
+    benchmarks = benchmarks_of(claim) or [None]
+    measures = claim.get("measures") or ["whole-system"]
+    used, table, absent, context = [], [], [], []
+    readings = {
+        MEASURE_NAMES[measure]: _measure_cases(
+            claim, data, (subject, field), (benchmarks, measure), (used, table, absent, context)
+        )
+        for measure in measures
+    }
+    codes, notes = set(), []
+    if "per-gpu" in (claim.get("measures") or []):
+        codes.add("derived-metric")
+    if benchmarks == [None]:
+        readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
+    if "per-gpu" not in measures:
+        beside = per_gpu_context(readings)
+        if beside:
+            context.insert(0, beside)
+            codes.add("derived-metric")
+        notes.append(SAME_MEASURE_NOTE)
+    history = (
+        _history(claim, data, subject, benchmarks, codes, notes) if claim.get("scope") == "history" else []
+    )
+    if history:
+        readings["against the earlier rounds the book has"] = history
+    return verdict_of(
+        claim,
+        readings,
+        rows_of(used),
+        codes,
+        notes,
+        {"leaders": pd.DataFrame(table)},
+        context_notes=tuple(dict.fromkeys(context)),
+        missing=tuple(dict.fromkeys(absent)),
+    )
+
+
+def size_problems(claim: Claim, data: Data) -> list[str]:
+    """A lead whose subject and best rival differ in size, where the claim does not say how it
+    compares them (``measures``): the registry error naming the sizes."""
+    if claim.get("measures"):
+        return []
+    subject, field, missing = _subject_and_field(claim, data)
+    if missing is not None:
+        return []
+    if claim.get("units"):
+        subject = subject[subject["units"] == claim.get("units")]
+        field = field[field["units"] == claim.get("units")]
+    for benchmark in benchmarks_of(claim) or [None]:
+        mine = subject if benchmark is None else subject[subject["benchmark"] == benchmark]
+        theirs = field if benchmark is None else field[field["benchmark"] == benchmark]
+        for scenario in scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]:
+            own = mine if scenario is None else mine[mine["scenario"] == scenario]
+            rivals = theirs if scenario is None else theirs[theirs["scenario"] == scenario]
+            if own.empty or rivals.empty:
+                continue
+            best_own = best_of(own, "whole-system")
+            top = (
+                best_of(rivals[rivals["division"] == best_own["division"]], "whole-system")
+                if not rivals[rivals["division"] == best_own["division"]].empty
+                else None
+            )
+            if top is not None and int(top["total_accelerators"]) != int(best_own["total_accelerators"]):
+                case = " ".join(str(part) for part in (benchmark, scenario) if part) or "all its results"
+                sides = f"{label_of(best_own)} against {label_of(top)}"
+                return [
+                    str(sizes_differ(claim, "measures", case, sides)).replace(
+                        "measures: whole-system or per-gpu", "measures: [whole-system] or [per-gpu] (or both)"
+                    )
+                ]
+    return []
+
+
+def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: tuple) -> list[Case]:
+    """One measure's cases: the subject's best against the field's best in each benchmark and
+    scenario the claim names (or over all results, for a claim that names no benchmark); where
+    the subject has no result in one, what its selector looked for (``absent``)."""
+    (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
+    cases = []
+    for benchmark in benchmarks:
+        mine = subject if benchmark is None else subject[subject["benchmark"] == benchmark]
+        theirs = field if benchmark is None else field[field["benchmark"] == benchmark]
+        scenarios = scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]
+        if benchmark is not None and mine.empty:
+            absent.append(
+                select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})[1]
+            )
+        for scenario in scenarios:
+            own = mine if scenario is None else mine[mine["scenario"] == scenario]
+            rivals = theirs if scenario is None else theirs[theirs["scenario"] == scenario]
+            rivals = rivals[rivals["metric"] == "throughput"] if measure == "per-gpu" else rivals
+            if own.empty:
+                where = {"benchmark": benchmark, "scenario": scenario}
+                absent.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
+                continue
+            if (
+                benchmark is not None
+                and len(own) > 1
+                and (claim.get("subject") or {}).get("combine") not in ("best", "each")
+            ):
+                raise SelectionError(several(claim, "subject", own, f"{benchmark} {scenario}"))
+            best_own = best_of(own, measure)
+            rivals = rivals[rivals["division"] == best_own["division"]]  # a lead is judged within a division
+            label = _case_label(claim, data, measure, benchmark, scenario, benchmarks)
+            cases.append(
+                lead_case(label, scenario or "", best_own, rivals, measure, used, table, selected=True)
+            )
+            second = ambiguity.close_second(own, best_own) if measure == "whole-system" else None
+            if second is not None and (claim.get("subject") or {}).get("combine") == "best":
+                context.append(
+                    f"In {label} the best of the subject's results, {label_of(best_own)}, is within "
+                    f"{formatting.percent(100.0 * (second[1] - 1.0))} of the next, {label_of(second[0])}"
+                )
+    return cases
+
+
+def _case_label(claim: Claim, data: Data, measure: str, benchmark, scenario, benchmarks) -> str:
+    parts = (
+        MEASURE_NAMES[measure] if len(claim.get("measures") or []) > 1 else "",
+        data.reference.display_name(benchmark) if benchmark and len(benchmarks) > 1 else "",
+        scenario or "",
+    )
+    return " · ".join(part for part in parts if part) or f"all {claim.get('units') or ''} results".replace(
+        "  ", " "
+    )
+
+
+def _own_benchmark(
+    data: Data, subject: pd.DataFrame, field: pd.DataFrame, used: list, table: list
+) -> list[Case]:
+    """The subject's best result against the best other result of its own benchmark and scenario."""
+    best_own = best_of(subject, "whole-system")
+    rivals = field[
+        (field["benchmark"] == best_own["benchmark"])
+        & (field["scenario"] == best_own["scenario"])
+        & (field["division"] == best_own["division"])
+    ]
+    label = f"{data.reference.display_name(best_own['benchmark'])} · {best_own['scenario']}"
+    return [
+        lead_case(label, best_own["scenario"], best_own, rivals, "whole-system", used, table, selected=False)
+    ]
+
+
+def per_gpu_context(readings: dict[str, list[Case]]) -> str:
+    """Per-GPU figures beside the whole-system ones of a record or leadership read as whole
+    systems: shown for context, never deciding."""
+    shown = [
+        case
+        for cases in readings.values()
+        for case in cases
+        if case.detail.subject_per_gpu is not None and case.detail.next_per_gpu is not None
+    ]
+    if not shown:
+        return ""
+    return "Per GPU, beside the whole systems (context, not deciding): " + "; ".join(
+        f"{case.label}: {formatting.quantity(case.detail.subject_per_gpu, '')} against {formatting.quantity(case.detail.next_per_gpu, '')} "
+        f"{case.detail.units} per GPU ({formatting.times(case.detail.subject_per_gpu / case.detail.next_per_gpu)})"
+        for case in shown
+    )
+
+
+def _history(
+    claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes: set, notes: list
+) -> list[Case]:
+    """The subject against the best earlier-round figure the book has of the same kind."""
+    earlier = data.earlier
+    current_round = str(subject["round"].iloc[0])
+    earlier = earlier[earlier["round"] != current_round]
+    if claim.get("units"):
+        earlier = earlier[earlier["units"] == claim.get("units")]
+    if benchmarks and benchmarks[0] is not None:
+        earlier = earlier[earlier["model"].map(data.reference.benchmark).isin(benchmarks)]
+    codes.add("incomplete-data")
+    notes.append(
+        rounds_note(
+            data, current_round, '; earlier rounds are not in the book, so "ever" is checked only that far'
+        )
+    )
+    best_own = best_of(subject, "whole-system")
+    if earlier.empty:
+        return [Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), detail=LeadCase())]
+    top = earlier.sort_values(
+        "result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable"
+    ).iloc[0]
+    value, rival = float(best_own["result"]), float(top["result"])
+    leads = value > rival
+    where = f"{top['organization']} {top['system']} ({top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
+    if top["source_type"] == "vendor-announcement":
+        codes.add("vendor-source")
+    return [
+        Case(
+            "earlier rounds",
+            "",
+            value / rival,
+            None,
+            "x",
+            leads,
+            (best_own["location"],),
+            detail=LeadCase(
+                leader=where if not leads else label_of(best_own),
+                next=where,
+                subject_value=value,
+                next_value=rival,
+                units=best_own["units"],
+            ),
+        )
+    ]
+
+
+# -- metric gpus: the size of the subject's largest system ------------------------------------
+
+
+def check_gpus(claim: Claim, data: Data):
+    subject, field, missing = _subject_and_field(claim, data)
+    if missing is not None:
+        return missing
+    biggest = subject.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
+    others = field[
+        ~field["organization"].eq(biggest["organization"]) | ~field["system"].eq(biggest["system"])
+    ]
+    codes, notes = set(), []
+    cases = []
+    if not others.empty:
+        top = others.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
+        cases.append(
+            _size_case(
+                f"{biggest['round']}", biggest, top, label_of(top), (biggest["location"], top["location"])
+            )
+        )
+    readings = {"this round": cases}
+    if claim.get("scope") == "history":
+        readings.update(_gpus_history(data, biggest, codes, notes))
+    rows = rows_of([subject[subject["location"] == biggest["location"]]])
+    sizes = (
+        field.groupby(["organization", "system"], as_index=False)["total_accelerators"]
+        .max()
+        .sort_values("total_accelerators", ascending=False)
+        .head(10)
+    )
+    return verdict_of(claim, readings, rows, codes, notes, {"largest_systems": sizes})
+
+
+def _size_case(label: str, biggest: pd.Series, top: pd.Series, rival: str, evidence: tuple) -> Case:
+    """The subject's largest system against the largest other (``rival`` names it)."""
+    leads = int(biggest["total_accelerators"]) > int(top["total_accelerators"])
+    return Case(
+        label,
+        "",
+        biggest["total_accelerators"] / float(top["total_accelerators"]),
+        None,
+        "x",
+        leads,
+        evidence,
+        detail=LeadCase(
+            leader=rival if not leads else label_of(biggest),
+            next=rival,
+            subject_value=int(biggest["total_accelerators"]),
+            next_value=int(top["total_accelerators"]),
+            units="GPUs",
+        ),
+    )
+
+
+def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> dict[str, list[Case]]:
+    """The subject's largest system against the largest the earlier rounds the book has."""
+    earlier = data.earlier[
+        (data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()
+    ]
+    codes.add("incomplete-data")
+    notes.append(rounds_note(data, biggest["round"], '; "history" is checked only that far'))
+    if earlier.empty:
+        return {}
+    top = earlier.sort_values("total_accelerators", ascending=False, kind="stable").iloc[0]
+    where = f"{top['organization']} {top['system']} ({top['round']}, {top['source_type']})"
+    if top["source_type"] == "vendor-announcement":
+        codes.add("vendor-source")
+    return {
+        "earlier rounds the book has": [
+            _size_case("earlier rounds", biggest, top, where, (biggest["location"],))
+        ]
+    }

@@ -1,0 +1,204 @@
+"""What the modes of a presence claim share: what they count, their case details, the details a
+claim states of its results, and the charts of counted results."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.engine import kinds
+from claimbook.engine.core import (
+    CaseDetail,
+    Data,
+    cannot_check,
+)
+
+COUNTABLE = {
+    "organization": "organization",
+    "family": "family",
+    "vendor": "vendor",
+    "category": "category",
+    "benchmark": "benchmark",
+}
+# What each countable field counts, in a word (the how-to page's field reference).
+COUNTED = {
+    "organization": "submitters",
+    "family": "accelerator families",
+    "vendor": "accelerator vendors (a system mixing two counts for both)",
+    "category": "benchmark categories (a benchmark may be of several)",
+    "benchmark": "benchmarks",
+}
+DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
+# A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
+# not spell out (``weights_named: nvfp4``): the first decides, the second only qualifies.
+NAMED_DETAILS = {"framework_named": "framework", "weights_named": "weight_data_types"}
+# A presence is about what was submitted: its category and division matter, not how a figure was measured.
+PRESENCE_ROW_CODES = ("preview", "rdi", "open-division")
+# Fields every mode takes: where the results are looked for, and what a part inherits from its
+
+
+@dataclass(frozen=True)
+class PresenceCase(CaseDetail):
+    """A case of a presence claim (a count, the values found, the results found): nothing beside
+    its figures but, where it has none, why."""
+
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ItemCase(PresenceCase):
+    """An item of a claim of items: what its results state of each detail it names (framework,
+    weights ...), and what its selector looked for when it found nothing."""
+
+    stated: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PairCase(PresenceCase):
+    """A pair of results that fits a description: how many times the GPUs the larger has."""
+
+    gpu_ratio: float | None = None
+
+
+def validate_detail(claim: Claim) -> None:
+    for name in DETAILS:
+        pattern = (claim.get("detail") or {}).get(name)
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                kinds.fail(claim, f"detail.{name}", f"not a valid regular expression ({exc})")
+
+
+def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """For each value of ``column``, its results of the strongest standing (Closed before Open,
+    available before preview or research): a partner counts through its best evidence."""
+    if rows.empty:
+        return rows
+    weakness = (rows["division"] != "closed").astype(int) * 2 + (rows["availability"] != "available").astype(
+        int
+    )
+    ranked = rows.assign(_weakness=weakness)
+    best = ranked.groupby(column)["_weakness"].transform("min")
+    return ranked[ranked["_weakness"] == best].drop(columns="_weakness")
+
+
+def absent_check(claim: Claim, reason: str, **kwargs):
+    """A selection that finds nothing: cannot be checked, whatever ``absent`` says, since the
+    data cannot tell a result never submitted from one published under another name."""
+    return cannot_check(claim, reason, **kwargs)
+
+
+def with_categories(data: Data, rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per result and benchmark category (a benchmark may belong to several)."""
+    expanded = rows.assign(category=[list(data.reference.categories(name)) for name in rows["benchmark"]])
+    return expanded.explode("category").dropna(subset=["category"])
+
+
+def values_of(data: Data, rows: pd.DataFrame, field: str) -> list[str]:
+    if field == "category":
+        return sorted(set(with_categories(data, rows)["category"]))
+    if field == "vendor" and "vendors" in rows.columns:
+        # a system counts for every vendor whose GPUs it has (one mixing two vendors counts for both)
+        return sorted({name for names in rows["vendors"].astype(str) for name in names.split(";")})
+    return sorted(set(rows[COUNTABLE[field]].astype(str)))
+
+
+def named_of(claim: Claim) -> dict[str, list[str]]:
+    """The names the claim gives, each with the data values it stands for."""
+    named = claim.get("named")
+    if named is None:
+        return {}
+    if isinstance(named, dict):
+        return {
+            str(name): [str(value) for value in (values if isinstance(values, list) else [values])]
+            for name, values in named.items()
+        }
+    return {str(name): [str(name)] for name in named}
+
+
+def found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
+    if rows.empty:
+        return pd.DataFrame(columns=[field, "results", "divisions"])
+    frame = with_categories(data, rows) if field == "category" else rows
+    column = COUNTABLE[field]
+    grouped = frame.groupby(column).agg(
+        results=("location", "nunique"), divisions=("division", lambda values: ", ".join(sorted(set(values))))
+    )
+    return grouped.reset_index().rename(columns={column: field})
+
+
+def detail_check(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> None:
+    """What the claim says about the results (software, number format, size) against the data."""
+    detail = claim.get("detail") or {}
+    for name, column in DETAILS.items():
+        pattern = detail.get(name)
+        if pattern is None or rows.empty:
+            continue
+        stated = sorted(set(rows[column].astype(str)))
+        if not all(re.search(pattern, text, re.IGNORECASE) for text in stated):
+            codes.add("detail-mismatch")
+            notes.append(
+                f"The claim names {detail.get(name + '_name', pattern)} as the {name}; the results state "
+                f"{'; '.join(stated) or 'nothing'}"
+            )
+    if "gpus" in detail and not rows.empty:
+        sizes = sorted({int(value) for value in rows["total_accelerators"]})
+        if sizes != [int(detail["gpus"])]:
+            codes.add("different-size")
+            notes.append(
+                f"The claim implies {detail['gpus']} GPUs ({detail.get('gpus_name', 'the named system')}); "
+                f"the results are of {', '.join(map(str, sizes))} GPUs"
+            )
+
+
+def count_bars(check, data: Data) -> list:
+    """The results per value counted, each said to be named by the claim or not (with nothing
+    counted, the results themselves)."""
+    found = check.tables.get("found")
+    if found is None or found.empty:
+        return result_dots(check, data)
+    named = {value for values in named_of(check.claim).values() for value in values}
+    column = found.columns[0]
+    table = found.assign(
+        named=found[column].astype(str).isin(named).map({True: "named by the claim", False: "not named"})
+    )
+    return [
+        kinds.CountBars(
+            table,
+            column,
+            f"Results per {column}",
+            f"Bar chart of the number of published results per {column}; the text says "
+            "whether the claim names it.",
+        )
+    ]
+
+
+def result_dots(check, data: Data) -> list:
+    """Every result of each benchmark and scenario the claim's results are of (per GPU where
+    they are throughputs), the claim's drawn large: at most three charts."""
+    if check.rows is None or check.rows.empty:
+        return []
+    made = []
+    for (benchmark, scenario), _ in check.rows.groupby(["benchmark", "scenario"], sort=True):
+        rows = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)]
+        throughput = rows["metric"].eq("throughput").all()
+        made.append(
+            kinds.ResultDots(
+                rows,
+                "per_gpu" if throughput else "result",
+                f"{data.reference.display_name(benchmark)}, {scenario}: "
+                + ("per GPU" if throughput else "every result"),
+                f"Dot plot of every {scenario} result on {benchmark}; the results the claim is about are drawn large.",
+                highlight=list(check.rows["location"]),
+            )
+        )
+    return made[:3]
+
+
+def no_charts(check, data: Data) -> list:
+    """Items and pairs: the evidence and context tables say it all."""
+    return []

@@ -1,0 +1,245 @@
+"""The modes ``count`` and ``only`` of a presence claim: the distinct values of a field among
+the results, against the claimed count (read by the claim's quantifier) and the names given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.common import formatting
+from claimbook.engine import kinds, quantifiers
+from claimbook.engine.core import (
+    Case,
+    Data,
+    Outcome,
+    finish,
+    rows_of,
+    select_for,
+)
+from claimbook.engine.kinds._presence_common import (
+    COUNTABLE,
+    PRESENCE_ROW_CODES,
+    PresenceCase,
+    absent_check,
+    detail_check,
+    found_table,
+    named_of,
+    strongest,
+    validate_detail,
+    values_of,
+    with_categories,
+)
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
+
+
+def validate_counted(claim: Claim) -> None:
+    if claim.get("count") is not None and not (
+        isinstance(claim.get("count"), str) and claim.get("count") in COUNTABLE
+    ):
+        kinds.fail(claim, "count", f"count one of {', '.join(COUNTABLE)}")
+    if claim.get("only") is not None and not isinstance(claim.get("only"), list):
+        kinds.fail(claim, "only", "the list of values the results must be on, exactly")
+    validate_detail(claim)
+
+
+def check_only(claim: Claim, data: Data):
+    """The distinct values of the counted field must be exactly those the claim lists."""
+    rows, why = select_for(data, claim, claim.get("rows"), "rows")
+    if why:
+        return absent_check(claim, f"The data has no such result: {why}.", missing=[why])
+    field = claim.get("count") or "organization"
+    found = values_of(data, rows, field)
+    codes, notes = set(), []
+    only = [str(value) for value in claim.get("only")]
+    extra = [value for value in found if value not in only]
+    absent = [value for value in only if value not in found]
+    holds = not extra and not absent
+    case = Case(
+        field,
+        "",
+        float(len(found)),
+        float(len(only)),
+        field,
+        holds,
+        tuple(rows["location"]) if not rows.empty else (),
+        detail=PresenceCase(),
+    )
+    detail_check(claim, rows, codes, notes)
+    submitters = sorted(set(rows["organization"]))
+    besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
+    none_on = f"; none on {', '.join(absent)}" if absent else ""
+    return finish(
+        claim,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
+            f"(submitted by {', '.join(submitters) or 'no one'}){besides}{none_on}.",
+            cases=(case,),
+            deciding=field,
+            rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
+            codes=codes,
+            notes=notes,
+            tables={"found": found_table(data, rows, field)},
+            row_codes=PRESENCE_ROW_CODES,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A count as first read: the figure, whether it is the claimed one (None: cannot be checked,
+    a named value without results), why, the rows behind it, and whether the claim understates it."""
+
+    measured: float
+    holds: bool | None
+    reason: str
+    kept: pd.DataFrame
+    understates: bool = False
+
+
+def _judged(claim: Claim, count: float):
+    """A count against the claimed one, read by the claim's quantifier (None with no claimed count)."""
+    if claim.claimed is None:
+        return None
+    return quantifiers.judge(quantifiers.read(claim), float(count), quantifiers.figure(claim.claimed), "")
+
+
+def check_count(claim: Claim, data: Data):
+    """The distinct values of a field among the claim's rows, against the claimed count and the
+    names the claim gives; each of its ``definitions`` another reading, shown beside it."""
+    rows, why = select_for(data, claim, claim.get("rows"), "rows")
+    if why:
+        return absent_check(claim, f"The data has no such result: {why}.", missing=[why])
+    field = claim.get("count")
+    codes, notes = set(), []
+    tables = {"found": found_table(data, rows, field)}
+    names = named_of(claim)
+    claimed = None if claim.claimed is None else quantifiers.figure(claim.claimed).value
+    tally = _tally(claim, data, rows, field, names, notes, tables)
+    case = Case(
+        f"{field} count",
+        "",
+        tally.measured,
+        claimed,
+        claim.unit or field,
+        tally.holds,
+        tuple(sorted(set(tally.kept["location"]))),
+        detail=PresenceCase(),
+    )
+    reason, holds = tally.reason, tally.holds
+    if tally.understates:
+        codes.add("understated")
+    readings = _definitions(claim, data, field, names)
+    if readings:
+        tables["definitions"] = pd.DataFrame(readings)
+        if claimed is not None:
+            reason, case = _reread(claim, readings, case, codes, notes)
+            holds = case.reaches
+    detail_check(claim, tally.kept, codes, notes)
+    evidence = (
+        strongest(tally.kept, COUNTABLE[field])
+        if field != "category"
+        else strongest(with_categories(data, tally.kept), "category").drop(columns="category")
+    )
+    if claimed is not None:
+        notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
+    verdict = CANNOT_BE_CHECKED if holds is None else SUPPORTED if holds else NOT_SUPPORTED
+    return finish(
+        claim,
+        Outcome(
+            verdict,
+            reason,
+            cases=(case,),
+            deciding=case.label,
+            rows=rows_of([evidence]),
+            codes=codes,
+            notes=notes,
+            tables=tables,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
+    )
+
+
+def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
+    """The count of the field's values, or of the names the claim gives that the data has: a
+    named value the data has no result for cannot be checked (never held against the claim),
+    unless the claim's own count already contradicts the names it gives."""
+    found = values_of(data, rows, field)
+    if not names:
+        judgment = _judged(claim, len(found))
+        return _Tally(
+            float(len(found)),
+            True if judgment is None else judgment.holds,
+            f"The data has {len(found)}: {', '.join(found) or 'none'}.",
+            rows,
+            bool(judgment and judgment.understates),
+        )
+    present = {name: [value for value in values if value in found] for name, values in names.items()}
+    matched = [name for name, values in present.items() if values]
+    absent = [name for name, values in present.items() if not values]
+    mapped = {value for values in names.values() for value in values}
+    unnamed = [value for value in found if value not in mapped]
+    judgment = _judged(claim, len(names))
+    holds = None if absent else True
+    reason = f"{len(matched)} of the {len(names)} named ({field}) have results"
+    if absent:
+        reason += (
+            f"; no result for {', '.join(absent)}, which the data cannot tell from a result published under "
+            "another name: cannot be checked, not evidence against the claim"
+        )
+    if judgment is not None and not judgment.holds:
+        holds = False
+        reason += f"; the claim names {len(names)}, not {quantifiers.figure(claim.claimed).text()}"
+    reason += "."
+    if unnamed:
+        notes.append(
+            f"The data also has {formatting.quantity(len(unnamed), field)} the claim does not name: {', '.join(unnamed)}"
+        )
+    tables["named"] = pd.DataFrame(
+        {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
+    )
+    kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
+    return _Tally(float(len(matched)), holds, reason, kept)
+
+
+def _reread(claim: Claim, readings: list[dict], case: Case, codes: set, notes: list) -> tuple[str, Case]:
+    """A count with several definitions: judged on the first, the others shown (and a caveat
+    where the verdict would depend on which one a reader takes)."""
+    claimed = quantifiers.figure(claim.claimed)
+    holding = {reading["definition"]: _judged(claim, reading["count"]).holds for reading in readings}
+    first = readings[0]
+    other = readings[1:]
+    matching = [reading["definition"] for reading in other if holding[reading["definition"]]]
+    differ = [reading for reading in other if holding[reading["definition"]] != holding[first["definition"]]]
+    if (not holding[first["definition"]] and matching) or (holding[first["definition"]] and differ):
+        codes.add("definition-dependent")
+    if not holding[first["definition"]] and matching:
+        notes.append(f"The count is {claimed.text()} only if one counts {' or '.join(matching)}")
+    described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
+    reason = (
+        f"Counted as {first['definition']}: {first['count']} "
+        f"({first['organizations'] or 'none'}), claimed {claimed.text()}. Other readings give {described}."
+    )
+    return reason, replace(case, measured=float(first["count"]), reaches=holding[first["definition"]])
+
+
+def _definitions(claim: Claim, data: Data, field: str, names: dict) -> list[dict]:
+    """Each reading of a count: its selector applied, restricted to the named items if any."""
+    readings = []
+    mapped = {value: name for name, values in names.items() for value in values}
+    for definition in claim.get("definitions") or []:
+        rows, _ = select_for(
+            data,
+            claim,
+            {k: v for k, v in definition.items() if k not in ("label", "named_only")},
+            "definition",
+        )
+        values = values_of(data, rows, field)
+        if definition.get("named_only", True) and names:
+            values = sorted({mapped[value] for value in values if value in mapped})
+        readings.append(
+            {"definition": str(definition["label"]), "count": len(values), "organizations": ", ".join(values)}
+        )
+    return readings

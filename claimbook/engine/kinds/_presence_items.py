@@ -1,0 +1,308 @@
+"""The modes ``rows`` and ``items`` of a presence claim: results that exist, items each present,
+what their results state, and a claim of being first."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from claimbook.claims.registry import Claim
+from claimbook.common import formatting
+from claimbook.engine import kinds
+from claimbook.engine.core import (
+    Case,
+    Data,
+    Outcome,
+    cannot_check,
+    finish,
+    label_of,
+    rows_of,
+    select_for,
+)
+from claimbook.engine.kinds._presence_common import (
+    DETAILS,
+    NAMED_DETAILS,
+    PRESENCE_ROW_CODES,
+    ItemCase,
+    PresenceCase,
+    absent_check,
+    detail_check,
+    validate_detail,
+)
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
+from claimbook.inputs.earlier import round_order
+
+
+def validate_rows(claim: Claim) -> None:
+    if claim.get("rows") is None:
+        kinds.fail(claim, "rows", "a presence claim names the results it is about (rows), or items, or pairs")
+    validate_detail(claim)
+
+
+def validate_items(claim: Claim) -> None:
+    if claim.get("holds_if", "all") not in ("all", "any"):
+        kinds.fail(
+            claim, "holds_if", "all (every item must hold, the default) or any (one is enough), with items"
+        )
+    for index, item in enumerate(claim.get("items") or []):
+        if not isinstance(item, dict) or not item.get("label"):
+            kinds.fail(claim, f"items[{index}]", "each item has a label and a selector")
+    validate_detail(claim)
+
+
+def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> bool:
+    """A claim of being first: earlier rounds the book has should have no such result. A claim
+    about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
+    the systems of the current round; otherwise for the same submitters on the same benchmark.
+    Returns whether an earlier round has such a result."""
+    earlier = data.earlier
+    if earlier.empty or rows.empty:
+        return False
+    current = str(rows["round"].iloc[0])
+    earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
+    rounds = sorted(set(data.earlier["round"]) - {current}, key=round_order)
+    codes.add("incomplete-data")
+    lead = f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
+    if "family" in (claim.get("rows") or {}):
+        families = sorted(set(rows["family"]))
+        placed = earlier["system"].map(dict(zip(data.results["system"], data.results["family"])))
+        same = earlier[placed.isin(families)]
+        unplaced = int(placed.isna().sum())
+        notes.append(
+            lead
+            + (
+                f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
+                if not same.empty
+                else f"none of them is of a system with {' or '.join(families)} accelerators"
+            )
+            + (
+                f"; {unplaced} name{'s' if unplaced == 1 else ''} no system the round has, so "
+                f"{'its' if unplaced == 1 else 'their'} accelerator is not known"
+                if unplaced
+                else ""
+            )
+            + "; rounds the book lacks cannot be searched"
+        )
+    else:
+        models = set(rows["benchmark"])
+        same = earlier[earlier["model"].map(data.reference.benchmark).isin(models)]
+        notes.append(
+            lead
+            + (
+                f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
+                if not same.empty
+                else "none of them is of the same benchmark"
+            )
+            + "; rounds the book lacks cannot be searched"
+        )
+        same = same[same["organization"].isin(set(rows["organization"]))]
+    if not same.empty:
+        notes.append(
+            "An earlier round has such a result: "
+            + "; ".join(f"{row.organization} {row.system} {row.round}" for row in same.itertuples())
+        )
+    return not same.empty
+
+
+def check_rows(claim: Claim, data: Data):
+    """At least one such result must exist; ``detail`` says what the claim states of them."""
+    rows, why = select_for(data, claim, claim.get("rows"), "rows")
+    if rows.empty:
+        return absent_check(
+            claim,
+            f"The data has no such result: {why}." if why else "The data has no such result.",
+            missing=[why] if why else (),
+        )
+    codes, notes = set(), []
+    detail_check(claim, rows, codes, notes)
+    earlier_found = bool(claim.get("history")) and _first(claim, data, rows, codes, notes)
+    ids = (claim.get("detail") or {}).get("result_id")
+    if ids is not None:
+        return _result_ids(claim, rows, [str(item) for item in ids], codes, notes)
+    organizations = sorted(set(rows["organization"]))
+    systems = sorted({label_of(row) for _, row in rows.iterrows()})
+    benchmarks = sorted(set(rows["benchmark"]))
+    reason = (
+        f"The data has {formatting.plural(len(rows), 'such result')}: "
+        f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
+        f" ({', '.join(sorted(set(rows['scenario'])))})."
+    )
+    if len(organizations) > 1:
+        reason += f" They come from {len(organizations)} submitters."
+    if earlier_found:
+        reason += " An earlier round the book has already has such a result."
+    case = Case(
+        "results",
+        "",
+        float(len(rows)),
+        None,
+        "results",
+        not earlier_found,
+        tuple(rows["location"]),
+        detail=PresenceCase(),
+    )
+    return finish(
+        claim,
+        Outcome(
+            NOT_SUPPORTED if earlier_found else SUPPORTED,
+            reason,
+            cases=(case,),
+            deciding="results",
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
+    )
+
+
+def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
+    """Result IDs an announcement cites, against the IDs the summary carries for those results."""
+    carried = sorted(set(rows["result_id"].astype(str)) - {"", "nan"})
+    divisions = sorted(set(rows["division"]))
+    notes.append(
+        f"The {len(rows)} results of those systems are all in the {' and '.join(d.capitalize() for d in divisions)} "
+        f"division{'s' if len(divisions) > 1 else ''}, as the citation says"
+        if divisions == ["closed"]
+        else f"The results of those systems are in the {' and '.join(divisions)} division{'s' if len(divisions) > 1 else ''}"
+    )
+    if not carried:
+        return cannot_check(
+            claim,
+            f"The summary carries no result ID for these {len(rows)} results (its ID column is "
+            f"empty), so it cannot tie {', '.join(ids)} to them; which system each ID is rests on the "
+            "announcement (see the result ID table).",
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+        )
+    absent = [item for item in ids if item not in carried]
+    holds = not absent
+    reason = (
+        f"The summary gives these results the IDs {', '.join(carried)}"
+        + (f"; {', '.join(absent)} is not among them" if absent else "")
+        + "."
+    )
+    return finish(
+        claim,
+        Outcome(
+            SUPPORTED if holds else NOT_SUPPORTED,
+            reason,
+            rows=rows_of([rows]),
+            codes=codes,
+            notes=notes,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
+    )
+
+
+def check_items(claim: Claim, data: Data):
+    """Each item (a label and a selector, optionally a pattern its results must state) must be
+    present; with ``holds_if: any`` one that holds is enough."""
+    cases, used, codes, notes, missing_texts = [], [], set(), [], []
+    for item in claim.get("items"):
+        case, rows, why = _item(claim, data, item, codes, notes)
+        if why:
+            missing_texts.append(why)
+        cases.append(case)
+        used.append(rows)
+    _shared_field(cases, codes, notes)
+    failing = [case for case in cases if case.reaches is False]
+    unfound = [case for case in cases if case.reaches is None]
+    listed = "; ".join(
+        f"{case.label}: {'found' if case.measured else 'not found'}"
+        + (
+            f" ({', '.join(v for values in case.detail.stated.values() for v in values)})"
+            if case.detail.stated
+            else ""
+        )
+        for case in cases
+    )
+    reason = f"{len(cases) - len(failing)} of {len(cases)} hold: {listed}."
+    detail_check(claim, rows_of(used), codes, notes)
+    verdict = NOT_SUPPORTED if failing else CANNOT_BE_CHECKED if unfound else SUPPORTED
+    if claim.get("holds_if") == "any" and (failing or unfound) and any(case.reaches for case in cases):
+        verdict, failing, unfound = SUPPORTED, [], []
+        reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
+    if not any(case.measured for case in cases):
+        return absent_check(claim, reason, missing=missing_texts)
+    return finish(
+        claim,
+        Outcome(
+            verdict,
+            reason,
+            cases=tuple(cases),
+            deciding=(failing or unfound or cases)[0].label,
+            rows=rows_of(used),
+            codes=codes,
+            notes=notes,
+            missing=missing_texts,
+            row_codes=PRESENCE_ROW_CODES,
+        ),
+    )
+
+
+def _item(claim: Claim, data: Data, item: dict, codes: set, notes: list):
+    """One item's case, its results, and what its selector looked for when it found none."""
+    selector = {
+        k: v
+        for k, v in item.items()
+        if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)
+    }
+    rows, why = select_for(data, claim, selector, f"item {item['label']}")
+    stated, detail_ok = _item_details(item, rows, codes, notes)
+    holds = detail_ok if not rows.empty else None  # an item that finds no result cannot be checked
+    case = Case(
+        str(item["label"]),
+        "",
+        float(len(rows)),
+        None,
+        "results",
+        holds,
+        tuple(rows["location"]),
+        detail=ItemCase(note=why or "", stated=stated),
+    )
+    return case, rows, why
+
+
+def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tuple[dict, bool]:
+    """What an item's results state of each detail it names, and whether every pattern holds (a
+    ``*_named`` pattern that does not only qualifies, as a caveat)."""
+    detail_ok = True
+    stated = {}
+    for name, column in DETAILS.items():
+        pattern = item.get(name)
+        if pattern is None or rows.empty:
+            continue
+        values = sorted(set(rows[column].astype(str)))
+        stated[name] = values
+        if not all(re.search(pattern, text, re.IGNORECASE) for text in values):
+            detail_ok = False
+            notes.append(
+                f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
+                f"{'; '.join(values)}"
+            )
+        named = item.get(f"{name}_named")
+        if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
+            # The pattern holds: the results are of that kind, but the summary does not record the
+            # finer name the claim gives ("fp4", not "NVFP4"): not recorded, never "differs".
+            codes.add("not-recorded")
+            notes.append(
+                f"{item['label']}: the results state {'; '.join(values)}; the summary does not record whether "
+                f"that is {item.get(name + '_name', named)}"
+            )
+    return stated, detail_ok
+
+
+def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
+    """Items of different benchmarks whose results state the very same framework (or weights):
+    the field describes the system, so it cannot say which item used what."""
+    for name in DETAILS:
+        stated = [tuple(case.detail.stated.get(name, ())) for case in cases if case.detail.stated.get(name)]
+        if len(stated) > 1 and len(set(stated)) == 1:
+            codes.add("incomplete-data")
+            notes.append(
+                f"Every item's results state the same {name} ({'; '.join(stated[0])}): the field describes the "
+                "whole system, so the summary cannot say which item used which"
+            )
