@@ -96,3 +96,16 @@ def test_a_missing_draft_or_a_stray_round_is_one_line_and_exit_2(tmp_path):
         done = check(*args)
         assert done.returncode == 2 and done.stdout == ""
         assert len(done.stderr.splitlines()) == 1 and said in done.stderr
+
+
+def test_check_names_what_a_claims_selector_leaves_out():
+    """The left-out results of a comparison with counterparts are in the check's output, as on
+    the card: the partners' 512-GPU MI355X systems have no AMD result of their size."""
+    done = check("amd-partners-7")
+    assert done.returncode == 0, done.stderr
+    reason = next(line for line in done.stdout.splitlines() if "Left out" in line)
+    assert reason.startswith("    reason: ")
+    assert (
+        "Left out, no baseline result with the same family and gpus: Crusoe 512xMI355X_Crusoe_GPT (512 GPUs)"
+        in reason
+    )

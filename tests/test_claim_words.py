@@ -443,3 +443,33 @@ def test_a_named_value_without_a_result_cannot_be_checked_never_not_supported(tm
     checked = check(world(tmp_path, rows, [claim]), "kinds")
     assert checked.verdict == CANNOT_BE_CHECKED and checked.cases[0].reaches is None
     assert "no result for recommendation" in checked.reason
+
+
+def test_a_family_selector_names_the_systems_that_mix_it_with_another(tmp_path):
+    rows = [
+        *node_rows(),
+        result(
+            "Dell_MangoBoost",
+            "cluster",
+            "Offline",
+            190.0,
+            gpus=16,
+            nodes=2,
+            accelerator="AMD Instinct MI300X 192GB HBM3 & AMD Instinct MI355X 288GB HBM3e",
+        ),
+    ]
+    claim = ratio(
+        "family",
+        form="figure",
+        quantifier="at-least",
+        claimed=0.9,
+        measure="per-gpu",
+        scenarios=["Offline"],
+        subject={"family": "AMD MI355X", "exclude": {"organization": "AMD"}, "combine": "each"},
+    )
+    data = world(tmp_path, rows, [claim], AMD_HEADER)
+    assert data.results[data.results["system"] == "cluster"]["family"].iloc[0] == "AMD MI300X + MI355X"
+    checked = check(data, "family")
+    note = next(note for note in checked.context if "mix it with another accelerator" in note)
+    assert note.startswith("The subject's family AMD MI355X leaves out systems that mix it")
+    assert "Dell_MangoBoost cluster (16 GPUs) gpt-oss-120b Offline 0.95x, would hold" in note

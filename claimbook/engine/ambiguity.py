@@ -1,7 +1,8 @@
 """What a claim's selectors leave out that its words may cover, computed from the rows: the same
 company's joint submissions beside an organization a selector names (``Dell`` leaves out
-``Dell_AMD`` and ``Dell_MangoBoost``), and a close second behind the best result a selector
-combines to (``combine: best`` over a family). Each kind says what they would give, as context
+``Dell_AMD`` and ``Dell_MangoBoost``), the systems that mix a family a selector names with
+another (``AMD MI355X`` leaves out an ``MI300X + MI355X`` cluster), and a close second behind the
+best result a selector combines to (``combine: best`` over a family). Each kind says what they would give, as context
 on the card and in ``claimbook check``, never deciding."""
 
 from __future__ import annotations
@@ -38,6 +39,31 @@ def joint_submissions(data, claim, selector: dict | None, extra: dict | None = N
     rest = {key: value for key, value in selector.items() if key in FIELDS or key == "exclude"}
     full = with_defaults(
         {**rest, **(extra or {}), "organization": joint}, {"division": claim.get("division", "closed")}
+    )
+    return select(data.results, full).sort_values("location", kind="stable")
+
+
+def mixed_systems(data, claim, selector: dict | None, extra: dict | None = None) -> pd.DataFrame:
+    """The results of systems whose accelerators mix a family the selector names with another
+    (their family's short name lists it among others: "MI300X + MI355X"), which the rest of the
+    selector (and ``extra``) would take: what a family selector leaves out."""
+    if not selector or "family" not in selector or "sum" in selector:
+        return data.results.iloc[:0]
+    named = selector["family"]
+    wanted = {
+        squash(data.reference.short_name(name)) for name in (named if isinstance(named, list) else [named])
+    }
+    mixed = sorted(
+        family
+        for family in set(data.results["family"].astype(str))
+        if "+" in data.reference.short_name(family)
+        and wanted & {squash(part) for part in data.reference.short_name(family).split("+")}
+    )
+    if not mixed:
+        return data.results.iloc[:0]
+    rest = {key: value for key, value in selector.items() if key in FIELDS or key == "exclude"}
+    full = with_defaults(
+        {**rest, **(extra or {}), "family": mixed}, {"division": claim.get("division", "closed")}
     )
     return select(data.results, full).sort_values("location", kind="stable")
 

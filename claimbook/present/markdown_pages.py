@@ -382,7 +382,7 @@ def kinds_page(registry) -> str:
         )
     parts = [
         raw(blocks.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
-        "### The vendor's word\n",
+        "### The words a quantifier may be\n",
         (
             "A figure's `quantifier` is the vendor's word on it, read one way in every kind (the method page "
             "gives each rule); `cases` says which cases must hold (`best` or `every`), apart from the word.\n"

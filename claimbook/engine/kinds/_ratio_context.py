@@ -148,20 +148,38 @@ def left_out_note(left_out: list[tuple], keys: list[str]) -> str:
     )
 
 
+def _figures(found: list[tuple], unit: str) -> str:
+    return "; ".join(
+        f"{label} {formatting.case_figure(measured, unit)}"
+        + ("" if holds is None else (", would hold" if holds else ", would not hold"))
+        for label, measured, holds in found
+    )
+
+
+def _named(selector: dict, field: str) -> str:
+    value = selector.get(field)
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
 def joint_note(selector: dict, joint: list[tuple], unit: str) -> str:
     """The same company's joint submissions an organization selector leaves out, with the figure
     each would give (not judged)."""
     if not joint:
         return ""
-    named = selector.get("organization")
-    named = ", ".join(named) if isinstance(named, list) else str(named)
     return (
-        f"The subject's organization {named} leaves out the same company's joint submissions (shown, not judged): "
-        + "; ".join(
-            f"{label} {formatting.case_figure(measured, unit)}"
-            + ("" if holds is None else (", would hold" if holds else ", would not hold"))
-            for label, measured, holds in joint
-        )
+        f"The subject's organization {_named(selector, 'organization')} leaves out the same company's joint "
+        f"submissions (shown, not judged): {_figures(joint, unit)}"
+    )
+
+
+def mixed_note(selector: dict, mixed: list[tuple], unit: str) -> str:
+    """The systems mixing the family a selector names with another accelerator, which it leaves
+    out, with the figure each would give (not judged)."""
+    if not mixed:
+        return ""
+    return (
+        f"The subject's family {_named(selector, 'family')} leaves out systems that mix it with another "
+        f"accelerator (shown, not judged): {_figures(mixed, unit)}"
     )
 
 

@@ -156,14 +156,34 @@ def check(claim: Claim, data: Data):
 
 
 def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
-    """The same company's joint submissions the subject's organization leaves out, with their
-    published figures and whether each would hold (shown, not judged)."""
-    scenarios = list(claim.get("scenarios"))
-    rows = ambiguity.joint_submissions(
-        data, claim, claim.get("subject"), {"benchmark": benchmark, "scenario": scenarios}
-    )
-    if rows.empty:
-        return []
+    """What the subject's selector leaves out that its words may cover (the same company's joint
+    submissions, systems mixing its family with another), with their published figures and
+    whether each would hold (shown, not judged)."""
+    where = {"benchmark": benchmark, "scenario": list(claim.get("scenarios"))}
+    subject = claim.get("subject") or {}
+    notes = []
+    for rows, named_by, what in (
+        (
+            ambiguity.joint_submissions(data, claim, subject, where),
+            "organization",
+            "the same company's joint submissions",
+        ),
+        (
+            ambiguity.mixed_systems(data, claim, subject, where),
+            "family",
+            "systems that mix it with another accelerator",
+        ),
+    ):
+        if not rows.empty:
+            named = subject[named_by]
+            named = ", ".join(named) if isinstance(named, list) else str(named)
+            notes.append(
+                f"The subject's {named_by} {named} leaves out {what} (shown, not judged): {_figures(claim, rows)}"
+            )
+    return notes
+
+
+def _figures(claim: Claim, rows: pd.DataFrame) -> str:
     reading, scale = quantifiers.read(claim), float(claim.get("scale", 1))
     listed = []
     for _, row in rows.iterrows():
@@ -174,12 +194,7 @@ def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
             f"{label_of(row)} {row['scenario']} {formatting.result(measured, claim.unit or '')}"
             + ("" if judgment is None else (", would hold" if judgment.holds else ", would not hold"))
         )
-    named = claim.get("subject")["organization"]
-    named = ", ".join(named) if isinstance(named, list) else str(named)
-    return [
-        f"The subject's organization {named} leaves out the same company's joint submissions (shown, not judged): "
-        + "; ".join(listed)
-    ]
+    return "; ".join(listed)
 
 
 def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.DataFrame) -> None:

@@ -41,6 +41,8 @@ SPEC = kinds.KindSpec(
     },
     detail=NotCheckableCase,
     selectors=("evidence",),
+    # Its evidence bears on the claim without settling it: no figure of the claim rests on it.
+    examples_only=lambda claim: True,
     columns=kinds.CASE_COLUMNS,
 )
 

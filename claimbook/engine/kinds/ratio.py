@@ -321,6 +321,7 @@ class Found:
     rivals: list = field(default_factory=list)  # (case label, holds against the best of the class, it)
     left_out: list = field(default_factory=list)  # (subject result, case) without a counterpart
     joint: list = field(default_factory=list)  # (label, figure, holds) of joint submissions left out
+    mixed: list = field(default_factory=list)  # the same, of systems mixing the family with another
     context: list = field(default_factory=list)  # what else the card says (a close second ...)
 
 
@@ -351,14 +352,15 @@ def check(claim: Claim, data: Data):
             missing=[subject_missing],
         )
     found = Found()
-    joint = ambiguity.joint_submissions(
-        data, claim, claim.get("subject"), {"benchmark": benchmarks_of(claim)}
-    )
+    where = {"benchmark": benchmarks_of(claim)}
+    joint = ambiguity.joint_submissions(data, claim, claim.get("subject"), where)
+    mixed = ambiguity.mixed_systems(data, claim, claim.get("subject"), where)
     for label, selector in _baselines(claim):
         baseline = _baseline(claim, data, label, selector, found)
         if baseline is not None:
             _compare(claim, data, subject, baseline, found)
-            _joint(claim, joint, baseline, found)
+            found.joint += _beside(claim, joint, baseline)
+            found.mixed += _beside(claim, mixed, baseline)
     return _decide(claim, data, found)
 
 
@@ -419,10 +421,11 @@ def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baseline: Baseline
             _measure_case(claim, data, baseline, label, scenario, (subject_row, base_row, how), found)
 
 
-def _joint(claim: Claim, joint: pd.DataFrame, baseline: Baseline, found: Found) -> None:
-    """The same company's joint submissions the subject's organization leaves out: the figure
-    each would give against the baseline (its counterpart), judged as the claim would, shown."""
-    unit = claim.get("unit", "x")
+def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple]:
+    """Results the subject's selector leaves out that its words may cover (the same company's
+    joint submissions, systems mixing its family with another): the figure each would give
+    against the baseline (its counterpart), judged as the claim would, to be shown."""
+    unit, found = claim.get("unit", "x"), []
     for benchmark, scenario in sorted(set(zip(joint["benchmark"], joint["scenario"]))):
         if scenario not in scenarios_of(claim, [scenario]):
             continue
@@ -438,7 +441,8 @@ def _joint(claim: Claim, joint: pd.DataFrame, baseline: Baseline, found: Found) 
             ratio = context.ratio_of(row, base_row, _measure(claim))
             measured = context.in_unit(ratio, unit)
             _, holds, _ = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
-            found.joint.append((f"{label_of(row)} {benchmark} {scenario}", measured, holds))
+            found.append((f"{label_of(row)} {benchmark} {scenario}", measured, holds))
+    return found
 
 
 def _unmeasured(claim: Claim, baseline: Baseline, scenario: str, subject_row, base_row) -> RatioCase | None:
@@ -596,6 +600,7 @@ def _decide(claim: Claim, data: Data, found: Found):
         for text in (
             context.left_out_note(found.left_out, list(claim.get("match_on") or [])),
             context.joint_note(claim.get("subject") or {}, found.joint, unit),
+            context.mixed_note(claim.get("subject") or {}, found.mixed, unit),
         )
         if text
     ]
