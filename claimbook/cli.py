@@ -8,17 +8,16 @@ input (a results file, the claims registry, the command line, a path the file sy
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import json
 import shutil
-import signal
 import sys
 from pathlib import Path
 
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
+from claimbook.common.interrupts import as_interrupts
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
 from claimbook.pipeline.jupyterbook import HtmlError
 from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
@@ -285,30 +284,11 @@ def _run_ingest_prices(args) -> int:
     )
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt():
-    """SIGTERM (a `kill`, a CI timeout) ends the command like Ctrl-C: the temporary download is
-    removed on the way out instead of being left beside the data."""
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread (an embedding program): leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _run_fetch(args) -> int:
     from claimbook.inputs.fetch import fetch_summary
 
     folder = args.dir or PROJECT_ROOT / "data" / "raw"
-    with writer_lock(folder), _terminate_as_interrupt():
+    with writer_lock(folder):
         fetched = fetch_summary(
             args.round_name, folder, args.url, args.timeout, progress=sys.stderr.isatty(), force=args.force
         )
@@ -440,6 +420,20 @@ def _run_build(args) -> int:
     return 0
 
 
+_COMMANDS = {
+    "ingest": _run_ingest,
+    "ingest-earlier": _run_ingest_earlier,
+    "ingest-prices": _run_ingest_prices,
+    "fetch": _run_fetch,
+    "diff": _run_diff,
+    "list": _run_list,
+    "check": _run_check,
+    "kinds": _run_kinds,
+    "new-announcement": _run_new_announcement,
+    "build": _run_build,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     outside = not_in_project()
@@ -447,19 +441,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {outside}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        run = {
-            "ingest": _run_ingest,
-            "ingest-earlier": _run_ingest_earlier,
-            "ingest-prices": _run_ingest_prices,
-            "fetch": _run_fetch,
-            "diff": _run_diff,
-            "list": _run_list,
-            "check": _run_check,
-            "kinds": _run_kinds,
-            "new-announcement": _run_new_announcement,
-            "build": _run_build,
-        }[args.command]
-        return run(args)
+        with as_interrupts():  # SIGTERM and SIGHUP end a command as Ctrl-C does
+            return _COMMANDS[args.command](args)
     except KeyboardInterrupt:
         # Every writer installs its files by renaming finished ones into place: an interrupted
         # command leaves what was there as it was.
