@@ -5,7 +5,6 @@ book shows (the ledger reads them, and every executed page must agree with them)
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -132,8 +131,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
 
     if not to_run:
         return check_all()
-    # One more kernel than cores: each spends part of its time starting up and waiting.
-    workers = request.jobs or (os.cpu_count() or 1) + 1
+    workers = request.workers
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
     # The engine's checks need no page: they are made while the kernels run, which leaves this
     # process waiting anyway. What executing a page imports is imported first: sharing the
