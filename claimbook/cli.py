@@ -17,6 +17,7 @@ from pathlib import Path
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
+from claimbook.common.identifiers import terminal_text
 from claimbook.common.interrupts import as_interrupts
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
 from claimbook.pipeline.jupyterbook import HtmlError
@@ -320,34 +321,50 @@ def _run_diff(args) -> int:
 
 
 def _run_list(args) -> int:
-    from dataclasses import replace
-
-    from claimbook.common.safe_read import InputError, read_text
     from claimbook.engine import load_registry
-    from claimbook.present.markdown_pages import ledger_entries
 
     book = (args.book or PROJECT_ROOT) / BOOK_DIR / GENERATED_DIR / "scorecard.json"
     if not book.is_file():
         raise UsageError(f"{book}: no scorecard yet; run `python -m claimbook build` first")
-    registry = load_registry()
+    for entry in _ledger(book, load_registry()):
+        claim = entry["claim"]
+        print(
+            terminal_text(
+                f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range'] or ''}"
+            )
+        )
+    return 0
+
+
+def _ledger(book: Path, registry) -> list[dict]:
+    """The ledger of a book's scorecard (a file someone may have edited: every value it shows is
+    checked to be what a build writes, else one line saying it is not a scorecard)."""
+    from dataclasses import replace
+
+    from claimbook.common.safe_read import read_text
+    from claimbook.engine.verdict import VERDICTS
+    from claimbook.present.markdown_pages import ledger_entries
+
     try:
         rows = json.loads(read_text(book, str(book), "scorecard", limit=256 * 1024 * 1024))
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise ValueError("not a list of rows")
+        for number, row in enumerate(rows, 1):
+            if row.get("verdict") not in VERDICTS:
+                raise ValueError(
+                    f"row {number}: verdict {terminal_text(repr(row.get('verdict')))[:60]} is not a verdict"
+                )
+            if not isinstance(row.get("claim"), str) or not isinstance(row.get("range") or "", str):
+                raise TypeError(f"row {number}: its claim and range are not text")
         present = {row["claim"] for row in rows}
         shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
-        entries = ledger_entries(rows, shown)
-    except InputError:
-        raise
-    except (ValueError, KeyError, TypeError) as exc:
+        return ledger_entries(rows, shown)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise UsageError(
-            f"{book}: not a scorecard this book can read ({detail}); rebuild it with `python -m claimbook build`"
+            f"{book}: not a scorecard this book can read ({terminal_text(detail)}); rebuild it with "
+            "`python -m claimbook build`"
         ) from None
-    for entry in entries:
-        claim = entry["claim"]
-        print(f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range']}")
-    return 0
 
 
 def _run_check(args) -> int:
@@ -448,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         # command leaves what was there as it was.
         print("error: interrupted; nothing was changed", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError as exc:
+        if _reader_left():  # ``| head``: what it did not read is not lost
+            return 0
+        message, code = os_error(exc)  # another pipe (a process the command started) broke
+        print(f"error: {message}", file=sys.stderr)
+        return code
     except Exception as exc:
         bad_input, failed = _error_kinds()
         if isinstance(exc, bad_input + failed):
@@ -458,6 +481,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {message}", file=sys.stderr)
             return code
         raise
+
+
+def _reader_left() -> bool:
+    """Whether the standard output is a pipe whose reader has gone."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # not a file (a test's buffer), or no poll
+        return False
 
 
 # Errors of the file system that say a path given or made is unusable (bad input, exit 2); any

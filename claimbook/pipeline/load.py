@@ -47,22 +47,46 @@ def read_registry(request: BuildRequest):
 
 
 def load_data(request: BuildRequest, changes: Changes) -> Loaded:
-    """The inputs of the build, checked: every system a claim names is known, and every selector that
-    takes one result finds one (``check_selections``)."""
-    from claimbook.engine.context import book_data, check_systems
+    """The inputs of the build, checked (``checked_data``)."""
     from claimbook.inputs.ingest import ingest_as_read
 
     table = None
-    try:
-        if request.results is not None:
-            request.report(f"ingesting {request.results}")
+    if request.results is not None:
+        request.report(f"ingesting {request.results}")
+        try:
             table = ingest_as_read(request.results, request.round_name)
-        data = book_data(request.root, table, changes.claims)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return Loaded(changes, table, checked_data(request.root, table, changes.claims))
+
+
+def checked_data(root, table=None, overrides=None, registry_file=None):
+    """The data a book of ``root`` reads (``table`` in place of the committed round, the claims
+    ``overrides``, ``registry_file`` in place of its announcement's registry), checked as every
+    command that judges claims checks it, ``build`` and ``check`` alike: every system a claim
+    names is known (``check_systems``), and every selector that takes one result finds one
+    (``check_selections``). A problem is one UsageError line naming the file, claim and field."""
+    from claimbook.engine.context import book_data, check_systems
+
+    try:
+        data = book_data(root, table, overrides, registry_file)
         check_systems(data)
         check_selections(data)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    return Loaded(changes, table, data)
+    return data
+
+
+def judged(claim, data):
+    """The engine's check of ``claim``; a registry error it finds only as it judges (a selection
+    the audit could not foresee) is the same one line as any other, for ``build`` and ``check``."""
+    from claimbook import engine
+    from claimbook.engine.core import ClaimSpecError
+
+    try:
+        return engine.check(claim, data)
+    except ClaimSpecError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_selections(data) -> None:

@@ -105,7 +105,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     The engine checks the claims of the pages executed now (their pages must agree with it)
     and the claims with no page (the ledger shows its check); a reused page was checked by
     the build that made it, from inputs its digest proves unchanged."""
-    from claimbook import engine
+    from claimbook.pipeline.load import judged
 
     report, to_run = request.report, staged.to_run
     reused = len(staged.pages) - len(to_run)
@@ -117,7 +117,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     checked = included & (executed_claims | {claim.id for claim in text_only})
 
     def check_all() -> dict:
-        return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
+        return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
 
     def check_all_and_import() -> dict:
         checks = check_all()

@@ -9,6 +9,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from claimbook.common.files import copy_regular, copy_regular_tree
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, DATA_INPUTS, GENERATED_DIR, RESULTS, inside
 from claimbook.pipeline import outputs
 from claimbook.pipeline.cache import CACHE_NAME, read_cache
@@ -71,22 +72,22 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
     return Staged(folder, book_root, results_path, pages, wanted, to_run)
 
 
+# What a book's hand-written folder holds that is not a source: the build's own and editors'.
+_NOT_SOURCES = (GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__")
+
+
 def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
-    """The book's hand-written sources (not its generated pages), and for an --out book its data."""
-    shutil.copy2(root / CONFIG_FILE, staging / CONFIG_FILE)
-    shutil.copytree(
-        root / BOOK_DIR,
-        staging / BOOK_DIR,
-        ignore=shutil.ignore_patterns(
-            GENERATED_DIR,
-            "_build",
-            ".ipynb_checkpoints",
-            "__pycache__",
-            f"{outputs.STAGING_PREFIX}*",
-            f"{outputs.RETIRED_PREFIX}*",
-        ),
-        dirs_exist_ok=True,
-    )
+    """The book's hand-written sources (not its generated pages), and for an --out book its data:
+    regular files only (a link to a device or a FIFO anywhere in them is never opened)."""
+
+    def not_a_source(relative: str) -> bool:
+        return any(
+            part in _NOT_SOURCES or part.startswith((outputs.STAGING_PREFIX, outputs.RETIRED_PREFIX))
+            for part in relative.split("/")
+        )
+
+    copy_regular(root / CONFIG_FILE, staging / CONFIG_FILE, CONFIG_FILE)
+    copy_regular_tree(root / BOOK_DIR, staging / BOOK_DIR, skip=not_a_source)
     if with_data:
         for relative in [
             *DATA_INPUTS["earlier_paths"],
@@ -96,12 +97,10 @@ def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
             RESULTS,
             PRICES,
         ]:
-            source = root / relative
-            if source.is_file():
-                (staging / relative).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, staging / relative)
+            if (root / relative).exists():
+                copy_regular(root / relative, staging / relative, relative)
         for folder in (DATA_INPUTS["reference_dir"], DATA_INPUTS["registry_dir"]):
-            shutil.copytree(root / folder, staging / folder, dirs_exist_ok=True)
+            copy_regular_tree(root / folder, staging / folder)
 
 
 def seed_generated(previous: Path, staging_claims: Path) -> None:
