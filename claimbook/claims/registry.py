@@ -21,7 +21,14 @@ from pathlib import Path
 
 from claimbook.claims.fields import HELD
 from claimbook.common import identifiers
-from claimbook.common.paths import CHAPTERS_FILE, CLAIMS_DIR, RESERVED_NAMES, resolve_path
+from claimbook.common.paths import (
+    CHAPTERS_FILE,
+    CLAIMS_DIR,
+    RESERVED_NAMES,
+    is_path_parameter,
+    path_problem,
+    resolve_path,
+)
 from claimbook.common.safe_read import InputError, read_yaml
 
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
@@ -371,6 +378,11 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
         parameters = entry.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")
+        for key, value in parameters.items():
+            for item in value if is_path_parameter(key) and isinstance(value, list) else [value]:
+                problem = path_problem(item) if is_path_parameter(key) else None
+                if problem:
+                    raise RegistryError(f"{label}: chapter {name}: field parameters.{key}: {problem}")
         problem = identifiers.id_problem(str(name).replace("_", "-"))
         if problem:
             raise RegistryError(

@@ -128,6 +128,43 @@ def resolve_path(path: str | os.PathLike) -> Path:
     return path if path.is_absolute() else book_root() / path
 
 
+# A chapter's parameter that names a file or folder the page reads (``prices_path``,
+# ``earlier_paths``, ``reference_dir``, ``chapters_file``): from a registry or a --param, such a
+# path is relative to the book's root and stays inside it (``path_problem``).
+PATH_PARAMETER_SUFFIXES = ("_path", "_paths", "_dir", "_file")
+
+
+def is_path_parameter(name: str) -> bool:
+    return str(name).endswith(PATH_PARAMETER_SUFFIXES)
+
+
+def path_problem(value, root: Path | None = None, folder: bool = False) -> str | None:
+    """What is wrong with ``value`` as a path a page reads, named by data or a parameter (None if
+    nothing): it is text, relative (to the book's root: a book stays movable), without ``..``,
+    and with ``root`` it names a regular file (a folder, with ``folder``) inside it once links
+    are resolved.
+    The problem never quotes the file: only the path."""
+    if not isinstance(value, str) or not value.strip():
+        return f"expected a path relative to the book's folder, got {str(value)[:80]!r}"
+    path = Path(value)
+    if path.is_absolute() or ".." in path.parts:
+        return (
+            f"{value[:80]!r} is not a path inside the book's folder; name a file of the project "
+            "relative to its folder (e.g. data/prices/gpu_hour_prices.csv)"
+        )
+    if root is None:
+        return None
+    base = Path(root).resolve()
+    resolved = (base / path).resolve()
+    if not resolved.is_relative_to(base):
+        return f"{value[:80]!r} leads outside the book's folder (to {resolved}); name a file of the project"
+    if folder and not resolved.is_dir():
+        return f"{value[:80]!r}: no such folder in {base}"
+    if not folder and not resolved.is_file():
+        return f"{value[:80]!r}: no such file in {base}" + (" (a folder)" if resolved.is_dir() else "")
+    return None
+
+
 class OutsideError(ValueError):
     """A path computed from data that would leave the folder it must stay in; nothing was written."""
 

@@ -40,7 +40,7 @@ def read_registry(request: BuildRequest):
         from claimbook.engine import SPECS, load_registry
 
         registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-        chapters, claims, warnings = apply_params(request.overrides, registry, SPECS)
+        chapters, claims, warnings = apply_params(request.overrides, registry, SPECS, root)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
     return registry, Changes(chapters, claims, tuple(warnings))
