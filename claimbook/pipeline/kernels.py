@@ -343,7 +343,8 @@ class KernelServer:
         return self._alive()
 
     def _alive(self) -> bool:
-        return self.process is not None and not self._gone
+        process = self.process
+        return process is not None and not self._gone and process.poll() is None
 
     def spawn(self, argv: list[str], env: dict, cwd: str, stream: str) -> ForkedKernel:
         """A new kernel: ``argv`` is the kernel command after ``python -m ipykernel_launcher``;
