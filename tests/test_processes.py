@@ -421,3 +421,57 @@ def test_a_kill_at_each_rename_of_the_final_swap_leaves_a_book_the_next_build_fi
     print(f"killed at renames {killed_at}")
     assert len(killed_at) >= 3, f"the swap was killed at only {killed_at}"
     no_survivors(tmp_path)
+
+
+@pytest.fixture
+def full_disk_out(tmp_path):
+    """An --out folder whose _build/ is a small file system of its own (a tmpfs; needs root)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    out = tmp_path / "out"
+    (out / "_build").mkdir(parents=True)
+    (out / ".claimbook-out").write_text("{}\n")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=400m", "claimbook-full", str(out / "_build")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield out
+    finally:
+        subprocess.run(["umount", "-l", str(out / "_build")], check=False)
+
+
+def _fill(folder: Path) -> None:
+    """Write into ``folder`` until its file system is full."""
+    with open(folder / "filler", "wb") as stream:
+        try:
+            while True:
+                stream.write(b"\0" * (1 << 20))
+                stream.flush()
+        except OSError:
+            pass
+
+
+def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, full_disk_out, tmp_path):
+    out = full_disk_out
+    project.reset()
+    project.release.write_text("")
+    build = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
+    until(
+        lambda: "compiling HTML" in build.text() or build.process.poll() is not None, START_SECONDS, "no HTML"
+    )
+    _fill(out / "_build")
+    assert build.wait() == 1, build.text()
+    errors = [line for line in build.text().splitlines() if line.startswith("error")]
+    assert len(errors) == 1 and "No space left on device" in errors[0], build.text()
+    assert build.text().splitlines()[-1] == errors[0] and "\x1b" not in build.text(), build.text()
+    (out / "_build" / "filler").unlink()
+    left = sorted(path.name for path in (out / "_build").iterdir())
+    assert ".sphinx-work" not in left and not [name for name in left if name.startswith(".claimbook-")], left
+    no_survivors(tmp_path)
+    again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
+    assert again.wait() == 0, again.text()

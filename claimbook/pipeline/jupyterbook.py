@@ -153,8 +153,18 @@ ARGUMENTS = ["--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
 
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
     """Compile the staged ``book`` (its root: ``_config.yml``, ``_toc.yml``, ``book/``) in the
-    work folder under ``work_root``; the HTML folder."""
+    work folder under ``work_root``; the HTML folder. On a full disk (here or in Sphinx) the
+    work folder goes: it only holds what the next build can make again."""
     work = work_root / WORK_DIR
+    try:
+        return _compile(book, work, builder)
+    except OSError as exc:
+        if exc.errno in _SYSTEM_ERRNOS:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
     documents = _documents(work)
     sync(book, work)
     if documents != _documents(work) or (work / RUNNING_STAMP).exists():
