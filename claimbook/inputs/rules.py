@@ -81,7 +81,7 @@ def _result(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
     position = _first(bad)
     if position is None:
         return None
-    value = values.iloc[position]
+    value = float(values.iloc[position])
     shown = repr(value) if not math.isfinite(value) else f"{value:g}"
     return position, (
         f"{names.get('result', 'result')} is {shown}; a result must be a finite number from "
