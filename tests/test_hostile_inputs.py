@@ -397,3 +397,30 @@ def test_terminal_text_escapes_controls_and_overrides_only():
 
     assert terminal_text("a\tb\x1b[0m\u2066c\u200bd é") == "a\\x09b\\x1b[0m\\u2066c\u200bd é"
     assert not math.isnan(float(terminal_text("1.5")))
+
+
+def test_a_sum_that_lists_one_system_twice_is_a_registry_error(tmp_path):
+    """Under two of its names (its id and its SystemName): the result would count twice."""
+    from enginekit import result, world
+
+    from claimbook.common.errors import UsageError
+    from claimbook.pipeline.load import check_selections
+
+    rows = [
+        result("Acme", "rack", "Offline", 100.0, system_name="Acme Rack"),
+        result("Acme", "node", "Offline", 10.0),
+    ]
+    claim = {
+        "id": "summed",
+        "statement": "s",
+        "kind": "figure",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "claimed": 200.0,
+        "subject": {"sum": [{"system": "rack", "count": 1}, {"system": "Acme Rack", "count": 1}]},
+    }
+    data = world(tmp_path, rows, [claim])
+    with pytest.raises(UsageError, match=r"claim summed: field subject.sum: items 0 and 1 both select"):
+        check_selections(data)
+    claim["subject"]["sum"][1] = {"system": "node", "count": 2}
+    check_selections(world(tmp_path, rows, [claim]))  # two systems: a sum

@@ -89,6 +89,33 @@ def judged(claim, data):
         raise UsageError(str(exc)) from None
 
 
+def summed_twice(claim, data) -> list[str]:
+    """A sum whose items select the same result (one system listed twice, perhaps under two of
+    its names): that result would be counted twice. A registry error per sum."""
+    from claimbook.claims.selectors import item_selector
+    from claimbook.engine import role_selectors
+    from claimbook.engine.core import select_for
+
+    found = []
+    for item in (claim, *claim.parts):
+        for name, selector in role_selectors(item):
+            if not isinstance(selector.get("sum"), list):
+                continue
+            shared = {key: value for key, value in selector.items() if key != "sum"}
+            first: dict[str, int] = {}
+            for index, entry in enumerate(selector["sum"]):
+                rows, _ = select_for(data, item, {**shared, **item_selector(entry)}, name)
+                twice = [location for location in rows["location"] if first.get(location, index) != index]
+                if twice:
+                    found.append(
+                        f"{item.where}: field {name}.sum: items {first[twice[0]]} and {index} both select "
+                        f"{twice[0]}; a result is counted once per item (say count: 2 to count it twice)"
+                    )
+                    break
+                first.update((location, index) for location in rows["location"])
+    return found
+
+
 def check_selections(data) -> None:
     """Every selector that takes one result per case and finds several without saying how they
     combine: one error listing them all (a claim must always mean the same results)."""
@@ -98,7 +125,7 @@ def check_selections(data) -> None:
     found = []
     for claim in data.registry.claims:
         try:
-            found += engine.audit(claim, data)
+            found += engine.audit(claim, data) + summed_twice(claim, data)
         except ClaimSpecError as exc:
             found.append(str(exc))
     if found:
