@@ -8,17 +8,17 @@ input (a results file, the claims registry, the command line, a path the file sy
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import json
 import shutil
-import signal
 import sys
 from pathlib import Path
 
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
+from claimbook.common.identifiers import terminal_text
+from claimbook.common.interrupts import as_interrupts
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
 from claimbook.pipeline.jupyterbook import HtmlError
 from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
@@ -285,30 +285,11 @@ def _run_ingest_prices(args) -> int:
     )
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt():
-    """SIGTERM (a `kill`, a CI timeout) ends the command like Ctrl-C: the temporary download is
-    removed on the way out instead of being left beside the data."""
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread (an embedding program): leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _run_fetch(args) -> int:
     from claimbook.inputs.fetch import fetch_summary
 
     folder = args.dir or PROJECT_ROOT / "data" / "raw"
-    with writer_lock(folder), _terminate_as_interrupt():
+    with writer_lock(folder):
         fetched = fetch_summary(
             args.round_name, folder, args.url, args.timeout, progress=sys.stderr.isatty(), force=args.force
         )
@@ -340,34 +321,50 @@ def _run_diff(args) -> int:
 
 
 def _run_list(args) -> int:
-    from dataclasses import replace
-
-    from claimbook.common.safe_read import InputError, read_text
     from claimbook.engine import load_registry
-    from claimbook.present.markdown_pages import ledger_entries
 
     book = (args.book or PROJECT_ROOT) / BOOK_DIR / GENERATED_DIR / "scorecard.json"
     if not book.is_file():
         raise UsageError(f"{book}: no scorecard yet; run `python -m claimbook build` first")
-    registry = load_registry()
+    for entry in _ledger(book, load_registry()):
+        claim = entry["claim"]
+        print(
+            terminal_text(
+                f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range'] or ''}"
+            )
+        )
+    return 0
+
+
+def _ledger(book: Path, registry) -> list[dict]:
+    """The ledger of a book's scorecard (a file someone may have edited: every value it shows is
+    checked to be what a build writes, else one line saying it is not a scorecard)."""
+    from dataclasses import replace
+
+    from claimbook.common.safe_read import read_text
+    from claimbook.engine.verdict import VERDICTS
+    from claimbook.present.markdown_pages import ledger_entries
+
     try:
         rows = json.loads(read_text(book, str(book), "scorecard", limit=256 * 1024 * 1024))
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise ValueError("not a list of rows")
+        for number, row in enumerate(rows, 1):
+            if row.get("verdict") not in VERDICTS:
+                raise ValueError(
+                    f"row {number}: verdict {terminal_text(repr(row.get('verdict')))[:60]} is not a verdict"
+                )
+            if not isinstance(row.get("claim"), str) or not isinstance(row.get("range") or "", str):
+                raise TypeError(f"row {number}: its claim and range are not text")
         present = {row["claim"] for row in rows}
         shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
-        entries = ledger_entries(rows, shown)
-    except InputError:
-        raise
-    except (ValueError, KeyError, TypeError) as exc:
+        return ledger_entries(rows, shown)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise UsageError(
-            f"{book}: not a scorecard this book can read ({detail}); rebuild it with `python -m claimbook build`"
+            f"{book}: not a scorecard this book can read ({terminal_text(detail)}); rebuild it with "
+            "`python -m claimbook build`"
         ) from None
-    for entry in entries:
-        claim = entry["claim"]
-        print(f"{claim.id:40} {claim.announcement:12} {entry['verdict']:24} {entry['range']}")
-    return 0
 
 
 def _run_check(args) -> int:
@@ -447,6 +444,20 @@ def _run_build(args) -> int:
     return 0
 
 
+_COMMANDS = {
+    "ingest": _run_ingest,
+    "ingest-earlier": _run_ingest_earlier,
+    "ingest-prices": _run_ingest_prices,
+    "fetch": _run_fetch,
+    "diff": _run_diff,
+    "list": _run_list,
+    "check": _run_check,
+    "kinds": _run_kinds,
+    "new-announcement": _run_new_announcement,
+    "build": _run_build,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     outside = not_in_project()
@@ -454,24 +465,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {outside}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        run = {
-            "ingest": _run_ingest,
-            "ingest-earlier": _run_ingest_earlier,
-            "ingest-prices": _run_ingest_prices,
-            "fetch": _run_fetch,
-            "diff": _run_diff,
-            "list": _run_list,
-            "check": _run_check,
-            "kinds": _run_kinds,
-            "new-announcement": _run_new_announcement,
-            "build": _run_build,
-        }[args.command]
-        return run(args)
+        with as_interrupts():  # SIGTERM and SIGHUP end a command as Ctrl-C does
+            return _COMMANDS[args.command](args)
     except KeyboardInterrupt:
         # Every writer installs its files by renaming finished ones into place: an interrupted
         # command leaves what was there as it was.
         print("error: interrupted; nothing was changed", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError as exc:
+        if _reader_left():  # ``| head``: what it did not read is not lost
+            return 0
+        message, code = os_error(exc)  # another pipe (a process the command started) broke
+        print(f"error: {message}", file=sys.stderr)
+        return code
     except Exception as exc:
         bad_input, failed = _error_kinds()
         if isinstance(exc, bad_input + failed):
@@ -482,6 +488,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {message}", file=sys.stderr)
             return code
         raise
+
+
+def _reader_left() -> bool:
+    """Whether the standard output is a pipe whose reader has gone."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # not a file (a test's buffer), or no poll
+        return False
 
 
 # Errors of the file system that say a path given or made is unusable (bad input, exit 2); any

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from claimbook.common.errors import UsageError
 from claimbook.common.formatting import quantity
+from claimbook.common.identifiers import terminal_text
 from claimbook.common.paths import PROJECT_ROOT
 
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
@@ -21,21 +22,19 @@ RESULT_COLUMNS = ("organization", "system", "division", "availability", "model",
 def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None):
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
-    the committed round; raises UsageError on bad input, naming the file."""
-    from claimbook.claims.registry import RegistryError
-    from claimbook.engine.context import book_data, check_systems
+    the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``);
+    raises UsageError on bad input, naming the file."""
+    from claimbook.pipeline.load import checked_data
 
-    try:
-        table = None
-        if results is not None:
-            from claimbook.inputs.ingest import ingest_as_read
+    table = None
+    if results is not None:
+        from claimbook.inputs.ingest import ingest_as_read
 
+        try:
             table = ingest_as_read(results, round_name)
-        data = book_data(root, table, None, registry_file)
-        check_systems(data)
-    except (RegistryError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
-    return data
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return checked_data(root, table, None, registry_file)
 
 
 def chosen_claims(registry, ids, registry_file=None) -> list:
@@ -66,11 +65,11 @@ def chapter_of(claim, registry) -> str:
 def verdict(claim, data, root: Path = PROJECT_ROOT, by_location=None) -> dict:
     """One claim's check as the book records it: its scorecard rows (parts included) and the
     published results it used (``by_location``: ``located(data.results)``, made once for many)."""
-    from claimbook import engine
     from claimbook.engine import scorecard
     from claimbook.engine.kinds.not_checkable import with_notes
+    from claimbook.pipeline.load import judged
 
-    check = with_notes(engine.check(claim, data), _chapter_context(claim, data, root).get("notes", ()))
+    check = with_notes(judged(claim, data), _chapter_context(claim, data, root).get("notes", ()))
     return {
         "claim": claim.id,
         "announcement": claim.announcement,
@@ -171,16 +170,35 @@ def text(report: dict) -> str:
             f"    {item['organization']} {item['system']} · {item['model']} {item['scenario']} · {item['location']}"
             for item in report["results"]
         ]
-    return "\n".join(lines)
+    # Names come from a results file: what a terminal would act on is shown, escaped.
+    return "\n".join(terminal_text(line) for line in lines)
 
 
-def run(ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT) -> str:
-    """The output of ``claimbook check``."""
+def run(
+    ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT, report=None
+) -> str:
+    """The output of ``claimbook check``. Claims that now stand on other results than the
+    committed scorecard records are listed through ``report`` (stderr), as a build lists them;
+    a subject moved to another organization's system is the build's error, here too."""
+    from claimbook.pipeline import verify
+
     data = load(root, registry_file, results, round_name)
     by_location = located(data.results)
     reports = [
         verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
     ]
-    if as_json:
-        return json.dumps(reports, indent=2, ensure_ascii=False, default=str)
+    found = verify.drifted(root, [row for item in reports for row in item["rows"]])
+    if found:
+        verify.report_drift(found, report or _to_stderr)
+        switched = verify.switched_error(found)
+        if switched is not None:
+            raise switched
+    if as_json:  # (JSON escapes control characters itself; the bidirectional ones too, here)
+        return terminal_text(json.dumps(reports, indent=2, ensure_ascii=False, default=str))
     return "\n\n".join(text(report) for report in reports)
+
+
+def _to_stderr(message: str) -> None:
+    import sys
+
+    print(message, file=sys.stderr)

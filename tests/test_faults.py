@@ -10,8 +10,9 @@ project is never at risk. After one successful plain build:
   the next build must succeed with no cleanup by hand and leave no staging or retired folder;
 * a second build, each ``ingest --force``, a ``fetch`` and a ``new-announcement`` started while the
   first holds the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
-  succeeds; a SIGTERM removes the build's kernel folders at once, and the next build removes those
-  of the SIGKILLed ones;
+  succeeds; a SIGTERM ends a build as Ctrl-C does and removes its kernel folders at once, and the
+  next build removes those of the SIGKILLed ones (``tests/test_processes.py`` checks that no
+  process outlives a build, however it ends);
 * the moments a timer hardly ever hits, inside the final swap (``claimbook.pipeline.outputs.publish``: a
   journal, the new folders and the old exchanged one by one, the old ones then removed from the
   staging folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
@@ -153,9 +154,9 @@ class Copy:
         )
 
     def end_strays(self) -> list[str]:
-        """SIGKILL the processes a killed build left behind (its kernels run in process groups
-        of their own, and leave by themselves only about a second later): those that carry
-        this copy's token in their environment."""
+        """SIGKILL the processes a killed build left behind (none should be: its kernels and
+        Sphinx die with it), those that carry this copy's token in their environment; the
+        processes ended."""
         mine = f"{TOKEN_VARIABLE}={self.token}".encode()
         ended = []
         for entry in Path("/proc").iterdir():
@@ -353,17 +354,20 @@ def test_kill_leaves_the_book_and_the_site_as_they_were(copy, good, moment):
 
 
 def test_sigterm_removes_the_kernel_folders_at_once(copy, good):
-    """A build ended by SIGTERM while its pages execute removes its kernels' folders as it ends
-    (the SIGKILLed ones above left theirs, for the next build to remove)."""
+    """A build ended by SIGTERM while its pages execute ends as Ctrl-C ends it (one line, exit
+    130) and removes its kernels' folders as it ends (the SIGKILLed ones above left theirs, for
+    the next build to remove)."""
     build, said, reader = forced_build(copy, wait_for_a_page=True)
     mine = f"claimbook-kernel-{build.pid}-"
     assert any(name.startswith(mine) for name in copy.kernel_folders()), copy.kernel_folders()
     build.send_signal(signal.SIGTERM)
-    build.wait(timeout=60)
+    build.wait(timeout=120)
     reader.join(timeout=10)
-    copy.end_strays()
-    assert build.returncode == -signal.SIGTERM, "".join(said)
+    strays = copy.end_strays()
+    assert build.returncode == 130, "".join(said)
+    assert said[-1] == "error: interrupted; nothing was changed\n", "".join(said)
     assert not [name for name in copy.kernel_folders() if name.startswith(mine)], copy.kernel_folders()
+    assert not strays, f"processes outlived the interrupted build: {strays}"
     sources, site = copy.state()
     assert sources == good[0], changes(good[0], sources)[:20]
     assert site == good[1], changes(good[1], site)[:20]

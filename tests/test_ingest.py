@@ -59,7 +59,9 @@ def test_older_layout_without_optional_columns_at_all(tmp_path):
 
 
 def test_cpu_only_systems_have_no_per_accelerator_rate(tmp_path):
-    row = summary_row(accelerators_per_node="0", total_accelerators="0", number_of_nodes="1")
+    row = summary_row(
+        accelerators_per_node="0", total_accelerators="0", number_of_nodes="1", accelerator_model_name="N/A"
+    )
     table = ingest(write_summary(tmp_path / "cpu.csv", [row]), "v6.1")
     assert table["total_accelerators"].tolist() == [0]
     assert table["per_accelerator"].isna().all()

@@ -751,4 +751,7 @@ def test_kernels_talk_over_sockets_of_their_own(tmp_path):
 
     info, sockets = asyncio.run(start_and_stop())
     assert info["transport"] == "ipc" and info["ip"] == str(tmp_path / "kernel")
-    assert sockets and all(name.startswith("kernel-") for name in sockets)
+    # The sockets, and the connection file with the key that signs the messages: nothing in
+    # the temporary folder that the kernel's folder does not hold.
+    assert "kernel.json" in sockets
+    assert all(name.startswith("kernel-") for name in sockets if name != "kernel.json")

@@ -1169,3 +1169,22 @@ def test_a_build_folder_on_another_file_system(build_on_tmpfs):
         assert not [
             path.name for path in [*out.iterdir(), *(out / "book").iterdir()] if "staging" in path.name
         ]
+
+
+def test_a_link_to_dev_zero_among_the_registries_is_never_copied(pristine_copy, tmp_path):
+    """Only regular files are read or copied from the project: a link to /dev/zero in
+    data/claims (a name the registry reader does not read) used to be copied by an --out build
+    until the disk was full."""
+    import shutil
+
+    from conftest import run_copy
+
+    copy = tmp_path / "project"
+    shutil.copytree(pristine_copy, copy, symlinks=True)
+    (copy / "data" / "claims" / "zero").symlink_to("/dev/zero")
+    (copy / "book" / "zero.md").symlink_to("/dev/zero")
+    out = tmp_path / "out"
+    done = run_copy(copy, "build", "--no-html", "--out", out, "--only", "amd-wan-vs-b300", timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not (out / "data" / "claims" / "zero").exists() and not (out / "book" / "zero.md").exists()
+    assert (out / "data" / "claims" / "amd-v6.1.yaml").is_file()

@@ -16,6 +16,7 @@ import yaml
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import Registry, RegistryError, check_numbers
 from claimbook.common import formatting
+from claimbook.common.paths import PROJECT_ROOT, is_path_parameter, path_problem
 from claimbook.common.safe_read import InputError, load_yaml, yaml_problem
 
 
@@ -91,12 +92,25 @@ def shape_problem(before, after, where: str) -> str | None:
     return None
 
 
-def apply(texts, registry: Registry, kinds: Mapping) -> tuple[dict, dict, list[str]]:
+def _path_problem(name: str, value, root) -> str | None:
+    """What is wrong with a chapter parameter that names files (None if nothing, or not one)."""
+    if not is_path_parameter(name):
+        return None
+    for item in value if isinstance(value, list) else [value]:
+        problem = path_problem(item, root, folder=name.endswith("_dir"))
+        if problem:
+            return f"{name}: {problem}"
+    return None
+
+
+def apply(texts, registry: Registry, kinds: Mapping, root=PROJECT_ROOT) -> tuple[dict, dict, list[str]]:
     """Chapter parameter changes ``{chapter: parameters}``, claim overrides ``{claim: {path:
     value}}`` and warnings (a price that a merge removed, for instance).
 
     ``kinds``: the engine's kinds' specs by name (``claimbook.engine.SPECS``), each naming the
-    fields a claim of that kind may have (``field_names()``)."""
+    fields a claim of that kind may have (``field_names()``). A parameter that names a file
+    (``prices_path``) names one inside the project ``root``, relative to it: a page never reads,
+    nor a book publishes, a file from elsewhere."""
     chapters: dict[str, dict] = {}
     claims: dict[str, dict] = {}
     warnings = []
@@ -113,7 +127,9 @@ def apply(texts, registry: Registry, kinds: Mapping) -> tuple[dict, dict, list[s
                 chapters[name] = set_path(parameters, path, value)
             except RegistryError as exc:
                 raise ParamError(f"--param {text!r}: {exc}") from None
-            problem = shape_problem(before, chapters[name][top], top)
+            problem = shape_problem(before, chapters[name][top], top) or _path_problem(
+                top, chapters[name][top], root
+            )
             if problem:
                 raise ParamError(f"--param {text!r}: {problem}")
             if isinstance(before, dict) and isinstance(chapters[name][top], dict):

@@ -23,7 +23,14 @@ import yaml
 
 from claimbook.claims.fields import HELD
 from claimbook.common import identifiers
-from claimbook.common.paths import CHAPTERS_FILE, CLAIMS_DIR, resolve_path
+from claimbook.common.paths import (
+    CHAPTERS_FILE,
+    CLAIMS_DIR,
+    RESERVED_NAMES,
+    is_path_parameter,
+    path_problem,
+    resolve_path,
+)
 from claimbook.common.safe_read import InputError, load_yaml, read_text, read_yaml, yaml_problem
 
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
@@ -264,6 +271,8 @@ def _announcement(document: dict, path: str) -> Announcement:
     problem = identifiers.id_problem(values["id"])
     if problem:
         raise RegistryError(f"{path}: field announcement.id: {problem}")
+    if values["id"] in RESERVED_NAMES:
+        raise RegistryError(f"{path}: field announcement.id: {_reserved(values['id'])}")
     if not identifiers.is_round(values["round"]):
         raise RegistryError(
             f"{path}: field announcement.round: {identifiers.ROUND_RULE}, got {values['round']!r}"
@@ -427,16 +436,48 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
         parameters = entry.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise RegistryError(f"{label}: chapter {name}: field parameters: expected a mapping")
+        for key, value in parameters.items():
+            for item in value if is_path_parameter(key) and isinstance(value, list) else [value]:
+                problem = path_problem(item) if is_path_parameter(key) else None
+                if problem:
+                    raise RegistryError(f"{label}: chapter {name}: field parameters.{key}: {problem}")
         problem = identifiers.id_problem(str(name).replace("_", "-"))
         if problem:
             raise RegistryError(
                 f"{label}: chapter {str(name)[:80]!r}: a chapter's name (its page's file) must use "
                 "lower-case letters, digits, '_', '-' and '.'"
             )
+        if str(name) in RESERVED_NAMES:
+            raise RegistryError(f"{label}: chapter {name}: {_reserved(str(name))}")
         chapters[str(name)] = Chapter(
             str(name), str(entry["title"]), str(entry["template"]), dict(parameters)
         )
     return chapters
+
+
+def _reserved(name: str) -> str:
+    return (
+        f"{name!r} is a name the book gives its own pages, files or folders "
+        f"({', '.join(sorted(RESERVED_NAMES))}); choose another"
+    )
+
+
+def _check_names(announcements: dict[str, Announcement], claims: list[Claim], chapters: dict) -> None:
+    """Names that would share a file or a ``--param``/``--only`` target: an announcement named
+    as a chapter (its page would replace the chapter's), a claim named as a chapter."""
+    for announcement in announcements.values():
+        if announcement.id in chapters:
+            raise RegistryError(
+                f"{announcement.path}: field announcement.id: {announcement.id!r} is the name of a "
+                "chapter of data/chapters.yaml (their pages would share a file); choose another"
+            )
+    for claim in claims:
+        for item in (claim, *claim.parts):
+            if item.id in chapters:
+                raise RegistryError(
+                    f"{item.where}: field id: {item.id!r} is the name of a chapter of data/chapters.yaml "
+                    "(--param and --only name both); choose another"
+                )
 
 
 def _unique(read: list) -> tuple[dict[str, Announcement], list[Claim]]:
@@ -493,6 +534,7 @@ def load_registry(
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = _unique(read)
     chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
+    _check_names(announcements, claims, chapters)
     for claim in claims:
         if claim.chapter is not None and claim.chapter not in chapters:
             raise RegistryError(

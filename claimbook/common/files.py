@@ -10,7 +10,9 @@ give a new file (0o666 without the umask's bits) before it is renamed into place
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -165,3 +167,43 @@ def replace_file(
         )
     write_atomically(target, data)
     return WRITTEN
+
+
+def copy_regular(source: Path, destination: Path, label: str | None = None) -> None:
+    """Copy a file that must be a regular one (a link to one is followed): a FIFO, a device or a
+    folder under that name is an ``InputError`` naming it, and nothing is copied (a link to
+    ``/dev/zero`` would otherwise be copied until the disk is full)."""
+    from claimbook.common.safe_read import check_regular
+
+    check_regular(source, label or str(source), "file")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, destination)
+
+
+def copy_regular_tree(source: Path, destination: Path, skip=lambda relative: False) -> list[str]:
+    """Copy the regular files under ``source`` (links to regular files followed; links to
+    folders, FIFOs, devices and sockets left out, never opened) into ``destination``, keeping
+    their places; ``skip(relative)`` leaves out a file or folder. The relative paths copied."""
+    copied = []
+    for folder, folders, files in os.walk(source):
+        here = Path(folder)
+        relative_folder = here.relative_to(source)
+        folders[:] = sorted(
+            name
+            for name in folders
+            if not (here / name).is_symlink() and not skip((relative_folder / name).as_posix())
+        )
+        for name in sorted(files):
+            relative = (relative_folder / name).as_posix()
+            path = here / name
+            try:
+                regular = stat.S_ISREG(os.stat(path).st_mode)
+            except OSError:  # a dangling link
+                continue
+            if not regular or skip(relative):
+                continue
+            (destination / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, destination / relative)
+            copied.append(relative)
+    destination.mkdir(parents=True, exist_ok=True)
+    return copied

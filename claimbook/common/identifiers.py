@@ -15,6 +15,11 @@ ROUND = re.compile(r"v\d{1,3}\.\d{1,3}")  # v6.1: also the name of the round's f
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # Control characters (newlines included) never belong in a one-line field of a registry.
 CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+# What makes text misleading or active on a terminal or a page: control characters (C0, DEL, C1:
+# ESC begins a terminal's commands) and the bidirectional embeddings, overrides and isolates
+# (text shown in another order than it is read). Refused in results files, shown escaped where
+# text of unknown origin reaches a terminal.
+UNSAFE_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 ID_RULE = (
     f"lower-case letters, digits, '-' and '.', starting with a letter or digit, at most {MAX_ID} characters"
@@ -50,3 +55,22 @@ def date_problem(value) -> str | None:
 
 def has_control(text: str) -> bool:
     return CONTROL.search(text) is not None
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first control or bidirectional-override character of ``text``, escaped (``'\\x1b'``),
+    or None."""
+    found = UNSAFE_TEXT.search(text)
+    return None if found is None else _escape(found)
+
+
+def terminal_text(text) -> str:
+    """``text`` as a terminal may print it: control and bidirectional-override characters as
+    escapes (``\\x1b[31m`` stays visible and inert)."""
+    return UNSAFE_TEXT.sub(_escape, str(text))
+
+
+def _escape(match: re.Match) -> str:
+    character = match.group(0)
+    code = ord(character)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -5,7 +5,10 @@ Before a file is parsed, its first bytes are looked at: an empty file, a binary 
 archive, an image), an HTML page served in place of a CSV, a table separated by semicolons or
 tabs, or text that is not UTF-8 each get one line naming the file and what it looks like,
 instead of whatever the CSV parser would make of them ("line 24: 3 fields where the header
-has 1"). A record cut off at the end of the file (a truncated download) is named as such.
+has 1"). A record cut off at the end of the file (a truncated download) is named as such. An
+error says what a file looks like, never what it holds (a path given by mistake may name a
+file of secrets): an HTML page's title and an HTTP status line aside, which say which page a
+server sent.
 """
 
 from __future__ import annotations
@@ -151,16 +154,11 @@ def _markup(text: str) -> str | None:
             return f"this is an HTML page{named}, not a CSV; the server may have sent an error or login page"
         return "this is XML or other markup, not a CSV"
     if start.startswith(("{", "[{", '["')):
-        return f"this is JSON ({_excerpt(text)}), not a CSV"
+        return "this is JSON, not a CSV"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) <= 3 and _HTTP_ERROR.fullmatch(lines[0]):
         return f"this is an HTTP error message ({lines[0]!r}), not a CSV"
     return None
-
-
-def _excerpt(text: str, size: int = 40) -> str:
-    flat = " ".join(text.split())
-    return repr(flat[:size] + ("..." if len(flat) > size else ""))
 
 
 def _delimiter(text: str) -> str | None:
@@ -340,7 +338,7 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
 def _width_mismatch(count: int, header: list[str]) -> str:
     if len(header) == 1:
         return (
-            f"{count} fields where the header has 1 ({_excerpt(header[0])}); "
+            f"{count} fields where the header has 1 (its first line is one field); "
             "the file does not look like a comma-separated table"
         )
     return f"{count} fields where the header has {len(header)}"

@@ -1,8 +1,9 @@
 """What changed between two tidy result tables, for the results the claims select.
 
 A result is matched across the two tables by its key (who ran what on which system); it has
-changed when its result or units did, or any other field a selector can choose it by (its
-system's name, its accelerator, its size, its availability, its flags, its software). Each
+changed when its result or units did, or any other field a verdict depends on (its system's
+name, its accelerator, its size, its availability, its flags, its software, its direction, its
+stated power). Each
 change says which claims' selections it touches, in the old table or the new one.
 """
 
@@ -11,26 +12,13 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.common.formatting import plural, signed_percent, significant
-from claimbook.inputs.schema import RESULT_KEY
+from claimbook.inputs.schema import RESULT_KEY, TIDY_COLUMNS
 
-# Fields compared besides the key: what selectors and presence details read, and the result.
-COMPARED = (
-    "result",
-    "units",
-    "system_name",
-    "accelerator",
-    "total_accelerators",
-    "nodes",
-    "accelerators_per_node",
-    "availability",
-    "system_type",
-    "inferred",
-    "framework",
-    "weight_data_types",
-    "mlperf_model",
-    "result_id",
-    "location",
-)
+# Fields compared besides the key: every column of the tidy table a selector, a caveat or a
+# verdict reads (the result, its direction, the stated power...), but the round (two rounds'
+# tables differ in it everywhere) and the per-accelerator figure (the result over the total,
+# both compared: the reader holds it to that).
+COMPARED = tuple(name for name in TIDY_COLUMNS if name not in (*RESULT_KEY, "round", "per_accelerator"))
 DIFF_COLUMNS = (
     *RESULT_KEY,
     "status",

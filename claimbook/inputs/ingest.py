@@ -18,6 +18,7 @@ import pandas as pd
 
 from claimbook.common import identifiers
 from claimbook.common.files import write_atomically
+from claimbook.inputs import rules
 
 # IngestError lives with the CSV reader, which raises it too; it stays importable from here.
 from claimbook.inputs.csvfile import RAW, IngestError, kind_problem, read_rows
@@ -108,6 +109,29 @@ def positive_result(where: str, text: str, column: str = "Result") -> float:
     return value
 
 
+# The raw summary's name of each tidy column, for the rules' errors (``claimbook.inputs.rules``).
+RAW_NAMES = {
+    "round": "version",
+    "organization": "Organization",
+    "division": "Division",
+    "availability": "Availability",
+    "system_type": "SystemType",
+    "system": "Location's system folder",
+    "system_name": "SystemName",
+    "accelerator": "accelerator_model_name",
+    "nodes": "number_of_nodes",
+    "accelerators_per_node": "accelerators_per_node",
+    "total_accelerators": "total_accelerators",
+    "model": "Model",
+    "mlperf_model": "MlperfModel",
+    "scenario": "Scenario",
+    "result": "Result",
+    "units": "Units",
+    "framework": "framework",
+    "weight_data_types": "weight_data_types",
+    "result_id": "PrivateID",
+    "location": "Location",
+}
 # The raw columns a tidy row is made from (the notes are read only for the GPU power).
 _USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
 
@@ -243,7 +267,9 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
             f"{where}: the record breaks a rule of the results format"
         )  # the two passes disagree
     tidy = _tidy_table(columns, values, column("notes", strip=False), round_name)
-    _check_unique(path, tidy, lines)
+    problem = rules.first_problem(tidy, path, lambda position: f"line {lines[position]}", RAW_NAMES)
+    if problem:
+        raise IngestError(problem)
     return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
 
 
@@ -318,18 +344,6 @@ def _tidy_table(columns: dict[str, list[str]], values: dict[str, list], notes: l
         },
         columns=list(TIDY_COLUMNS),
     )
-
-
-def _check_unique(path: Path, tidy: pd.DataFrame, lines: list[int]) -> None:
-    """One result per key (organization, system, model, scenario...): a repeat names both lines."""
-    seen: dict[tuple, int] = {}
-    for position, key in enumerate(zip(*(tidy[name].tolist() for name in RESULT_KEY))):
-        if key in seen:
-            raise IngestError(
-                f"{path}, line {lines[position]}: duplicate result for {', '.join(map(str, key))} "
-                f"(first at line {lines[seen[key]]})"
-            )
-        seen[key] = position
 
 
 def ingest_as_read(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:

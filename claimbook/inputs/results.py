@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from claimbook.common.paths import resolve_path
+from claimbook.inputs import rules
 from claimbook.inputs.csvfile import (
     TIDY,
     IngestError,
@@ -59,7 +60,10 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
     """The tidy results table written by ``claimbook ingest``.
 
     A file that is not one (empty, binary, an HTML page, a raw MLCommons summary, another
-    table, a truncated file) is a ResultsError of one line naming the file and what it is.
+    table, a truncated file), or a row that breaks a rule ingest keeps (``claimbook.inputs.rules``:
+    a result out of range, a count of nodes of 0, units and direction that disagree, a repeated
+    key or Location, control characters), is a ResultsError of one line naming the file, the
+    line and what is wrong.
     """
     path = resolve_path(path)
     if not path.is_file():
@@ -71,7 +75,13 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
         )
     except ValueError as exc:  # pandas' parser errors and values of the wrong type
         raise ResultsError(_unreadable(path, exc)) from None
-    return frame[list(TIDY_COLUMNS)]
+    frame = frame[list(TIDY_COLUMNS)]
+    # The rules ingest keeps: a tidy table may have been edited since (a line per record: the
+    # table ingest writes has no line breaks inside a field).
+    problem = rules.first_problem(frame, path, lambda position: f"line {position + 2}")
+    if problem:
+        raise ResultsError(problem)
+    return frame
 
 
 _WHAT = "results table"

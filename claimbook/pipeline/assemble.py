@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
-from claimbook.common.paths import PROJECT_ROOT, TOC_FILE, inside
+from claimbook.common.paths import GENERATED_FILES, PROJECT_ROOT, TOC_FILE, inside
 from claimbook.pipeline import verify
-from claimbook.pipeline.cache import CACHE_NAME, assembly_digest, write_cache
+from claimbook.pipeline.cache import assembly_digest, write_cache
 from claimbook.pipeline.load import Loaded
 from claimbook.pipeline.plan import Job, committed_plan, shown_claims
 from claimbook.pipeline.request import BuildRequest
@@ -89,10 +89,11 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
             used if not used.empty else None, announcement, data.sources or {}, result_ids=data.result_ids
         )
 
+    front, caveats, kinds = GENERATED_FILES[:3]
     pages_text = {
-        "front.md": markdown_pages.front_page(rows, registry, round_label, cite(rows)),
-        "caveats.md": markdown_pages.caveats_page(),
-        "kinds.md": markdown_pages.kinds_page(registry),
+        front: markdown_pages.front_page(rows, registry, round_label, cite(rows)),
+        caveats: markdown_pages.caveats_page(),
+        kinds: markdown_pages.kinds_page(registry),
     }
     for announcement in registry.announcements.values():
         text_checks = {
@@ -109,7 +110,7 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
     shutil.copy2(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's download
-    kept = set(pages_text) | {"round.csv", CACHE_NAME, "scorecard.json", "scorecard.csv", "costs.csv"}
+    kept = set(pages_text) | set(GENERATED_FILES)
     for path in generated.iterdir():
         if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
             path.unlink()

@@ -25,14 +25,16 @@ import os
 import shutil
 from pathlib import Path
 
+from claimbook.common.interrupts import as_interrupts
 from claimbook.pipeline import jupyterbook, kernelfolders, outputs
 from claimbook.pipeline.assemble import assemble
 from claimbook.pipeline.cache import unchanged_answer
+from claimbook.pipeline.limits import ensure_open_files
 from claimbook.pipeline.load import Loaded, load_data, read_registry
 from claimbook.pipeline.plan import page_digests, plan
 from claimbook.pipeline.publish import compile_html, publish_book
 from claimbook.pipeline.request import BuildRequest, BuildResult
-from claimbook.pipeline.run import kernel_server, run_pages
+from claimbook.pipeline.run import abandon, kernel_server, run_pages
 from claimbook.pipeline.staging import Staged, stage
 from claimbook.pipeline.verify import strict_failure
 
@@ -46,7 +48,8 @@ def build(request: BuildRequest) -> BuildResult:
     One lock for every writer of the project: a plain build holds it alone, an --out build
     shares it (it reads the project's data and book), from before the registry is read until
     the book is in place; an ingest or another build meanwhile is refused, with one line."""
-    with outputs.Lock(request.root, shared=request.to_out), kernelfolders.removed_on_terminate():
+    ensure_open_files(request.workers)
+    with outputs.Lock(request.root, shared=request.to_out), as_interrupts():
         kernelfolders.remove_dead()  # those of builds killed outright
         # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``) whose imports go
         # on while the inputs are read; it ends with the build, however the build ends. A build
@@ -67,6 +70,12 @@ def build(request: BuildRequest) -> BuildResult:
                     return answer
             server = server or kernel_server(request.root)
             return _build_target(request, load_data(request, changes), server)
+        except BaseException:
+            # Failed or interrupted: nothing it started goes on (its pages were abandoned, their
+            # kernels killed), nor do their folders stay.
+            abandon(server, [])
+            kernelfolders.remove_own()
+            raise
         finally:
             if server is not None:
                 server.stop()
@@ -111,8 +120,10 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, server) -> 
             html_folder = compile_html(request, staged.folder, builder, assembled.assembly)
             builder = None
         publish_book(request, staged.folder, html_folder)
-    finally:
-        jupyterbook.stop_builder(builder)
+    except BaseException:
+        jupyterbook.kill_builder(builder)  # Sphinx stops now, not once it has finished
+        raise
+    jupyterbook.stop_builder(builder)
     return _built(request, staged, assembled, html_folder is not None)
 
 

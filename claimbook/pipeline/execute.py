@@ -39,15 +39,21 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
     Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
     kernels started at once by two processes (two builds, or test workers) can pick the same
     port. The loser dies at start-up, and the client's request to it can then block forever.
-    Sockets in a private folder cannot collide."""
+    Sockets in a private folder cannot collide.
+
+    The connection file (it holds the key that signs the kernel's messages) is written in that
+    folder too, not as a ``tmp*.json`` of the temporary folder: removing the folder removes it,
+    however the build ends."""
     from jupyter_client import AsyncKernelManager
 
     from claimbook.common.paths import BOOK_ROOT_VARIABLE
+    from claimbook.pipeline import kernels
 
     class ChapterKernel(AsyncKernelManager):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self.client_factory = _ready_client()
+            self.connection_file = str(socket_folder / "kernel.json")
 
         async def _async_finish_shutdown(self, waittime=None, pollinterval=0.1, restart=False):
             # A page's kernel ends in milliseconds: looked for every 10 ms, not every 100.
@@ -66,18 +72,21 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
 
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             if server is None:
-                return await super()._async_launch_kernel(kernel_cmd, **kw)
-            from claimbook.pipeline.kernels import ServerGone, launch
-
+                return await self._launch_fresh(kernel_cmd, **kw)
             try:
-                process = launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)
-            except ServerGone:  # the server died, or this is not its Python: a kernel from nothing
-                return await super()._async_launch_kernel(kernel_cmd, **kw)
+                process = kernels.launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)
+            except kernels.ServerGone:  # the server died, or this is not its Python: a kernel from nothing
+                return await self._launch_fresh(kernel_cmd, **kw)
             # What LocalProvisioner.launch_kernel records of the process it starts.
             provisioner = self.provisioner
             provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
             provisioner.cwd = kw.get("cwd")
             self._reconcile_connection_info(provisioner.connection_info)
+
+        async def _launch_fresh(self, kernel_cmd, **kw):
+            launched = await super()._async_launch_kernel(kernel_cmd, **kw)
+            kernels.track(self.provisioner.process)  # killed with the others if the build stops
+            return launched
 
     return ChapterKernel
 
@@ -224,17 +233,38 @@ def execute_chapter(
 ) -> Path:
     """Run ``template`` with ``parameters`` into ``output``, the kernel reading data from the book
     root ``cwd`` (forked by ``server`` if one is given and running, else started afresh); raises
-    ChapterError on failure."""
+    ChapterError on failure. A page whose forked kernel died with its server (killed) runs again
+    in a kernel started afresh: the server's end is the build's business, not the page's."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    source = with_title(template, title, output.parent)
+    try:
+        forked = _running(server)
+        try:
+            _execute(name, template, source, output, parameters, cwd, forked)
+        except ChapterError:
+            if forked is None or forked.running():
+                raise
+            _execute(name, template, source, output, parameters, cwd, None)
+    finally:
+        if source != template:
+            source.unlink(missing_ok=True)
+    notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
+    temporary = output.with_suffix(".ipynb.tmp")
+    nbformat.write(notebook, temporary)
+    os.replace(temporary, output)
+    return output
+
+
+def _execute(name: str, template: Path, source: Path, output: Path, parameters: dict, cwd: Path, server):
+    """One papermill run of ``source`` into ``output``, in a kernel of its own folder."""
     import papermill  # imported here: a build that executes nothing should not pay for it
     from papermill.exceptions import PapermillExecutionError
 
-    output.parent.mkdir(parents=True, exist_ok=True)
-    source = with_title(template, title, output.parent)
     with (
         kernel_folder() as sockets,
         open(Path(sockets) / "stderr", "w+") as kernel_stderr,
     ):
-        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets), _running(server))
+        kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets), server)
         try:
             papermill.execute_notebook(
                 str(source),
@@ -262,11 +292,3 @@ def execute_chapter(
             raise ChapterError(
                 f"chapter {name}: could not execute {template}: {type(exc).__name__}: {exc}{last_words}"
             ) from exc
-        finally:
-            if source != template:
-                source.unlink(missing_ok=True)
-    notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
-    temporary = output.with_suffix(".ipynb.tmp")
-    nbformat.write(notebook, temporary)
-    os.replace(temporary, output)
-    return output

@@ -8,15 +8,18 @@ site is then copied out and swapped in whole (``outputs.swap_in``).
 
 from __future__ import annotations
 
+import errno
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, TOC_FILE
+from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
 WORK_DIR = ".sphinx-work"
 SITE_STAMP = ".claimbook-site.json"
@@ -24,8 +27,12 @@ SITE_STAMP = ".claimbook-site.json"
 # A jupyter-book process that imports itself and the heaviest Sphinx extensions while the
 # chapters execute, then waits for the command line of the build on its standard input (an
 # empty line: nothing to do).
-_WARM_BUILDER = """
+_WARM_BUILDER = (
+    DIE_WITH_PARENT
+    + """
 import importlib, json, os, sys, traceback
+
+die_with_parent(int(sys.argv[1]))  # the build: Sphinx never writes on after it
 from jupyter_book.cli.main import main
 for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "sphinxcontrib.bibtex"):
     try:
@@ -50,6 +57,7 @@ sys.stdout.flush()
 sys.stderr.flush()
 os._exit(code)
 """
+)
 
 
 class HtmlError(RuntimeError):
@@ -59,7 +67,7 @@ class HtmlError(RuntimeError):
 def start_builder() -> subprocess.Popen:
     """Start a jupyter-book process early, so its imports overlap the chapters' execution."""
     return subprocess.Popen(
-        [sys.executable, "-c", _WARM_BUILDER],
+        [sys.executable, "-c", _WARM_BUILDER, str(os.getpid())],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -68,11 +76,19 @@ def start_builder() -> subprocess.Popen:
 
 
 def stop_builder(builder: subprocess.Popen | None) -> None:
+    """End a builder that was given nothing to do."""
     if builder is not None and builder.poll() is None:
         try:
             builder.communicate("\n", timeout=30)
-        except subprocess.TimeoutExpired:
-            builder.kill()
+        except (subprocess.TimeoutExpired, ValueError, OSError):  # ValueError: it was given its work
+            kill_builder(builder)
+
+
+def kill_builder(builder: subprocess.Popen | None) -> None:
+    """End a builder at once, whatever it is doing (a failed or interrupted build)."""
+    if builder is not None and builder.poll() is None:
+        builder.kill()
+        builder.wait()
 
 
 def book_files(root: Path) -> list[Path]:
@@ -129,38 +145,44 @@ def _documents(folder: Path) -> set[Path]:
     }
 
 
+# Left in the work folder while Sphinx runs: a work folder that still has it was being written
+# when its build was killed, and its environment is not trusted.
+RUNNING_STAMP = ".claimbook-sphinx-running"
+ARGUMENTS = ["--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
+
+
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
     """Compile the staged ``book`` (its root: ``_config.yml``, ``_toc.yml``, ``book/``) in the
-    work folder under ``work_root``; the HTML folder."""
+    work folder under ``work_root``; the HTML folder. On a full disk (here or in Sphinx) the
+    work folder goes: it only holds what the next build can make again."""
     work = work_root / WORK_DIR
+    try:
+        return _compile(book, work, builder)
+    except OSError as exc:
+        if exc.errno in _SYSTEM_ERRNOS:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
     documents = _documents(work)
     sync(book, work)
-    if documents != _documents(work):
+    if documents != _documents(work) or (work / RUNNING_STAMP).exists():
         # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
         # rewrite every page's navigation for one added: when the book's pages are not the same
-        # ones, its output and environment start afresh.
+        # ones (or a killed build left Sphinx's files half written), they start afresh.
         shutil.rmtree(work / "_build", ignore_errors=True)
-    arguments = [
-        "build",
-        str(work),
-        "--toc",
-        str(work / TOC_FILE),
-        "--config",
-        str(work / CONFIG_FILE),
-        "--builder",
-        "html",
-        "-W",
-        "-n",
-        "--keep-going",
-        "--quiet",
-    ]
+    arguments = ["build", str(work), "--toc", str(work / TOC_FILE), "--config", str(work / CONFIG_FILE)]
     builder = builder if builder is not None and builder.poll() is None else start_builder()
-    stdout, stderr = builder.communicate(json.dumps(arguments) + "\n")
+    (work / RUNNING_STAMP).write_bytes(b"")
+    try:
+        stdout, stderr = builder.communicate(json.dumps(arguments + ARGUMENTS) + "\n")
+    except BaseException:
+        kill_builder(builder)
+        raise
     if builder.returncode != 0:
-        output = (stderr + stdout).splitlines()
-        problems = [line for line in output if "WARNING" in line or "ERROR" in line or "Error" in line]
-        shown = "\n  ".join((problems or output)[-15:])
-        raise HtmlError(f"jupyter-book build failed (exit {builder.returncode}):\n  {shown}")
+        raise _failure(builder.returncode, stdout, stderr, work)
+    (work / RUNNING_STAMP).unlink()
     output = work / "_build" / "html"
     # An incremental Sphinx run with no page to write copies no static file: the book's own
     # (its styles, the chart bundle) are copied here, so the site always has their latest version.
@@ -169,6 +191,37 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
             (output / "_static").mkdir(parents=True, exist_ok=True)
             shutil.copy2(static, output / "_static" / static.name)
     return output
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_SYSTEM_ERROR = re.compile(r"\[Errno (\d+)\] ([^:\n]+?)(?:: '([^'\n]*)')?(?:$|\n|\))", re.MULTILINE)
+# Failures of the system, not of the book: said in one line, and Sphinx's half-written files go.
+_SYSTEM_ERRNOS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EMFILE,
+    errno.ENFILE,
+    errno.EIO,
+    errno.EROFS,
+    errno.ENOMEM,
+}
+
+
+def _failure(code: int, stdout: str, stderr: str, work: Path) -> HtmlError:
+    """Why jupyter-book failed: one line for a failure of the system (a full disk: the path and
+    the cause; Sphinx's work files are removed, they only fill the disk), else its last warnings,
+    without the terminal's colours."""
+    text = _ANSI.sub("", stderr + stdout)
+    for match in _SYSTEM_ERROR.finditer(text):
+        if int(match.group(1)) in _SYSTEM_ERRNOS:
+            shutil.rmtree(work, ignore_errors=True)
+            where = f"{match.group(3)}: " if match.group(3) else f"{work}: "
+            return HtmlError(f"jupyter-book could not write the HTML: {where}{match.group(2).strip()}")
+    (work / RUNNING_STAMP).unlink(missing_ok=True)  # it ran to its end: its environment is whole
+    output = [line for line in text.splitlines() if line.strip()]
+    problems = [line for line in output if "WARNING" in line or "ERROR" in line or "Error" in line]
+    shown = "\n  ".join((problems or output)[-15:])
+    return HtmlError(f"jupyter-book build failed (exit {code}):\n  {shown}")
 
 
 def site_digest(book: Path) -> str:

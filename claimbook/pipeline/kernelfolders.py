@@ -2,9 +2,10 @@
 
 Each is made in the temporary folder under a name that carries the build's process id
 (``claimbook-kernel-PID-XXXXXXXX``). A build that ends normally or by an exception removes its
-own; one ended by SIGTERM removes them in its signal handler before it ends as SIGTERM would;
-the folders of a build killed outright (SIGKILL) are removed by the next build, which knows
-them as a dead process's by their names.
+own; one interrupted (Ctrl-C, SIGTERM, SIGHUP: ``claimbook.common.interrupts``) removes them once
+its pages are abandoned; the folders of a build killed outright (SIGKILL) are removed by the
+next build, which knows them as a dead process's by their names. Each folder holds the kernel's
+sockets, its standard error and its connection file (with the key that signs its messages).
 """
 
 from __future__ import annotations
@@ -13,14 +14,12 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import tempfile
-import threading
 from pathlib import Path
 
 PREFIX = "claimbook-kernel-"
 _NAME = re.compile(re.escape(PREFIX) + r"(\d+)-[^/]+")
-_open: set[Path] = set()  # this process's folders, for the SIGTERM handler
+_open: set[Path] = set()  # this process's folders, for ``remove_own``
 
 
 @contextlib.contextmanager
@@ -70,29 +69,13 @@ def remove_dead(folder: Path | None = None) -> list[Path]:
     return removed
 
 
-@contextlib.contextmanager
-def removed_on_terminate():
-    """While it is entered (in the main thread), SIGTERM removes this process's kernel folders
-    first, then ends the process as it would have (the handler that was there is put back and
-    the signal sent again)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGTERM)
-
-    def terminate(signum, frame):
-        for folder in list(_open):
-            shutil.rmtree(folder, ignore_errors=True)
-        # And by name: a page's thread may have made its folder a moment ago, not yet recorded.
-        with contextlib.suppress(OSError):
-            for entry in Path(tempfile.gettempdir()).glob(f"{PREFIX}{os.getpid()}-*"):
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+def remove_own() -> None:
+    """Remove this process's kernel folders (an interrupted or failed build, once its pages were
+    abandoned): those recorded, and by name those a page's thread made a moment ago."""
+    for folder in list(_open):
+        shutil.rmtree(folder, ignore_errors=True)
+        _open.discard(folder)
+    with contextlib.suppress(OSError):
+        for entry in Path(tempfile.gettempdir()).glob(f"{PREFIX}{os.getpid()}-*"):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)

@@ -22,24 +22,40 @@ The server speaks JSON lines over its standard input and output: ``{"id", "argv"
 "stream"}`` asks for a kernel, ``{"id", "pid"}`` answers, ``{"exited", "status"}`` says a kernel
 ended (the server reaps its children). It exits when its input closes (the build ended or died)
 and kills the kernels still running then.
+
+Nothing it starts outlives the build (``claimbook.pipeline.lifeline``): the server and each kernel
+ask the system (Linux's ``prctl(PR_SET_PDEATHSIG)``) to be killed the moment their parent ends, so
+a build killed with SIGKILL, its server with it or not, takes its kernels along at once; a kernel
+also watches its server (ipykernel's parent poller, every second) where that call does not exist.
+The build holds each kernel by a pidfd where the system has them: it can still tell whether a
+kernel runs, and signal it, once the server that forked it is gone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 
 from claimbook.common.paths import BOOK_ROOT_VARIABLE
+from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
 # The server: imports, then a loop that forks kernels. It is given as source (run with -c, like
 # the kernel launcher's own minimal start) so that no module of the package is imported in it
 # but those the pages import.
-_SERVER = r"""
+_SERVER = (
+    DIE_WITH_PARENT
+    + r"""
 import importlib, json, os, select, signal, sys, traceback
+
+die_with_parent(int(sys.argv[2]))  # the build
+SERVER = os.getpid()
 
 # As ipykernel_launcher does: the working directory leaves sys.path while the kernel loads (the
 # kernel's shell puts it back).
@@ -80,6 +96,7 @@ def say(message):
 def become_kernel(request):
     code = 1
     try:
+        die_with_parent(SERVER)
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.close(wake_read)
@@ -95,7 +112,9 @@ def become_kernel(request):
         os.close(stream)
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.argv = [LAUNCHER, *request["argv"]]
+        # ipykernel reads its parent (JPY_PARENT_PID) as it is imported, here before any request:
+        # it is told the server, its real parent, to watch.
+        sys.argv = [LAUNCHER, *request["argv"], f"--IPKernelApp.parent_handle={SERVER}"]
         kernelapp.launch_new_instance()
         code = 0
     except SystemExit as exc:
@@ -156,6 +175,7 @@ for pid in children:
 # second of the interpreter tearing down pandas and altair.
 os._exit(0)
 """
+)
 
 
 class ServerGone(RuntimeError):
@@ -164,33 +184,110 @@ class ServerGone(RuntimeError):
 
 class ForkedKernel:
     """A kernel the server forked, with what jupyter_client asks of a ``Popen``: ``pid``,
-    ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``."""
+    ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``.
+
+    While the server runs it says when a kernel ends. Once it is gone (killed, or stopped), the
+    kernel is looked at directly, through a pidfd where the system has them (it names this
+    process and no later one with the same pid), so a kernel still running is seen, and killed."""
 
     stdin = stdout = stderr = None
 
     def __init__(self, server: KernelServer, pid: int):
         self.server, self.pid = server, pid
         self.returncode = None
+        self._pidfd = _pidfd(pid)
+        _LIVE.add(self)
 
     def poll(self):
         if self.returncode is None:
-            self.returncode = self.server.exit_status(self.pid)
+            status = self.server.exit_status(self.pid)
+            if status is None and not self.server.running() and self._ended():
+                status = -signal.SIGKILL  # ended with or after its server; its status went with it
+            if status is not None:
+                self._finished(status)
         return self.returncode
 
+    def _ended(self) -> bool:
+        if self._pidfd is not None:
+            return bool(select.select([self._pidfd], [], [], 0)[0])
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # the pid is someone else's now
+            return True
+        return False
+
+    def _finished(self, status: int) -> None:
+        self.returncode = status
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        _LIVE.discard(self)
+
     def wait(self, timeout=None):
-        if not self.server.wait_exit(self.pid, timeout):
-            raise subprocess.TimeoutExpired(f"kernel {self.pid}", timeout)
-        return self.poll()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self.server.wait_exit(self.pid, timeout)
+        while self.poll() is None:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(f"kernel {self.pid}", timeout)
+            if self._pidfd is not None:
+                select.select([self._pidfd], [], [], left)
+            else:
+                time.sleep(0.02 if left is None else min(0.02, left))
+        return self.returncode
 
     def send_signal(self, signum):
-        if self.poll() is None:
-            os.kill(self.pid, signum)
+        if self.poll() is not None:
+            return
+        try:
+            if self._pidfd is not None:
+                signal.pidfd_send_signal(self._pidfd, signum)
+            else:
+                os.kill(self.pid, signum)
+        except ProcessLookupError:
+            pass
 
     def terminate(self):
         self.send_signal(signal.SIGTERM)
 
     def kill(self):
         self.send_signal(signal.SIGKILL)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A file descriptor naming process ``pid`` (Linux 5.3 and later), or None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+# The kernels of this process's pages that may still run (forked, or started afresh): what
+# ``kill_kernels`` ends.
+_LIVE: set = set()
+
+
+def track(process) -> None:
+    """Count a kernel started afresh (a ``Popen``) among those ``kill_kernels`` ends."""
+    if process is not None:
+        _LIVE.add(process)
+
+
+def kill_kernels() -> None:
+    """Kill every kernel of this process's pages that still runs (an interrupted or failed
+    build: its pages are abandoned, their kernels with them). A kernel started afresh leads a
+    session of its own: the whole of it is killed."""
+    for kernel in list(_LIVE):
+        if kernel.poll() is None:
+            if not isinstance(kernel, ForkedKernel):
+                with contextlib.suppress(OSError):
+                    os.killpg(kernel.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                kernel.kill()
+        else:
+            _LIVE.discard(kernel)
 
 
 class KernelServer:
@@ -213,7 +310,7 @@ class KernelServer:
         environment = dict(os.environ)
         environment[BOOK_ROOT_VARIABLE] = self.book_root
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, json.dumps(self.modules)],
+            [sys.executable, "-c", _SERVER, json.dumps(self.modules), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -225,16 +322,19 @@ class KernelServer:
         return self
 
     def _listen(self, stream) -> None:
-        for line in stream:
-            message = json.loads(line)
-            with self._changed:
-                if "ready" in message:
-                    self._ready = True
-                elif "exited" in message:
-                    self._exits[message["exited"]] = message["status"]
-                else:
-                    self._answers[message["id"]] = message["pid"]
-                self._changed.notify_all()
+        try:
+            for line in stream:
+                message = json.loads(line)
+                with self._changed:
+                    if "ready" in message:
+                        self._ready = True
+                    elif "exited" in message:
+                        self._exits[message["exited"]] = message["status"]
+                    else:
+                        self._answers[message["id"]] = message["pid"]
+                    self._changed.notify_all()
+        except (OSError, ValueError):  # the server died mid-line: it is gone, as at the end
+            pass
         with self._changed:
             self._gone = True
             self._changed.notify_all()
@@ -243,7 +343,8 @@ class KernelServer:
         return self._alive()
 
     def _alive(self) -> bool:
-        return self.process is not None and not self._gone
+        process = self.process
+        return process is not None and not self._gone and process.poll() is None
 
     def spawn(self, argv: list[str], env: dict, cwd: str, stream: str) -> ForkedKernel:
         """A new kernel: ``argv`` is the kernel command after ``python -m ipykernel_launcher``;
@@ -265,10 +366,10 @@ class KernelServer:
             return ForkedKernel(self, self._answers.pop(request_id))
 
     def exit_status(self, pid: int):
+        """How kernel ``pid`` ended, if the server said so; None otherwise (still running, or
+        the server is gone: ``ForkedKernel.poll`` then looks at the kernel itself)."""
         with self._lock:
-            if pid in self._exits:
-                return self._exits[pid]
-            return None if self._alive() else -signal.SIGKILL  # the server kills its kernels as it ends
+            return self._exits.get(pid)
 
     def wait_exit(self, pid: int, timeout=None) -> bool:
         with self._changed:

@@ -40,29 +40,80 @@ def read_registry(request: BuildRequest):
         from claimbook.engine import SPECS, load_registry
 
         registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-        chapters, claims, warnings = apply_params(request.overrides, registry, SPECS)
+        chapters, claims, warnings = apply_params(request.overrides, registry, SPECS, root)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
     return registry, Changes(chapters, claims, tuple(warnings))
 
 
 def load_data(request: BuildRequest, changes: Changes) -> Loaded:
-    """The inputs of the build, checked: every system a claim names is known, and every selector that
-    takes one result finds one (``check_selections``)."""
-    from claimbook.engine.context import book_data, check_systems
+    """The inputs of the build, checked (``checked_data``)."""
     from claimbook.inputs.ingest import ingest_as_read
 
     table = None
-    try:
-        if request.results is not None:
-            request.report(f"ingesting {request.results}")
+    if request.results is not None:
+        request.report(f"ingesting {request.results}")
+        try:
             table = ingest_as_read(request.results, request.round_name)
-        data = book_data(request.root, table, changes.claims)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return Loaded(changes, table, checked_data(request.root, table, changes.claims))
+
+
+def checked_data(root, table=None, overrides=None, registry_file=None):
+    """The data a book of ``root`` reads (``table`` in place of the committed round, the claims
+    ``overrides``, ``registry_file`` in place of its announcement's registry), checked as every
+    command that judges claims checks it, ``build`` and ``check`` alike: every system a claim
+    names is known (``check_systems``), and every selector that takes one result finds one
+    (``check_selections``). A problem is one UsageError line naming the file, claim and field."""
+    from claimbook.engine.context import book_data, check_systems
+
+    try:
+        data = book_data(root, table, overrides, registry_file)
         check_systems(data)
         check_selections(data)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    return Loaded(changes, table, data)
+    return data
+
+
+def judged(claim, data):
+    """The engine's check of ``claim``; a registry error it finds only as it judges (a selection
+    the audit could not foresee) is the same one line as any other, for ``build`` and ``check``."""
+    from claimbook import engine
+    from claimbook.engine.core import ClaimSpecError
+
+    try:
+        return engine.check(claim, data)
+    except ClaimSpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def summed_twice(claim, data) -> list[str]:
+    """A sum whose items select the same result (one system listed twice, perhaps under two of
+    its names): that result would be counted twice. A registry error per sum."""
+    from claimbook.claims.selectors import item_selector
+    from claimbook.engine import role_selectors
+    from claimbook.engine.core import select_for
+
+    found = []
+    for item in (claim, *claim.parts):
+        for name, selector in role_selectors(item):
+            if not isinstance(selector.get("sum"), list):
+                continue
+            shared = {key: value for key, value in selector.items() if key != "sum"}
+            first: dict[str, int] = {}
+            for index, entry in enumerate(selector["sum"]):
+                rows, _ = select_for(data, item, {**shared, **item_selector(entry)}, name)
+                twice = [location for location in rows["location"] if first.get(location, index) != index]
+                if twice:
+                    found.append(
+                        f"{item.where}: field {name}.sum: items {first[twice[0]]} and {index} both select "
+                        f"{twice[0]}; a result is counted once per item (say count: 2 to count it twice)"
+                    )
+                    break
+                first.update((location, index) for location in rows["location"])
+    return found
 
 
 def check_selections(data) -> None:
@@ -74,7 +125,7 @@ def check_selections(data) -> None:
     found = []
     for claim in data.registry.claims:
         try:
-            found += engine.audit(claim, data)
+            found += engine.audit(claim, data) + summed_twice(claim, data)
         except ClaimSpecError as exc:
             found.append(str(exc))
     if found:

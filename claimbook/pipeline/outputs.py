@@ -24,7 +24,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 from claimbook.common.files import current_umask
-from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, OUT_MARKER, PROJECT_ROOT
+from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, OUT_MARKER, PROJECT_ROOT, TOC_FILE
 
 LOCK_FILE = ".claimbook.lock"
 STAGING_PREFIX = ".claimbook-staging-"
@@ -152,27 +152,46 @@ def _leftovers(folder: Path) -> list[Path]:
     return [
         entry
         for entry in folder.iterdir()
-        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
-        and entry.is_dir()
-        and not entry.is_symlink()
+        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)) and not entry.is_symlink()
     ]
+
+
+def _unwritten_journals(target: Path) -> list[Path]:
+    """Journals a build killed while writing them left under their temporary names (never read:
+    a journal counts once it is in place)."""
+    folder = target / "_build"
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return [path for path in folder.glob(f".{JOURNAL}.*.tmp") if path.is_file() and not path.is_symlink()]
 
 
 def has_leftovers(target: Path) -> bool:
     """Whether a killed build left staging or retired folders, or an unfinished swap, in ``target``."""
-    return (target / "_build" / JOURNAL).is_file() or any(
-        _leftovers(target / place) for place in LEFTOVER_PLACES
+    return (
+        (target / "_build" / JOURNAL).is_file()
+        or bool(_unwritten_journals(target))
+        or any(_leftovers(target / place) for place in LEFTOVER_PLACES)
     )
 
 
 def clear_leftovers(target: Path) -> None:
     """Finish the swap a killed build left half done (``recover``), then remove the staging and
-    retired folders it left (only ours: they carry our prefixes, and the lock says no build is
-    using them)."""
+    retired folders and the half-written journals it left (only ours: they carry our prefixes,
+    and the lock says no build is using them)."""
     recover(target / "_build")
     for place in LEFTOVER_PLACES:
         for entry in _leftovers(target / place):
-            shutil.rmtree(entry, ignore_errors=True)
+            _remove(entry)
+    for journal in _unwritten_journals(target):
+        journal.unlink(missing_ok=True)
+
+
+def _remove(path: Path) -> None:
+    """Remove a folder of ours, or a file (a swapped file's old version)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
 
 
 _RENAME_EXCHANGE = 2
@@ -221,16 +240,19 @@ def _identity(path: Path) -> list[int] | None:
 
 
 def _beside(new: Path, old: Path) -> Path:
-    """``new``, or a copy of it beside ``old`` when they are on different file systems (a rename
-    cannot cross them): in a staging folder of ours in ``old``'s parent."""
+    """``new`` (a folder or a file), or a copy of it beside ``old`` when they are on different
+    file systems (a rename cannot cross them): in a staging folder of ours in ``old``'s parent."""
     old.parent.mkdir(parents=True, exist_ok=True)
     if _filesystem(new) == _filesystem(old.parent):
         return new
     place = old.parent / f"{STAGING_PREFIX}{os.getpid()}"  # shared by the folders of one parent
     place.mkdir(exist_ok=True)
     if (place / old.name).exists():
-        shutil.rmtree(place / old.name)
-    shutil.copytree(new, place / old.name, symlinks=True)
+        _remove(place / old.name)
+    if new.is_dir():
+        shutil.copytree(new, place / old.name, symlinks=True)
+    else:
+        shutil.copy2(new, place / old.name)
     return place / old.name
 
 
@@ -238,7 +260,8 @@ JOURNAL = ".claimbook-swap.json"
 
 
 def publish(pairs: list[tuple[Path, Path]], journal_dir: Path) -> None:
-    """Put each new folder where its old one is, all of them or none: one transaction.
+    """Put each new folder (or file: the table of contents) where its old one is, all of them or
+    none: one transaction.
 
     Every new folder is first made ready on the file system of the folder it replaces; then a
     journal naming each pair and the new folder's identity (device, inode: a rename keeps it) is
@@ -271,13 +294,13 @@ def publish(pairs: list[tuple[Path, Path]], journal_dir: Path) -> None:
         raise
     journal.unlink()
     for (new, old), (staged, _) in zip(ready, pairs, strict=True):
-        shutil.rmtree(new, ignore_errors=True)  # now the old version
+        _remove(new)  # now the old version
         if new != staged and new.parent.name.startswith(STAGING_PREFIX):
             shutil.rmtree(new.parent, ignore_errors=True)
 
 
-# The folders a build replaces, relative to its target: the only ones a journal may name.
-PUBLISHED = (f"{BOOK_DIR}/{GENERATED_DIR}", BOOK_DIR, "data", "_build/html")
+# What a build replaces, relative to its target: the only paths a journal may name.
+PUBLISHED = (f"{BOOK_DIR}/{GENERATED_DIR}", BOOK_DIR, "data", "_build/html", TOC_FILE, CONFIG_FILE)
 
 
 def _relative(path: Path, target: Path) -> str:
@@ -330,20 +353,6 @@ def recover(journal_dir: Path) -> list[str]:
             finished.append(old.name)
     journal.unlink(missing_ok=True)
     return finished
-
-
-def replace_file(new: Path, target: Path) -> bool:
-    """Move ``new`` over ``target`` unless the bytes are the same; whether it changed."""
-    if target.is_file() and target.read_bytes() == new.read_bytes():
-        new.unlink()
-        return False
-    if _filesystem(new.parent) != _filesystem(target.parent):  # _build/ on another file system
-        beside = target.with_name(f"{STAGING_PREFIX}{os.getpid()}-{target.name}")
-        shutil.copy2(new, beside)
-        new.unlink()
-        new = beside
-    os.replace(new, target)
-    return True
 
 
 def follow_umask(folder: Path) -> None:

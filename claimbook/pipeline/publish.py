@@ -100,9 +100,12 @@ def publish_book(request: BuildRequest, staging: Path, html_folder: Path | None)
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")
-    # The table of contents first: a build killed after it leaves one that says what the next
-    # build's will say (the check above lets it be replaced).
+    # The table of contents goes in the same transaction as the pages it names (a kill at any
+    # moment leaves both old, or a journal that puts both new); one that would not change is
+    # left alone, its time with it.
     for name in files:
         outputs.follow_umask(staging / name)
-        outputs.replace_file(staging / name, target / name)
+        current = target / name
+        if not (current.is_file() and current.read_bytes() == (staging / name).read_bytes()):
+            pairs.append((staging / name, current))
     outputs.publish(pairs, build_dir)

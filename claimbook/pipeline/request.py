@@ -61,6 +61,12 @@ class BuildRequest:
         return self.out is not None
 
     @property
+    def workers(self) -> int:
+        """Pages executed at once: ``--jobs``, else one more than the cores (each kernel spends
+        part of its time starting up and waiting)."""
+        return self.jobs or (os.cpu_count() or 1) + 1
+
+    @property
     def plain(self) -> bool:
         """A plain rebuild of the committed book: it may be answered from digests alone."""
         return (

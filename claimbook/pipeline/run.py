@@ -5,7 +5,6 @@ book shows (the ledger reads them, and every executed page must agree with them)
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -35,26 +34,69 @@ def kernel_server(root: Path):
 
 
 def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
-    """Execute pages, in parallel when more than one must run; the first failure stops the build."""
+    """Execute pages, in parallel when more than one must run; the first failure (or an
+    interrupt) stops the build: the pages still running are abandoned, their kernels killed."""
     from claimbook.pipeline.execute import execute_chapter
 
     started = time.perf_counter()
     if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            execute_chapter(*job, server)
-            report(f"  executed {job[0]} ({seconds(time.perf_counter() - started)})")
+        try:
+            for job in jobs:
+                execute_chapter(*job, server)
+                report(f"  executed {job[0]} ({seconds(time.perf_counter() - started)})")
+        except BaseException:
+            abandon(server, [])
+            raise
         return
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
-    with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
-        try:
-            for future in as_completed(futures):
-                future.result()
-                report(f"  executed {futures[future]} ({seconds(time.perf_counter() - started)} since start)")
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(jobs)), thread_name_prefix="page")
+    futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
+    try:
+        for future in as_completed(futures):
+            future.result()
+            report(f"  executed {futures[future]} ({seconds(time.perf_counter() - started)} since start)")
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        abandon(server, list(futures))
+        raise
+    pool.shutdown()
+
+
+# How long an abandoned page's thread is given to notice that its kernel is gone (it does within
+# a second or two) before the build cleans up after it all the same.
+ABANDON_SECONDS = 10.0
+QUIET_WHEN_ABANDONED = ("papermill", "traitlets", "nbclient", "jupyter_client")
+
+
+def abandon(server, futures: list) -> None:
+    """Stop what the pages of an interrupted or failed build still run: the server and every
+    kernel (forked or started afresh), while their threads are given a moment to end (a thread
+    that meanwhile started a kernel afresh sees it killed too), so that no page writes into the
+    staging folder once it is being removed."""
+    import logging
+    from concurrent.futures import wait
+
+    from claimbook.pipeline import kernels
+
+    # What the abandoned pages' clients say of their dying kernels is not news: one line says
+    # why the build stopped.
+    loggers = [logging.getLogger(name) for name in QUIET_WHEN_ABANDONED]
+    silenced = [logger for logger in loggers if not logger.disabled]
+    for logger in silenced:
+        logger.disabled = True
+    if server is not None:
+        server.stop()
+    deadline = time.monotonic() + ABANDON_SECONDS
+    while True:
+        kernels.kill_kernels()
+        if not wait(futures, timeout=0.2).not_done:
+            break
+        if time.monotonic() > deadline:
+            silenced = []  # still running: they stay quiet
+            break
+    kernels.kill_kernels()
+    for logger in silenced:
+        logger.disabled = False
 
 
 def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
@@ -63,7 +105,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     The engine checks the claims of the pages executed now (their pages must agree with it)
     and the claims with no page (the ledger shows its check); a reused page was checked by
     the build that made it, from inputs its digest proves unchanged."""
-    from claimbook import engine
+    from claimbook.pipeline.load import judged
 
     report, to_run = request.report, staged.to_run
     reused = len(staged.pages) - len(to_run)
@@ -75,7 +117,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     checked = included & (executed_claims | {claim.id for claim in text_only})
 
     def check_all() -> dict:
-        return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in checked}
+        return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
 
     def check_all_and_import() -> dict:
         checks = check_all()
@@ -89,8 +131,7 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
 
     if not to_run:
         return check_all()
-    # One more kernel than cores: each spends part of its time starting up and waiting.
-    workers = request.jobs or (os.cpu_count() or 1) + 1
+    workers = request.workers
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
     # The engine's checks need no page: they are made while the kernels run, which leaves this
     # process waiting anyway. What executing a page imports is imported first: sharing the
@@ -99,10 +140,14 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
 
     import claimbook.pipeline.execute  # noqa: F401
 
-    with ThreadPoolExecutor(max_workers=1) as checker:
-        pending = checker.submit(check_all_and_import)
+    checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks")
+    pending = checker.submit(check_all_and_import)
+    try:
         execute(to_run, workers, report, server)
         checks = pending.result()
+    finally:
+        # A failed or interrupted build does not wait for the checks: the thread ends by itself.
+        checker.shutdown(wait=False, cancel_futures=True)
     if server is not None:
         server.stop()  # its memory is the HTML's now
     return checks

@@ -9,7 +9,16 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, DATA_INPUTS, GENERATED_DIR, RESULTS, inside
+from claimbook.common.files import copy_regular, copy_regular_tree
+from claimbook.common.paths import (
+    BOOK_DIR,
+    CONFIG_FILE,
+    DATA_INPUTS,
+    GENERATED_DIR,
+    RESULTS,
+    inside,
+    is_path_parameter,
+)
 from claimbook.pipeline import outputs
 from claimbook.pipeline.cache import CACHE_NAME, read_cache
 from claimbook.pipeline.load import Loaded
@@ -54,6 +63,8 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
         results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
         write_tidy(table, inside(folder, results_path))
     pages = plan(loaded.data.registry, loaded.changes, request.only, results_path)
+    if request.to_out:
+        copy_named_files(root, folder, pages)
     generated = folder / BOOK_DIR / GENERATED_DIR
     previous = request.target / BOOK_DIR / GENERATED_DIR
     seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
@@ -71,22 +82,22 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
     return Staged(folder, book_root, results_path, pages, wanted, to_run)
 
 
+# What a book's hand-written folder holds that is not a source: the build's own and editors'.
+_NOT_SOURCES = (GENERATED_DIR, "_build", ".ipynb_checkpoints", "__pycache__")
+
+
 def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
-    """The book's hand-written sources (not its generated pages), and for an --out book its data."""
-    shutil.copy2(root / CONFIG_FILE, staging / CONFIG_FILE)
-    shutil.copytree(
-        root / BOOK_DIR,
-        staging / BOOK_DIR,
-        ignore=shutil.ignore_patterns(
-            GENERATED_DIR,
-            "_build",
-            ".ipynb_checkpoints",
-            "__pycache__",
-            f"{outputs.STAGING_PREFIX}*",
-            f"{outputs.RETIRED_PREFIX}*",
-        ),
-        dirs_exist_ok=True,
-    )
+    """The book's hand-written sources (not its generated pages), and for an --out book its data:
+    regular files only (a link to a device or a FIFO anywhere in them is never opened)."""
+
+    def not_a_source(relative: str) -> bool:
+        return any(
+            part in _NOT_SOURCES or part.startswith((outputs.STAGING_PREFIX, outputs.RETIRED_PREFIX))
+            for part in relative.split("/")
+        )
+
+    copy_regular(root / CONFIG_FILE, staging / CONFIG_FILE, CONFIG_FILE)
+    copy_regular_tree(root / BOOK_DIR, staging / BOOK_DIR, skip=not_a_source)
     if with_data:
         for relative in [
             *DATA_INPUTS["earlier_paths"],
@@ -96,12 +107,29 @@ def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
             RESULTS,
             PRICES,
         ]:
-            source = root / relative
-            if source.is_file():
-                (staging / relative).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, staging / relative)
+            if (root / relative).exists():
+                copy_regular(root / relative, staging / relative, relative)
         for folder in (DATA_INPUTS["reference_dir"], DATA_INPUTS["registry_dir"]):
-            shutil.copytree(root / folder, staging / folder, dirs_exist_ok=True)
+            copy_regular_tree(root / folder, staging / folder)
+
+
+def copy_named_files(root: Path, staging: Path, pages) -> None:
+    """The files and folders the pages' parameters name (a ``--param`` may name another file of
+    the project, ``prices_path=data/prices/mine.csv``), copied into an --out book beside its
+    other data: the book reads its own copies, and stays movable. (Each path was checked to lie
+    inside the project as it was read: ``claimbook.claims.params``.)"""
+    for job in pages:
+        for name, value in job.parameters.items():
+            if not is_path_parameter(name):
+                continue
+            for relative in value if isinstance(value, list) else [value]:
+                if not isinstance(relative, str) or (staging / relative).exists():
+                    continue
+                source = inside(root, relative)
+                if source.is_dir():
+                    copy_regular_tree(source, staging / relative)
+                elif source.exists():
+                    copy_regular(source, staging / relative, relative)
 
 
 def seed_generated(previous: Path, staging_claims: Path) -> None:

@@ -43,31 +43,49 @@ def missing_warnings(rows: list[dict], registry) -> list[str]:
     return warnings
 
 
+def drifted(root, rows: list[dict]) -> list:
+    """The claims of ``rows`` that now stand on other results than the committed scorecard of
+    ``root`` records (``claimbook.engine.drift``)."""
+    from claimbook.engine import drift
+
+    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    return drift.compare(committed, rows)
+
+
+def switched_error(found: list) -> BuildError | None:
+    """The error for a claim whose subject moved to another organization's system (never
+    accepted, by ``build`` or ``check``), if one did."""
+    switched = [item for item in found if item.switched]
+    if not switched:
+        return None
+    return BuildError(
+        f"claim {switched[0].claim}: its subject moved to another organization's system in "
+        f"{', '.join(switched[0].switched)} (see the drift list above); a claim never switches its "
+        "subject silently: name the system in the registry (or --param); nothing was written"
+    )
+
+
+def report_drift(found: list, report) -> None:
+    report(f"drift: {len(found)} claim(s) now stand on other results than the committed scorecard records:")
+    for item in found:
+        report(f"  {item.text()}")
+
+
 def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
     """Claims that now stand on other results than the committed scorecard records, in one list
     before anything is written, and added to ``warnings``; a subject moved to another
     organization's system (always), or any drift under --strict, stops the build."""
-    from claimbook.engine import drift
-
-    root, strict, report = request.root, request.strict, request.report
-    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
-    found = drift.compare(committed, rows)
+    found = drifted(request.root, rows)
     if not found:
         return
-    report(f"drift: {len(found)} claim(s) now stand on other results than the committed scorecard records:")
-    for item in found:
-        report(f"  {item.text()}")
-    switched = [item for item in found if item.switched]
-    if switched or strict:
+    report_drift(found, request.report)
+    switched = switched_error(found)
+    if switched is not None or request.strict:
         for warning in warnings:  # what else the build found, before it stops
-            report(warning)
-    if switched:
-        raise BuildError(
-            f"claim {switched[0].claim}: its subject moved to another organization's system in "
-            f"{', '.join(switched[0].switched)} (see the drift list above); a claim never switches its "
-            "subject silently: name the system in the registry (or --param); nothing was written"
-        )
-    if strict:
+            request.report(warning)
+    if switched is not None:
+        raise switched
+    if request.strict:
         raise BuildError(
             f"--strict: {len(found)} claim(s) now stand on other results ({', '.join(d.claim for d in found)}; "
             "see the drift list above); nothing was written"

@@ -176,6 +176,8 @@ def _counts_chart(entries_by_announcement: dict, registry) -> str:
                     "claims": counts[verdict],
                 }
             )
+    if not records:  # a book of pages of the round alone (--only explorer): no claim to count
+        return ""
     charts.use_book_style()
     chart = charts.verdict_counts_chart(
         pd.DataFrame(records),

@@ -1,0 +1,259 @@
+"""The rules every result the book judges keeps, checked in one place on a tidy table: by
+``ingest`` as it makes the table from a results summary, and by ``load_results`` whenever a tidy
+table is read (a tidy table is an input too: someone may have edited it).
+
+A value that passes these is one the engine can judge without an exception (a property test
+fuzzes the official summary to hold that):
+
+* a result is a finite number from ``MIN_RESULT`` to ``MAX_RESULT`` (a figure of 1e30, 1e-30 or
+  5e-324 used to reach the verdicts, where a per-GPU figure underflowed to 0 or a rounding
+  overflowed Decimal's precision);
+* a system has at least one node, and a count of accelerators of at most ``MAX_COUNT``; a
+  system with no accelerator per node is one whose accelerator is "N/A" (the host processors
+  run the benchmark), and the total is nodes times accelerators per node;
+* units, metric and direction agree (``higher_is_better`` follows the units), scenarios are
+  MLPerf's, and the per-accelerator figure is the result over the total;
+* text carries no control or bidirectional-override characters (an ESC sequence would act on
+  the terminal of anyone running ``check``; an override shows a name in another order);
+* one result per key (who ran what on which system), and one per ``Location``: a Location names
+  a result, and a claim cites results by it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from claimbook.common.formatting import significant
+from claimbook.common.identifiers import ROUND, ROUND_RULE, UNSAFE_TEXT, unsafe_character
+from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, UNITS
+
+MIN_RESULT = 1e-4  # the smallest published result is about 0.014 (video samples per second)
+MAX_RESULT = 1e10  # the largest is about 6 million tokens per second
+MAX_COUNT = 1_000_000  # nodes, accelerators per node, and their product
+CPU_ONLY = ("", "n/a", "none")  # accelerator names of a system whose host processors run it
+TEXT_COLUMNS = (
+    "round",
+    "organization",
+    "division",
+    "availability",
+    "system_type",
+    "system",
+    "system_name",
+    "accelerator",
+    "model",
+    "mlperf_model",
+    "scenario",
+    "units",
+    "metric",
+    "framework",
+    "weight_data_types",
+    "result_id",
+    "location",
+)
+
+
+def first_problem(table: pd.DataFrame, path, line, names: dict[str, str] | None = None) -> str | None:
+    """What is wrong with the first row of ``table`` that breaks a rule, starting with where it
+    is ("FILE, line N": ``line(position)`` says the line of a row), naming columns as ``names``
+    maps them (a raw summary's own names); None if every row keeps every rule. The repeat of a
+    key or a Location is named at its second row, with the line of the first."""
+    names = names or {}
+    found = [problem for check in _CHECKS if (problem := check(table, names)) is not None]
+    if not found:
+        return None
+    position, message = min(found, key=lambda problem: problem[0])[:2]
+    other = [problem[2] for problem in found if problem[0] == position and len(problem) > 2]
+    if other:
+        message = message.replace("{other}", line(other[0]))
+    return f"{path}, {line(position)}: {message}"
+
+
+def _first(mask: pd.Series) -> int | None:
+    positions = mask.to_numpy().nonzero()[0]
+    return int(positions[0]) if len(positions) else None
+
+
+def _result(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    values = table["result"].astype(float)
+    bad = ~values.between(MIN_RESULT, MAX_RESULT) | values.isna()
+    position = _first(bad)
+    if position is None:
+        return None
+    value = float(values.iloc[position])
+    shown = repr(value) if not math.isfinite(value) else f"{value:g}"
+    return position, (
+        f"{names.get('result', 'result')} is {shown}; a result must be a finite number from "
+        f"{significant(MIN_RESULT, 1)} to {MAX_RESULT:,.0f}"
+    )
+
+
+def _counts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    nodes, per_node, total = (
+        table[name] for name in ("nodes", "accelerators_per_node", "total_accelerators")
+    )
+    problems = [
+        (
+            nodes < 1,
+            lambda row: f"{names.get('nodes', 'nodes')} is {row['nodes']}; a system has at least one node",
+        ),
+        (
+            (nodes > MAX_COUNT) | (per_node > MAX_COUNT) | (per_node < 0) | (total > MAX_COUNT),
+            lambda row: (
+                f"{row['nodes']} node(s) of {row['accelerators_per_node']} accelerator(s) each is not a "
+                f"system's size (at most {MAX_COUNT:,} of each, and in all)"
+            ),
+        ),
+        (
+            total != nodes * per_node,
+            lambda row: (
+                f"{names.get('total_accelerators', 'total_accelerators')} is {row['total_accelerators']} "
+                f"but {row['nodes']} node(s) x {row['accelerators_per_node']} is {row['nodes'] * row['accelerators_per_node']}"
+            ),
+        ),
+        (
+            (per_node == 0) & ~table["accelerator"].astype(str).str.strip().str.lower().isin(CPU_ONLY),
+            lambda row: (
+                f"{names.get('accelerators_per_node', 'accelerators_per_node')} is 0 but "
+                f"{names.get('accelerator', 'accelerator')} names one ({row['accelerator']!r}); a system without "
+                "accelerators names none (N/A)"
+            ),
+        ),
+    ]
+    return _earliest(table, problems)
+
+
+def _earliest(table: pd.DataFrame, problems) -> tuple[int, str] | None:
+    found = [(position, word) for mask, word in problems if (position := _first(mask)) is not None]
+    if not found:
+        return None
+    position, word = min(found, key=lambda item: item[0])
+    return position, word(table.iloc[position])
+
+
+def _vocabulary(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    units = table["units"].astype(str)
+    expected_metric = units.map(lambda unit: UNITS.get(unit, (None, None))[0])
+    expected_direction = units.map(lambda unit: UNITS.get(unit, (None, None))[1])
+    problems = [
+        (
+            ~units.isin(list(UNITS)),
+            lambda row: f"unknown units {row['units']!r}; the book understands {', '.join(UNITS)}",
+        ),
+        (~table["scenario"].isin(SCENARIOS), lambda row: f"unknown scenario {row['scenario']!r}"),
+    ]
+    if "metric" in table and "higher_is_better" in table:  # a tidy table's own columns
+        problems += [
+            (
+                table["metric"].astype(str) != expected_metric,
+                lambda row: f"metric is {row['metric']!r} but {row['units']} is {UNITS[row['units']][0]}",
+            ),
+            (
+                table["higher_is_better"].astype(bool) != expected_direction.astype(bool),
+                lambda row: (
+                    f"higher_is_better is {row['higher_is_better']} but {row['units']} is "
+                    + ("better higher" if UNITS[row["units"]][1] else "better lower")
+                ),
+            ),
+        ]
+    return _earliest(table, problems)
+
+
+def _per_accelerator(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    if "per_accelerator" not in table:
+        return None
+    throughput = (table["metric"] == "throughput") & (table["total_accelerators"] > 0)
+    expected = (table["result"] / table["total_accelerators"].where(throughput)).astype(float)
+    given = table["per_accelerator"].astype(float)
+    agree = (given.isna() & expected.isna()) | ((given - expected).abs() <= 1e-9 * expected.abs())
+    return _earliest(
+        table,
+        [
+            (
+                ~agree.fillna(False),
+                lambda row: (
+                    f"per_accelerator is {row['per_accelerator']} but the result over the total is "
+                    + (
+                        f"{row['result'] / row['total_accelerators']:g}"
+                        if row["metric"] == "throughput" and row["total_accelerators"]
+                        else "none (not a throughput of accelerators)"
+                    )
+                ),
+            )
+        ],
+    )
+
+
+def _text(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    found = []
+    for column in TEXT_COLUMNS:
+        if column not in table:
+            continue
+        values = table[column].astype(str)
+        position = _first(values.str.contains(UNSAFE_TEXT, regex=True))
+        if position is not None:
+            character = unsafe_character(values.iloc[position])
+            found.append(
+                (
+                    position,
+                    (
+                        f"{names.get(column, column)} holds the character {character} (a control or "
+                        "bidirectional-override character); text in a results file may not"
+                    ),
+                )
+            )
+    return min(found, key=lambda item: item[0]) if found else None
+
+
+def _repeated(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    key = list(RESULT_KEY)
+    found = []
+    twice = table.duplicated(key, keep="first")
+    position = _first(twice)
+    if position is not None:
+        row = table.iloc[position]
+        first = _first((table[key] == row[key]).all(axis=1))
+        found.append(
+            (
+                position,
+                f"duplicate result for {', '.join(str(row[name]) for name in key)} (first at {{other}})",
+                first,
+            )
+        )
+    again = table.duplicated("location", keep="first")
+    position = _first(again)
+    if position is not None:
+        location = table["location"].iloc[position]
+        first = _first(table["location"] == location)
+        found.append(
+            (
+                position,
+                (
+                    f"{names.get('location', 'location')} {location!r} is also that of {{other}}; a "
+                    "Location names one result"
+                ),
+                first,
+            )
+        )
+    return min(found, key=lambda item: item[0]) if found else None
+
+
+def _required(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    problems = [
+        (
+            ~table["round"].astype(str).str.fullmatch(ROUND.pattern),
+            lambda row: f"{names.get('round', 'round')} {str(row['round'])[:40]!r} is not {ROUND_RULE}",
+        )
+    ]
+    for column in ("organization", "division", "availability", "model", "system", "location"):
+        problems.append(
+            (
+                table[column].astype(str).str.strip() == "",
+                lambda row, column=column: f"{names.get(column, column)} is empty",
+            )
+        )
+    return _earliest(table, problems)
+
+
+_CHECKS = (_text, _required, _vocabulary, _result, _counts, _per_accelerator, _repeated)

@@ -1,0 +1,426 @@
+"""Hostile moments II, the inputs: no name, number or path escapes.
+
+* ingest and the tidy reader keep one set of rules (``claimbook.inputs.rules``): a result out of
+  range, a system of no node, accelerators counted 0 where one is named, units and direction
+  that disagree, a repeated key or ``Location``, control and bidirectional-override characters
+  are one line naming the file and the line;
+* ``diff`` compares every column a verdict reads (``higher_is_better`` among them);
+* an id the book uses for its own pages, files or folders, or a chapter's, is refused as the
+  registry is read (one list: ``claimbook.common.paths.RESERVED_NAMES``, which a test holds to
+  every file the build writes);
+* a path from a chapter's parameters or a ``--param`` stays inside the project, and an error
+  never quotes a refused file;
+* only regular files are copied from the project;
+* what reaches a terminal (``check``, ``list``) is shown escaped, and a scorecard with junk in
+  it is one line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from clirun import in_process
+from conftest import ROOT
+from summaries import summary_row, write_summary
+
+from claimbook.claims.registry import RegistryError
+from claimbook.common.paths import GENERATED_FILES, RESERVED_NAMES
+from claimbook.inputs.csvfile import IngestError
+from claimbook.inputs.ingest import ingest
+from claimbook.inputs.results import ResultsError, load_results
+
+COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
+
+
+# ---------------------------------------------------------------------------------------------
+# One set of rules: ingest
+
+
+def _two_rows(**second) -> list[dict]:
+    return [summary_row(), summary_row(**{"Scenario": "Server", **second})]
+
+
+INGEST_REFUSES = {
+    "a Location shared by two results": (
+        {"Location": summary_row()["Location"]},
+        (
+            "Location './closed/Acme/results/GB300-NVL72_GB300-288GB_aarch64x72_TRT/deepseek-r1/Offline/"
+            "performance/run_1' is also that of line 2; a Location names one result"
+        ),
+    ),
+    "no node": ({"number_of_nodes": "0", "total_accelerators": "0"}, "number_of_nodes is 0"),
+    "accelerators counted 0 where one is named": (
+        {"accelerators_per_node": "0", "total_accelerators": "0"},
+        "accelerators_per_node is 0 but accelerator_model_name names one ('NVIDIA GB300')",
+    ),
+    "a huge result": ({"Result": "1e30"}, "Result is 1e+30; a result must be a finite number from"),
+    "a tiny result": ({"Result": "1e-30"}, "Result is 1e-30; a result must be a finite number from"),
+    "a denormal result": ({"Result": "5e-324"}, "Result is 4.94066e-324"),
+    "an ESC sequence in a name": ({"Organization": "Acme\x1b[2J"}, "Organization holds the character \\x1b"),
+    "a bidirectional override": ({"SystemName": "\u202eAcme"}, "SystemName holds the character \\u202e"),
+    "a million nodes and more": (
+        {"number_of_nodes": "1000001", "accelerators_per_node": "1", "total_accelerators": "1000001"},
+        "1000001 node(s) of 1 accelerator(s) each is not a system's size",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(INGEST_REFUSES), ids=list(INGEST_REFUSES))
+def test_ingest_refuses_a_bad_value_naming_the_line(case, tmp_path):
+    second, message = INGEST_REFUSES[case]
+    path = write_summary(tmp_path / "summary.csv", _two_rows(**second))
+    with pytest.raises(IngestError) as refused:
+        ingest(path, "v6.1")
+    said = str(refused.value)
+    assert said.startswith(f"{path}, line 3: ") and "\n" not in said, said
+    assert message in said, said
+    assert "\x1b" not in said and "\u202e" not in said  # shown escaped, even in the error
+
+
+def test_a_cpu_only_system_and_zero_width_characters_are_accepted(tmp_path):
+    rows = _two_rows(
+        accelerator_model_name="N/A", accelerators_per_node="0", total_accelerators="0", number_of_nodes="1"
+    )
+    rows[0]["SystemName"] += "\u200b"
+    table = ingest(write_summary(tmp_path / "summary.csv", rows), "v6.1")
+    assert table["total_accelerators"].tolist() == [72, 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# One set of rules: the tidy reader
+
+
+def _edited_table(how) -> pd.DataFrame:
+    table = pd.read_csv(COMMITTED, keep_default_na=False, dtype=str)
+    how(table)
+    return table
+
+
+def _set(column, value, rows=slice(3, 4)):
+    def how(table):
+        table.loc[table.index[rows], column] = value
+
+    return how
+
+
+def _flip_direction(table):
+    system = table["system"] == table["system"].iloc[3]
+    table.loc[system, "higher_is_better"] = table.loc[system, "higher_is_better"].map(
+        {"True": "False", "False": "True"}
+    )
+
+
+def _repeat(column):
+    def how(table):
+        table.loc[table.index[4], column] = table[column].iloc[3]
+
+    return how
+
+
+def _repeat_key(table):
+    for column in ("organization", "division", "system", "model", "scenario"):
+        table.loc[table.index[4], column] = table[column].iloc[3]
+
+
+TIDY_REFUSES = {
+    "a result of -inf": (_set("result", "-inf"), 5, "result is -inf"),
+    "a negative result": (_set("result", "-3.5"), 5, "result is -3.5"),
+    "a negative count of nodes": (_set("nodes", "-1"), 5, "nodes is -1; a system has at least one node"),
+    "a total that is not nodes times accelerators": (
+        _set("total_accelerators", "7"),
+        5,
+        "total_accelerators is 7",
+    ),
+    "a direction against its units": (
+        _flip_direction,
+        None,
+        "higher_is_better is False but Samples/s is better higher",
+    ),
+    "a repeated key": (_repeat_key, 6, "duplicate result for"),
+    "a repeated Location": (_repeat("location"), 6, "is also that of line 5; a Location names one result"),
+    "an ESC sequence": (_set("organization", "AMD\x1b[31m"), 5, "organization holds the character \\x1b"),
+}
+
+
+@pytest.mark.parametrize("case", list(TIDY_REFUSES), ids=list(TIDY_REFUSES))
+def test_the_tidy_reader_keeps_the_rules_of_ingest(case, tmp_path):
+    how, line, message = TIDY_REFUSES[case]
+    path = tmp_path / "v6.1.csv"
+    table = _edited_table(how)
+    table.to_csv(path, index=False, lineterminator="\n")
+    if line is None:  # the first row of the system whose rows changed
+        line = int((table["system"] == table["system"].iloc[3]).to_numpy().nonzero()[0][0]) + 2
+    with pytest.raises(ResultsError) as refused:
+        load_results(path)
+    said = str(refused.value)
+    assert said.startswith(f"{path}, line {line}: ") and "\n" not in said and message in said, said
+
+
+def test_the_committed_table_keeps_every_rule():
+    assert len(load_results(COMMITTED)) > 0
+
+
+def test_diff_compares_the_direction_of_a_result(committed_results):
+    from claimbook.inputs.diff import diff_results, format_diff
+
+    flipped = committed_results.copy()
+    system = flipped["system"] == flipped["system"].iloc[3]
+    flipped.loc[system, "higher_is_better"] = ~flipped.loc[system, "higher_is_better"]
+    table = diff_results(committed_results, flipped)
+    assert len(table) == system.sum() and set(table["fields"]) == {"higher_is_better"}, table
+    assert "no differences" not in format_diff(table)
+    assert "higher_is_better: 'True' -> 'False'" in format_diff(table)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names the book uses for its own files
+
+
+def _registry(tmp_path, announcement_id="acme-v6.1", claim_id="acme-figure", chapters=None):
+    from claimbook.engine import load_registry
+
+    folder = tmp_path / "claims"
+    folder.mkdir(exist_ok=True)
+    header = {
+        "id": announcement_id,
+        "title": "T",
+        "publisher": "Acme",
+        "claimant": "Acme",
+        "vendor": "Acme",
+        "date": "2026-09-18",
+        "round": "v6.1",
+    }
+    claim = {
+        "id": claim_id,
+        "statement": "s",
+        "kind": "figure",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "claimed": 1.0,
+        "subject": {"organization": "Acme"},
+    }
+    (folder / "acme.yaml").write_text(yaml.safe_dump({"announcement": header, "claims": [claim]}))
+    chapters_file = tmp_path / "chapters.yaml"
+    chapters_file.write_text(yaml.safe_dump(chapters if chapters is not None else {}))
+    return load_registry(folder, chapters_file)
+
+
+@pytest.mark.parametrize(
+    "name", ["front", "caveats", "kinds", "scorecard", "cache", "costs", "round", "index"]
+)
+def test_an_announcement_named_as_the_book_s_own_file_is_refused(tmp_path, name):
+    with pytest.raises(RegistryError, match=f"field announcement.id: '{name}' is a name the book gives"):
+        _registry(tmp_path, announcement_id=name)
+
+
+def test_an_announcement_or_a_claim_named_as_a_chapter_is_refused(tmp_path):
+    chapters = {"explorer": {"title": "X", "template": "notebooks/explorer.ipynb", "parameters": {}}}
+    with pytest.raises(RegistryError, match="'explorer' is the name of a chapter"):
+        _registry(tmp_path, announcement_id="explorer", chapters=chapters)
+    with pytest.raises(RegistryError, match="field id: 'explorer' is the name of a chapter"):
+        _registry(tmp_path, claim_id="explorer", chapters=chapters)
+    chapters["front"] = chapters.pop("explorer")
+    with pytest.raises(RegistryError, match="chapter front: 'front' is a name the book gives"):
+        _registry(tmp_path, chapters=chapters)
+
+
+def test_the_reserved_names_cover_every_file_the_build_writes():
+    """What the committed book's generated folder holds, beside the pages of announcements and
+    chapters, is in the one list (and the list names nothing the build does not write there)."""
+    from claimbook.engine import load_registry
+
+    registry = load_registry()
+    generated = ROOT / "book" / "generated"
+
+    def page(path: Path) -> str:  # an announcement's page or folder, a chapter's page
+        return path.name.removesuffix(".md").removesuffix(".ipynb")
+
+    ours = {
+        path.name
+        for path in generated.iterdir()
+        if page(path) not in registry.announcements
+        and page(path) not in registry.chapters
+        and not path.name.startswith(".")
+    }
+    assert ours == set(GENERATED_FILES), ours ^ set(GENERATED_FILES)
+    assert {name.split(".")[0] for name in ours} <= RESERVED_NAMES
+
+
+# ---------------------------------------------------------------------------------------------
+# Paths from data and parameters
+
+
+def _apply(text):
+    from claimbook.claims.params import apply
+    from claimbook.engine import SPECS, load_registry
+
+    return apply([text], load_registry(), SPECS, ROOT)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("/etc/passwd", "'/etc/passwd' is not a path inside the book's folder"),
+        ("../../etc/passwd", "is not a path inside the book's folder"),
+        ("data/prices", "no such file in"),
+        ("data/prices/none.csv", "no such file in"),
+    ],
+)
+def test_a_param_path_stays_inside_the_project(value, message):
+    from claimbook.claims.params import ParamError
+
+    with pytest.raises(ParamError) as refused:
+        _apply(f"economics.prices_path={value}")
+    assert message in str(refused.value) and "root:" not in str(refused.value), refused.value
+
+
+def test_a_param_path_inside_the_project_is_taken():
+    chapters, _, _ = _apply("economics.prices_path=data/prices/gpu_hour_prices.csv")
+    assert chapters["economics"]["prices_path"] == "data/prices/gpu_hour_prices.csv"
+
+
+def test_a_chapter_s_path_in_the_registry_is_relative(tmp_path):
+    chapters = {
+        "economics": {
+            "title": "E",
+            "template": "notebooks/economics.ipynb",
+            "parameters": {"prices_path": "/etc/passwd"},
+        }
+    }
+    with pytest.raises(
+        RegistryError, match="field parameters.prices_path: '/etc/passwd' is not a path inside"
+    ):
+        _registry(tmp_path, chapters=chapters)
+
+
+def test_an_error_never_quotes_a_refused_file(tmp_path):
+    secret = tmp_path / "secrets.csv"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000::/home/user:/bin/sh\n")
+    for args in (("ingest", secret), ("ingest-prices", secret), ("diff", secret, COMMITTED)):
+        done = in_process(*args, cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "root:" not in done.stderr and "/bin/" not in done.stderr, done.stderr
+    (tmp_path / "secrets.json").write_text('{"password": "hunter2"}\n')
+    done = in_process("ingest", tmp_path / "secrets.json", cwd=tmp_path)
+    assert done.returncode == 2 and "hunter2" not in done.stderr and "JSON" in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Only regular files are copied
+
+
+def test_only_regular_files_are_copied(tmp_path):
+    from claimbook.common.files import copy_regular, copy_regular_tree
+    from claimbook.common.safe_read import InputError
+
+    source = tmp_path / "source"
+    (source / "inner").mkdir(parents=True)
+    (source / "a.yaml").write_text("a: 1\n")
+    (source / "inner" / "b.csv").write_text("b\n1\n")
+    (source / "zero").symlink_to("/dev/zero")
+    (source / "null.yaml").symlink_to("/dev/null")
+    os.mkfifo(source / "pipe")
+    (source / "loop").symlink_to(source)  # a link to a folder: never followed
+    (source / "linked.csv").symlink_to(source / "inner" / "b.csv")
+    copied = copy_regular_tree(source, tmp_path / "copy")
+    assert copied == ["a.yaml", "linked.csv", "inner/b.csv"], copied
+    assert sorted(path.name for path in (tmp_path / "copy").iterdir()) == ["a.yaml", "inner", "linked.csv"]
+    with pytest.raises(InputError, match="not a regular file"):
+        copy_regular(source / "zero", tmp_path / "zero-copy")
+    assert not (tmp_path / "zero-copy").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# What reaches a terminal
+
+
+def test_check_shows_text_from_results_escaped():
+    from claimbook.quickcheck import text
+
+    report = {
+        "claim": "c",
+        "announcement": "a",
+        "verdict": "supported",
+        "statement": "s",
+        "rows": [],
+        "results": [
+            {
+                "organization": "Evil\x1b]0;pwned\x07",
+                "system": "\u202eSYS",
+                "model": "m",
+                "scenario": "Offline",
+                "location": "./x",
+            }
+        ],
+    }
+    shown = text(report)
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert "Evil\\x1b]0;pwned\\x07 \\u202eSYS" in shown
+
+
+def _scorecard_book(tmp_path, edit) -> Path:
+    rows = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text())
+    edit(rows)
+    folder = tmp_path / "book" / "generated"
+    folder.mkdir(parents=True)
+    (folder / "scorecard.json").write_text(json.dumps(rows))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "edit, said",
+    [
+        (lambda rows: rows[0].update(verdict=None), "row 1: verdict None is not a verdict"),
+        (
+            lambda rows: rows[2].update(verdict="\x1b[31mjunk"),
+            "row 3: verdict '\\x1b[31mjunk' is not a verdict",
+        ),
+        (lambda rows: rows[1].update(range=["a"]), "row 2: its claim and range are not text"),
+        (lambda rows: rows[0].pop("reason"), "not a scorecard this book can read"),
+    ],
+)
+def test_list_of_a_scorecard_with_junk_is_one_line(tmp_path, edit, said):
+    book = _scorecard_book(tmp_path, edit)
+    done = in_process("list", "--book", book)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert said in done.stderr and "\x1b" not in done.stderr, done.stderr
+
+
+def test_terminal_text_escapes_controls_and_overrides_only():
+    from claimbook.common.identifiers import terminal_text
+
+    assert terminal_text("a\tb\x1b[0m\u2066c\u200bd é") == "a\\x09b\\x1b[0m\\u2066c\u200bd é"
+    assert not math.isnan(float(terminal_text("1.5")))
+
+
+def test_a_sum_that_lists_one_system_twice_is_a_registry_error(tmp_path):
+    """Under two of its names (its id and its SystemName): the result would count twice."""
+    from enginekit import result, world
+
+    from claimbook.common.errors import UsageError
+    from claimbook.pipeline.load import check_selections
+
+    rows = [
+        result("Acme", "rack", "Offline", 100.0, system_name="Acme Rack"),
+        result("Acme", "node", "Offline", 10.0),
+    ]
+    claim = {
+        "id": "summed",
+        "statement": "s",
+        "kind": "figure",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "claimed": 200.0,
+        "subject": {"sum": [{"system": "rack", "count": 1}, {"system": "Acme Rack", "count": 1}]},
+    }
+    data = world(tmp_path, rows, [claim])
+    with pytest.raises(UsageError, match=r"claim summed: field subject.sum: items 0 and 1 both select"):
+        check_selections(data)
+    claim["subject"]["sum"][1] = {"system": "node", "count": 2}
+    check_selections(world(tmp_path, rows, [claim]))  # two systems: a sum
