@@ -7,13 +7,13 @@ Nothing is written.
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
 from claimbook.common.errors import UsageError
 from claimbook.common.formatting import quantity
 from claimbook.common.paths import PROJECT_ROOT
+from claimbook.common.suggest import close_names
 
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
@@ -48,8 +48,7 @@ def chosen_claims(registry, ids, registry_file=None) -> list:
     known = {claim.id: claim for claim in registry.all_claims()}
     unknown = [claim_id for claim_id in ids if claim_id not in known]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], list(known), n=5, cutoff=0.5)
-        close += [name for name in known if unknown[0] in name and name not in close][: 5 - len(close)]
+        close = close_names(unknown[0], known)
         hint = (
             f"; close: {', '.join(close)}" if close else f"; {len(known)} claims, `claimbook list` shows them"
         )

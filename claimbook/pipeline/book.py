@@ -64,12 +64,19 @@ def build(request: BuildRequest) -> BuildResult:
                     request, pages, page_digests(request.root, request.root, pages), changes
                 )
                 if answer is not None:
-                    return answer
+                    return _warned(request, answer)
             server = server or kernel_server(request.root)
             return _build_target(request, load_data(request, changes), server)
         finally:
             if server is not None:
                 server.stop()
+
+
+def _warned(request: BuildRequest, answer: BuildResult) -> BuildResult:
+    """A build with nothing to do still says what its inputs must not publish."""
+    for warning in answer.warnings:
+        request.report(warning)
+    return answer
 
 
 def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
@@ -88,7 +95,7 @@ def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
             wanted = page_digests(request.root, request.root, pages)
             answer = unchanged_answer(request, pages, wanted, loaded.changes)
             if answer is not None:
-                return answer
+                return _warned(request, answer)
         folder = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
         folder.mkdir()
         try:
