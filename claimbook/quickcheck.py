@@ -18,7 +18,7 @@ from claimbook.common.suggest import close_names
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
 
-def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None):
+def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None, overrides=None):
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
     the committed round; raises UsageError on bad input, naming the file."""
@@ -31,7 +31,7 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
             from claimbook.inputs.ingest import ingest_as_read
 
             table = ingest_as_read(results, round_name)
-        data = book_data(root, table, None, registry_file)
+        data = book_data(root, table, overrides, registry_file)
         check_systems(data)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
@@ -174,13 +174,41 @@ def text(report: dict) -> str:
     return "\n".join(lines)
 
 
-def run(ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT) -> str:
-    """The output of ``claimbook check``."""
+def run(
+    ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT, renames=()
+) -> str:
+    """The output of ``claimbook check``; ``renames``: ``--rename`` values (every claim naming an
+    old system checked against the new name)."""
     data = load(root, registry_file, results, round_name)
+    if renames:
+        from claimbook.engine.result_diff import rename_overrides
+        from claimbook.inputs.renames import parse
+
+        overrides = rename_overrides(data.registry, parse(renames))
+        data = load(root, registry_file, results, round_name, overrides)
     by_location = located(data.results)
     reports = [
         verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
     ]
     if as_json:
         return json.dumps(reports, indent=2, ensure_ascii=False, default=str)
-    return "\n\n".join(text(report) for report in reports)
+    output = "\n\n".join(text(report) for report in reports)
+    moved = moved_table(reports, data, root) if results is not None else ""
+    return output + ("\n\n" + moved if moved else "")
+
+
+def moved_table(reports, data, root: Path) -> str:
+    """What moved against the committed scorecard for these claims (``engine.moves``): the table
+    a check of other results ends with ("" when nothing moved)."""
+    from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, RESULTS
+    from claimbook.engine import drift, moves
+    from claimbook.inputs.renames import detect
+    from claimbook.inputs.results import load_results
+
+    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    built = [row for report in reports for row in report["rows"]]
+    old = load_results(root / RESULTS) if (root / RESULTS).is_file() else None
+    renamed = detect(old, data.results) if old is not None else None
+    return moves.table(
+        moves.compare(committed, built, old, data.results, drift.compare(committed, built), renamed)
+    )

@@ -133,6 +133,10 @@ def _built(request: BuildRequest, staged: Staged, assembled, rebuilt: bool) -> B
         f"built into {target}: {len(staged.pages)} page(s), {len(staged.to_run)} executed, {len(rows)} scorecard row(s)"
         + (f", HTML in {site}" if site is not None else "")
     )
+    if assembled.moves:  # what moved is the last thing said
+        from claimbook.engine.moves import table
+
+        report(table(assembled.moves))
     failure = strict_failure(assembled.warnings) if request.strict else None
     if failure is not None:
         raise failure

@@ -7,7 +7,6 @@ without the build saying so (or stopping, under ``--strict``).
 from __future__ import annotations
 
 from claimbook.common.errors import BuildError
-from claimbook.common.paths import BOOK_DIR, GENERATED_DIR
 
 
 def agree(rows: list[dict], checks: dict) -> None:
@@ -43,20 +42,28 @@ def missing_warnings(rows: list[dict], registry) -> list[str]:
     return warnings
 
 
-def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
-    """Claims that now stand on other results than the committed scorecard records, in one list
-    before anything is written, and added to ``warnings``; a subject moved to another
-    organization's system (always), or any drift under --strict, stops the build."""
+def check_drift(request, committed: list[dict], rows: list[dict], warnings: list[str]) -> list:
+    """Claims that now stand on other results than the committed scorecard records, listed once
+    before anything is written (each case on a line of its own, wrapped), and counted in
+    ``warnings``; a subject moved to another organization's system (always), or any drift under
+    --strict, stops the build. Returns the drifts."""
+    import textwrap
+
     from claimbook.engine import drift
 
-    root, strict, report = request.root, request.strict, request.report
-    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    strict, report = request.strict, request.report
     found = drift.compare(committed, rows)
     if not found:
-        return
+        return found
     report(f"drift: {len(found)} claim(s) now stand on other results than the committed scorecard records:")
     for item in found:
-        report(f"  {item.text()}")
+        report(f"  claim {item.claim}:")
+        for change in item.changes:
+            report(
+                textwrap.fill(
+                    change, 100, initial_indent="    ", subsequent_indent="      ", break_on_hyphens=False
+                )
+            )
     switched = [item for item in found if item.switched]
     if switched or strict:
         for warning in warnings:  # what else the build found, before it stops
@@ -72,7 +79,11 @@ def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
             f"--strict: {len(found)} claim(s) now stand on other results ({', '.join(d.claim for d in found)}; "
             "see the drift list above); nothing was written"
         )
-    warnings += [f"warning: drift: {item.text()}" for item in found]
+    warnings.append(
+        f"warning: drift: {len(found)} claim(s) stand on other results (listed above): "
+        + ", ".join(item.claim for item in found)
+    )
+    return found
 
 
 def selector_path(claim, missing: str) -> str:
