@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import errno
 import json
+import os
 import shutil
 import signal
 import sys
@@ -19,7 +20,15 @@ from pathlib import Path
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
-from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
+from claimbook.common.paths import (
+    BOOK_DIR,
+    GENERATED_DIR,
+    PROJECT_ROOT,
+    PROJECT_VARIABLE,
+    OutsideError,
+    inside,
+    not_in_project,
+)
 from claimbook.pipeline.jupyterbook import HtmlError
 from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
 
@@ -33,8 +42,15 @@ EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (12
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m claimbook",
+        prog="claimbook",
         description="Fetch and ingest MLPerf results, build the claims book, compare and list.",
+    )
+    parser.add_argument(
+        "-C",
+        "--project",
+        metavar="DIR",
+        help="the project to work on (as git -C); default: the checkout the command is run in "
+        "(or CLAIMBOOK_PROJECT)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -466,6 +482,13 @@ def _run_build(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    named = os.path.abspath(os.path.expanduser(args.project)) if args.project else None
+    if named and os.environ.get(PROJECT_VARIABLE) != named:
+        # The command line reads -C before the package finds its project (claimbook.__main__).
+        print(
+            "error: -C DIR is read by the claimbook command itself: claimbook -C DIR COMMAND", file=sys.stderr
+        )
+        return EXIT_BAD_INPUT
     outside = not_in_project()
     if outside:
         print(f"error: {outside}", file=sys.stderr)
