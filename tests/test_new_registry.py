@@ -28,14 +28,14 @@ SUITE = (
 )
 
 
-def _environment(copy: Path) -> dict:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTEST_ADDOPTS")
-    }
+def _run(copy: Path, command: list[str]):
+    """A command run in the copy, with the copy's own package."""
+    hidden = ("CLAIMBOOK_BOOK_ROOT", "PYTEST_ADDOPTS")
+    env = {key: value for key, value in os.environ.items() if key not in hidden}
     env["PYTHONPATH"] = str(copy)
-    return env
+    return subprocess.run(
+        command, cwd=copy, env=env, capture_output=True, text=True, timeout=900, check=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -49,15 +49,7 @@ def analysts_project(tmp_path_factory) -> Path:
     (copy / "data" / "claims" / f"{ANALYST_ID}.yaml").write_text(ANALYST_REGISTRY.lstrip(), encoding="utf-8")
     (copy / ".venv").mkdir()
     (copy / ".venv" / ".installed").touch()  # newer than the pins: make takes the environment as set up
-    done = subprocess.run(
-        ["make", "-s", "book", f"PY={sys.executable}"],
-        cwd=copy,
-        env=_environment(copy),
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    done = _run(copy, ["make", "-s", "book", f"PY={sys.executable}"])
     assert done.returncode == 0, f"make book failed in the copy:\n{done.stderr[-4000:]}"
     assert "warning" not in done.stderr, done.stderr
     return copy
@@ -72,16 +64,8 @@ def test_a_new_registry_builds_and_passes_the_generic_tests(analysts_project):
     pages = sorted((copy / "book" / "generated" / ANALYST_ID).glob("*.ipynb"))
     assert len(pages) >= 4, pages
     assert (copy / "_build" / "html" / "book" / "generated" / f"{ANALYST_ID}.html").is_file()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *SUITE]
-        + ["--nbval", *(str(page.relative_to(copy)) for page in pages)],
-        cwd=copy,
-        env=_environment(copy),
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *SUITE]
+    done = _run(copy, [*pytest, "--nbval", *(str(page.relative_to(copy)) for page in pages)])
     assert done.returncode == 0, f"the suite failed in the copy:\n{done.stdout[-6000:]}"
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
