@@ -10,7 +10,7 @@ TITLE = "What changed against the published book"
 
 
 def _cell(text: str) -> str:
-    return markdown_text(text).replace("|", "\\|") or "—"
+    return markdown_text(text) or "—"  # (``|`` is escaped there too: a cell never ends early)
 
 
 def changes_page(moves, published: dict, this_book: dict) -> str:
@@ -19,7 +19,7 @@ def changes_page(moves, published: dict, this_book: dict) -> str:
     lines = [f"# {TITLE}\n"]
     for label, source in (("The published book", published), ("This book", this_book)):
         lines.append(
-            f"- {label}: results {_cell(source.get('file', ''))}, sha256 `{source.get('sha256') or 'unknown'}`, "
+            f"- {label}: results {_cell(source.get('file', ''))}, sha256 {_cell(source.get('sha256') or 'unknown')}, "
             f"dated {_cell(source.get('date') or 'unknown')}"
         )
     lines.append("")
@@ -32,7 +32,7 @@ def changes_page(moves, published: dict, this_book: dict) -> str:
     lines.append("| Claim | Verdict before → after | Deciding figure before → after | Why |")
     lines.append("| --- | --- | --- | --- |")
     for move in moves:
-        why = "<br>".join(_cell(reason) for reason in move.why)
+        why = "; ".join(_cell(reason) for reason in move.why)
         lines.append(
             f"| {_cell(move.claim)} | {_cell(move.verdict_before)} → {_cell(move.verdict_after)} | "
             f"{_cell(move.figure_before)} → {_cell(move.figure_after)} | {why} |"
