@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -19,7 +20,15 @@ from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
 from claimbook.common.identifiers import terminal_text
 from claimbook.common.interrupts import as_interrupts
-from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
+from claimbook.common.paths import (
+    BOOK_DIR,
+    GENERATED_DIR,
+    PROJECT_ROOT,
+    PROJECT_VARIABLE,
+    OutsideError,
+    inside,
+    not_in_project,
+)
 from claimbook.pipeline.jupyterbook import HtmlError
 from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
 
@@ -33,8 +42,15 @@ EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (12
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m claimbook",
+        prog="claimbook",
         description="Fetch and ingest MLPerf results, build the claims book, compare and list.",
+    )
+    parser.add_argument(
+        "-C",
+        "--project",
+        metavar="DIR",
+        help="the project to work on (as git -C); default: the checkout the command is run in "
+        "(or CLAIMBOOK_PROJECT)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -108,6 +124,7 @@ def _add_reading_commands(commands) -> None:
     diff_cmd.add_argument("old", type=Path, help="the earlier tidy table (from ingest)")
     diff_cmd.add_argument("new", type=Path, help="the later tidy table")
     diff_cmd.add_argument("--all", action="store_true", help="every result, not only those the claims select")
+    _add_rename(diff_cmd)
 
     list_cmd = commands.add_parser("list", help="the claims, their pages and their current verdicts")
     list_cmd.add_argument("--book", type=Path, help="a book built with --out (default: the committed book)")
@@ -131,6 +148,7 @@ def _add_reading_commands(commands) -> None:
         "--round", dest="round_name", help="round label for --results (default: its version column)"
     )
     check_cmd.add_argument("--json", action="store_true", help="the scorecard rows and results used, as JSON")
+    _add_rename(check_cmd)
 
     commands.add_parser("kinds", help="the kinds of claim a registry can hold, and their fields")
 
@@ -188,6 +206,7 @@ def _add_build_command(commands) -> None:
         "or rubin-dsr1-2.5x.subject.system=NAME; a number picks an item of a list (rubin-frameworks.items.1.family=NAME); "
         "repeatable",
     )
+    _add_rename(build_cmd)
     build_cmd.add_argument(
         "--jobs", type=int, help="pages executed at once (default: one more than the number of cores)"
     )
@@ -200,6 +219,16 @@ def _add_build_command(commands) -> None:
         "--strict",
         action="store_true",
         help="exit 1 when a claim finds no result for what it names, or now stands on other results than the committed scorecard records (CI builds the committed book so)",
+    )
+
+
+def _add_rename(command) -> None:
+    command.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="a system renamed in the new results: every claim naming OLD names NEW (repeatable; or a YAML file of OLD: NEW)",
     )
 
 
@@ -308,15 +337,13 @@ def _run_fetch(args) -> int:
 
 
 def _run_diff(args) -> int:
-    from claimbook.engine import load_registry
-    from claimbook.engine.touched import touched_claims
-    from claimbook.inputs.diff import diff_results, format_diff
-    from claimbook.inputs.reference import load_reference
+    from claimbook.engine.result_diff import explained_diff
+    from claimbook.inputs.renames import parse
     from claimbook.inputs.results import load_results
 
+    given = parse(args.rename)
     old, new = load_results(args.old), load_results(args.new)
-    touched = touched_claims(load_registry(), load_reference(), old, new)
-    print(format_diff(diff_results(old, new, touched=touched, only_touched=not args.all)))
+    print(explained_diff(PROJECT_ROOT, old, new, given, args.all))
     return 0
 
 
@@ -372,7 +399,7 @@ def _run_check(args) -> int:
         raise UsageError("--round goes with --results")
     from claimbook.quickcheck import run
 
-    print(run(args.claim_ids, args.registry, args.results, args.round_name, args.json))
+    print(run(args.claim_ids, args.registry, args.results, args.round_name, args.json, renames=args.rename))
     return 0
 
 
@@ -424,16 +451,29 @@ def _run_new_announcement(args) -> int:
     return 0
 
 
+def _rename_params(texts) -> list[str]:
+    """The --param changes ``--rename`` stands for (every claim naming an old system)."""
+    if not texts:
+        return []
+    from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, load_registry
+    from claimbook.claims.renaming import rename_params
+    from claimbook.inputs.renames import parse
+
+    return rename_params(load_registry(PROJECT_ROOT / CLAIMS_DIR, PROJECT_ROOT / CHAPTERS_FILE), parse(texts))
+
+
 def _run_build(args) -> int:
     from claimbook.pipeline.request import BuildRequest
 
+    if args.rename and args.out is None:
+        raise UsageError("--rename changes what the book says, so it needs --out")
     request = BuildRequest(  # checked as it is made, before the build's imports
         results=args.results,
         round_name=args.round_name,
         out=args.out,
         html=not args.no_html,
         only=args.only,
-        overrides=args.param,
+        overrides=[*args.param, *_rename_params(args.rename)],
         jobs=args.jobs,
         force=args.force,
         strict=args.strict,
@@ -460,6 +500,13 @@ _COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    named = os.path.abspath(os.path.expanduser(args.project)) if args.project else None
+    if named and os.environ.get(PROJECT_VARIABLE) != named:
+        # The command line reads -C before the package finds its project (claimbook.__main__).
+        print(
+            "error: -C DIR is read by the claimbook command itself: claimbook -C DIR COMMAND", file=sys.stderr
+        )
+        return EXIT_BAD_INPUT
     outside = not_in_project()
     if outside:
         print(f"error: {outside}", file=sys.stderr)

@@ -7,7 +7,6 @@ Nothing is written.
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
@@ -15,11 +14,12 @@ from claimbook.common.errors import UsageError
 from claimbook.common.formatting import quantity
 from claimbook.common.identifiers import terminal_text
 from claimbook.common.paths import PROJECT_ROOT
+from claimbook.common.suggest import close_names
 
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
 
-def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None):
+def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None, overrides=None):
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
     the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``);
@@ -34,7 +34,7 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
             table = ingest_as_read(results, round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return checked_data(root, table, None, registry_file)
+    return checked_data(root, table, overrides, registry_file)
 
 
 def chosen_claims(registry, ids, registry_file=None) -> list:
@@ -47,8 +47,7 @@ def chosen_claims(registry, ids, registry_file=None) -> list:
     known = {claim.id: claim for claim in registry.all_claims()}
     unknown = [claim_id for claim_id in ids if claim_id not in known]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], list(known), n=5, cutoff=0.5)
-        close += [name for name in known if unknown[0] in name and name not in close][: 5 - len(close)]
+        close = close_names(unknown[0], known)
         hint = (
             f"; close: {', '.join(close)}" if close else f"; {len(known)} claims, `claimbook list` shows them"
         )
@@ -175,14 +174,29 @@ def text(report: dict) -> str:
 
 
 def run(
-    ids, registry_file=None, results=None, round_name=None, as_json=False, root=PROJECT_ROOT, report=None
+    ids,
+    registry_file=None,
+    results=None,
+    round_name=None,
+    as_json=False,
+    root=PROJECT_ROOT,
+    report=None,
+    renames=(),
 ) -> str:
     """The output of ``claimbook check``. Claims that now stand on other results than the
     committed scorecard records are listed through ``report`` (stderr), as a build lists them;
-    a subject moved to another organization's system is the build's error, here too."""
+    a subject moved to another organization's system is the build's error, here too.
+    ``renames``: ``--rename`` values (every claim naming an old system checked against the new
+    name)."""
     from claimbook.pipeline import verify
 
     data = load(root, registry_file, results, round_name)
+    if renames:
+        from claimbook.engine.result_diff import rename_overrides
+        from claimbook.inputs.renames import parse
+
+        overrides = rename_overrides(data.registry, parse(renames))
+        data = load(root, registry_file, results, round_name, overrides)
     by_location = located(data.results)
     reports = [
         verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
@@ -195,10 +209,29 @@ def run(
             raise switched
     if as_json:  # (JSON escapes control characters itself; the bidirectional ones too, here)
         return terminal_text(json.dumps(reports, indent=2, ensure_ascii=False, default=str))
-    return "\n\n".join(text(report) for report in reports)
+    output = "\n\n".join(text(report) for report in reports)
+    moved = moved_table(reports, data, root) if results is not None else ""
+    return output + ("\n\n" + terminal_text(moved) if moved else "")
 
 
 def _to_stderr(message: str) -> None:
     import sys
 
     print(message, file=sys.stderr)
+
+
+def moved_table(reports, data, root: Path) -> str:
+    """What moved against the committed scorecard for these claims (``engine.moves``): the table
+    a check of other results ends with ("" when nothing moved)."""
+    from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, RESULTS
+    from claimbook.engine import drift, moves
+    from claimbook.inputs.renames import detect
+    from claimbook.inputs.results import load_results
+
+    committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    built = [row for report in reports for row in report["rows"]]
+    old = load_results(root / RESULTS) if (root / RESULTS).is_file() else None
+    renamed = detect(old, data.results) if old is not None else None
+    return moves.table(
+        moves.compare(committed, built, old, data.results, drift.compare(committed, built), renamed)
+    )

@@ -214,7 +214,7 @@ def test_the_wheel_holds_every_module_and_the_command(wheel):
     }
     assert "claimbook/engine/kinds/ratio.py" in modules
     assert {name for name in names if ".dist-info/" not in name} == modules
-    assert "claimbook = claimbook.cli:main" in info["entry_points.txt"]
+    assert "claimbook = claimbook.__main__:run" in info["entry_points.txt"]
     assert "Requires-Dist: pandas<4,>=3.1" in info["METADATA"]
 
 
@@ -295,6 +295,30 @@ def test_the_installed_package_finds_the_project_it_is_run_in(installed, tmp_pat
     done = run_installed(installed, [str(command), "list"], tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("error: not inside a claimbook project") and done.stderr.count("\n") == 1
+
+
+def test_the_installed_command_works_on_a_project_named_from_anywhere(installed, tmp_path):
+    """``claimbook -C DIR`` (as ``git -C``) and ``CLAIMBOOK_PROJECT=DIR`` pick the project from a
+    folder outside every checkout; the usage line names the command."""
+    command = str(installed / "bin" / "claimbook")
+    done = run_installed(installed, [command, "-C", str(ROOT), "list"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "amd-wan-vs-b300" in done.stdout
+    done = subprocess.run(
+        [command, "check", "amd-wan-vs-b300"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(installed), "CLAIMBOOK_PROJECT": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("amd-wan-vs-b300 (amd-v6.1): "), done.stderr
+    done = run_installed(installed, [command, "-C", str(tmp_path), "list"], tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"error: not a claimbook project: {tmp_path} (named by -C")
+    done = run_installed(installed, [command, "--help"], tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("usage: claimbook "), done.stdout
+    assert "-C DIR" in done.stdout
 
 
 # -- the publishing workflow ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from claimbook.claims.registry import Registry, RegistryError, check_numbers
 from claimbook.common import formatting
 from claimbook.common.paths import PROJECT_ROOT, is_path_parameter, path_problem
 from claimbook.common.safe_read import InputError, load_yaml, yaml_problem
+from claimbook.common.suggest import closest_hint
 
 
 class ParamError(ValueError):
@@ -41,8 +42,8 @@ def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     if not matches:
         target = target_name.rsplit(".", 1)[0]
         raise ParamError(
-            f"--param {text!r}: {target!r} is neither a chapter nor a claim; chapters: "
-            f"{', '.join(registry.chapters)}"
+            f"--param {text!r}: {target!r} is neither a chapter nor a claim"
+            f"{closest_hint(target, sorted(claims), 'claims')}; chapters: {', '.join(registry.chapters)}"
         )
     name, kind = max(matches, key=lambda match: len(match[0]))
     path = target_name[len(name) + 1 :]

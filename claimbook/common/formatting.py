@@ -133,6 +133,19 @@ def significant(value: float | None, digits: int, unit: str = "") -> str:
     return f"{value:,.{digits}g} {unit}".strip()
 
 
+def plain(value: float | None, digits: int = 6) -> str:
+    """A figure to ``digits`` significant digits, thousands separated, never in scientific
+    notation and without trailing zeros: 13030 -> "13,030", 1306.61 -> "1,306.61", 0.0346 -> "0.0346"."""
+    if is_missing(value):
+        return MISSING
+    if value == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(value))) + 1
+    decimals = max(0, digits - magnitude)
+    text = f"{round(value, decimals):,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def data_value(value: float) -> str:
     """A figure in the data behind a chart: six significant digits and no separators, as data."""
     if is_missing(value):

@@ -40,6 +40,7 @@ BOOK_INPUTS = {
 RESULTS = BOOK_INPUTS["results_path"]
 DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
 BOOK_ROOT_VARIABLE = "CLAIMBOOK_BOOK_ROOT"
+PROJECT_VARIABLE = "CLAIMBOOK_PROJECT"  # the project to work on, from anywhere (``claimbook -C DIR``)
 OUT_MARKER = ".claimbook-out"
 # A book's layout (jupyter-book 1.x, the project's root as its source folder): the configuration
 # and the table of contents at the root, the hand-written pages in book/, the pages the build
@@ -53,6 +54,8 @@ GENERATED_DIR = "generated"
 # Every file the build writes into book/generated besides the pages of announcements (ID.md and
 # the folder ID/ of their claims' pages) and of chapters (NAME.ipynb): the front page, the caveat
 # glossary, the kinds' page, the scorecard, the costs, the round's download, the cache.
+# The page an --out book from other results gets: what changed against the published book.
+CHANGES_PAGE = "changes"
 GENERATED_FILES = (
     "front.md",
     "caveats.md",
@@ -70,6 +73,7 @@ GENERATED_FILES = (
 RESERVED_NAMES = frozenset(
     {name.split(".")[0] for name in GENERATED_FILES}
     | {"index", "method", "howto", GENERATED_DIR, "_static", "_build", "html", "data", "book"}
+    | {CHANGES_PAGE}
 )
 
 
@@ -78,7 +82,12 @@ def is_project(folder: Path) -> bool:
 
 
 def find_project() -> Path | None:
-    """The project's folder (see above), or None outside every checkout."""
+    """The project's folder (see above), or None outside every checkout. ``CLAIMBOOK_PROJECT``
+    (which ``claimbook -C DIR`` sets) names it first, wherever the command is run."""
+    named = os.environ.get(PROJECT_VARIABLE)
+    if named:
+        folder = Path(named).expanduser().absolute()
+        return folder if is_project(folder) else None
     if is_project(PACKAGE_DIR.parent):
         return PACKAGE_DIR.parent
     try:
@@ -97,13 +106,20 @@ def not_in_project() -> str | None:
     """Why the commands cannot run here (one line), or None inside a project."""
     if FOUND_PROJECT is not None:
         return None
+    named = os.environ.get(PROJECT_VARIABLE)
+    if named:
+        return (
+            f"not a claimbook project: {named} (named by -C or {PROJECT_VARIABLE}) does not hold "
+            f"{' and '.join(PROJECT_MARKERS)}"
+        )
     try:
         here = str(Path.cwd())
     except OSError:
         here = "the working directory"
     return (
         f"not inside a claimbook project: neither {here} nor a folder above it holds "
-        f"{' and '.join(PROJECT_MARKERS)}; run claimbook from a checkout of the project"
+        f"{' and '.join(PROJECT_MARKERS)}; run claimbook from a checkout of the project, or name it: "
+        f"claimbook -C DIR ... (or {PROJECT_VARIABLE}=DIR)"
     )
 
 

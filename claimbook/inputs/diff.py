@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from claimbook.common.formatting import plural, signed_percent, significant
+from claimbook.common.formatting import plain, plural, signed_percent
 from claimbook.inputs.schema import RESULT_KEY, TIDY_COLUMNS
 
 # Fields compared besides the key: every column of the tidy table a selector, a caveat or a
@@ -117,25 +117,51 @@ def change_counts(table: pd.DataFrame) -> str:
     return ", ".join(f"{counts.get(status, 0)} {status}" for status in ("changed", "new", "removed"))
 
 
-def format_diff(table: pd.DataFrame) -> str:
-    if table.empty:
+def _line(row) -> str:
+    """One result of a diff on one line: who ran what, then what changed, numbers in one format."""
+    who = f"{row['organization']} {row['system']} {row['model']} {row['scenario']} ({row['division']})"
+    units = f" {row['units']}" if isinstance(row["units"], str) and row["units"] else ""
+    if row["status"] == "new":
+        return f"new: {who}: {plain(row['new_result'])}{units}"
+    if row["status"] == "removed":
+        return f"removed: {who}: {plain(row['old_result'])}{units}"
+    fields = [name for name in str(row["fields"]).split(", ") if name]
+    said = []
+    if "result" in fields:
+        change = "" if pd.isna(row["change_percent"]) else f" ({signed_percent(row['change_percent'])})"
+        said.append(f"result {plain(row['old_result'])} -> {plain(row['new_result'])}{units}{change}")
+    others = [name for name in fields if name != "result"]
+    if others:
+        said.append(f"{', '.join(others)} changed")
+    return f"changed: {who}: {'; '.join(said)}"
+
+
+def format_diff(table: pd.DataFrame, renamed: list[str] = (), moved: list[str] | None = None) -> str:
+    """A diff for a terminal: the counts, one line per result (its claims indented below it),
+    the values that changed, the systems renamed, the claims touched and those whose verdict
+    the change moves (``moved``: None when the engine was not asked)."""
+    if table.empty and not renamed:
         return "no differences"
-    summary = change_counts(table)
-    shown = table.assign(
-        old_result=table["old_result"].map(lambda value: "" if pd.isna(value) else significant(value, 4)),
-        new_result=table["new_result"].map(lambda value: "" if pd.isna(value) else significant(value, 4)),
-        change_percent=table["change_percent"].map(
-            lambda value: "" if pd.isna(value) else signed_percent(value)
-        ),
-    )
-    text = summary + "\n" + shown.to_string(index=False)
+    lines = [change_counts(table)]
+    for row in table.to_dict("records"):
+        lines.append(_line(row))
+        if row["claims"]:
+            lines.append(f"  claims: {row['claims']}")
     values = table.attrs.get("values") or []
     if values:
-        text += "\nValues that changed:\n" + "\n".join(f"  {line}" for line in values)
+        lines += ["Values that changed:", *(f"  {line}" for line in values)]
+    if renamed:
+        lines += ["Systems renamed (the same results in the same folders, under another name):"]
+        lines += [f"  {line}" for line in renamed]
     claims = sorted({name for cell in table["claims"] for name in cell.split(", ") if name})
     if claims:
-        text += f"\nClaims whose selections these touch ({len(claims)}): {', '.join(claims)}"
-    return text
+        lines.append(f"Claims whose selections these touch ({len(claims)}): {', '.join(claims)}")
+    if moved:
+        lines.append(f"Claims whose verdict this moves ({len(moved)}):")
+        lines += [f"  {line}" for line in moved]
+    elif claims and moved is not None:
+        lines.append("No claim's verdict moves.")
+    return "\n".join(lines)
 
 
 def result_changes(old: pd.DataFrame, new: pd.DataFrame) -> str:

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
-from claimbook.common.paths import GENERATED_FILES, PROJECT_ROOT, TOC_FILE, inside
-from claimbook.pipeline import verify
+from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, GENERATED_FILES, PROJECT_ROOT, TOC_FILE, inside
+from claimbook.pipeline import moved, verify
 from claimbook.pipeline.cache import assembly_digest, write_cache
 from claimbook.pipeline.load import Loaded
 from claimbook.pipeline.plan import Job, committed_plan, shown_claims
@@ -24,12 +24,13 @@ class Assembled(NamedTuple):
     rows: list[dict]  # the scorecard
     warnings: list[str]
     assembly: str | None  # the digest of everything else the book is made of (``book_assembly``)
+    moves: list  # the claims whose verdict or deciding figure moved (``engine.moves``)
 
 
 def assemble(request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict) -> Assembled:
     """Write the staged book's scorecard, generated pages, costs and cache. A disagreement or (under --strict, or a subject switched) a
     drift stops the build before anything is put in place."""
-    from claimbook.engine import notebook_records, scorecard
+    from claimbook.engine import drift, notebook_records, scorecard
 
     data, generated = loaded.data, staged.generated
     included, text_only = shown_claims(data.registry, staged.pages, request.only)
@@ -43,9 +44,14 @@ def assemble(request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict
     ]
     verify.agree(rows, checks)
     warnings = list(loaded.changes.warnings) + verify.missing_warnings(rows, data.registry)
-    verify.check_drift(request, rows, warnings)
+    committed = drift.read_committed(request.root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
+    found = moved.what_moved(
+        request, loaded, committed, rows, verify.check_drift(request, committed, rows, warnings)
+    )
     scorecard.write(rows, generated)
-    write_pages(staged, _partial(data.registry, included), rows, checks, data)
+    write_pages(
+        staged, _partial(data.registry, included), rows, checks, data, moved.page_text(request, loaded, found)
+    )
     _write_costs(
         [row for path in notebooks for row in notebook_records.collect(path, "costs")],
         generated / "costs.csv",
@@ -53,7 +59,7 @@ def assemble(request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict
     request.report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
     assembly = book_assembly(request, staged, loaded)
     write_cache(generated, staged.digests, assembly, staged.folder / TOC_FILE)
-    return Assembled(rows, warnings, assembly)
+    return Assembled(rows, warnings, assembly, found)
 
 
 def book_assembly(request: BuildRequest, staged: Staged, loaded: Loaded) -> str | None:
@@ -76,7 +82,9 @@ def _partial(registry, included: set[str]):
     )
 
 
-def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) -> None:
+def write_pages(
+    staged: Staged, registry, rows: list[dict], checks: dict, data, changes: str | None = None
+) -> None:
     """The generated pages of the book ``registry`` holds, and its table of contents; any other
     page an earlier build generated here goes (the folder is ours)."""
     from claimbook.present import blocks, markdown_pages
@@ -105,8 +113,13 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
         pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
             announcement, rows, registry, text_checks, cite(own, announcement)
         )
+    if changes is not None:  # an --out book from other results: what moved against the published one
+        pages_text[f"{moved.PAGE}.md"] = changes
     # The table of contents lies at the root of the staged book, beside book/.
-    (generated.parents[1] / TOC_FILE).write_text(table_of_contents(registry, staged.pages), encoding="utf-8")
+    (generated.parents[1] / TOC_FILE).write_text(
+        table_of_contents(registry, staged.pages, [moved.PAGE] if changes is not None else []),
+        encoding="utf-8",
+    )
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
     shutil.copy2(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's download
@@ -116,7 +129,7 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
             path.unlink()
 
 
-def table_of_contents(registry, pages: list[Job]) -> str:
+def table_of_contents(registry, pages: list[Job], more: list[str] = ()) -> str:
     """The book's ``_toc.yml``: the announcements with their chapters and claim pages, the pages
     of the round, the method."""
     from claimbook.present import markdown_pages
@@ -125,7 +138,7 @@ def table_of_contents(registry, pages: list[Job]) -> str:
     chapters = [name for name in registry.chapters if name in names and registry.chapter_claims(name)]
     round_pages = [name for name in registry.chapters if name in names and not registry.chapter_claims(name)]
     claim_pages = {name.split("/")[-1] for name in names if "/" in name}
-    return markdown_pages.toc(registry, chapters, claim_pages, round_pages)
+    return markdown_pages.toc(registry, chapters, claim_pages, [*round_pages, *more])
 
 
 def committed_toc(root: Path = PROJECT_ROOT) -> str:

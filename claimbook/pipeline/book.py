@@ -67,7 +67,7 @@ def build(request: BuildRequest) -> BuildResult:
                     request, pages, page_digests(request.root, request.root, pages), changes
                 )
                 if answer is not None:
-                    return answer
+                    return _warned(request, answer)
             server = server or kernel_server(request.root)
             return _build_target(request, load_data(request, changes), server)
         except BaseException:
@@ -79,6 +79,13 @@ def build(request: BuildRequest) -> BuildResult:
         finally:
             if server is not None:
                 server.stop()
+
+
+def _warned(request: BuildRequest, answer: BuildResult) -> BuildResult:
+    """A build with nothing to do still says what its inputs must not publish."""
+    for warning in answer.warnings:
+        request.report(warning)
+    return answer
 
 
 def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
@@ -97,7 +104,7 @@ def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
             wanted = page_digests(request.root, request.root, pages)
             answer = unchanged_answer(request, pages, wanted, loaded.changes)
             if answer is not None:
-                return answer
+                return _warned(request, answer)
         folder = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
         folder.mkdir()
         try:
@@ -137,6 +144,10 @@ def _built(request: BuildRequest, staged: Staged, assembled, rebuilt: bool) -> B
         f"built into {target}: {len(staged.pages)} page(s), {len(staged.to_run)} executed, {len(rows)} scorecard row(s)"
         + (f", HTML in {site}" if site is not None else "")
     )
+    if assembled.moves:  # what moved is the last thing said
+        from claimbook.engine.moves import table
+
+        report(table(assembled.moves))
     failure = strict_failure(assembled.warnings) if request.strict else None
     if failure is not None:
         raise failure

@@ -5,13 +5,14 @@ the systems and the selections the claims name checked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from claimbook.claims import registry as claims_registry
 from claimbook.claims.params import ParamError
 from claimbook.claims.params import apply as apply_params
+from claimbook.claims.placeholders import party_warnings, placeholder_warnings, strict_refusal
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, RegistryError
-from claimbook.common.errors import UsageError
+from claimbook.common.errors import BuildError, UsageError
 from claimbook.pipeline.plan import Changes
 from claimbook.pipeline.request import BuildRequest
 
@@ -36,14 +37,27 @@ def read_registry(request: BuildRequest):
     try:
         if request.plain:  # (nor any --param: the kinds' specs are not needed either)
             registry = claims_registry.load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-            return registry, Changes({}, {}, ())
+            return registry, Changes({}, {}, unpublishable(request, placeholder_warnings(registry)))
         from claimbook.engine import SPECS, load_registry
 
         registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
         chapters, claims, warnings = apply_params(request.overrides, registry, SPECS, root)
     except (RegistryError, ParamError) as exc:
         raise UsageError(str(exc)) from None
-    return registry, Changes(chapters, claims, tuple(warnings))
+    return registry, Changes(
+        chapters, claims, (*warnings, *unpublishable(request, placeholder_warnings(registry)))
+    )
+
+
+def unpublishable(request: BuildRequest, warnings: list[str]) -> tuple[str, ...]:
+    """What a registry must not publish (``claims.placeholders``): warnings, or under --strict
+    an error (exit 1) once they are listed, before anything is written."""
+    refusal = strict_refusal(warnings) if request.strict else None
+    if refusal:
+        for warning in warnings:
+            request.report(warning)
+        raise BuildError(refusal)
+    return tuple(warnings)
 
 
 def load_data(request: BuildRequest, changes: Changes) -> Loaded:
@@ -57,7 +71,11 @@ def load_data(request: BuildRequest, changes: Changes) -> Loaded:
             table = ingest_as_read(request.results, request.round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return Loaded(changes, table, checked_data(request.root, table, changes.claims))
+    data = checked_data(request.root, table, changes.claims)
+    vendors = set(data.reference.accelerators["vendor"]) - {"mixed", "none"}
+    parties = party_warnings(data.registry, set(data.results["organization"]), vendors)
+    changes = replace(changes, warnings=(*changes.warnings, *unpublishable(request, parties)))
+    return Loaded(changes, table, data)
 
 
 def checked_data(root, table=None, overrides=None, registry_file=None):

@@ -10,6 +10,7 @@ from pathlib import Path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.common.suggest import closest_hint
 from claimbook.pipeline import digests
 
 # Keys of a chapter's parameters that tell the build about the page, not the page: ``standalone``,
@@ -136,9 +137,15 @@ def _chosen(jobs: list[Job], only, registry) -> list[Job]:
         name for name in wanted if name not in known and not any(name in job.claims for job in jobs)
     )
     if unknown:
+        claims = [claim.id for claim in registry.all_claims()]
+        if unknown[0] in claims:
+            raise UsageError(
+                f"--only {unknown[0]}: this claim has no page of its own (its announcement's page shows it); "
+                "--only takes a page, a chapter or a claim with a page"
+            )
         raise UsageError(
-            f"--only {unknown[0]}: no page, chapter or claim of that name; chapters: "
-            f"{', '.join(registry.chapters)}"
+            f"--only {unknown[0]}: no page, chapter or claim of that name"
+            f"{closest_hint(unknown[0], claims, 'claims')}; chapters: {', '.join(registry.chapters)}"
         )
     return [
         job

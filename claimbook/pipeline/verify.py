@@ -66,18 +66,30 @@ def switched_error(found: list) -> BuildError | None:
 
 
 def report_drift(found: list, report) -> None:
+    """The drift list, printed once: each claim, then each of its cases on a line of its own, wrapped."""
+    import textwrap
+
     report(f"drift: {len(found)} claim(s) now stand on other results than the committed scorecard records:")
     for item in found:
-        report(f"  {item.text()}")
+        report(f"  claim {item.claim}:")
+        for change in item.changes:
+            report(
+                textwrap.fill(
+                    change, 100, initial_indent="    ", subsequent_indent="      ", break_on_hyphens=False
+                )
+            )
 
 
-def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
-    """Claims that now stand on other results than the committed scorecard records, in one list
-    before anything is written, and added to ``warnings``; a subject moved to another
-    organization's system (always), or any drift under --strict, stops the build."""
-    found = drifted(request.root, rows)
+def check_drift(request, committed: list[dict], rows: list[dict], warnings: list[str]) -> list:
+    """Claims that now stand on other results than the committed scorecard records, listed once
+    before anything is written, and counted in ``warnings``; a subject moved to another
+    organization's system (always), or any drift under --strict, stops the build. Returns the
+    drifts."""
+    from claimbook.engine import drift
+
+    found = drift.compare(committed, rows)
     if not found:
-        return
+        return found
     report_drift(found, request.report)
     switched = switched_error(found)
     if switched is not None or request.strict:
@@ -90,7 +102,11 @@ def check_drift(request, rows: list[dict], warnings: list[str]) -> None:
             f"--strict: {len(found)} claim(s) now stand on other results ({', '.join(d.claim for d in found)}; "
             "see the drift list above); nothing was written"
         )
-    warnings += [f"warning: drift: {item.text()}" for item in found]
+    warnings.append(
+        f"warning: drift: {len(found)} claim(s) stand on other results (listed above): "
+        + ", ".join(item.claim for item in found)
+    )
+    return found
 
 
 def selector_path(claim, missing: str) -> str:

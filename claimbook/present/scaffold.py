@@ -6,6 +6,7 @@ from __future__ import annotations
 import yaml
 
 from claimbook import engine
+from claimbook.claims import placeholders
 from claimbook.claims.registry import Announcement, RegistryError, _claim
 from claimbook.common import formatting
 from claimbook.common.safe_read import load_yaml
@@ -165,8 +166,8 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
             "vendor": publisher,
             "date": date,
             "round": round_name,
-            "source_url": "https://example.org/the-announcement",
-            "source_label": "where the announcement can be read",
+            "source_url": placeholders.PLACEHOLDER_URL,
+            "source_label": placeholders.PLACEHOLDER_LABEL,
             "results_retrieved": date,
             "division": "closed",
             "result_ids": [],
@@ -178,10 +179,10 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         yaml.safe_dump(header, sort_keys=False).rstrip(),
         "claims:",
         "  - id: " + identifier.split("-")[0] + "-example",
-        "    title: An example claim no data can settle (replace it)",
-        "    statement: The announcement says something no MLPerf result measures.",
+        "    title: " + placeholders.PLACEHOLDER_TITLE,
+        "    statement: " + placeholders.PLACEHOLDER_STATEMENT,
         "    kind: not-checkable",
-        "    reason: Say here why no published result can check it.",
+        "    reason: " + placeholders.PLACEHOLDER_REASON,
     ]
     for kind, entry in kind_examples(registry).items():
         lines.append(f"  # --- {formatting.with_article(kind)} claim: {engine.SPECS[kind].description}")
