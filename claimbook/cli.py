@@ -19,7 +19,15 @@ from pathlib import Path
 from claimbook.claims.registry import RegistryError
 from claimbook.common.errors import BuildError, ChapterError, UsageError
 from claimbook.common.files import UNCHANGED, ReplaceRefused, WriteError, replace_file
-from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT, OutsideError, inside, not_in_project
+from claimbook.common.paths import (
+    BOOK_DIR,
+    GENERATED_DIR,
+    PROJECT_ROOT,
+    RESULTS,
+    OutsideError,
+    inside,
+    not_in_project,
+)
 from claimbook.pipeline.jupyterbook import HtmlError
 from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
 
@@ -43,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_reading_commands(commands)
     _add_new_announcement_command(commands)
     _add_build_command(commands)
+    _add_drafting_commands(commands)
     return parser
 
 
@@ -201,6 +210,49 @@ def _add_build_command(commands) -> None:
         action="store_true",
         help="exit 1 when a claim finds no result for what it names, or now stands on other results than the committed scorecard records (CI builds the committed book so)",
     )
+
+
+def _add_drafting_commands(commands) -> None:
+    """``systems``, ``draft`` and ``coverage``: from an announcement's text to a registry."""
+    systems_cmd = commands.add_parser(
+        "systems",
+        help="search the results for systems; each line starts with the selector that picks it",
+        description="Names match as a registry's selectors match them (case, spacing and punctuation "
+        "aside). Every division unless --division says one.",
+    )
+    for name in ("organization", "system", "family", "vendor", "benchmark", "scenario"):
+        systems_cmd.add_argument(f"--{name}", action="append", metavar="NAME", help="repeatable: any of them")
+    systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
+    systems_cmd.add_argument("--division", help="closed or open (default: both)")
+    systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
+
+
+def _gpus_filter(text: str | None):
+    """``--gpus 8`` or ``--gpus 8-72`` as a selector value."""
+    if text is None:
+        return None
+    low, dash, high = text.partition("-")
+    if not (low.strip().isdigit() and (not dash or high.strip().isdigit())):
+        raise UsageError(f"--gpus {text[:40]!r}: a whole number (8) or a range (8-72)")
+    return {"min": int(low), "max": int(high)} if dash else int(low)
+
+
+def _run_systems(args) -> int:
+    from claimbook.claims import systems
+    from claimbook.inputs.reference import annotate, load_reference
+    from claimbook.inputs.results import load_results
+
+    filters = {name: getattr(args, name) for name in systems.FILTERS if name not in ("gpus", "division")}
+    filters["gpus"] = _gpus_filter(args.gpus)
+    filters["division"] = args.division
+    results = annotate(load_results(args.results or PROJECT_ROOT / RESULTS), load_reference())
+    found = systems.search(results, filters)
+    for system in found:
+        print(systems.describe(system))
+    if not found:
+        why = systems.why_none(results, filters)
+        print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
+    return 0
 
 
 def _add_force(command, what: str = "the output file") -> None:
@@ -458,6 +510,7 @@ def main(argv: list[str] | None = None) -> int:
             "kinds": _run_kinds,
             "new-announcement": _run_new_announcement,
             "build": _run_build,
+            "systems": _run_systems,
         }[args.command]
         return run(args)
     except KeyboardInterrupt:
