@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import errno
 import json
+import re
 import shutil
 import signal
 import sys
@@ -226,6 +227,19 @@ def _add_drafting_commands(commands) -> None:
     systems_cmd.add_argument("--division", help="closed or open (default: both)")
     systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
 
+    draft_cmd = commands.add_parser(
+        "draft",
+        help="a draft registry from an announcement's text: one claim per checkable statement, TODOs for the rest",
+    )
+    draft_cmd.add_argument("path", type=Path, help="the announcement, saved as plain text or Markdown")
+    draft_cmd.add_argument(
+        "--id", dest="identifier", help="the announcement's id (default: from the file's name)"
+    )
+    draft_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/claims/ID.yaml, which must not exist)"
+    )
+    draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
+
 
 def _gpus_filter(text: str | None):
     """``--gpus 8`` or ``--gpus 8-72`` as a selector value."""
@@ -252,6 +266,42 @@ def _run_systems(args) -> int:
     if not found:
         why = systems.why_none(results, filters)
         print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
+    return 0
+
+
+def _announcement_id(args) -> str:
+    """The announcement's id: --id, or the file's name made one ("AMD v6.1.md" -> amd-v6.1)."""
+    from claimbook.common import identifiers
+
+    given = args.identifier or re.sub(r"[^a-z0-9.-]+", "-", args.path.stem.lower()).strip("-.")
+    problem = identifiers.id_problem(given)
+    if problem:
+        raise UsageError(f"{given[:80]!r}: an announcement id: {problem} (give one with --id)")
+    return given
+
+
+def _run_draft(args) -> int:
+    from claimbook.claims.draft import annotated_results, draft_registry
+    from claimbook.common.paths import CLAIMS_DIR
+    from claimbook.inputs.announcement_text import read_announcement
+
+    announcement = _announcement_id(args)
+    text = read_announcement(args.path)
+    registries = PROJECT_ROOT / CLAIMS_DIR
+    out = args.out or inside(registries, f"{announcement}.yaml")
+    if out.exists() and (not args.force or args.out is None or out.resolve().parent == registries.resolve()):
+        raise UsageError(
+            f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
+            "outside data/claims); nothing was written"
+        )
+    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    drafted, todos = draft_registry(text, announcement, args.path.name, results, reference)
+    with writer_lock(out) if args.out is None else contextlib.nullcontext():
+        replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
+    print(
+        f"wrote {out}: a draft with {todos} TODO(s); paraphrase each sentence, then `claimbook coverage`",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -511,6 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             "new-announcement": _run_new_announcement,
             "build": _run_build,
             "systems": _run_systems,
+            "draft": _run_draft,
         }[args.command]
         return run(args)
     except KeyboardInterrupt:
