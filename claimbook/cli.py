@@ -240,6 +240,18 @@ def _add_drafting_commands(commands) -> None:
     )
     draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
 
+    coverage_cmd = commands.add_parser(
+        "coverage",
+        help="which checkable statements of an announcement's text a registry judges or sets aside",
+    )
+    coverage_cmd.add_argument("path", type=Path, help="the announcement, saved as plain text or Markdown")
+    coverage_cmd.add_argument(
+        "--registry", type=Path, help="the registry file (default: data/claims/ID.yaml)"
+    )
+    coverage_cmd.add_argument(
+        "--id", dest="identifier", help="the announcement's id (default: from the file's name)"
+    )
+
 
 def _gpus_filter(text: str | None):
     """``--gpus 8`` or ``--gpus 8-72`` as a selector value."""
@@ -302,6 +314,30 @@ def _run_draft(args) -> int:
         f"wrote {out}: a draft with {todos} TODO(s); paraphrase each sentence, then `claimbook coverage`",
         file=sys.stderr,
     )
+    return 0
+
+
+def _run_coverage(args) -> int:
+    from claimbook.claims import coverage
+    from claimbook.claims.draft import annotated_results
+    from claimbook.claims.names_in_text import known_names, statements
+    from claimbook.engine import load_registry
+    from claimbook.inputs.announcement_text import read_announcement
+
+    text = read_announcement(args.path)
+    registry = load_registry(also=args.registry)
+    announcement = _announcement_id(args)
+    if args.registry is not None and not args.identifier:
+        announcement = next(a.id for a in registry.announcements.values() if a.path == str(args.registry))
+    if announcement not in registry.announcements:
+        raise UsageError(
+            f"{announcement!r}: no registry of that announcement; give --registry FILE or --id "
+            f"({', '.join(registry.announcements)})"
+        )
+    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    names = known_names(results, reference)
+    findings = coverage.coverage(statements(text, names), coverage.judges(registry, announcement, names))
+    print(coverage.report(findings))
     return 0
 
 
@@ -562,6 +598,7 @@ def main(argv: list[str] | None = None) -> int:
             "build": _run_build,
             "systems": _run_systems,
             "draft": _run_draft,
+            "coverage": _run_coverage,
         }[args.command]
         return run(args)
     except KeyboardInterrupt:

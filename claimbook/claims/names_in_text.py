@@ -98,7 +98,7 @@ def known_names(results: pd.DataFrame, reference) -> Names:
     )
 
 
-def _named(sentence: str, table: dict) -> tuple[str, ...]:
+def named_in(sentence: str, table: dict) -> tuple[str, ...]:
     """The keys of ``table`` one of whose names is in the sentence, in the order they appear; a
     name inside a longer one found ("llama3.1-8b" in "llama3.1-8b-edge") does not count."""
     found = []
@@ -142,10 +142,10 @@ def statement(sentence, names: Names) -> Statement | None:
         text=text,
         figures=figures,
         superlatives=superlatives,
-        benchmarks=_named(text, names.benchmarks),
-        scenarios=_named(text, names.scenarios),
+        benchmarks=named_in(text, names.benchmarks),
+        scenarios=named_in(text, names.scenarios),
         organizations=organizations,
-        families=_named(text, names.families),
+        families=named_in(text, names.families),
         rounds=tuple(
             dict.fromkeys(f"v{found}" for found in _ROUND.findall(text) if f"v{found}" != names.round)
         ),

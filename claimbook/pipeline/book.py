@@ -25,6 +25,8 @@ import os
 import shutil
 from pathlib import Path
 
+from claimbook.claims.todos import todo_text
+from claimbook.common.errors import BuildError
 from claimbook.pipeline import jupyterbook, kernelfolders, outputs
 from claimbook.pipeline.assemble import assemble
 from claimbook.pipeline.cache import unchanged_answer
@@ -54,6 +56,7 @@ def build(request: BuildRequest) -> BuildResult:
         server = None if request.plain else kernel_server(request.root)
         try:
             registry, changes = read_registry(request)
+            _report_todos(request, registry)
             if request.only:  # a name that is no page is refused before the target is made
                 plan(registry, changes, request.only)
             if request.plain and not outputs.has_leftovers(request.target):
@@ -70,6 +73,17 @@ def build(request: BuildRequest) -> BuildResult:
         finally:
             if server is not None:
                 server.stop()
+
+
+def _report_todos(request: BuildRequest, registry) -> None:
+    """Every TODO a registry still holds, named, on every build; a --strict build stops on them
+    before anything is written."""
+    for todo in registry.todos:
+        request.report(f"warning: TODO left: {todo}")
+    if registry.todos and request.strict:
+        raise BuildError(
+            f"--strict: the registries have {todo_text(list(registry.todos))}; nothing was written"
+        )
 
 
 def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
