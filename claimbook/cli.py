@@ -336,8 +336,9 @@ def _run_coverage(args) -> int:
         )
     results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
     names = known_names(results, reference)
-    findings = coverage.coverage(statements(text, names), coverage.judges(registry, announcement, names))
-    print(coverage.report(findings))
+    found = statements(text, names)
+    print(coverage.report(coverage.coverage(found, coverage.judges(registry, announcement, names))))
+    print(coverage.recall_report(coverage.draft_recall(found, registry, announcement)))
     return 0
 
 

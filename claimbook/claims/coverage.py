@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, replace
 
 from claimbook.claims.names_in_text import Names, Statement, named_in
+from claimbook.common import formatting
 from claimbook.inputs.announcement_text import A_FEW_PERCENT, Figure, figures, superlatives
 from claimbook.inputs.names import contains_name
 
@@ -259,4 +260,71 @@ def report(findings: list[Finding]) -> str:
     lines.append(
         f"{covered} of {len(findings)} figures judged ({covered - aside} by a claim, {aside} set aside with a reason)"
     )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Recall:
+    """Whether a draft of the text found one figure a registry's claim states, with the same
+    quantifier, unit and benchmark."""
+
+    claim: str
+    value: float
+    unit: str
+    quantifier: str
+    benchmarks: tuple[str, ...]
+    found: bool
+
+
+def expected_quantifier(claim, value: float) -> str:
+    """The quantifier a claim gives its figure: its ``quantifier`` field, ``form: up-to``, or the
+    words before the figure in its paraphrased statement (the same table a draft reads)."""
+    if claim.get("quantifier"):
+        return str(claim.get("quantifier"))
+    if claim.get("form") == "up-to":
+        return "up-to"
+    for figure in figures(claim.statement):
+        if figure.value is not None and (
+            _same(figure.value, value) or _same(figure.value * figure.scale, value)
+        ):
+            return figure.quantifier
+    return "exactly"
+
+
+def draft_recall(statements: list[Statement], registry, announcement: str) -> list[Recall]:
+    """For each figure a claim of the announcement states in ``claimed`` (each part on its own),
+    whether a statement of the draft has it with the claim's quantifier, unit and benchmark."""
+    found = []
+    for claim in registry.claims_of(announcement):
+        for item in (claim, *claim.parts):
+            benchmarks = _benchmarks(item) or _benchmarks(claim)
+            for value in dict.fromkeys(_numbers(item.claimed)):
+                quantifier = expected_quantifier(item, value)
+                hit = any(
+                    figure.value is not None
+                    and (_same(figure.value, value) or _same(figure.value * figure.scale, value))
+                    and figure.unit == item.unit
+                    and figure.quantifier == quantifier
+                    and (not benchmarks or bool(set(benchmarks) & set(statement.benchmarks)))
+                    for statement in statements
+                    for figure in statement.figures
+                )
+                found.append(Recall(item.id, value, item.unit, quantifier, benchmarks, hit))
+    return found
+
+
+def recall_report(recalls: list[Recall]) -> str:
+    """The draft's side of the comparison: how many of the figures the claims state it finds
+    with their quantifier, unit and benchmark, and the ones it misses."""
+    missed = [recall for recall in recalls if not recall.found]
+    found = len(recalls) - len(missed)
+    lines = [
+        f"the draft finds {found} of {len(recalls)} figures the registry's claims state "
+        + "(same figure, quantifier, unit and benchmark)"
+    ]
+    for recall in missed:
+        lines.append(
+            f"  missed: {recall.claim}: {recall.quantifier} {formatting.stated(recall.value, recall.unit) if recall.unit else formatting.stated(recall.value) + ' (no unit)'}"
+            f"{' on ' + ', '.join(recall.benchmarks) if recall.benchmarks else ''}"
+        )
     return "\n".join(lines)
