@@ -74,7 +74,10 @@ def test_every_figure_judged_or_set_aside(tmp_path):
     assert code == 0, said
     assert "line 1: up to 3.7x: acme-speed" in said
     assert "line 2: 12 partners: acme-partners" in said
-    assert "line 3: 2x: set aside: Acme's fans are 2x quieter than before. (why: MLPerf measures no noise.)" in said
+    assert (
+        "line 3: 2x: set aside: Acme's fans are 2x quieter than before. (why: MLPerf measures no noise.)"
+        in said
+    )
     assert "line 4: first: acme-first" in said
     assert "We thank" not in said  # no figure, no superlative: not a statement
     assert "\n4 of 4 figures judged (3 by a claim, 1 set aside with a reason)\n" in said
@@ -107,7 +110,9 @@ def test_the_committed_registries_cover_their_set_asides_on_their_pages():
     for path in sorted((ROOT / "data" / "claims").glob("*.yaml")):
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         aside = document["announcement"].get("set_aside") or []
-        page = (ROOT / "book" / "generated" / f"{document['announcement']['id']}.md").read_text(encoding="utf-8")
+        page = (ROOT / "book" / "generated" / f"{document['announcement']['id']}.md").read_text(
+            encoding="utf-8"
+        )
         judged = len(document["claims"])
         assert f"judges {judged} claims of this announcement and sets {len(aside)} statement" in page
         for entry in aside:
@@ -125,7 +130,13 @@ def test_set_aside_text_is_escaped_on_the_page():
 
 @pytest.mark.parametrize(
     "value",
-    ["a statement", ["a statement"], [{"text": "x"}], [{"text": "x", "why": ""}], [{"text": "x", "why": "y", "z": 1}]],
+    [
+        "a statement",
+        ["a statement"],
+        [{"text": "x"}],
+        [{"text": "x", "why": ""}],
+        [{"text": "x", "why": "y", "z": 1}],
+    ],
 )
 def test_a_malformed_set_aside_is_one_line_naming_the_field(tmp_path, value):
     folder = tmp_path / "claims"
@@ -174,5 +185,7 @@ def test_a_build_warns_of_each_todo_and_a_strict_one_refuses_them(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "warning: TODO left: " in done.stderr and "field announcement.title" in done.stderr
     assert "claim acme-first: field note" in done.stderr
-    assert "--strict: the registries have 2 TODO(s) left" in done.stderr and "nothing was written" in done.stderr
+    assert (
+        "--strict: the registries have 2 TODO(s) left" in done.stderr and "nothing was written" in done.stderr
+    )
     assert sorted(p.read_bytes() for p in (project / "book" / "generated").glob("*.md")) == generated
