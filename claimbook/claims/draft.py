@@ -120,10 +120,28 @@ def draft_claims(statement: Statement, results: pd.DataFrame) -> list[DraftClaim
     drafted = []
     for figure, mapping in groups:
         kind, why = propose(statement, figure)
-        drafted.append(
-            DraftClaim(statement, figure, kind, why, _fields(statement, figure, kind, mapping), candidates)
-        )
+        fields = _fields(statement, figure, kind, mapping)
+        if kind == "ratio":
+            fields.update(_sides(statement, results))
+        drafted.append(DraftClaim(statement, figure, kind, why, fields, candidates))
     return drafted
+
+
+def _sides(statement: Statement, results: pd.DataFrame) -> dict:
+    """A ratio's subject and baseline where the text settles them: the first accelerator family
+    named is the subject's, the second the baseline's, each filled only when one system of that
+    family has results on the benchmark named (else left to the analyst)."""
+    if len(statement.families) < 2 or not statement.benchmarks:
+        return {}
+    sides = {}
+    for side, family in zip(("subject", "baseline"), statement.families):
+        filters = {"family": [family], "benchmark": list(statement.benchmarks)}
+        if statement.gpus:
+            filters["gpus"] = list(statement.gpus)
+        found = systems.search(results, filters)
+        if len(found) == 1:
+            sides[side] = found[0].selector
+    return sides
 
 
 def _fields(statement: Statement, figure: Figure | None, kind: str, mapping: dict | None) -> dict:
