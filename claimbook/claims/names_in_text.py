@@ -13,7 +13,7 @@ import pandas as pd
 
 from claimbook.inputs import announcement_text
 from claimbook.inputs.announcement_text import Figure
-from claimbook.inputs.names import contains_name, squash
+from claimbook.inputs.names import contains_name, name_span, squash
 
 # The names vendors write for a benchmark besides those of data/reference/benchmarks.csv (its
 # model, benchmark and display names): one row per benchmark of the book's reference.
@@ -103,13 +103,7 @@ def named_in(sentence: str, table: dict) -> tuple[str, ...]:
     name inside a longer one found ("llama3.1-8b" in "llama3.1-8b-edge") does not count."""
     found = []
     for key, names in table.items():
-        spans = [
-            match.span()
-            for name in names
-            if name.strip()
-            for match in [re.search(_pattern(name), sentence, re.IGNORECASE)]
-            if match
-        ]
+        spans = [span for name in names if name.strip() for span in [name_span(sentence, name)] if span]
         if spans:
             found.append((min(spans), key))
     kept = [
@@ -122,11 +116,6 @@ def named_in(sentence: str, table: dict) -> tuple[str, ...]:
         )
     ]
     return tuple(key for _, key in sorted(kept))
-
-
-def _pattern(name: str) -> str:
-    words = [word for word in re.split(r"[^0-9a-z]+", name.lower()) if word]
-    return r"(?<![0-9a-z])" + r"[^0-9a-z]*".join(map(re.escape, words)) + r"(?![0-9a-z])"
 
 
 def statement(sentence, names: Names) -> Statement | None:
