@@ -96,8 +96,8 @@ def test_a_list_item_keeps_its_title_with_its_sentence():
 
 TEXT = """# Acme's round (written for the tests)
 
-Acme's Zeta rack delivers up to 3.7x higher throughput than GB300 NVL72 on DSR1 in the offline scenario.
-Its switch gives 10x higher packet rates and 3x lower latency than plain Ethernet.
+Acme's Zeta rack is up to 3.7x as fast as GB300 NVL72 on DSR1 in the offline scenario.
+Its switch moves 10x more packets with 3x less delay than plain Ethernet.
 On WAN 2.2, eight MI355X lead eight B300 by 18% Offline and 11% SingleStream.
 Acme thanks everyone who helped.
 Acme's partners posted the first results on the new card.
@@ -136,10 +136,10 @@ def test_a_draft_has_one_claim_per_figure_in_the_order_of_the_text(tmp_path):
 def test_the_sentences_are_comments_never_fields(tmp_path):
     _, written = _draft(tmp_path)
     fields = "\n".join(line for line in written.splitlines() if not line.lstrip().startswith("#"))
-    for sentence in ("higher throughput than GB300", "thanks everyone", "plain Ethernet", "first results"):
+    for sentence in ("as fast as GB300", "thanks everyone", "plain Ethernet", "first results"):
         assert sentence not in fields
     comments = " ".join(line.lstrip("# ") for line in written.splitlines() if line.lstrip().startswith("#"))
-    assert "higher throughput than GB300" in comments
+    assert "as fast as GB300" in comments
     assert "thanks everyone" not in comments  # no figure, no superlative: not a statement
 
 
