@@ -8,9 +8,11 @@ input (a results file, the claims registry, the command line, a path the file sy
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -25,6 +27,7 @@ from claimbook.common.paths import (
     GENERATED_DIR,
     PROJECT_ROOT,
     PROJECT_VARIABLE,
+    RESULTS,
     OutsideError,
     inside,
     not_in_project,
@@ -59,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_reading_commands(commands)
     _add_new_announcement_command(commands)
     _add_build_command(commands)
+    _add_drafting_commands(commands)
     return parser
 
 
@@ -230,6 +234,135 @@ def _add_rename(command) -> None:
         metavar="OLD=NEW",
         help="a system renamed in the new results: every claim naming OLD names NEW (repeatable; or a YAML file of OLD: NEW)",
     )
+
+
+def _add_drafting_commands(commands) -> None:
+    """``systems``, ``draft`` and ``coverage``: from an announcement's text to a registry."""
+    systems_cmd = commands.add_parser(
+        "systems",
+        help="search the results for systems; each line starts with the selector that picks it",
+        description="Names match as a registry's selectors match them (case, spacing and punctuation "
+        "aside). Every division unless --division says one.",
+    )
+    for name in ("organization", "system", "family", "vendor", "benchmark", "scenario"):
+        systems_cmd.add_argument(f"--{name}", action="append", metavar="NAME", help="repeatable: any of them")
+    systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
+    systems_cmd.add_argument("--division", help="closed or open (default: both)")
+    systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
+
+    draft_cmd = commands.add_parser(
+        "draft",
+        help="a draft registry from an announcement's text: one claim per checkable statement, TODOs for the rest",
+    )
+    draft_cmd.add_argument("path", type=Path, help="the announcement, saved as plain text or Markdown")
+    draft_cmd.add_argument(
+        "--id", dest="identifier", help="the announcement's id (default: from the file's name)"
+    )
+    draft_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/claims/ID.yaml, which must not exist)"
+    )
+    draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
+
+    coverage_cmd = commands.add_parser(
+        "coverage",
+        help="which checkable statements of an announcement's text a registry judges or sets aside",
+    )
+    coverage_cmd.add_argument("path", type=Path, help="the announcement, saved as plain text or Markdown")
+    coverage_cmd.add_argument(
+        "--registry", type=Path, help="the registry file (default: data/claims/ID.yaml)"
+    )
+    coverage_cmd.add_argument(
+        "--id", dest="identifier", help="the announcement's id (default: from the file's name)"
+    )
+
+
+def _gpus_filter(text: str | None):
+    """``--gpus 8`` or ``--gpus 8-72`` as a selector value."""
+    if text is None:
+        return None
+    low, dash, high = text.partition("-")
+    if not (low.strip().isdigit() and (not dash or high.strip().isdigit())):
+        raise UsageError(f"--gpus {text[:40]!r}: a whole number (8) or a range (8-72)")
+    return {"min": int(low), "max": int(high)} if dash else int(low)
+
+
+def _run_systems(args) -> int:
+    from claimbook.claims import systems
+    from claimbook.inputs.reference import annotate, load_reference
+    from claimbook.inputs.results import load_results
+
+    filters = {name: getattr(args, name) for name in systems.FILTERS if name not in ("gpus", "division")}
+    filters["gpus"] = _gpus_filter(args.gpus)
+    filters["division"] = args.division
+    results = annotate(load_results(args.results or PROJECT_ROOT / RESULTS), load_reference())
+    found = systems.search(results, filters)
+    for system in found:
+        print(systems.describe(system))
+    if not found:
+        why = systems.why_none(results, filters)
+        print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
+    return 0
+
+
+def _announcement_id(args) -> str:
+    """The announcement's id: --id, or the file's name made one ("AMD v6.1.md" -> amd-v6.1)."""
+    from claimbook.common import identifiers
+
+    given = args.identifier or re.sub(r"[^a-z0-9.-]+", "-", args.path.stem.lower()).strip("-.")
+    problem = identifiers.id_problem(given)
+    if problem:
+        raise UsageError(f"{given[:80]!r}: an announcement id: {problem} (give one with --id)")
+    return given
+
+
+def _run_draft(args) -> int:
+    from claimbook.claims.draft import annotated_results, draft_registry
+    from claimbook.common.paths import CLAIMS_DIR
+    from claimbook.inputs.announcement_text import read_announcement
+
+    announcement = _announcement_id(args)
+    text = read_announcement(args.path)
+    registries = PROJECT_ROOT / CLAIMS_DIR
+    out = args.out or inside(registries, f"{announcement}.yaml")
+    if out.exists() and (not args.force or args.out is None or out.resolve().parent == registries.resolve()):
+        raise UsageError(
+            f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
+            "outside data/claims); nothing was written"
+        )
+    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    drafted, todos = draft_registry(text, announcement, args.path.name, results, reference)
+    with writer_lock(out) if args.out is None else contextlib.nullcontext():
+        replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
+    print(
+        f"wrote {out}: a draft with {todos} TODO(s); paraphrase each sentence, then `claimbook coverage`",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _run_coverage(args) -> int:
+    from claimbook.claims import coverage
+    from claimbook.claims.draft import annotated_results
+    from claimbook.claims.names_in_text import known_names, statements
+    from claimbook.engine import load_registry
+    from claimbook.inputs.announcement_text import read_announcement
+
+    text = read_announcement(args.path)
+    registry = load_registry(also=args.registry)
+    announcement = _announcement_id(args)
+    if args.registry is not None and not args.identifier:
+        announcement = next(a.id for a in registry.announcements.values() if a.path == str(args.registry))
+    if announcement not in registry.announcements:
+        raise UsageError(
+            f"{announcement!r}: no registry of that announcement; give --registry FILE or --id "
+            f"({', '.join(registry.announcements)})"
+        )
+    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    names = known_names(results, reference)
+    found = statements(text, names)
+    print(coverage.report(coverage.coverage(found, coverage.judges(registry, announcement, names))))
+    print(coverage.recall_report(coverage.draft_recall(found, registry, announcement)))
+    return 0
 
 
 def _add_force(command, what: str = "the output file") -> None:
@@ -495,6 +628,9 @@ _COMMANDS = {
     "kinds": _run_kinds,
     "new-announcement": _run_new_announcement,
     "build": _run_build,
+    "systems": _run_systems,
+    "draft": _run_draft,
+    "coverage": _run_coverage,
 }
 
 

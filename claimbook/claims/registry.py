@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from claimbook.claims.fields import HELD
+from claimbook.claims.todos import todo_fields, todo_text
 from claimbook.common import identifiers
 from claimbook.common.paths import (
     CHAPTERS_FILE,
@@ -34,7 +35,15 @@ from claimbook.common.paths import (
 from claimbook.common.safe_read import InputError, load_yaml, read_text, read_yaml, yaml_problem
 
 HEADER_REQUIRED = ("id", "title", "publisher", "claimant", "vendor", "date", "round")
-HEADER_OPTIONAL = ("source_url", "source_label", "results_retrieved", "division", "result_ids", "note")
+HEADER_OPTIONAL = (
+    "source_url",
+    "source_label",
+    "results_retrieved",
+    "division",
+    "result_ids",
+    "note",
+    "set_aside",
+)
 # Fields a part takes from its parent unless it sets them itself.
 INHERITED = ("benchmark", "division", "subject", "scenarios", "baseline", "tolerance", "unit")
 ID_PATTERN = re.compile(identifiers.ID.pattern)
@@ -71,6 +80,8 @@ class Announcement:
     division: str | None = None
     result_ids: tuple[str, ...] = ()
     note: str = ""
+    # Statements of the announcement the book deliberately does not judge: (paraphrase, why).
+    set_aside: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,7 @@ class Registry:
     claims: tuple[Claim, ...]  # top-level claims, announcements in order, claims in file order
     chapters: dict[str, Chapter]
     files: tuple[str, ...]  # the registry files read, relative to the book's root where possible
+    todos: tuple[str, ...] = ()  # where the files still say TODO (claimbook.claims.todos)
 
     def claim(self, claim_id: str) -> Claim:
         for claim in self.all_claims():
@@ -258,13 +270,14 @@ def _announcement(document: dict, path: str) -> Announcement:
             f"{', '.join(HEADER_REQUIRED + HEADER_OPTIONAL)}"
         )
     values = {name: header.get(name) for name in HEADER_REQUIRED + HEADER_OPTIONAL}
+    values["set_aside"] = _set_aside(values["set_aside"], f"{path}: field announcement.set_aside")
     values["result_ids"] = tuple(str(item) for item in (header.get("result_ids") or ()))
     values = {
         name: (str(value) if isinstance(value, (int, float)) and name != "result_ids" else value)
         for name, value in values.items()
     }
     for name in HEADER_REQUIRED + HEADER_OPTIONAL:
-        if isinstance(values[name], (dict, list)) and name != "result_ids":
+        if isinstance(values[name], (dict, list)) and name not in ("result_ids", "set_aside"):
             raise RegistryError(
                 f"{path}: field announcement.{name}: expected text, got a {type(values[name]).__name__}"
             )
@@ -288,6 +301,28 @@ def _announcement(document: dict, path: str) -> Announcement:
     if values["source_url"] is not None:
         values["source_url"] = check_link(values["source_url"], f"{path}: field announcement.source_url")
     return Announcement(path=path, **values)
+
+
+def _set_aside(entries, where: str) -> tuple[tuple[str, str], ...]:
+    """``set_aside: [{text: ..., why: ...}]``: each statement set aside, paraphrased, and why."""
+    if entries is None:
+        return ()
+    if not isinstance(entries, list):
+        raise RegistryError(f"{where}: a list of {{text: ..., why: ...}}, one per statement set aside")
+    found = []
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict) or set(entry) != {"text", "why"}:
+            raise RegistryError(f"{where}[{index}]: a mapping of text (the statement, paraphrased) and why")
+        text, why = (" ".join(str(entry[name] or "").split()) for name in ("text", "why"))
+        if (
+            not text
+            or not why
+            or isinstance(entry["text"], (dict, list))
+            or isinstance(entry["why"], (dict, list))
+        ):
+            raise RegistryError(f"{where}[{index}]: text and why are each one line of text, neither empty")
+        found.append((text, why))
+    return tuple(found)
 
 
 def check_link(url, where: str) -> str:
@@ -391,6 +426,14 @@ def _keep_written_figures(document, text: str):
 def read_registry_file(
     path: Path, label: str, validate: Validator | None = None
 ) -> tuple[Announcement, list[Claim]]:
+    """A registry file's announcement and claims, checked; an error names the file, claim and field."""
+    announcement, claims, _todos = _read_file(path, label, validate)
+    return announcement, claims
+
+
+def _read_file(
+    path: Path, label: str, validate: Validator | None = None
+) -> tuple[Announcement, list[Claim], list[str]]:
     try:
         text = read_text(path, label, "registry")
         document = _keep_written_figures(load_yaml(text, label), text)
@@ -405,13 +448,21 @@ def read_registry_file(
         raise RegistryError(
             f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'"
         )
-    announcement = _announcement(document, label)
-    entries = document.get("claims")
-    if not isinstance(entries, list) or not entries:
-        raise RegistryError(f"{label}: field claims: a non-empty list of claims is required")
-    return announcement, [
-        _claim(entry, label, index, announcement, validate=validate) for index, entry in enumerate(entries)
-    ]
+    todos = todo_fields(document, label)
+    try:
+        announcement = _announcement(document, label)
+        entries = document.get("claims")
+        if not isinstance(entries, list) or not entries:
+            raise RegistryError(f"{label}: field claims: a non-empty list of claims is required")
+        claims = [
+            _claim(entry, label, index, announcement, validate=validate)
+            for index, entry in enumerate(entries)
+        ]
+    except RegistryError as exc:
+        if todos:  # a draft: the error is most likely one of its TODOs
+            raise RegistryError(f"{exc}; the file has {todo_text(todos)}") from None
+        raise
+    return announcement, claims, todos
 
 
 def _chapters(path: Path, label: str) -> dict[str, Chapter]:
@@ -484,7 +535,7 @@ def _unique(read: list) -> tuple[dict[str, Announcement], list[Claim]]:
     """The announcements by id and their claims in order, refusing an announcement id or a claim
     id (a part's included) that two entries share."""
     announcements, claims = {}, []
-    for announcement, file_claims in read:
+    for announcement, file_claims, _todos in read:
         if announcement.id in announcements:
             raise RegistryError(
                 f"{announcement.path}: field announcement.id: {announcement.id!r} is also the id of "
@@ -525,14 +576,15 @@ def load_registry(
     read = []
     for path in paths:
         label = str(Path(claims_dir) / path.name)
-        read.append(read_registry_file(path, label, validate))
+        read.append(_read_file(path, label, validate))
     if also is not None:
         if not Path(also).is_file():
             raise RegistryError(f"{also}: no such registry file")
-        extra = read_registry_file(Path(also), str(also), validate)
+        extra = _read_file(Path(also), str(also), validate)
         read = [item for item in read if item[0].id != extra[0].id] + [extra]
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = _unique(read)
+    todos = tuple(todo for item in read for todo in item[2])
     chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
     _check_names(announcements, claims, chapters)
     for claim in claims:
@@ -550,4 +602,5 @@ def load_registry(
             for label in (*(str(Path(claims_dir) / p.name) for p in paths), *([str(also)] if also else []))
             if label in {announcement.path for announcement in announcements.values()}
         ),
+        todos,
     )

@@ -41,6 +41,12 @@ def contains_name(text, name: str) -> bool:
     return bool(_word_pattern(name).search(str(text).lower()))
 
 
+def name_span(text, name: str) -> tuple[int, int] | None:
+    """Where ``name`` is in ``text`` as whole words (as ``contains_name`` finds it), or None."""
+    found = _word_pattern(name).search(str(text).lower())
+    return found.span() if found else None
+
+
 def closest(wanted, existing, n: int = 3) -> tuple[str, ...]:
     """The real names nearest to ``wanted``, compared without case, spacing and punctuation."""
     by_key: dict[str, list[str]] = {}

@@ -25,6 +25,8 @@ import os
 import shutil
 from pathlib import Path
 
+from claimbook.claims.todos import todo_text
+from claimbook.common.errors import BuildError
 from claimbook.common.interrupts import as_interrupts
 from claimbook.pipeline import jupyterbook, kernelfolders, outputs
 from claimbook.pipeline.assemble import assemble
@@ -57,6 +59,7 @@ def build(request: BuildRequest) -> BuildResult:
         server = None if request.plain else kernel_server(request.root)
         try:
             registry, changes = read_registry(request)
+            _report_todos(request, registry)
             if request.only:  # a name that is no page is refused before the target is made
                 plan(registry, changes, request.only)
             if request.plain and not outputs.has_leftovers(request.target):
@@ -86,6 +89,17 @@ def _warned(request: BuildRequest, answer: BuildResult) -> BuildResult:
     for warning in answer.warnings:
         request.report(warning)
     return answer
+
+
+def _report_todos(request: BuildRequest, registry) -> None:
+    """Every TODO a registry still holds, named, on every build; a --strict build stops on them
+    before anything is written."""
+    for todo in registry.todos:
+        request.report(f"warning: TODO left: {todo}")
+    if registry.todos and request.strict:
+        raise BuildError(
+            f"--strict: the registries have {todo_text(list(registry.todos))}; nothing was written"
+        )
 
 
 def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:

@@ -20,6 +20,7 @@ from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
 from claimbook.engine.verdict import VERDICTS
 from claimbook.present import blocks, charts
+from claimbook.present.coverage_block import coverage_html
 
 LOCATION = re.compile(r"\./(?:closed|open)/[^\s;,)]+")
 
@@ -271,6 +272,7 @@ def announcement_page(announcement, rows: list[dict], registry, checks: dict, ci
         + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
         + f" (of {formatting.plural(len(entries), 'claim')}).\n"
     )
+    lines.append(raw(coverage_html(announcement, len(entries))))
     cards = []
     for entry in entries:
         claim = entry["claim"]

@@ -1,0 +1,349 @@
+"""A draft registry from an announcement's text (``claimbook draft``): one draft claim per
+figure claimed in each checkable statement, in the order of the text, filled where the text and
+the data settle it, with ``TODO`` where only the analyst can decide.
+
+The source's sentences appear only as YAML comments (one line each, cut to ``COMMENT_WIDTH``,
+every character that could end a comment taken out); every published field is the book's own
+words, a name the data has, or a number. The analyst paraphrases each sentence into
+``statement``. Candidate systems are listed the way ``claimbook systems`` prints them.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+import pandas as pd
+import yaml
+
+from claimbook.claims import systems
+from claimbook.claims.names_in_text import Names, Statement
+from claimbook.common import formatting, identifiers
+from claimbook.inputs.announcement_text import A_FEW_PERCENT, EXACTLY, WITHIN, Figure
+
+TODO = "TODO"
+COMMENT_WIDTH = 100
+MAX_CANDIDATES = 6
+# Which kind a figure proposes, first rule that holds: (kind, test, why). A test reads the
+# statement and the figure claimed.
+_SCALING_WORDS = re.compile(r"\bscal(?:ing|ed|es|e)\b", re.IGNORECASE)
+_LEAD_WORDS = re.compile(r"\b(?:lead|leads|ahead|faster|higher|better|more|lower|beats?)\b", re.IGNORECASE)
+_COUNTS = ("partners", "submitters", "submissions", "results", "entries", "systems", "benchmarks", "rounds")
+KIND_RULES = (
+    (
+        "not-checkable",
+        lambda s, f: not (s.benchmarks or s.families or s.organizations),
+        "it names no benchmark, accelerator or submitter of the results",
+    ),
+    ("scaling", lambda s, f: f.unit == "%" and bool(_SCALING_WORDS.search(s.text)), "a scaling efficiency"),
+    ("round-gain", lambda s, f: f.unit in ("x", "%") and bool(s.rounds), "a gain over an earlier round"),
+    (
+        "ratio",
+        lambda s, f: f.quantifier in (WITHIN, A_FEW_PERCENT),
+        "results within a bound of others: a ratio, form within",
+    ),
+    ("ratio", lambda s, f: f.unit == "x", "a multiple between two systems' results"),
+    ("ratio", lambda s, f: f.unit == "%" and bool(_LEAD_WORDS.search(s.text)), "a lead in percent"),
+    ("presence", lambda s, f: f.unit in _COUNTS or f.unit in ("GPUs",), "a count of what the results hold"),
+    ("figure", lambda s, f: True, "a stated result or figure"),
+)
+SUPERLATIVE_RULES = (
+    ("presence", ("first", "only"), "says something is the first or the only one: what the results hold"),
+    ("leading", (), "a superlative: the subject against the field"),
+)
+# What each proposed kind leaves to the analyst, in the order a registry writes it.
+KIND_TODOS = {
+    "ratio": ("subject", "baseline"),
+    "round-gain": ("subject", "from_round"),
+    "scaling": ("small", "large"),
+    "figure": ("subject",),
+    "presence": ("rows",),
+    "leading": ("metric", "subject", "field"),
+    "not-checkable": ("reason",),
+}
+
+
+@dataclass(frozen=True)
+class DraftClaim:
+    """One draft claim: the statement it comes from, its figure (None for a superlative), the
+    kind proposed and why, its fields, and the candidate systems."""
+
+    statement: Statement
+    figure: Figure | None
+    kind: str
+    why: str
+    fields: dict
+    candidates: tuple
+
+
+def propose(statement: Statement, figure: Figure | None) -> tuple[str, str]:
+    """The kind a statement's figure (or superlative) proposes, and why."""
+    if figure is None:
+        for kind, words, why in SUPERLATIVE_RULES:
+            if not words or set(words) & set(statement.superlatives):
+                return kind, why
+    for kind, test, why in KIND_RULES:
+        if test(statement, figure):
+            return kind, why
+    return "figure", "a stated figure"
+
+
+def _by_scenario(statement: Statement, figures: tuple[Figure, ...]) -> dict | None:
+    """``{Offline: 18, SingleStream: 11}`` when each figure of one unit is followed by its
+    scenario's name ("18% Offline and 11% SingleStream"), else None."""
+    if len(figures) < 2 or len({figure.unit for figure in figures}) != 1:
+        return None
+    mapping = {}
+    for figure in figures:
+        after = statement.text[figure.start :][:60]
+        named = [s for s in statement.scenarios if re.search(rf"\b{s}\b", after, re.IGNORECASE)]
+        if not named:
+            return None
+        first = min(named, key=lambda s: re.search(rf"\b{s}\b", after, re.IGNORECASE).start())
+        if first in mapping:
+            return None
+        mapping[first] = figure.value
+    return mapping
+
+
+def draft_claims(statement: Statement, results: pd.DataFrame) -> list[DraftClaim]:
+    """The draft claims of one statement: one per figure claimed (one for figures by scenario),
+    or one for a superlative without a figure."""
+    claimed = tuple(figure for figure in statement.claimed if figure.value is not None or figure.quantifier)
+    candidates = _candidates(statement, results)
+    if not claimed:
+        kind, why = propose(statement, None)
+        return [DraftClaim(statement, None, kind, why, _fields(statement, None, kind, None), candidates)]
+    by_scenario = _by_scenario(statement, claimed)
+    groups = [(claimed[0], by_scenario)] if by_scenario else [(figure, None) for figure in claimed]
+    drafted = []
+    for figure, mapping in groups:
+        kind, why = propose(statement, figure)
+        fields = _fields(statement, figure, kind, mapping)
+        if kind == "ratio":
+            fields.update(_sides(statement, results))
+        drafted.append(DraftClaim(statement, figure, kind, why, fields, candidates))
+    return drafted
+
+
+def _sides(statement: Statement, results: pd.DataFrame) -> dict:
+    """A ratio's subject and baseline where the text settles them: the first accelerator family
+    named is the subject's, the second the baseline's, each filled only when one system of that
+    family has results on the benchmark named (else left to the analyst)."""
+    if len(statement.families) < 2 or not statement.benchmarks:
+        return {}
+    sides = {}
+    for side, family in zip(("subject", "baseline"), statement.families):
+        filters = {"family": [family], "benchmark": list(statement.benchmarks)}
+        if statement.gpus:
+            filters["gpus"] = list(statement.gpus)
+        found = systems.search(results, filters)
+        if len(found) == 1:
+            sides[side] = found[0].selector
+    return sides
+
+
+def _fields(statement: Statement, figure: Figure | None, kind: str, mapping: dict | None) -> dict:
+    fields: dict = {"title": TODO, "statement": _statement_todo(figure), "kind": kind}
+    if figure is not None:
+        fields["quantifier"] = figure.quantifier
+        if figure.within is not None:
+            fields["within"] = figure.within
+        if figure.value is not None and figure.quantifier != WITHIN:
+            fields["claimed"] = mapping or _number(figure.value)
+            if figure.scale != 1.0:
+                fields["scale"] = int(figure.scale)
+        fields["unit"] = figure.unit
+    if statement.benchmarks:
+        fields["benchmark"] = (
+            statement.benchmarks[0] if len(statement.benchmarks) == 1 else list(statement.benchmarks)
+        )
+    if statement.scenarios:
+        fields["scenarios"] = list(mapping or statement.scenarios)
+    if kind == "round-gain" and statement.rounds:
+        fields["from_round"] = statement.rounds[0]
+    for name in KIND_TODOS.get(kind, ()):
+        fields.setdefault(name, TODO)
+    return fields
+
+
+def _number(value: float):
+    return int(value) if float(value).is_integer() else value
+
+
+def _statement_todo(figure: Figure | None) -> str:
+    said = f", its figure kept ({_figure_words(figure)})" if figure is not None else ""
+    return f"{TODO}: the sentence above in the book's own words{said}"
+
+
+def _figure_words(figure: Figure) -> str:
+    quantifier = "" if figure.quantifier == EXACTLY else figure.quantifier.replace("-", " ") + " "
+    if figure.value is None:
+        return quantifier.strip()
+    return quantifier + figure.written + ("" if figure.unit in ("%", "x") else " ") + figure.unit
+
+
+def _candidates(statement: Statement, results: pd.DataFrame) -> tuple:
+    """The systems the statement's names pick (organizations, families, GPU counts, benchmarks),
+    loosened a field at a time until some are found; (search options, systems found)."""
+    wanted = {
+        "family": list(statement.families) or None,
+        "organization": list(statement.organizations) or None,
+        "gpus": list(statement.gpus) or None,
+        "benchmark": list(statement.benchmarks) or None,
+    }
+    if not any(wanted.values()):
+        return ()
+    for dropped in ((), ("gpus",), ("gpus", "organization"), ("gpus", "organization", "benchmark")):
+        filters = {name: value for name, value in wanted.items() if name not in dropped and value}
+        if not filters:
+            return ()
+        found = systems.search(results, filters)
+        if found:
+            return (filters, tuple(found))
+    return ()
+
+
+# YAML ends a comment at any of these; a source's sentence loses them (and every other
+# character that is not printable) before it becomes a comment.
+_LINE_BREAKS = re.compile(r"[\r\n\x85\u2028\u2029]")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_DATE = re.compile(
+    r"\b(?:(\d{1,2})\s+("
+    + "|".join(_MONTHS)
+    + r")|("
+    + "|".join(m[:3] for m in _MONTHS)
+    + r")[a-z]*\.?\s+(\d{1,2}),)"
+    r"\s+(20\d\d)\b"
+)
+
+
+def comment(text: str, indent: str = "", width: int | None = COMMENT_WIDTH) -> list[str]:
+    """Text as YAML comment lines: nothing in it can end the comment or reach a field.
+    ``width=None``: one line, its spacing kept (a line of ``claimbook systems``)."""
+    import textwrap
+
+    clean = "".join(ch if ch.isprintable() else " " for ch in _LINE_BREAKS.sub(" ", str(text)))
+    if width is None:
+        return [f"{indent}# {clean}".rstrip()]
+    lines = textwrap.wrap(" ".join(clean.split()), width, break_long_words=True) or [""]
+    return [f"{indent}# {line}".rstrip() for line in lines]
+
+
+def dates_in(text: str) -> list[str]:
+    """The dates a text writes ("17 September 2026", "Sep 16, 2026") as YYYY-MM-DD."""
+    found = []
+    for day, month, short, short_day, year in _DATE.findall(text):
+        number = (_MONTHS.index(month) if month else [m[:3] for m in _MONTHS].index(short)) + 1
+        date = "-".join((year, str(number).zfill(2), (day or short_day).zfill(2)))
+        if identifiers.date_problem(date) is None:
+            found.append(date)
+    return list(dict.fromkeys(found))
+
+
+def _field(name: str, value) -> str:
+    """``name: value``, the value as YAML on one line (a mapping or a list in flow style)."""
+    flow = isinstance(value, (dict, list))
+    text = yaml.safe_dump(value, default_flow_style=flow, width=10_000, allow_unicode=False).strip()
+    return f"{name}: {text.removesuffix(chr(10) + '...').strip()}"
+
+
+def render(announcement: str, source: str, text: str, statements, names: Names, results: pd.DataFrame) -> str:
+    """The draft registry as YAML text: a header with its TODOs, then each draft claim under the
+    sentence it comes from (a comment), the kind proposed and why, and the candidate systems."""
+    organizations = [name for statement in statements for name in statement.organizations]
+    most = max(set(organizations), key=organizations.count) if organizations else None
+    lines = [
+        *comment(
+            f"A draft registry made by `claimbook draft` from {source}. Every {TODO} is for the analyst: "
+            f"a registry with a {TODO} left warns on every build and fails --strict."
+        ),
+        *comment(
+            "The source's sentences are comments: paraphrase each into its claim's statement, then delete "
+            "the comments (they are someone else's words and are never published)."
+        ),
+        "announcement:",
+        f"  id: {announcement}",
+        f"  title: {TODO}",
+        *comment(
+            f"the organization the text names most: {most}"
+            if most
+            else "no organization of the results named",
+            "  ",
+        ),
+        f"  publisher: {TODO}",
+        f"  claimant: {TODO}",
+        f"  vendor: {TODO}",
+        *comment(f"dates in the text: {', '.join(dates_in(text)) or 'none'}", "  "),
+        f"  date: {TODO}",
+        f"  round: {names.round}",
+        f"  source_url: {TODO}",
+        "claims:",
+    ]
+    number = 0
+    for statement in statements:
+        for claim in draft_claims(statement, results):
+            number += 1
+            lines += _claim_lines(claim, f"{announcement}-{str(number).zfill(2)}")
+    if not number:
+        lines += comment("no checkable statement found: no figure and no superlative", "  ")
+        lines.append("  []")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_lines(claim: DraftClaim, claim_id: str) -> list[str]:
+    lines = ["", *comment(f"line {claim.statement.line}: {claim.statement.text}", "  ")]
+    lines += comment(f"kind {claim.kind}: {claim.why}", "  ")
+    others = [f for f in claim.statement.figures if f is not claim.figure and f.value is not None]
+    if others:
+        lines += comment(
+            "other figures of the sentence: " + ", ".join(_figure_words(f) for f in others), "  "
+        )
+    if claim.candidates:
+        filters, found = claim.candidates
+        options = " ".join(
+            f"--{name} {shlex.quote(str(v))}" for name, value in filters.items() for v in value
+        )
+        lines += comment(f"candidate systems (claimbook systems {options}):", "  ", width=None)
+        for system in found[:MAX_CANDIDATES]:
+            lines += comment(systems.describe(system), "  ", width=None)
+        if len(found) > MAX_CANDIDATES:
+            lines += comment(
+                f"... and {formatting.plural(len(found) - MAX_CANDIDATES, 'more system')}", "    "
+            )
+    fields = [_field(name, value) for name, value in {"id": claim_id, **claim.fields}.items()]
+    return [*lines, f"  - {fields[0]}", *(f"    {field}" for field in fields[1:])]
+
+
+def annotated_results(results_path, reference_dir="data/reference") -> tuple[pd.DataFrame, object]:
+    """The round's results with the reviewed names beside them, and the reference tables."""
+    from claimbook.inputs.reference import annotate, load_reference
+    from claimbook.inputs.results import load_results
+
+    reference = load_reference(reference_dir)
+    return annotate(load_results(results_path), reference), reference
+
+
+def draft_registry(
+    text: str, announcement: str, source: str, results: pd.DataFrame, reference
+) -> tuple[str, int]:
+    """The draft registry of an announcement's text, and how many TODOs it leaves."""
+    from claimbook.claims.names_in_text import known_names, statements
+
+    names = known_names(results, reference)
+    drafted = render(announcement, source, text, statements(text, names), names, results)
+    return drafted, len(re.findall(rf"(?m)^\s*-?\s*[\w.]+: '?{TODO}\b", drafted))

@@ -1,0 +1,191 @@
+"""``claimbook coverage`` and what goes with it: a registry's ``set_aside`` statements, the count
+on the announcement's page, and the TODOs a draft leaves (named on every build, refused by
+--strict). The texts and registries are written for these tests."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from clirun import in_process
+from conftest import ROOT, project_copy, run_copy
+
+from claimbook.claims.registry import RegistryError, load_registry
+from claimbook.present.coverage_block import coverage_html
+
+TEXT = """Acme's Zeta rack runs DSR1 up to 3.7x faster than GB300 NVL72.
+Twelve partners joined us this round.
+Our fans are 2x quieter than last year's.
+Acme posted the first DeepSeek-R1 results on its card.
+We thank everyone.
+"""
+
+HEADER = """announcement:
+  id: acme-v6.1
+  title: Acme's post
+  publisher: AMD
+  claimant: AMD
+  vendor: AMD
+  date: "2026-09-18"
+  round: v6.1
+  set_aside:
+    - text: Acme's fans are 2x quieter than before.
+      why: MLPerf measures no noise.
+claims:
+"""
+CLAIMS = {
+    "acme-speed": """  - id: acme-speed
+    statement: Acme's Zeta rack runs DeepSeek-R1 up to 3.7 times faster than GB300.
+    kind: not-checkable
+    claimed: 3.7
+    unit: x
+    benchmark: deepseek-r1
+    reason: A test's claim.
+""",
+    "acme-partners": """  - id: acme-partners
+    statement: Twelve partners took part.
+    kind: not-checkable
+    claimed: 12
+    unit: partners
+    reason: A test's claim.
+""",
+    "acme-first": """  - id: acme-first
+    statement: Acme's are the first DeepSeek-R1 results on its card.
+    kind: not-checkable
+    reason: A test's claim.
+""",
+}
+
+
+def _coverage(tmp_path, leave_out=()) -> tuple[int, str]:
+    text = tmp_path / "acme-v6.1.txt"
+    text.write_text(TEXT, encoding="utf-8")
+    registry = tmp_path / "acme-v6.1.yaml"
+    registry.write_text(
+        HEADER + "".join(body for name, body in CLAIMS.items() if name not in leave_out), encoding="utf-8"
+    )
+    done = in_process("coverage", text, "--registry", registry)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_every_figure_judged_or_set_aside(tmp_path):
+    code, said = _coverage(tmp_path)
+    assert code == 0, said
+    assert "line 1: up to 3.7x: acme-speed" in said
+    assert "line 2: 12 partners: acme-partners" in said
+    assert (
+        "line 3: 2x: set aside: Acme's fans are 2x quieter than before. (why: MLPerf measures no noise.)"
+        in said
+    )
+    assert "line 4: first: acme-first" in said
+    assert "We thank" not in said  # no figure, no superlative: not a statement
+    assert "\n4 of 4 figures judged (3 by a claim, 1 set aside with a reason)\n" in said
+    assert said.rstrip().endswith(
+        "the draft finds 2 of 2 figures the registry's claims state (same figure, quantifier, unit and benchmark)"
+    )
+
+
+def test_a_registry_missing_a_claim_leaves_its_figure_not_judged(tmp_path):
+    code, said = _coverage(tmp_path, leave_out=("acme-partners",))
+    assert code == 0, said
+    assert "line 2: 12 partners: NOT JUDGED" in said
+    assert re.search(r"not judged:\n  line 2: 12 partners: Twelve partners joined", said)
+    assert "\n3 of 4 figures judged (2 by a claim, 1 set aside with a reason)\n" in said
+
+
+def test_a_figure_of_another_benchmark_or_unit_is_not_judged_by_the_claim(tmp_path):
+    text = tmp_path / "acme-v6.1.txt"
+    text.write_text("Acme is up to 3.7x faster on Whisper.\nOne run takes 3.7 seconds.\n", encoding="utf-8")
+    registry = tmp_path / "acme-v6.1.yaml"
+    registry.write_text(HEADER + CLAIMS["acme-speed"], encoding="utf-8")
+    said = in_process("coverage", text, "--registry", registry).stdout
+    assert "\n0 of 2 figures judged (0 by a claim, 0 set aside with a reason)\n" in said
+    assert "the draft finds 0 of 1 figures" in said  # 3.7x, but not on DeepSeek-R1
+    assert "  missed: acme-speed: up-to 3.7x on deepseek-r1" in said
+
+
+def test_the_committed_registries_cover_their_set_asides_on_their_pages():
+    """The announcement pages show the count and every statement set aside, as the registries say."""
+    for path in sorted((ROOT / "data" / "claims").glob("*.yaml")):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        aside = document["announcement"].get("set_aside") or []
+        page = (ROOT / "book" / "generated" / f"{document['announcement']['id']}.md").read_text(
+            encoding="utf-8"
+        )
+        judged = len(document["claims"])
+        assert f"judges {judged} claims of this announcement and sets {len(aside)} statement" in page
+        for entry in aside:
+            assert " ".join(entry["why"].split()).replace("'", "&#x27;") in page
+
+
+def test_set_aside_text_is_escaped_on_the_page():
+    class Header:
+        set_aside = (("<script>alert(1)</script> 2x", "a <b>reason</b>"),)
+
+    shown = coverage_html(Header(), 3)
+    assert "<script>" not in shown and "&lt;script&gt;" in shown and "&lt;b&gt;reason" in shown
+    assert "judges 3 claims" in shown and "sets 1 statement aside" in shown
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "a statement",
+        ["a statement"],
+        [{"text": "x"}],
+        [{"text": "x", "why": ""}],
+        [{"text": "x", "why": "y", "z": 1}],
+    ],
+)
+def test_a_malformed_set_aside_is_one_line_naming_the_field(tmp_path, value):
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    document = yaml.safe_load(HEADER + CLAIMS["acme-first"])
+    document["announcement"]["set_aside"] = value
+    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(RegistryError) as raised:
+        load_registry(folder, tmp_path / "none.yaml")
+    assert "field announcement.set_aside" in str(raised.value) and "\n" not in str(raised.value)
+
+
+def _with_todos(folder):
+    document = yaml.safe_load(HEADER + CLAIMS["acme-first"])
+    document["announcement"]["title"] = "TODO"
+    document["claims"][0]["note"] = "TODO: say which card"
+    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def test_a_registry_names_each_todo_it_holds(tmp_path):
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    _with_todos(folder)
+    registry = load_registry(folder, tmp_path / "none.yaml")
+    assert [todo.split(": ", 1)[1] for todo in registry.todos] == [
+        "field announcement.title",
+        "claim acme-first: field note",
+    ]
+
+
+def test_a_drafts_error_says_how_many_todos_it_has_left(tmp_path):
+    source = tmp_path / "acme-v6.1.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    draft = tmp_path / "draft.yaml"
+    assert in_process("draft", source, "--out", draft).returncode == 0
+    done = in_process("check", "--registry", draft)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "TODO(s) left" in done.stderr and "field announcement.title" in done.stderr
+
+
+def test_a_build_warns_of_each_todo_and_a_strict_one_refuses_them(tmp_path):
+    project = project_copy(tmp_path / "project")
+    _with_todos(project / "data" / "claims")
+    generated = sorted(p.read_bytes() for p in (project / "book" / "generated").glob("*.md"))
+    done = run_copy(project, "build", "--strict", "--no-html")
+    assert done.returncode == 1, done.stderr
+    assert "warning: TODO left: " in done.stderr and "field announcement.title" in done.stderr
+    assert "claim acme-first: field note" in done.stderr
+    assert (
+        "--strict: the registries have 2 TODO(s) left" in done.stderr and "nothing was written" in done.stderr
+    )
+    assert sorted(p.read_bytes() for p in (project / "book" / "generated").glob("*.md")) == generated

@@ -1,0 +1,211 @@
+"""``claimbook draft``: a draft registry from an announcement's text, on short texts written for
+these tests (no vendor's sentence enters the repository): each quantifier and unit, a
+benchmark's alias, two figures in a sentence, a sentence with none, hostile files, and a
+draft that never replaces a registry."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+import yaml
+from clirun import in_process
+from conftest import ROOT
+
+from claimbook.claims.draft import MAX_CANDIDATES
+from claimbook.inputs.announcement_text import QUANTIFIERS, figures, sentences
+
+ACCELERATORS = frozenset({"mi355x", "b300", "gb300"})
+
+
+@pytest.mark.parametrize(
+    ("sentence", "quantifier"),
+    [
+        ("The Zeta rack is up to 3.7x faster than the old one.", "up-to"),
+        ("The Zeta rack is at least 95% as fast.", "at-least"),
+        ("It is about 80% as fast.", "about"),
+        ("It is nearly 2x faster.", "nearly"),
+        ("It is more than 20% ahead.", "more-than"),
+        ("It is over 3x faster.", "over"),
+        ("It delivers 3x or better.", "or-better"),
+        ("It is at most 5% slower.", "at-most"),
+        ("It takes less than 2 seconds.", "less-than"),
+        ("It takes under 7 seconds.", "under"),
+        ("Its partners are within 3% of it.", "within"),
+        ("It runs 9x faster.", "exactly"),
+        ("It runs ~4x faster.", "about"),
+    ],
+)
+def test_each_quantifier_is_read_from_the_words_before_the_figure(sentence, quantifier):
+    (figure,) = figures(sentence)
+    assert figure.quantifier == quantifier
+    if quantifier == "within":
+        assert figure.within == 3
+
+
+def test_the_quantifier_table_speaks_the_registry_vocabulary():
+    vocabulary = {
+        "up-to",
+        "at-least",
+        "more-than",
+        "over",
+        "at-most",
+        "less-than",
+        "under",
+        "about",
+        "nearly",
+    }
+    assert vocabulary <= {name for _, name in QUANTIFIERS}
+    (few,) = figures("Their results are within a few percent of ours.")
+    assert (few.value, few.unit, few.quantifier) == (None, "%", "a-few-percent")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "unit", "decimals"),
+    [
+        ("It is 3.70x faster.", 3.7, "x", 2),
+        ("Scaling reached 99% efficiency.", 99, "%", 0),
+        ("It served 12,345.6 tokens per second.", 12345.6, "tokens/s", 1),
+        ("It served 5.75 million tokens/s.", 5.75, "million tokens/s", 2),
+        ("It made 0.65 720p videos per second.", 0.65, "samples/s", 2),
+        ("One video took 5.7 seconds.", 5.7, "s", 1),
+        ("Nineteen partners took part.", 19, "partners", 0),
+        ("The 288-GPU system ran.", 288, "GPUs", 0),
+        ("Eight MI355X ran it.", 8, "GPUs", 0),
+    ],
+)
+def test_each_unit_and_precision(sentence, value, unit, decimals):
+    (figure,) = figures(sentence, ACCELERATORS)
+    assert (figure.value, figure.unit, figure.decimals) == (value, unit, decimals)
+
+
+def test_ids_versions_names_and_dates_are_not_figures():
+    assert figures("Entry 6.1-0106 of v6.1 ran gpt-oss-120b on NVL72 on Sep 16, 2026 at 720p.") == []
+
+
+def test_a_count_of_them_takes_the_noun_before_it():
+    counted = figures("Twelve partners took part, five of them on racks.")
+    assert [(f.value, f.unit) for f in counted] == [(12, "partners"), (5, "partners")]
+
+
+def test_a_list_item_keeps_its_title_with_its_sentence():
+    text = "# Results\n\n1. **Speed.** The Zeta\n   rack is 2x faster.\n2. Another.\n"
+    found = [s.text for s in sentences(text)]
+    assert found == ["Results", "1. Speed. The Zeta rack is 2x faster.", "2. Another."]
+
+
+TEXT = """# Acme's round (written for the tests)
+
+Acme's Zeta rack is up to 3.7x as fast as GB300 NVL72 on DSR1 in the offline scenario.
+Its switch moves 10x more packets with 3x less delay than plain Ethernet.
+On WAN 2.2, eight MI355X lead eight B300 by 18% Offline and 11% SingleStream.
+Acme thanks everyone who helped.
+Acme's partners posted the first results on the new card.
+"""
+
+
+def _draft(tmp_path, text: str = TEXT, *extra) -> tuple[dict, str]:
+    source = tmp_path / "acme-v6.1.txt"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "draft.yaml"
+    done = in_process("draft", source, "--out", out, *extra)
+    assert done.returncode == 0, done.stderr
+    assert "TODO" in done.stderr and done.stderr.count("\n") == 1
+    written = out.read_text(encoding="utf-8")
+    return yaml.safe_load(written), written
+
+
+def test_a_draft_has_one_claim_per_figure_in_the_order_of_the_text(tmp_path):
+    draft, _ = _draft(tmp_path)
+    claims = draft["claims"]
+    assert draft["announcement"]["id"] == "acme-v6.1" and draft["announcement"]["title"] == "TODO"
+    assert [(c.get("claimed"), c.get("unit"), c.get("quantifier")) for c in claims] == [
+        (3.7, "x", "up-to"),
+        (10, "x", "exactly"),
+        (3, "x", "exactly"),  # a sentence with two figures: two claims
+        ({"Offline": 18, "SingleStream": 11}, "%", "exactly"),  # one figure per scenario: one claim
+        (None, None, None),  # a superlative ("first") without a figure
+    ]
+    assert claims[0]["benchmark"] == "deepseek-r1" and claims[0]["scenarios"] == ["Offline"]  # DSR1
+    assert claims[3]["benchmark"] == "wan-2.2-t2v-a14b"  # "WAN 2.2"
+    assert [c["kind"] for c in claims] == ["ratio", "not-checkable", "not-checkable", "ratio", "presence"]
+    assert claims[0]["subject"] == "TODO" and claims[0]["baseline"] == "TODO"
+    assert len({c["id"] for c in claims}) == len(claims)
+
+
+def test_the_sentences_are_comments_never_fields(tmp_path):
+    _, written = _draft(tmp_path)
+    fields = "\n".join(line for line in written.splitlines() if not line.lstrip().startswith("#"))
+    for sentence in ("as fast as GB300", "thanks everyone", "plain Ethernet", "first results"):
+        assert sentence not in fields
+    comments = " ".join(line.lstrip("# ") for line in written.splitlines() if line.lstrip().startswith("#"))
+    assert "as fast as GB300" in comments
+    assert "thanks everyone" not in comments  # no figure, no superlative: not a statement
+
+
+def test_candidates_are_listed_as_systems_prints_them(tmp_path):
+    _, written = _draft(tmp_path)
+    lines = written.splitlines()
+    searches = [index for index, line in enumerate(lines) if "candidate systems (claimbook systems" in line]
+    assert len(searches) == 2  # the sentences that name a benchmark, an accelerator or a submitter
+    for index in searches:
+        options = shlex.split(lines[index].split("(claimbook systems ", 1)[1].rstrip("):"))
+        printed = in_process("systems", *options)
+        expected = printed.stdout.splitlines()
+        assert expected and printed.returncode == 0
+        shown = [line.strip().removeprefix("# ") for line in lines[index + 1 : index + 1 + len(expected)]]
+        if len(expected) > MAX_CANDIDATES:
+            assert shown[MAX_CANDIDATES] == f"... and {len(expected) - MAX_CANDIDATES} more system" + (
+                "s" if len(expected) - MAX_CANDIDATES > 1 else ""
+            )
+        assert shown[:MAX_CANDIDATES] == expected[:MAX_CANDIDATES]
+        assert all(line.lstrip().startswith("# {organization: ") for line in lines[index + 1 : index + 2])
+
+
+HOSTILE = {
+    "markup": "<script>alert(1)</script> Acme is <b>up to</b> 2x faster on [DSR1](javascript:alert(2)).\n",
+    "controls": "Acme\x1b[31m is up to\x07 2x faster\u202e on DSR1\u2028: key: value\x85.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_text_gives_a_safe_draft(tmp_path, name):
+    draft, written = _draft(tmp_path, HOSTILE[name])
+    (claim,) = draft["claims"]
+    assert (claim["claimed"], claim["unit"], claim["quantifier"]) == (2, "x", "up-to")
+    assert set(draft) == {"announcement", "claims"}
+    fields = "\n".join(line for line in written.splitlines() if not line.lstrip().startswith("#"))
+    for bad in ("script", "alert", "javascript", "\x1b", "\x07", "\u202e", "\u2028", "\x85", "key: value"):
+        assert bad not in fields
+    assert all(character.isprintable() for character in written.replace("\n", ""))
+
+
+def test_a_huge_or_binary_file_is_one_line(tmp_path):
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes(b"Acme is 2x faster. " * (10 * 1024 * 1024 // 19))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes(range(256)) * 64)
+    nul = tmp_path / "nul.txt"
+    nul.write_bytes(b"Acme is 2x faster.\x00\x00\x00")
+    for path in (huge, binary, nul, tmp_path):
+        done = in_process("draft", path, "--id", "acme-v6.1", "--out", tmp_path / "out.yaml")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+    assert not (tmp_path / "out.yaml").exists()
+
+
+def test_a_draft_never_replaces_a_registry(tmp_path):
+    source = tmp_path / "amd-v6.1.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    registry = ROOT / "data" / "claims" / "amd-v6.1.yaml"
+    before = registry.read_bytes()
+    for extra in ((), ("--out", registry, "--force")):
+        done = in_process("draft", source, *extra)
+        assert done.returncode == 2 and "exists" in done.stderr
+    assert registry.read_bytes() == before
+    out = tmp_path / "mine.yaml"
+    out.write_text("my own notes\n", encoding="utf-8")
+    assert in_process("draft", source, "--out", out).returncode == 2
+    assert out.read_text(encoding="utf-8") == "my own notes\n"
+    assert in_process("draft", source, "--out", out, "--force").returncode == 0
+    assert "claims:" in out.read_text(encoding="utf-8")
