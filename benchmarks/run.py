@@ -383,6 +383,7 @@ def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
                 scenarios=sorted(set(rival[3]) & set(figures)),
                 subject={"organization": organization, "system": system},
                 baseline={"organization": rival[0], "system": rival[1]},
+                measure="whole-system",  # the two may differ in size: a claim says how it compares them
             )
         else:
             factor = (1.0, 0.97, 1.15)[index % 3]

@@ -21,6 +21,18 @@ def _tokens(organization: str) -> set[str]:
     return {squash(token) for token in re.split(r"[_+\s/&-]+", str(organization)) if token}
 
 
+def _instead(data, claim, selector: dict, extra, field: str, values: list) -> pd.DataFrame:
+    """The results the rest of ``selector`` (and ``extra``) takes with ``field`` in ``values``
+    instead of what it names (none where ``values`` is empty)."""
+    if not values:
+        return data.results.iloc[:0]
+    rest = {key: value for key, value in selector.items() if key in FIELDS or key == "exclude"}
+    full = with_defaults(
+        {**rest, **(extra or {}), field: values}, {"division": claim.get("division", "closed")}
+    )
+    return select(data.results, full).sort_values("location", kind="stable")
+
+
 def joint_submissions(data, claim, selector: dict | None, extra: dict | None = None) -> pd.DataFrame:
     """The results of organizations whose names join one the selector names with another's
     (``Dell_MangoBoost`` for ``Dell``), which the rest of the selector (and ``extra``) would
@@ -34,13 +46,7 @@ def joint_submissions(data, claim, selector: dict | None, extra: dict | None = N
         for organization in set(data.results["organization"].astype(str))
         if squash(organization) not in wanted and wanted & _tokens(organization)
     )
-    if not joint:
-        return data.results.iloc[:0]
-    rest = {key: value for key, value in selector.items() if key in FIELDS or key == "exclude"}
-    full = with_defaults(
-        {**rest, **(extra or {}), "organization": joint}, {"division": claim.get("division", "closed")}
-    )
-    return select(data.results, full).sort_values("location", kind="stable")
+    return _instead(data, claim, selector, extra, "organization", joint)
 
 
 def mixed_systems(data, claim, selector: dict | None, extra: dict | None = None) -> pd.DataFrame:
@@ -59,13 +65,7 @@ def mixed_systems(data, claim, selector: dict | None, extra: dict | None = None)
         if "+" in data.reference.short_name(family)
         and wanted & {squash(part) for part in data.reference.short_name(family).split("+")}
     )
-    if not mixed:
-        return data.results.iloc[:0]
-    rest = {key: value for key, value in selector.items() if key in FIELDS or key == "exclude"}
-    full = with_defaults(
-        {**rest, **(extra or {}), "family": mixed}, {"division": claim.get("division", "closed")}
-    )
-    return select(data.results, full).sort_values("location", kind="stable")
+    return _instead(data, claim, selector, extra, "family", mixed)
 
 
 def close_second(rows: pd.DataFrame, chosen: pd.Series | None) -> tuple[pd.Series, float] | None:

@@ -59,14 +59,15 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
             for _, large in ordered.iterrows():
                 if large["total_accelerators"] <= small["total_accelerators"]:
                     continue
-                pairs.append(pair_row(small, large))
+                pairs.append(pair_row(small, large, key))
     return pd.DataFrame(pairs, columns=list(PAIR_COLUMNS))
 
 
-def pair_row(small, large) -> dict:
-    """One scaling pair from its two results (a combined, summed result too), in ``PAIR_COLUMNS``."""
+def pair_row(small, large, key: tuple | None = None) -> dict:
+    """One scaling pair from its two results (a combined, summed result too), in ``PAIR_COLUMNS``;
+    ``key``: the pair's ``PAIR_KEY`` values where the caller has them."""
     return {
-        **{name: small[name] for name in PAIR_KEY},
+        **dict(zip(PAIR_KEY, key if key is not None else [small[name] for name in PAIR_KEY])),
         "model": large["model"],
         "units": large["units"],
         "small_system": small["system"],

@@ -259,9 +259,11 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
     findings.codes.add("other-scenarios")
     division = claim.get("division", "closed")
     results = data.results if division == "any" else data.results[data.results["division"] == division]
-    pairs = scaling_pairs(results)
     for case in short:
         own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
+        sizes = results["total_accelerators"].isin([own["small_gpus"], own["large_gpus"]])
+        step = (results["benchmark"] == own["benchmark"]) & (results["scenario"] == case.scenario) & sizes
+        pairs = scaling_pairs(results[step])  # (the pairs of the same step only: a few results)
         same_step = pairs[
             (pairs["benchmark"] == own["benchmark"])
             & (pairs["scenario"] == case.scenario)
