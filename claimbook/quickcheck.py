@@ -195,7 +195,8 @@ def run(
         if switched is not None:
             raise switched
     if as_json:  # (JSON escapes control characters itself; the bidirectional ones too, here)
-        return terminal_text(json.dumps(reports, indent=2, ensure_ascii=False, default=str))
+        shown = json.dumps(reports, indent=2, ensure_ascii=False, default=str)
+        return "\n".join(terminal_text(line) for line in shown.splitlines())
     return "\n\n".join(text(report) for report in reports)
 
 
