@@ -19,11 +19,12 @@ from claimbook.common.paths import PROJECT_ROOT
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
 
-def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None):
+def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None, claims=None):
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
-    the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``);
-    raises UsageError on bad input, naming the file."""
+    the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``:
+    the selections of the claims ``claims(registry)`` chooses); raises UsageError on bad input,
+    naming the file."""
     from claimbook.pipeline.load import checked_data
 
     table = None
@@ -34,7 +35,7 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
             table = ingest_as_read(results, round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return checked_data(root, table, None, registry_file)
+    return checked_data(root, table, None, registry_file, claims)
 
 
 def chosen_claims(registry, ids, registry_file=None) -> list:
@@ -183,7 +184,13 @@ def run(
     a subject moved to another organization's system is the build's error, here too."""
     from claimbook.pipeline import verify
 
-    data = load(root, registry_file, results, round_name)
+    def chosen(registry) -> list:  # the top-level claims checked (a part's, its parent)
+        return [
+            registry.claim(claim.parent) if claim.parent else claim
+            for claim in chosen_claims(registry, ids, registry_file)
+        ]
+
+    data = load(root, registry_file, results, round_name, chosen)
     by_location = located(data.results)
     reports = [
         verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
