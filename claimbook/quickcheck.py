@@ -19,11 +19,14 @@ from claimbook.common.suggest import close_names
 RESULT_COLUMNS = ("organization", "system", "division", "availability", "model", "scenario", "location")
 
 
-def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None, overrides=None):
+def load(
+    root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name=None, overrides=None, claims=None
+):
     """The data a build of ``root`` reads, with ``registry_file`` in place of its announcement's
     committed file and ``results`` (a summary.csv, ingested as the build ingests it) in place of
-    the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``);
-    raises UsageError on bad input, naming the file."""
+    the committed round, checked as the build checks it (``claimbook.pipeline.load.checked_data``:
+    the selections of the claims ``claims(registry)`` chooses); raises UsageError on bad input,
+    naming the file."""
     from claimbook.pipeline.load import checked_data
 
     table = None
@@ -34,7 +37,7 @@ def load(root: Path = PROJECT_ROOT, registry_file=None, results=None, round_name
             table = ingest_as_read(results, round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return checked_data(root, table, overrides, registry_file)
+    return checked_data(root, table, overrides, registry_file, claims)
 
 
 def chosen_claims(registry, ids, registry_file=None) -> list:
@@ -190,13 +193,19 @@ def run(
     name)."""
     from claimbook.pipeline import verify
 
-    data = load(root, registry_file, results, round_name)
+    def chosen(registry) -> list:  # the top-level claims checked (a part's, its parent)
+        return [
+            registry.claim(claim.parent) if claim.parent else claim
+            for claim in chosen_claims(registry, ids, registry_file)
+        ]
+
+    data = load(root, registry_file, results, round_name, None, chosen)
     if renames:
         from claimbook.engine.result_diff import rename_overrides
         from claimbook.inputs.renames import parse
 
         overrides = rename_overrides(data.registry, parse(renames))
-        data = load(root, registry_file, results, round_name, overrides)
+        data = load(root, registry_file, results, round_name, overrides, chosen)
     by_location = located(data.results)
     reports = [
         verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
@@ -208,7 +217,8 @@ def run(
         if switched is not None:
             raise switched
     if as_json:  # (JSON escapes control characters itself; the bidirectional ones too, here)
-        return terminal_text(json.dumps(reports, indent=2, ensure_ascii=False, default=str))
+        shown = json.dumps(reports, indent=2, ensure_ascii=False, default=str)
+        return "\n".join(terminal_text(line) for line in shown.splitlines())
     output = "\n\n".join(text(report) for report in reports)
     moved = moved_table(reports, data, root) if results is not None else ""
     return output + ("\n\n" + terminal_text(moved) if moved else "")

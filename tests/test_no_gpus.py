@@ -25,8 +25,10 @@ def claim(**fields):
 def rows():
     return [
         result("Acme", "new", "Offline", 200.0),
-        result("Acme", "cpu", "Offline", 100.0, gpus=0),
-        result("Other", "cpu", "Offline", 150.0, gpus=0),  # the best of the baseline's class
+        result("Acme", "cpu", "Offline", 100.0, gpus=0, accelerator="N/A"),
+        result(
+            "Other", "cpu", "Offline", 150.0, gpus=0, accelerator="N/A"
+        ),  # the best of the baseline's class
     ]
 
 

@@ -25,7 +25,7 @@ import math
 
 import pandas as pd
 
-from claimbook.common.formatting import significant
+from claimbook.common.formatting import count, data_value, significant
 from claimbook.common.identifiers import ROUND, ROUND_RULE, UNSAFE_TEXT, unsafe_character
 from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, UNITS
 
@@ -82,10 +82,10 @@ def _result(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
     if position is None:
         return None
     value = float(values.iloc[position])
-    shown = repr(value) if not math.isfinite(value) else f"{value:g}"
+    shown = repr(value) if not math.isfinite(value) else data_value(value)
     return position, (
         f"{names.get('result', 'result')} is {shown}; a result must be a finite number from "
-        f"{significant(MIN_RESULT, 1)} to {MAX_RESULT:,.0f}"
+        f"{significant(MIN_RESULT, 1)} to {count(int(MAX_RESULT))}"
     )
 
 
@@ -102,7 +102,7 @@ def _counts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
             (nodes > MAX_COUNT) | (per_node > MAX_COUNT) | (per_node < 0) | (total > MAX_COUNT),
             lambda row: (
                 f"{row['nodes']} node(s) of {row['accelerators_per_node']} accelerator(s) each is not a "
-                f"system's size (at most {MAX_COUNT:,} of each, and in all)"
+                f"system's size (at most {count(MAX_COUNT)} of each, and in all)"
             ),
         ),
         (
@@ -175,7 +175,7 @@ def _per_accelerator(table: pd.DataFrame, names: dict) -> tuple[int, str] | None
                 lambda row: (
                     f"per_accelerator is {row['per_accelerator']} but the result over the total is "
                     + (
-                        f"{row['result'] / row['total_accelerators']:g}"
+                        data_value(row["result"] / row["total_accelerators"])
                         if row["metric"] == "throughput" and row["total_accelerators"]
                         else "none (not a throughput of accelerators)"
                     )

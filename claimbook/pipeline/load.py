@@ -78,18 +78,19 @@ def load_data(request: BuildRequest, changes: Changes) -> Loaded:
     return Loaded(changes, table, data)
 
 
-def checked_data(root, table=None, overrides=None, registry_file=None):
+def checked_data(root, table=None, overrides=None, registry_file=None, claims=None):
     """The data a book of ``root`` reads (``table`` in place of the committed round, the claims
     ``overrides``, ``registry_file`` in place of its announcement's registry), checked as every
     command that judges claims checks it, ``build`` and ``check`` alike: every system a claim
     names is known (``check_systems``), and every selector that takes one result finds one
-    (``check_selections``). A problem is one UsageError line naming the file, claim and field."""
+    (``check_selections``; of the claims ``claims(registry)`` chooses, when given: ``check``
+    of some claims). A problem is one UsageError line naming the file, claim and field."""
     from claimbook.engine.context import book_data, check_systems
 
     try:
         data = book_data(root, table, overrides, registry_file)
         check_systems(data)
-        check_selections(data)
+        check_selections(data, None if claims is None else claims(data.registry))
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     return data
@@ -134,14 +135,15 @@ def summed_twice(claim, data) -> list[str]:
     return found
 
 
-def check_selections(data) -> None:
+def check_selections(data, claims=None) -> None:
     """Every selector that takes one result per case and finds several without saying how they
-    combine: one error listing them all (a claim must always mean the same results)."""
+    combine, and every sum that counts a result twice, among ``claims`` (all of them by
+    default): one error listing them all (a claim must always mean the same results)."""
     from claimbook import engine
     from claimbook.engine.core import ClaimSpecError
 
     found = []
-    for claim in data.registry.claims:
+    for claim in data.registry.claims if claims is None else claims:
         try:
             found += engine.audit(claim, data) + summed_twice(claim, data)
         except ClaimSpecError as exc:
