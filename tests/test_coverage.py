@@ -37,11 +37,14 @@ claims:
 CLAIMS = {
     "acme-speed": """  - id: acme-speed
     statement: Acme's Zeta rack runs DeepSeek-R1 up to 3.7 times faster than GB300.
-    kind: not-checkable
+    kind: ratio
+    form: figure
+    quantifier: up-to
     claimed: 3.7
     unit: x
     benchmark: deepseek-r1
-    reason: A test's claim.
+    subject: {organization: AMD, system: 8xMI355X_2xEPYC_9575F}
+    baseline: {family: NVIDIA GB300}
 """,
     "acme-partners": """  - id: acme-partners
     statement: Twelve partners took part.

@@ -209,3 +209,14 @@ def test_a_draft_never_replaces_a_registry(tmp_path):
     assert out.read_text(encoding="utf-8") == "my own notes\n"
     assert in_process("draft", source, "--out", out, "--force").returncode == 0
     assert "claims:" in out.read_text(encoding="utf-8")
+
+
+def test_every_quantifier_a_draft_writes_is_one_the_engine_reads():
+    """The draft's table from a vendor's words to the registry's vocabulary (inputs, below the
+    engine in the layers) names only quantifiers the engine's one module reads."""
+    from claimbook.engine import quantifiers
+    from claimbook.inputs import announcement_text
+
+    written = {name for _, name in (*announcement_text.QUANTIFIERS, *announcement_text.AFTER_QUANTIFIERS)}
+    written |= {announcement_text.EXACTLY, announcement_text.A_FEW_PERCENT, announcement_text.WITHIN}
+    assert written <= set(quantifiers.WORDS), written - set(quantifiers.WORDS)

@@ -77,8 +77,8 @@ def _field_figures(fields: dict) -> list[tuple]:
     found = [(number, unit, False) for number in _numbers(fields.get("claimed"))]
     for name in ("within", "tie_within"):
         found += [(number, "%", True) for number in _numbers(fields.get(name))]
-        if isinstance(fields.get(name), str) and "few" in fields[name]:
-            found.append((None, A_FEW_PERCENT, True))
+    if fields.get("quantifier") == A_FEW_PERCENT:  # "within a few percent": a bound with no figure
+        found.append((None, A_FEW_PERCENT, True))
     for entry in fields.get("entries") or []:
         if isinstance(entry, dict):
             found += [(number, "", False) for number in _numbers(entry.get("figures"))]
@@ -95,7 +95,7 @@ def _field_figures(fields: dict) -> list[tuple]:
 
 SIZE = "GPUs (a selector's size)"  # covers a statement's GPU count only where both name one system
 # The fields read above, and the fields that hold selectors (their numbers are sizes, not figures).
-_READ = ("claimed", "unit", "within", "tie_within", "entries", "stated", "stated_current")
+_READ = ("claimed", "unit", "within", "tie_within", "quantifier", "entries", "stated", "stated_current")
 SELECTOR_FIELDS = (
     "subject",
     "baseline",
@@ -163,16 +163,17 @@ def _text_judge(name: str, text: str, names: Names, stated=None, benchmarks=(), 
     )
 
 
-def judges(registry, announcement: str, names: Names) -> list[Judge]:
+def judges(registry, announcement: str, names: Names, unchecked=lambda claim: False) -> list[Judge]:
     """The claims of one announcement (each part on its own, with its parent's benchmarks) and
-    its set-aside entries."""
+    its set-aside entries. ``unchecked(claim)``: whether the claim's kind records it without
+    checking it (the engine knows; a figure-less such claim judges its statement as a whole)."""
     found = []
     for claim in registry.claims_of(announcement):
         for item in (claim, *claim.parts):
             benchmarks = _benchmarks(item) or _benchmarks(claim)
             text = " ".join(str(part) for part in (item.statement, item.get("title") or ""))
             stated = _field_figures(item.fields)
-            if item.kind == "not-checkable" and item.claimed is None:
+            if unchecked(item) and item.claimed is None:
                 stated = None  # judged as a whole, cannot be checked: the figures of its statement
             judge = _text_judge(item.id, text, names, stated, benchmarks)
             found.append(replace(judge, names=judge.names | set(_selector_names(item.fields))))

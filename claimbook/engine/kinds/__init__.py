@@ -134,6 +134,9 @@ class KindSpec:
     # Whether a claim's results are only examples of what it counts (a count, a list of items),
     # not what its figures rest on: where announcements meet, such claims do not meet.
     examples_only: Callable | None = None
+    # False for a kind that records a claim without checking it against results: a tool that
+    # matches an announcement's figures to claims takes such a claim's statement as a whole.
+    checked: bool = True
 
     @property
     def fields(self) -> tuple[Field, ...]:

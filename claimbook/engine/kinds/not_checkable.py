@@ -43,6 +43,7 @@ SPEC = kinds.KindSpec(
     selectors=("evidence",),
     # Its evidence bears on the claim without settling it: no figure of the claim rests on it.
     examples_only=lambda claim: True,
+    checked=False,
     columns=kinds.CASE_COLUMNS,
 )
 
