@@ -279,6 +279,9 @@ def test_sphinx_dies_with_its_build_and_the_next_build_succeeds_at_once(project,
         os.kill(pid, signal.SIGKILL)
     build.wait()
     no_survivors(tmp_path)
+    assert not project.kernel_files(), (
+        f"left in the temporary folder: {project.kernel_files()}"
+    )  # a crash log
     again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
     assert again.wait() == 0, again.text()
     assert (out / "_build" / "html" / "book" / "generated" / f"{WAITING[0]}.html").is_file()
@@ -473,5 +476,8 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     left = sorted(path.name for path in (out / "_build").iterdir())
     assert ".sphinx-work" not in left and not [name for name in left if name.startswith(".claimbook-")], left
     no_survivors(tmp_path)
+    assert not project.kernel_files(), (
+        f"left in the temporary folder: {project.kernel_files()}"
+    )  # a crash log
     again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
     assert again.wait() == 0, again.text()

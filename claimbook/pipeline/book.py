@@ -111,7 +111,7 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, server) -> 
     what was built (and fail a --strict build whose claims found no result)."""
     if server is not None and not staged.to_run:
         server.stop()  # nothing to execute
-    builder = jupyterbook.start_builder() if request.html and staged.to_run else None
+    builder = jupyterbook.start_builder(staged.folder) if request.html and staged.to_run else None
     try:
         checks = run_pages(request, staged, loaded.data, server)
         assembled = assemble(request, staged, loaded, checks)

@@ -64,14 +64,23 @@ class HtmlError(RuntimeError):
     """jupyter-book failed or warned; the message has its last warnings."""
 
 
-def start_builder() -> subprocess.Popen:
-    """Start a jupyter-book process early, so its imports overlap the chapters' execution."""
+# In the staging folder (never synced into Sphinx's sources): the builder's temporary folder,
+# where Sphinx saves the traceback of a crash; it goes with the staging folder.
+TEMPORARY = ".claimbook-sphinx-tmp"
+
+
+def start_builder(staging: Path) -> subprocess.Popen:
+    """Start a jupyter-book process early, so its imports overlap the chapters' execution; its
+    temporary files go in the build's ``staging`` folder (nothing of it stays in /tmp)."""
+    temporary = staging / TEMPORARY
+    temporary.mkdir(exist_ok=True)
     return subprocess.Popen(
         [sys.executable, "-c", _WARM_BUILDER, str(os.getpid())],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "TMPDIR": str(temporary)},
     )
 
 
@@ -173,7 +182,7 @@ def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
         # ones (or a killed build left Sphinx's files half written), they start afresh.
         shutil.rmtree(work / "_build", ignore_errors=True)
     arguments = ["build", str(work), "--toc", str(work / TOC_FILE), "--config", str(work / CONFIG_FILE)]
-    builder = builder if builder is not None and builder.poll() is None else start_builder()
+    builder = builder if builder is not None and builder.poll() is None else start_builder(book)
     (work / RUNNING_STAMP).write_bytes(b"")
     try:
         stdout, stderr = builder.communicate(json.dumps(arguments + ARGUMENTS) + "\n")
