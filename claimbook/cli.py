@@ -620,20 +620,21 @@ def _run_build(args) -> int:
     return 0
 
 
+# Each command and the function that runs it (looked up as it runs: a test may replace one).
 _COMMANDS = {
-    "ingest": _run_ingest,
-    "ingest-earlier": _run_ingest_earlier,
-    "ingest-prices": _run_ingest_prices,
-    "fetch": _run_fetch,
-    "diff": _run_diff,
-    "list": _run_list,
-    "check": _run_check,
-    "kinds": _run_kinds,
-    "new-announcement": _run_new_announcement,
-    "build": _run_build,
-    "systems": _run_systems,
-    "draft": _run_draft,
-    "coverage": _run_coverage,
+    "ingest": "_run_ingest",
+    "ingest-earlier": "_run_ingest_earlier",
+    "ingest-prices": "_run_ingest_prices",
+    "fetch": "_run_fetch",
+    "diff": "_run_diff",
+    "list": "_run_list",
+    "check": "_run_check",
+    "kinds": "_run_kinds",
+    "new-announcement": "_run_new_announcement",
+    "build": "_run_build",
+    "systems": "_run_systems",
+    "draft": "_run_draft",
+    "coverage": "_run_coverage",
 }
 
 
@@ -652,7 +653,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         with as_interrupts():  # SIGTERM and SIGHUP end a command as Ctrl-C does
-            return _COMMANDS[args.command](args)
+            return globals()[_COMMANDS[args.command]](args)
     except KeyboardInterrupt:
         # Every writer installs its files by renaming finished ones into place: an interrupted
         # command leaves what was there as it was.

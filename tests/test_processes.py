@@ -9,7 +9,8 @@ waits for a release file the test writes, so a build is killed while its kernels
 the machine's load. After each end, no process whose working directory or command line names
 the test's folder may survive by more than a few seconds (polled with a deadline, never a fixed
 sleep), the kernels' folders and connection files (which hold their keys) are gone from the
-build's temporary folder, and a build started at once succeeds.
+build's temporary folder (even after a SIGKILL: the build's reaper removes them), and a build
+started at once succeeds.
 """
 
 from __future__ import annotations
@@ -229,6 +230,8 @@ def test_sigkill_of_the_build_and_its_server_leaves_no_kernel(project, tmp_path)
         os.kill(pid, signal.SIGKILL)
     assert build.wait() == -signal.SIGKILL
     no_survivors(tmp_path)
+    # Its reaper (no child of the build: the kill spared it) removed the kernels' folders.
+    until(lambda: not project.kernel_files(), SURVIVAL_SECONDS, f"left: {project.kernel_files()}")
     project.release.write_text("")
     again = project.start(out, "--no-html", "--only", WAITING[0])
     assert again.wait() == 0, again.text()  # and the next build cleans up after it

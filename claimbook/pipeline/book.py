@@ -51,7 +51,7 @@ def build(request: BuildRequest) -> BuildResult:
     shares it (it reads the project's data and book), from before the registry is read until
     the book is in place; an ingest or another build meanwhile is refused, with one line."""
     ensure_open_files(request.workers)
-    with outputs.Lock(request.root, shared=request.to_out), as_interrupts():
+    with outputs.Lock(request.root, shared=request.to_out), as_interrupts(), kernelfolders.reaper():
         kernelfolders.remove_dead()  # those of builds killed outright
         # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``) whose imports go
         # on while the inputs are read; it ends with the build, however the build ends. A build

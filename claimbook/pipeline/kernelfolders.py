@@ -3,8 +3,11 @@
 Each is made in the temporary folder under a name that carries the build's process id
 (``claimbook-kernel-PID-XXXXXXXX``). A build that ends normally or by an exception removes its
 own; one interrupted (Ctrl-C, SIGTERM, SIGHUP: ``claimbook.common.interrupts``) removes them once
-its pages are abandoned; the folders of a build killed outright (SIGKILL) are removed by the
-next build, which knows them as a dead process's by their names. Each folder holds the kernel's
+its pages are abandoned. Those of a build killed outright (SIGKILL) are removed as it dies by
+its reaper (``reaper``): a small process of a session of its own, not the build's child, that
+waits on a pipe only the build holds open and, when it closes (the build ended, however),
+removes the build's folders and ends. Failing that (the reaper killed too), the next build
+removes them, knowing them as a dead process's by their names. Each folder holds the kernel's
 sockets, its standard error and its connection file (with the key that signs its messages).
 """
 
@@ -33,6 +36,69 @@ def kernel_folder():
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         _open.discard(folder)
+
+
+# The reaper: started by the build through a first process that forks it and ends at once (so
+# the reaper is no child of the build, and a `kill -9` of the build and its children spares it),
+# it leads a session of its own, in /, and waits for the end of the pipe it was given.
+_REAPER = r"""
+import os, shutil, sys
+pipe, folder, prefix = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+if os.fork():
+    os._exit(0)
+os.setsid()
+os.chdir("/")
+try:
+    while os.read(pipe, 64):
+        pass
+except OSError:
+    pass
+try:
+    names = os.listdir(folder)
+except OSError:
+    names = []
+for name in names:
+    path = os.path.join(folder, name)
+    if name.startswith(prefix) and os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+os._exit(0)
+"""
+
+
+@contextlib.contextmanager
+def reaper():
+    """While entered, a reaper removes this process's kernel folders as soon as it ends, however
+    it ends (not needed where processes cannot be forked)."""
+    import subprocess
+    import sys
+
+    if not hasattr(os, "fork"):
+        yield
+        return
+    read, write = os.pipe()
+    try:
+        first = subprocess.Popen(
+            [
+                sys.executable,
+                "-S",
+                "-c",
+                _REAPER,
+                str(read),
+                tempfile.gettempdir(),
+                f"{PREFIX}{os.getpid()}-",
+            ],
+            pass_fds=(read,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        first.wait()
+    finally:
+        os.close(read)
+    try:
+        yield
+    finally:
+        os.close(write)  # the reaper removes what is left, and ends
 
 
 def _alive(pid: int) -> bool:

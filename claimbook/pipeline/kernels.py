@@ -270,7 +270,11 @@ _LIVE: set = set()
 
 
 def track(process) -> None:
-    """Count a kernel started afresh (a ``Popen``) among those ``kill_kernels`` ends."""
+    """Count a kernel started afresh (a ``Popen``) among those ``kill_kernels`` ends (and forget
+    those that have ended)."""
+    for kernel in list(_LIVE):
+        if not isinstance(kernel, ForkedKernel) and kernel.returncode is not None:
+            _LIVE.discard(kernel)
     if process is not None:
         _LIVE.add(process)
 
