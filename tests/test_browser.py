@@ -382,15 +382,18 @@ PAGE_CHECKS = r"""
 # first screen, text without markup, every claim named linked to its card, every link labelled
 
 READER_CHECKS = r"""
-({width, height, claims}) => {
+async ({width, height, claims}) => {
   const out = {};
   const article = document.querySelector('.bd-article') || document.body;
   const shown = (e) => { const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'
+      && !e.closest('[hidden]'); };
   const opened = [];
   for (const table of article.querySelectorAll('table'))
     for (let d = table.closest('details'); d; d = d.parentElement && d.parentElement.closest('details'))
       if (!d.open) { d.open = true; opened.push(d); }
+  // as a reader who opens them: the page answers on its next frames (a cue before a table)
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
 
   // ---- every table: does it fit its column; are the columns a reader needs in view; a cue
   out.tables = [];
@@ -420,7 +423,7 @@ READER_CHECKS = r"""
     const head = table.tHead && table.tHead.rows.length ? [...table.tHead.rows[0].cells]
       : table.rows.length ? [...table.rows[0].cells] : [];
     item.needed = head.filter(cell => cell.querySelector('.claimbook-badge')
-        || /^(claim|verdict|measured)\b/i.test(cell.textContent.trim()))
+        || /^(claim|verdict|measured)( \(.*\))?$/i.test(cell.textContent.trim()))
       .map(cell => { const r = cell.getBoundingClientRect();
         return {name: cell.textContent.trim().slice(0, 40), left: Math.round(r.left), right: Math.round(r.right),
                 inView: r.right <= right + 1 && r.left >= seen.left - 1}; });

@@ -90,7 +90,7 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
         )
 
     pages_text = {
-        "front.md": markdown_pages.front_page(rows, registry, round_label, cite(rows)),
+        "front.md": markdown_pages.front_page(rows, registry, round_label, cite(rows), results=data.results),
         "caveats.md": markdown_pages.caveats_page(),
         "kinds.md": markdown_pages.kinds_page(registry),
     }
@@ -102,7 +102,7 @@ def write_pages(staged: Staged, registry, rows: list[dict], checks: dict, data) 
         }
         own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
-            announcement, rows, registry, text_checks, cite(own, announcement)
+            announcement, rows, registry, text_checks, cite(own, announcement), results=data.results
         )
     # The table of contents lies at the root of the staged book, beside book/.
     (generated.parents[1] / TOC_FILE).write_text(table_of_contents(registry, staged.pages), encoding="utf-8")
