@@ -448,12 +448,17 @@ class _CellStyle:
 
 
 def _table_part(frame: pd.DataFrame, columns: list, caption: str, style: _CellStyle) -> str:
+    # the lead columns are marked: a phone keeps them narrow enough to be read before the table scrolls
+    lead = {column: " data-lead" if _LEAD.fullmatch(str(column)) else "" for column in columns}
     head = "".join(
-        f'<th scope="col"{" class=num" if style.numeric[column] else ""}>{breakable(escape(heading(column)))}</th>'
+        f'<th scope="col"{" class=num" if style.numeric[column] else ""}{lead[column]}>'
+        f"{breakable(escape(heading(column)))}</th>"
         for column in columns
     )
     body = "".join(
-        "<tr>" + "".join(style.cell(row, column) for column in columns) + "</tr>"
+        "<tr>"
+        + "".join(style.cell(row, column).replace("<td", "<td" + lead[column], 1) for column in columns)
+        + "</tr>"
         for _, row in frame.iterrows()
     )
     return (
