@@ -45,6 +45,7 @@ CHROMIUM = next(
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 LAUNCH_ARGS = [
+    "--headless",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -151,7 +152,7 @@ DEAD_PROXY = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1,localhost,[::
 
 class Browser:
     """One context per viewport; every request to another host is blocked and recorded, every
-    console error and page error kept, per page."""
+    console warning and error (Vega's warnings included) and page error kept, per page."""
 
     def __init__(self, chromium, viewport: dict):
         self.context = chromium.new_context(viewport=viewport, accept_downloads=True, device_scale_factor=1)
@@ -160,7 +161,12 @@ class Browser:
         self.errors: list[str] = []
         self.context.on("request", self._request)
         self.page = self.context.new_page()
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on(
+            "console",
+            lambda message: (
+                message.type in ("error", "warning") and self.errors.append(f"{message.type}: {message.text}")
+            ),
+        )
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
 
     def _request(self, request):
@@ -371,6 +377,161 @@ PAGE_CHECKS = r"""
 """
 
 
+# ---------------------------------------------------------------------------------------------
+# What a reader meets on a page: tables that fit, the columns a reader needs, controls on the
+# first screen, text without markup, every claim named linked to its card, every link labelled
+
+READER_CHECKS = r"""
+async ({width, height, claims}) => {
+  const out = {};
+  const article = document.querySelector('.bd-article') || document.body;
+  const shown = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'
+      && !e.closest('[hidden]'); };
+  const opened = [];
+  for (const table of article.querySelectorAll('table'))
+    for (let d = table.closest('details'); d; d = d.parentElement && d.parentElement.closest('details'))
+      if (!d.open) { d.open = true; opened.push(d); }
+  // as a reader who opens them: the page answers on its next frames (a cue before a table)
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+
+  // ---- every table: does it fit its column; are the columns a reader needs in view; a cue
+  out.tables = [];
+  [...article.querySelectorAll('table')].forEach((table, index) => {
+    if (!shown(table)) return;
+    const labelled = table.closest('[aria-label]');
+    const caption = (table.caption && table.caption.textContent.trim())
+      || (labelled && labelled.getAttribute('aria-label')) || `table ${index + 1}`;
+    let box = null;
+    for (let e = table.parentElement; e && e !== document.body; e = e.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) { box = e; break; }
+    const item = {caption: caption.slice(0, 90), width: Math.round(table.getBoundingClientRect().width)};
+    if (box) {
+      box.scrollLeft = 0;
+      item.box = box.clientWidth;
+      item.scrolls = box.scrollWidth > box.clientWidth + 1;
+      item.content = box.scrollWidth;
+    } else {
+      const column = table.parentElement.getBoundingClientRect();
+      item.box = Math.round(column.width);
+      item.scrolls = false;
+      item.content = item.width;
+    }
+    item.overflows = item.content > item.box + 1;
+    const seen = box ? box.getBoundingClientRect() : table.parentElement.getBoundingClientRect();
+    const right = Math.min(width, seen.left + (box ? box.clientLeft + box.clientWidth : seen.width));
+    const head = table.tHead && table.tHead.rows.length ? [...table.tHead.rows[0].cells]
+      : table.rows.length ? [...table.rows[0].cells] : [];
+    item.needed = head.filter(cell => cell.querySelector('.claimbook-badge')
+        || /^(claim|verdict|measured)( \(.*\))?$/i.test(cell.textContent.trim()))
+      .map(cell => { const r = cell.getBoundingClientRect();
+        return {name: cell.textContent.trim().slice(0, 40), left: Math.round(r.left), right: Math.round(r.right),
+                inView: r.right <= right + 1 && r.left >= seen.left - 1}; });
+    const cue = box && box.previousElementSibling;
+    item.cue = !!(cue && cue.classList.contains('claimbook-scroll-cue') && shown(cue));
+    out.tables.push(item);
+  });
+  for (const d of opened) d.open = false;
+
+  // ---- charts with controls (the explorer's): the controls and the whole chart
+  out.controls = [...article.querySelectorAll('.claimbook-chart')].map((chart, index) => {
+    const bindings = chart.querySelector('.vega-bindings');
+    const svg = chart.querySelector('svg.marks');
+    if (!bindings || !svg) return null;
+    const b = bindings.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    const select = bindings.querySelector('select');
+    const style = select ? getComputedStyle(select) : null;
+    const words = (t) => { const lines = t.querySelectorAll('tspan');
+      return (lines.length ? [...lines].map(l => l.textContent).join(' ') : t.textContent).replace(/\s+/g, ' ').trim(); };
+    return {
+      index, top: Math.round(b.top + window.scrollY), bottom: Math.round(b.bottom + window.scrollY),
+      chartTop: Math.round(s.top + window.scrollY), chartBottom: Math.round(s.bottom + window.scrollY),
+      chartHeight: Math.round(s.height),
+      styled: !!style && parseFloat(style.fontSize) >= 14 && b.height > 0
+        && parseFloat(style.minHeight || '0') >= 28 && style.borderRadius !== '0px',
+      selected: [...bindings.querySelectorAll('select')].map(s => ({name: s.name, value: s.value,
+        label: s.selectedOptions.length ? s.selectedOptions[0].textContent.trim() : ''})),
+      title: [...svg.querySelectorAll('.role-title-text text')].map(words).join(' '),
+      axisTitles: [...svg.querySelectorAll('.role-axis-title text')].map(words),
+    };
+  }).filter(Boolean);
+
+  // ---- the text: no markup a reader should never see (code blocks and charts aside)
+  const body = document.body.cloneNode(true);
+  body.querySelectorAll('pre, script, style, svg, noscript').forEach(e => e.remove());
+  const text = document.title + '\n' + body.textContent;
+  out.markup = [];
+  for (const [name, pattern] of [['double backticks', /``/], ['a {raw} directive', /\{raw\}/],
+                                 ['a MyST role', /\{[a-z][a-z0-9-]*\}`/], ['stray **', /\*\*/]]) {
+    const found = text.match(pattern);
+    if (found) {
+      const at = found.index;
+      out.markup.push(`${name}: ...${text.slice(Math.max(0, at - 50), at + 50).replace(/\s+/g, ' ')}...`);
+    }
+  }
+  out.curly = [...new Set(text.match(/[\u2018\u2019\u201c\u201d]/g) || [])];
+  out.curlyContext = out.curly.length
+    ? text.slice(Math.max(0, text.search(/[\u2018\u2019\u201c\u201d]/) - 50), text.search(/[\u2018\u2019\u201c\u201d]/) + 30).replace(/\s+/g, ' ')
+    : '';
+
+  // ---- every claim the page names is a link (to its card)
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ids = claims.map(c => c.id).sort((a, b) => b.length - a.length);
+  const idPattern = ids.length ? new RegExp('(?:^|[^A-Za-z0-9.-])(' + ids.map(escape).join('|') + ')(?![A-Za-z0-9-]|\\.[A-Za-z0-9])') : null;
+  const titles = new Set(claims.map(c => c.title).filter(Boolean));
+  const skipped = 'a, h1, pre, script, style, svg, title, .claimbook-parameters, details.claimbook-details, .claimbook-chart';
+  out.unlinked = [];
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(skipped)) continue;
+    const own = node.textContent.replace(/\s+/g, ' ').trim();
+    if (!own) continue;
+    const whole = parent.textContent.replace(/\s+/g, ' ').trim();
+    const id = idPattern && own.match(idPattern);
+    if (id) out.unlinked.push(`claim id ${id[1]} in <${parent.tagName.toLowerCase()}> "${own.slice(0, 80)}"`);
+    else if (titles.has(own) || (titles.has(whole) && !parent.querySelector('a')))
+      out.unlinked.push(`claim title "${own.slice(0, 80)}" in <${parent.tagName.toLowerCase()}>`);
+  }
+
+  // ---- every link says where it leads
+  out.unlabelled = [...article.querySelectorAll('a[href]')].filter(a => {
+    // a symbol (Sphinx's "#" beside a heading) is labelled by its title
+    const text = a.textContent.trim();
+    const name = a.getAttribute('aria-label') || (/[A-Za-z]/.test(text) ? text : '') || a.getAttribute('title') || '';
+    return !/[A-Za-z]/.test(name);
+  }).map(a => `"${a.textContent.trim()}" -> ${a.getAttribute('href')}`).slice(0, 20);
+
+  // ---- the front page's ledger: one line a claim, its details a click away
+  out.ledger = [...document.querySelectorAll('.claimbook-ledger-item')].map(item => ({
+    id: item.id, height: Math.round(item.getBoundingClientRect().height)}));
+  return out;
+}
+"""
+
+
+def named_claims() -> list[dict]:
+    """Every claim of the registries (parts too), by id and title: what a page may name."""
+    from claimbook.engine import load_registry
+
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    top = {claim.id for claim in registry.claims}
+    return [
+        {"id": claim.id, "title": str(claim.get("title") or ""), "top": claim.id in top}
+        for claim in registry.all_claims()
+    ]
+
+
+def source_quotes() -> set[str]:
+    """The typographic quotes the book's own sources hold (registries, pages, templates): the
+    only ones a page may show, since Sphinx's smart quotes are off."""
+    found = set()
+    for folder, pattern in (("data", "**/*.yaml"), ("book", "*.md"), ("notebooks", "*.ipynb")):
+        for path in (ROOT / folder).glob(pattern):
+            found |= set(re.findall("[\u2018\u2019\u201c\u201d]", path.read_text(encoding="utf-8")))
+    return found
+
+
 @dataclass
 class PageVisit:
     page: str
@@ -435,6 +596,7 @@ def survey(chromium, book_site):
     """Every page of the book loaded once at each viewport, with everything measured."""
     visits: dict[str, list[PageVisit]] = {}
     pages = book_site.pages()
+    claims = named_claims()
     started, seconds = time.perf_counter(), defaultdict(float)
     for viewport_name, viewport in VIEWPORTS.items():
         browser = Browser(chromium, viewport)
@@ -446,6 +608,10 @@ def survey(chromium, book_site):
                 seconds["loading"] += time.perf_counter() - clock
                 clock = time.perf_counter()
                 measured = browser.page.evaluate(PAGE_CHECKS, viewport["width"])
+                measured["reader"] = browser.page.evaluate(
+                    READER_CHECKS,
+                    {"width": viewport["width"], "height": viewport["height"], "claims": claims},
+                )
                 seconds["measuring"] += time.perf_counter() - clock
                 # after measuring: a whole-page screenshot resizes the viewport to the page's
                 # height for a moment, and the charts redraw for it
@@ -524,7 +690,7 @@ def test_every_page_loads_offline_without_errors(survey):
         if visit.blocked:
             problems.append(f"{where}: requested outside hosts (blocked): {visit.blocked}")
         if visit.errors:
-            problems.append(f"{where}: console errors: {visit.errors}")
+            problems.append(f"{where}: console warnings or errors: {visit.errors}")
         if visit.measured.get("headings", 0) < 1:
             problems.append(f"{where}: no <h1>")
         if visit.measured.get("navigation", 0) < 1:
@@ -707,6 +873,160 @@ def test_every_table_s_caption_and_last_column_can_be_read(survey, viewport):
                 )
     assert measured > 0
     failing(problems, f"tables whose caption or last column cannot be read at {viewport} width")
+
+
+# ---------------------------------------------------------------------------------------------
+# A reader on a laptop or a phone: tables that fit, the answer in view, the explorer ready,
+# text as written, every claim a link
+
+
+def test_no_table_is_wider_than_its_column_on_a_laptop(survey):
+    """At 1400 px every table fits its content column: nothing to scroll sideways."""
+    problems, measured = [], 0
+    for visit in survey["desktop"]:
+        for table in visit.measured["reader"]["tables"]:
+            measured += 1
+            if table["overflows"]:
+                problems.append(
+                    f"{visit.page}: table {table['caption']!r} is {table['content']} px wide in a column of "
+                    f"{table['box']} px"
+                )
+    assert measured > 50
+    failing(problems, "tables wider than their column at 1400 px")
+
+
+def test_a_phone_shows_the_claim_verdict_and_measured_columns(survey):
+    """At 390 px the columns a reader needs (claim, verdict, measured: any heading so named or
+    holding a verdict badge) are in view without scrolling the table."""
+    problems, needed = [], 0
+    for visit in survey["phone"]:
+        for table in visit.measured["reader"]["tables"]:
+            for column in table["needed"]:
+                needed += 1
+                if not column["inView"]:
+                    problems.append(
+                        f"{visit.page}: table {table['caption']!r}, column {column['name']!r} spans "
+                        f"{column['left']}-{column['right']} px: out of view at 390 px until the table is scrolled"
+                    )
+    assert needed > 20, "no table names a claim, verdict or measured column"
+    failing(problems, "needed columns out of view on a phone")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_table_that_scrolls_says_so(survey, viewport):
+    """A table wider than its box shows a visible cue before it: the reader knows there is more."""
+    problems, scrolling = [], 0
+    for visit in survey[viewport]:
+        for table in visit.measured["reader"]["tables"]:
+            if table["scrolls"]:
+                scrolling += 1
+                if not table["cue"]:
+                    problems.append(
+                        f"{visit.page}: table {table['caption']!r} scrolls ({table['content']} px in "
+                        f"{table['box']} px) with no visible cue"
+                    )
+    if viewport == "phone":
+        assert scrolling > 0, "no table scrolls at 390 px: the check saw nothing"
+    failing(problems, f"tables that scroll without a cue at {viewport} width")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_explorer_opens_ready(survey, book_site, viewport):
+    """The explorer's controls are on the first screen, above the chart; the chart's title says
+    what is selected and its axis the unit; on a laptop the whole chart fits the screen; the
+    controls are styled."""
+    size = VIEWPORTS[viewport]
+    visit = next(visit for visit in survey[viewport] if visit.page == EXPLORER)
+    controls = visit.measured["reader"]["controls"]
+    assert controls, f"{EXPLORER}: no chart with controls"
+    first = controls[0]
+    problems = []
+    if first["bottom"] > size["height"]:
+        problems.append(
+            f"its controls end at {first['bottom']} px, below the first screen ({size['height']} px)"
+        )
+    if first["bottom"] > first["chartTop"] + 1:
+        problems.append(
+            f"its controls (down to {first['bottom']} px) are not above the chart ({first['chartTop']} px)"
+        )
+    if viewport == "desktop" and first["chartHeight"] > size["height"]:
+        problems.append(
+            f"the chart is {first['chartHeight']} px tall: it does not fit a {size['height']}-px screen"
+        )
+    if not first["styled"]:
+        problems.append("its controls are unstyled (font under 14 px, no minimum height or square corners)")
+    chosen = {item["name"]: item for item in first["selected"]}
+    for name in ("benchmark", "scenario"):
+        if name not in chosen:
+            problems.append(f"no {name} control")
+        elif chosen[name]["label"] not in first["title"]:
+            problems.append(
+                f"the chart's title {first['title']!r} does not say the {name} shown ({chosen[name]['label']!r})"
+            )
+    records = [
+        record
+        for page, spec in chart_specs(book_site)
+        if page == EXPLORER
+        for records in (spec.get("datasets") or {}).values()
+        for record in records
+    ]
+    units = {
+        record["units"]
+        for record in records
+        if record.get("benchmark") == chosen.get("benchmark", {}).get("value")
+        and record.get("scenario") == chosen.get("scenario", {}).get("value")
+    }
+    axis = " ".join(first["axisTitles"])
+    if not units or not any(unit in axis for unit in units):
+        problems.append(
+            f"the axis titles {first['axisTitles']} name no unit of the results shown ({sorted(units)})"
+        )
+    failing(problems, f"ways the explorer is not ready at {size['width']} px")
+
+
+def test_no_raw_markup_in_the_text(survey):
+    """No page shows markup meant for a machine: double backticks, a {raw} directive, a MyST
+    role, stray ** or quotes Sphinx curled (registry text renders as written)."""
+    allowed = source_quotes()
+    problems = []
+    for visit in survey["desktop"]:
+        found = visit.measured["reader"]
+        problems += [f"{visit.page}: {markup}" for markup in found["markup"]]
+        curled = sorted(set(found["curly"]) - allowed)
+        if curled:
+            problems.append(
+                f"{visit.page}: typographic quotes {curled} the sources do not have (smart quotes): "
+                f"...{found['curlyContext']}..."
+            )
+    failing(problems, "raw markup in the pages' text")
+
+
+def test_every_claim_a_page_names_is_a_link(survey):
+    """Where a page names a claim (its id, or its title alone in a cell or a line), the name is a
+    link to the claim's card."""
+    problems = []
+    for visit in survey["desktop"]:
+        problems += [f"{visit.page}: {item}" for item in visit.measured["reader"]["unlinked"]]
+    failing(problems, "claims named without a link")
+
+
+def test_every_link_has_a_label(survey):
+    problems = []
+    for visit in survey["desktop"]:
+        problems += [f"{visit.page}: link {item}" for item in visit.measured["reader"]["unlabelled"]]
+    failing(problems, "links without a label (a number or nothing)")
+
+
+def test_the_front_page_ledger_is_a_line_a_claim(survey):
+    """On a laptop the ledger gives each claim one line (two if its title wraps); its details
+    open on a click."""
+    visit = next(visit for visit in survey["desktop"] if visit.page == FRONT)
+    ledger = visit.measured["reader"]["ledger"]
+    assert len(ledger) == len([claim for claim in named_claims() if claim["top"]]), (
+        f"the front page lists {len(ledger)} claims in its ledger"
+    )
+    tall = [f"{item['id']}: {item['height']} px" for item in ledger if item["height"] > 64]
+    failing(tall, "ledger lines taller than two lines of text at 1400 px")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -848,18 +848,17 @@ def _md_tokens(text: str):
 
 
 def markup_from_data(text: str) -> list[str]:
-    """What in a generated MyST page is markup a registry could have put there: a raw block other
-    than the build's ``{raw} html`` (whose content is checked for tags of its own), a directive,
-    a role, math, a substitution, an image, a link that is not the book's, inline HTML that is
-    not the book's own."""
+    """What in a generated MyST page is markup a registry could have put there: a directive, an
+    HTML block other than the build's own (``<div class="claimbook-block">``, whose content is
+    checked for tags of its own), a role, math, a substitution, an image, a link that is not the
+    book's, inline HTML that is not the book's own."""
     found = []
     for token in _md_tokens(text):
         kind = token.type
         if kind in ("fence", "colon_fence") and token.info.strip().startswith("{"):
-            if token.info.strip() != "{raw} html":
-                found.append(f"directive {token.info!r}")
-            else:
-                found += [f"in a raw block: {item}" for item in _site_markup(token.content)]
+            found.append(f"directive {token.info!r}")
+        elif kind == "html_block" and token.content.startswith('<div class="claimbook-block">\n'):
+            found += [f"in an HTML block: {item}" for item in _site_markup(token.content)]
         elif kind in ("html_inline", "html_block"):
             if not OWN_INLINE_HTML.fullmatch(token.content.strip()):
                 found.append(f"HTML {token.content[:120]!r}")

@@ -99,7 +99,7 @@ def write_pages(
 
     front, caveats, kinds = GENERATED_FILES[:3]
     pages_text = {
-        front: markdown_pages.front_page(rows, registry, round_label, cite(rows)),
+        front: markdown_pages.front_page(rows, registry, round_label, cite(rows), results=data.results),
         caveats: markdown_pages.caveats_page(),
         kinds: markdown_pages.kinds_page(registry),
     }
@@ -111,7 +111,7 @@ def write_pages(
         }
         own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
-            announcement, rows, registry, text_checks, cite(own, announcement)
+            announcement, rows, registry, text_checks, cite(own, announcement), results=data.results
         )
     if changes is not None:  # an --out book from other results: what moved against the published one
         pages_text[f"{moved.PAGE}.md"] = changes

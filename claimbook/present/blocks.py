@@ -20,6 +20,8 @@ import pandas as pd
 from claimbook.common import formatting
 from claimbook.engine import caveats
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from claimbook.inputs.names import squash
+from claimbook.present import links as addresses  # (``links`` is a table's argument)
 
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
 TRADEMARK = (
@@ -40,6 +42,23 @@ BADGES = {
 def escape(text) -> str:
     """HTML-escaped text, safe in an element or an attribute; no newline starts a Markdown line."""
     return html.escape(str(text)).replace("`", "&#96;").replace("\r", " ").replace("\n", " ")
+
+
+_LITERAL = re.compile(r"``(.+?)``")
+
+
+def prose_html(text) -> str:
+    """Text written for the package's own readers (a docstring, a field's meaning) as HTML: escaped,
+    its reStructuredText literals (double backticks) set as code, never shown as backticks."""
+    parts = _LITERAL.split(" ".join(str(text).split()))
+    return "".join(
+        f"<code>{escape(part)}</code>" if index % 2 else escape(part) for index, part in enumerate(parts)
+    )
+
+
+def prose_text(text) -> str:
+    """The same text as plain text: the literals without their backticks."""
+    return _LITERAL.sub(r"\1", str(text))
 
 
 # The characters that start inline markup in MyST: escapes, code, emphasis, roles and
@@ -85,7 +104,7 @@ def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
         stated = code in set(acknowledged)
         label = caveat.label + (" (stated by the claim)" if stated else "")
         parts.append(
-            f'<a class="{css}" href="{escape(book_root)}method.html#caveat-{escape(code)}" '
+            f'<a class="{css}" href="{escape(addresses.caveat(code, book_root))}" '
             f'title="{escape(caveat.explanation)}">{escape(label)}</a>'
         )
     return " ".join(parts)
@@ -97,12 +116,73 @@ def display_html(markup: str, text: str):
     display({"text/html": markup, "text/plain": text}, raw=True)
 
 
-def card(check, book_root: str = "", title: str | None = None, link: str | None = None) -> str:
-    """A verdict card: the claim in a sentence, the badge, the finding with its range, the caveats."""
+class SystemNames:
+    """Systems as readers know them: the organization's own name for a system (the summary's
+    SystemName) where the text says the book's id for it (its results folder, MLCommons'
+    Platform), the id on hover. A system whose organization gives it two names keeps its id."""
+
+    def __init__(self, results: pd.DataFrame | None = None):
+        self.names: dict[str, tuple[str, str]] = {}  # "organization id" -> (shown, id)
+        if results is not None and not results.empty and "system_name" in results.columns:
+            frame = results[["organization", "system", "system_name"]].drop_duplicates()
+            for (organization, system), group in frame.groupby(["organization", "system"], sort=True):
+                found = {str(name).strip() for name in group["system_name"] if isinstance(name, str)} - {""}
+                if len(found) == 1 and squash(next(iter(found))) != squash(system):
+                    self.names[f"{organization} {system}"] = (
+                        _own_name(str(organization), found.pop()),
+                        f"{organization} {system}",
+                    )
+        keys = sorted(self.names, key=len, reverse=True)
+        self.pattern = (
+            re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, keys)) + r")(?![\w-])") if keys else None
+        )
+
+    def html(self, text) -> str:
+        """``text`` escaped, each system it names by organization and id shown by its name."""
+        text = " ".join(str(text).split())
+        if self.pattern is None:
+            return escape(text)
+        out, last = [], 0
+        for match in self.pattern.finditer(text):
+            shown, identifier = self.names[match.group(1)]
+            out.append(escape(text[last : match.start()]))
+            out.append(f'<span class="claimbook-system" title="{escape(identifier)}">{escape(shown)}</span>')
+            last = match.end()
+        return "".join(out) + escape(text[last:])
+
+    def name(self, organization: str, system: str) -> str:
+        """The name a reader knows a system by, with its organization."""
+        found = self.names.get(f"{organization} {system}")
+        return found[0] if found else f"{organization} {system}"
+
+
+def _own_name(organization: str, name: str) -> str:
+    """An organization's name for its system, with the organization said once."""
+    return name if squash(name).startswith(squash(organization)) else f"{organization}'s {name}"
+
+
+PLAIN = SystemNames()
+
+
+def claim_heading(claim, registry=None, root: str = "", title: str | None = None) -> str:
+    """A claim's title (or ``title``) as a link to its card, its id on hover; as text without a
+    registry to place it."""
+    text = escape(title or claim.get("title") or claim.id)
+    if registry is None:
+        return text
+    return f'<a class="claimbook-claim-link" href="{escape(addresses.claim(claim, registry, root))}" title="{escape(claim.id)}">{text}</a>'
+
+
+def card(
+    check, book_root: str = "", title: str | None = None, link: str | None = None, registry=None, names=PLAIN
+) -> str:
+    """A verdict card: the claim in a sentence, the badge, the finding with its range, the caveats.
+    Its title links to where the card is (``link``, or the claim's place in ``registry``); the
+    card is that place's anchor. Systems are named as readers know them (``names``)."""
     claim = check.claim
-    heading = escape(title or claim.get("title") or claim.id)
+    heading = claim_heading(claim, registry, book_root, title)
     if link:
-        heading = f'<a href="{escape(link)}">{heading}</a>'
+        heading = f'<a class="claimbook-claim-link" href="{escape(link)}" title="{escape(claim.id)}">{escape(title or claim.get("title") or claim.id)}</a>'
     measured = check.measured_range()
     parts_html = ""
     if check.parts:
@@ -110,7 +190,7 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
             f"<li>{badge(part.verdict)} "
             + ('<em class="claimbook-role">A detail:</em> ' if part.claim.get("role") == "detail" else "")
             + f'{escape(part.claim.statement)} <span class="claimbook-finding">'
-            f"{escape(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part)}</li>"
+            f"{names.html(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part, names)}</li>"
             for part in check.parts
         )
         parts_html = f'<ul class="claimbook-parts">{items}</ul>'
@@ -130,28 +210,27 @@ def card(check, book_root: str = "", title: str | None = None, link: str | None 
             f'<details class="claimbook-every-row"><summary>Every row of the table ({formatting.count(len(every_row))})</summary>'
             f"{table_html(every_row, 'Every row of the table the claim states, as checked')}</details>"
         )
-    context_html = _context_html(check)
-    notes = "".join(f"<li>{escape(note)}</li>" for note in check.notes)
+    notes = "".join(f"<li>{names.html(note)}</li>" for note in check.notes)
     notes_html = (
         f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
         if notes
         else ""
     )
     return (
-        f'<div class="claimbook-card" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
+        f'<div class="claimbook-card" id="{escape(addresses.card_anchor(claim.id))}" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
-        f'<p class="claimbook-finding"><em>What the results show:</em> {escape(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{decision_html}{context_html}{parts_html}{rows_html}{notes_html}</div>"
+        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(check.reason)}</p>'
+        f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names)}{parts_html}{rows_html}{notes_html}</div>"
     )
 
 
-def _context_html(check) -> str:
+def _context_html(check, names=PLAIN) -> str:
     """What a reader expects beside the figures (the best rival, per-GPU figures, an inferred
     side), visible on the card and never deciding."""
     if not check.context:
         return ""
-    items = "".join(f"<li>{escape(note)}</li>" for note in check.context)
+    items = "".join(f"<li>{names.html(note)}</li>" for note in check.context)
     return (
         '<div class="claimbook-context"><p><strong>For context</strong> (never deciding):</p>'
         f"<ul>{items}</ul></div>"
@@ -177,8 +256,8 @@ def card_text(check) -> str:
     return "\n".join(lines)
 
 
-def show_card(check, book_root: str = "", title: str | None = None, link: str | None = None):
-    display_html(card(check, book_root, title, link), card_text(check))
+def show_card(check, book_root: str = "", registry=None, names=PLAIN):
+    display_html(card(check, book_root, registry=registry, names=names), card_text(check))
 
 
 def _cell(value, numeric: bool, decimals: int | None = None) -> str:
@@ -193,9 +272,26 @@ def _cell(value, numeric: bool, decimals: int | None = None) -> str:
     )
     if numeric:
         return f'<td class="num">{text}</td>'
-    if len(text) <= 14:  # short text ("Tokens/s") never breaks; long names may, after / and _
-        return f"<td>{text}</td>"
-    return "<td>" + text.replace("/", "/<wbr>").replace("_", "_<wbr>") + "</td>"
+    return text_cell(text)
+
+
+def text_cell(text: str) -> str:
+    """A cell of escaped text. Short text ("Tokens/s") never breaks; a long name may, after "/"
+    and "_" first, and anywhere if a table must (``claimbook-long``), so the table fits its column."""
+    if len(text) <= 14:
+        return f"<td>{_CAMEL.sub('<wbr>', text)}</td>"
+    long = max((len(word) for word in text.split()), default=0) > 14
+    opening = '<td class="claimbook-long">' if long else "<td>"
+    return opening + breakable(text) + "</td>"
+
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
+def breakable(text: str) -> str:
+    """Escaped text with break points a browser would not find: after "/" and "_", and between
+    the words of a camel-case name ("Single<wbr>Stream")."""
+    return _CAMEL.sub("<wbr>", text.replace("/", "/<wbr>").replace("_", "_<wbr>"))
 
 
 # Headings readers see for the tidy tables' columns; any other snake_case name is spelled out.
@@ -225,6 +321,67 @@ def heading(column) -> str:
     return column
 
 
+# The columns a reader looks for first, in this order, wherever a table has them: on a phone they
+# are in view before the table scrolls.
+LEAD = ("Claim", "Case", "Verdict", "Measured", "Claimed")
+_LEAD = re.compile(r"(Claim|Case|Verdict|Measured|Claimed)( \(.*\))?")
+
+
+def table_class(columns: int) -> str:
+    """A table's classes: a table of many columns (``WIDE``) is set smaller, to fit a laptop's column."""
+    return "claimbook-table claimbook-wide" if columns >= WIDE else "claimbook-table"
+
+
+WIDE = 9
+
+
+def reader_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its lead columns (``LEAD``, a unit in brackets allowed) first."""
+    lead = sorted(
+        (column for column in frame.columns if _LEAD.fullmatch(str(column))),
+        key=lambda column: LEAD.index(_LEAD.fullmatch(str(column)).group(1)),
+    )
+    return frame[lead + [column for column in frame.columns if column not in lead]]
+
+
+def folded(frame: pd.DataFrame, caption: str, kept=()) -> tuple[pd.DataFrame, str]:
+    """A table of three rows or more without its text columns that say the same in every row:
+    the caption says it once ("... (every row: Status closed, available)"), and the table is
+    narrower. Lead columns, numbers and the columns in ``kept`` stay."""
+    if len(frame) < 3:
+        return frame, caption
+    same = [
+        column
+        for column in frame.columns
+        if column not in kept
+        and not _LEAD.fullmatch(str(column))
+        and not pd.api.types.is_numeric_dtype(frame[column])
+        and frame[column].map(str).nunique() == 1
+    ]
+    if not same or len(same) == len(frame.columns):
+        return frame, caption
+    said = "; ".join(f"{heading(column)} {frame[column].iloc[0]}" for column in same)
+    return frame.drop(columns=same), f"{caption} (every row: {said})"
+
+
+def claims_linked(frame: pd.DataFrame, links: dict, titles: dict) -> tuple[pd.DataFrame, dict, dict]:
+    """A table naming claims by id ("Claim id") shows each by its title ("Claim"), linked to its
+    card, the id on hover, where the page knows its registry (``links.use_page``)."""
+    if "Claim id" not in frame.columns or addresses.Page.registry is None:
+        return frame, links, titles
+    ids = [str(value) for value in frame["Claim id"]]
+    known = {claim.id: claim for claim in addresses.Page.registry.all_claims()}
+    frame = frame.assign(
+        _claim_url=[addresses.claim_by_id(value) or "" for value in ids],
+        _claim_id=ids,
+    )
+    if "Claim" not in frame.columns:
+        titles_of = [str(known[value].get("title") or value) if value in known else value for value in ids]
+        frame.insert(list(frame.columns).index("Claim id"), "Claim", titles_of)
+    frame = frame.drop(columns=["Claim id"])
+    return frame, {**links, "Claim": "_claim_url"}, {**titles, "Claim": "_claim_id"}
+
+
 def table_html(
     frame: pd.DataFrame,
     caption: str,
@@ -232,35 +389,82 @@ def table_html(
     titles: dict | None = None,
     decimals: dict | None = None,
 ) -> str:
-    """An escaped HTML table in its own scroll box. ``links`` maps a column to a column of URLs
-    (its cells become links); ``titles`` maps a column to a column of tooltips; ``decimals`` fixes
-    the decimals of a numeric column (prices)."""
-    links, titles, decimals = links or {}, titles or {}, decimals or {}
+    """An escaped HTML table in its own scroll box, its lead columns first (``reader_order``).
+    ``links`` maps a column to a column of URLs (its cells become links); ``titles`` maps a column
+    to a column of tooltips; ``decimals`` fixes the decimals of a numeric column (prices). A
+    "Verdict" column shows badges; claims named by id link to their cards (``claims_linked``).
+    A table of more than ``MOST`` columns is shown as two (or more), each with its key columns."""
+    frame, links, titles = claims_linked(frame, dict(links or {}), dict(titles or {}))
+    frame = reader_order(frame)
     hidden = set(links.values()) | set(titles.values())
+    frame, caption = folded(frame, caption, set(links) | set(titles) | hidden)
     shown = [column for column in frame.columns if column not in hidden]
     numeric = {
         column: pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])
         for column in shown
     }
-    head = "".join(
-        f'<th scope="col"{" class=num" if numeric[column] else ""}>{escape(heading(column))}</th>'
-        for column in shown
+    style = _CellStyle(links, titles, decimals or {}, numeric)
+    parts = column_parts(shown)
+    return "".join(
+        _table_part(frame, columns, caption if not index else f"{caption} (continued)", style)
+        for index, columns in enumerate(parts)
     )
-    body = []
-    for _, row in frame.iterrows():
-        cells = []
-        for column in shown:
-            cell = _cell(row[column], numeric[column], decimals.get(column))
-            if column in links and isinstance(row[links[column]], str) and row[links[column]]:
-                cell = f'<td><a href="{escape(row[links[column]])}">{escape(row[column])}</a></td>'
-            if column in titles and isinstance(row[titles[column]], str):
-                cell = cell.replace("<td", f'<td title="{escape(row[titles[column]])}"', 1)
-            cells.append(cell)
-        body.append("<tr>" + "".join(cells) + "</tr>")
+
+
+# At most so many columns in one table: more do not fit a laptop's column at a readable size.
+MOST = 10
+KEYS = ("Claim", "Case")  # columns each part of a split table repeats
+
+
+def column_parts(columns: list) -> list[list]:
+    """``columns`` in parts of at most ``MOST``, each starting with the key columns."""
+    if len(columns) <= MOST:
+        return [list(columns)]
+    keys = [column for column in columns if column in KEYS] or list(columns[:1])
+    rest = [column for column in columns if column not in keys]
+    count = math.ceil(len(rest) / (MOST - len(keys)))
+    size = math.ceil(len(rest) / count)
+    return [keys + rest[start : start + size] for start in range(0, len(rest), size)]
+
+
+class _CellStyle:
+    """How a table's cells are written: links, tooltips, decimals, numbers."""
+
+    def __init__(self, links: dict, titles: dict, decimals: dict, numeric: dict):
+        self.links, self.titles, self.decimals, self.numeric = links, titles, decimals, numeric
+
+    def cell(self, row, column) -> str:
+        cell = _cell(row[column], self.numeric[column], self.decimals.get(column))
+        url = row[self.links[column]] if column in self.links else None
+        if isinstance(url, str) and url:
+            text = text_cell(escape(row[column]))
+            opening = text[: text.index(">") + 1]
+            cell = f'{opening}<a href="{escape(url)}">{text[len(opening) : -len("</td>")]}</a></td>'
+        elif column == "Verdict" and row[column] in BADGES:
+            cell = f"<td>{badge(row[column])}</td>"
+        if column in self.titles and isinstance(row[self.titles[column]], str):
+            cell = cell.replace("<td", f'<td title="{escape(row[self.titles[column]])}"', 1)
+        return cell
+
+
+def _table_part(frame: pd.DataFrame, columns: list, caption: str, style: _CellStyle) -> str:
+    # the lead columns are marked: a phone keeps them narrow enough to be read before the table scrolls
+    lead = {column: " data-lead" if _LEAD.fullmatch(str(column)) else "" for column in columns}
+    head = "".join(
+        f'<th scope="col"{" class=num" if style.numeric[column] else ""}{lead[column]}>'
+        f"{breakable(escape(heading(column)))}</th>"
+        for column in columns
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(style.cell(row, column).replace("<td", "<td" + lead[column], 1) for column in columns)
+        + "</tr>"
+        for _, row in frame.iterrows()
+    )
     return (
         f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
-        f'<table class="claimbook-table"><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+        f'<table class="{table_class(len(columns))}"><caption>{escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
 
 
@@ -289,7 +493,7 @@ def table(
     hidden = set((links or {}).values()) | set((titles or {}).values())
     display_html(
         table_html(frame, caption, links, titles, decimals),
-        table_text(frame.drop(columns=list(hidden)), caption),
+        table_text(reader_order(frame.drop(columns=list(hidden))), caption),
     )
 
 
@@ -328,20 +532,33 @@ def _cited(item, with_system: bool) -> str:
 
 
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The published results used, as readers see them: one unit per table where it can be."""
+    """The published results used, as readers see them: each system by its organization's name
+    for it (the book's id on hover), linked to its folder of logs; one unit per table where it
+    can be."""
     if rows is None or rows.empty:
         return pd.DataFrame()
     rows = rows.sort_values(["organization", "system", "benchmark", "scenario"], kind="stable")
     units = sorted(set(rows["units"]))
     one_unit = len(units) == 1
     result_column = f"Result ({units[0]})" if one_unit else "Result"
+    own_names = rows["system_name"] if "system_name" in rows.columns else rows["system"]
     frame = pd.DataFrame(
         {
-            "Submitter": rows["organization"].astype(str).values,
-            "System": rows["system"].astype(str).values,
-            "Accelerator": rows["family"].astype(str).values,
+            "System": [
+                _own_name(str(organization), str(name).strip() or str(system))
+                if isinstance(name, str)
+                else f"{organization} {system}"
+                for organization, system, name in zip(rows["organization"], rows["system"], own_names)
+            ],
+            "_system": [
+                f"{organization} {system}: its folder of logs"
+                for organization, system in zip(rows["organization"], rows["system"])
+            ],
+            "Accelerators": [
+                f"{int(count)} × {family}"
+                for count, family in zip(rows["total_accelerators"], rows["family"])
+            ],
             "_published_accelerator": rows["accelerator"].astype(str).values,
-            "GPUs": rows["total_accelerators"].astype(int).values,
         }
     )
     if rows["benchmark"].nunique() > 1:
@@ -362,20 +579,24 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
     ]
     if result_ids is not None and not result_ids.empty:
         frame["Result ID"] = ["; ".join(ids) or "—" for ids in ids_for(result_ids, rows)]
-    frame["Logs"] = "folder"
     frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
     return frame
 
 
 def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None = None):
-    """The exact results a check used, each linked to its folder of published logs."""
+    """The exact results a check used, each system linked to its folder of published logs."""
     frame = evidence_frame(rows, result_ids)
     if frame.empty:
         display_html(f"<p>{escape(caption)}: no published result.</p>", f"{caption}: no published result.")
         return
     if "Benchmark" not in frame.columns and "benchmark" in rows.columns and not rows.empty:
         caption = f"{caption}: {rows['benchmark'].iloc[0]}"
-    table(frame, caption, links={"Logs": "_url"}, titles={"Accelerator": "_published_accelerator"})
+    table(
+        frame,
+        caption,
+        links={"System": "_url"},
+        titles={"System": "_system", "Accelerators": "_published_accelerator"},
+    )
 
 
 def citation(

@@ -18,6 +18,7 @@ import pandas as pd
 
 from claimbook.common import formatting
 from claimbook.inputs.reference import UNLISTED_COLOUR, UNLISTED_SHAPE
+from claimbook.present import blocks
 
 RENDERER = "claimbook"
 THEME = "claimbook"
@@ -62,14 +63,23 @@ def embed_html(spec: dict) -> str:
         '<script type="text/javascript">\n'
         "(function () {\n"
         f"  var spec = {payload};\n"
+        # An axis title that follows the chart's controls (Vega-Lite has none): the spec's
+        # usermeta.axis_titles gives an expression per axis side, set on the compiled Vega.
+        "  function titled(vega) {\n"
+        "    var titles = (spec.usermeta || {}).axis_titles || {};\n"
+        "    (vega.axes || []).forEach(function (axis) {\n"
+        "      if (titles[axis.orient] && axis.title !== undefined) { axis.title = {signal: titles[axis.orient]}; }\n"
+        "    });\n"
+        "    return vega;\n"
+        "  }\n"
         "  function draw() {\n"
         f'    var target = document.getElementById("{element}");\n'
         "    if (!window.vegaEmbed) {\n"
         '      target.textContent = "This chart is drawn by the book\'s own scripts; open it in the built book.";\n'
         "      return;\n"
         "    }\n"
-        '    window.vegaEmbed(target, spec, {renderer: "svg", actions: {export: true, source: false, '
-        "compiled: false, editor: false}});\n"
+        '    window.vegaEmbed(target, spec, {renderer: "svg", patch: titled, actions: {export: true, '
+        "source: false, compiled: false, editor: false}});\n"
         "  }\n"
         '  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); }'
         " else { draw(); }\n"
@@ -80,31 +90,68 @@ def embed_html(spec: dict) -> str:
 
 def data_table_html(spec: dict, limit: int = 500) -> str:
     """The data behind a chart as an escaped table in a collapsed <details>, for readers who
-    cannot see the chart or want the numbers."""
+    cannot see the chart or want the numbers: the fields its tooltips show, under their titles
+    (every field where it has none)."""
     datasets = spec.get("datasets") or {}
     if not datasets:
         return ""
     records = next(iter(datasets.values()))
     if not records:
         return ""
-    columns = list(dict.fromkeys(key for record in records for key in record))
-    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
+    columns = reader_fields(spec) or {
+        name: name for name in dict.fromkeys(key for record in records for key in record)
+    }
+    titles: list[str] = []
+    for name, title in columns.items():
+        titles.append(f"{title} ({name})" if str(title) in titles else str(title))
+    frame = pd.DataFrame(
+        [[_cell_text(record.get(name)) for name in columns] for record in records[:limit]], columns=titles
+    )
+    frame, caption = blocks.folded(frame, "Data behind the chart")
+    head = "".join(
+        f'<th scope="col">{blocks.breakable(html.escape(str(title)))}</th>' for title in frame.columns
+    )
     body = "".join(
-        "<tr>"
-        + "".join(f"<td>{html.escape(_cell_text(record.get(name)))}</td>" for name in columns)
-        + "</tr>"
-        for record in records[:limit]
+        "<tr>" + "".join(blocks.text_cell(html.escape(value)) for value in row) + "</tr>"
+        for row in frame.itertuples(index=False)
     )
     more = (
         f"<p>First {formatting.count(limit)} of {formatting.plural(len(records), 'row')}.</p>"
         if len(records) > limit
         else ""
     )
+    said = caption.removeprefix("Data behind the chart").strip().removeprefix("(").removesuffix(")")
+    said = said[:1].upper() + said[1:]
     return (
         f'<details class="claimbook-chart-data"><summary>Data behind this chart ({formatting.plural(len(records), "row")})</summary>'
         f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Data behind the chart">'
-        f'<table class="claimbook-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>'
+        f'<table class="{blocks.table_class(len(frame.columns))}">{f"<caption>{html.escape(said)}</caption>" if said else ""}'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>"
     )
+
+
+def reader_fields(spec: dict) -> dict:
+    """The fields a chart's tooltips show readers (of its first dataset's records), each under
+    its tooltip title, in the order they come: field -> title."""
+    found: dict = {}
+    stack = [spec]
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, list):
+            stack[:0] = node
+            continue
+        if not isinstance(node, dict):
+            continue
+        tooltip = (node.get("encoding") or {}).get("tooltip")
+        for item in tooltip if isinstance(tooltip, list) else [tooltip] if isinstance(tooltip, dict) else []:
+            if isinstance(item, dict) and item.get("field") and item["field"] not in found:
+                found[item["field"]] = item.get("title") or item["field"]
+        stack.extend(
+            node.get(key) for key in ("layer", "hconcat", "vconcat", "concat", "spec") if key in node
+        )
+    records = next(iter((spec.get("datasets") or {}).values()), [])
+    present = {key for record in records for key in record}
+    return {field: title for field, title in found.items() if field in present}
 
 
 def _cell_text(value) -> str:
@@ -120,6 +167,8 @@ def _title_text(spec: dict) -> str:
     title = spec.get("title")
     if isinstance(title, dict):
         title = title.get("text")
+    if isinstance(title, dict):  # an expression of the chart's controls: its first reading
+        title = (spec.get("usermeta") or {}).get("title", "")
     if isinstance(title, list):
         title = " ".join(str(line).rstrip() for line in title)
     return str(title or "")
@@ -233,9 +282,9 @@ def family_legend() -> alt.Legend:
     return legend("Accelerator")
 
 
-def legend(title: str | None = None, orient: str = "bottom") -> alt.Legend:
-    """The book's legends: one entry per line, never cut."""
-    return alt.Legend(orient=orient, columns=1, labelLimit=0, title=title)
+def legend(title: str | None = None, orient: str = "bottom", columns=1) -> alt.Legend:
+    """The book's legends: one entry per line (or ``columns``), never cut."""
+    return alt.Legend(orient=orient, columns=columns, labelLimit=0, title=title)
 
 
 def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFrame:
@@ -316,7 +365,7 @@ def results_chart(
         # the claim's own results are drawn large; the description says so (one legend only: a
         # second one beside it would not fit a phone)
         size=alt.Size(
-            "role:N", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]), legend=None
+            "role:O", scale=alt.Scale(domain=["in the claim", "other result"], range=[260, 70]), legend=None
         ),
         tooltip=RESULT_TOOLTIP,
     )
@@ -324,7 +373,7 @@ def results_chart(
     if claimed is not None:
         layers.append(
             alt.Chart(pd.DataFrame({"claimed": [claimed]}))
-            .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+            .mark_rule(color=CLAIMED_COLOUR, strokeDash=[6, 4], size=2)
             .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed", format=",.4~g")])
         )
     return alt.layer(*layers).properties(
@@ -340,12 +389,13 @@ def case_chart(
     reference_line: float | None = None,
     reference_label: str = "claimed",
 ) -> alt.LayerChart:
-    """The measured figure of each case as a bar, with the figure and whether it holds written in
+    """The measured figure of each case as a bar, with the figure and what it shows written in
     the case's label (so colour is never the only cue, and no text runs past the chart), and the
-    claimed figure as a dashed line.
+    claimed figure dashed: one line (``reference_line``), or a tick on each case that states its
+    own (``cases["claimed"]``).
 
-    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / for context) and
-    ``detail`` (tooltip text)."""
+    ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / not the best case /
+    for context), ``detail`` (tooltip text) and, where the cases state them, ``claimed``."""
     data = cases.assign(
         value_text=[
             formatting.case_figure(value, unit) + f" {OUTCOME_MARKS[outcome]}"
@@ -356,9 +406,8 @@ def case_chart(
         label=[wrap(case) + "\n" + value for case, value in zip(data["case"], data["value_text"])]
     )
     order = list(data["label"])
-    colours = dict(zip(OUTCOME_MARKS, ["#1B7837", "#B2182B", "#777777"]))
     present = [outcome for outcome in OUTCOME_MARKS if outcome in set(data["outcome"])]
-    outcome_scale = alt.Scale(domain=present, range=[colours[outcome] for outcome in present])
+    outcome_scale = alt.Scale(domain=present, range=[OUTCOME_COLOURS[outcome] for outcome in present])
     base = alt.Chart(data).encode(
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelExpr=LINES, labelLimit=0))
     )
@@ -371,12 +420,21 @@ def case_chart(
             alt.Tooltip("detail:N", title="Results compared"),
         ],
     )
-    layers = [bars]
-    if reference_line is not None:
-        rule = pd.DataFrame({"value": [reference_line], "what": [reference_label]})
-        layers.append(
+    claimed, subtitle = _claimed_marks(data, order, unit, reference_line, reference_label)
+    layers = [bars] + ([claimed] if claimed is not None else [])
+    return alt.layer(*layers).properties(
+        width=CONTENT_WIDTH, height=height_for(order), title=titled(title, subtitle), description=description
+    )
+
+
+def _claimed_marks(data: pd.DataFrame, order: list, unit: str, line: float | None, label: str):
+    """The claimed figure on a case chart, dashed, and the subtitle that says so: one line at
+    ``line``, or a tick on each case that states a figure of its own; (None, None) if neither."""
+    if line is not None:
+        rule = pd.DataFrame({"value": [line], "what": [label]})
+        marks = (
             alt.Chart(rule)
-            .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+            .mark_rule(color=CLAIMED_COLOUR, strokeDash=[6, 4], size=2)
             .encode(
                 x="value:Q",
                 tooltip=[
@@ -385,12 +443,33 @@ def case_chart(
                 ],
             )
         )
-    return alt.layer(*layers).properties(
-        width=CONTENT_WIDTH, height=height_for(order), title=titled(title), description=description
+        return marks, f"Dashed line: the {label} figure"
+    if "claimed" not in data.columns or not data["claimed"].notna().any():
+        return None, None
+    claimed = data[data["claimed"].notna()].assign(
+        claimed_text=lambda frame: [formatting.case_figure(value, unit) for value in frame["claimed"]]
     )
+    marks = (
+        alt.Chart(claimed)
+        .mark_tick(color=CLAIMED_COLOUR, strokeDash=[4, 3], thickness=2, size=int(0.8 * step_for(order)))
+        .encode(
+            y=alt.Y("label:N", sort=order, title=None),
+            x="claimed:Q",
+            tooltip=[alt.Tooltip("case:N", title="Case"), alt.Tooltip("claimed_text:N", title="Claimed")],
+        )
+    )
+    return marks, "Dashed mark: the figure claimed for each case"
 
 
-OUTCOME_MARKS = {"holds": "✔", "does not hold": "✘", "for context": "·"}
+OUTCOME_MARKS = {"holds": "✔", "does not hold": "✘", "not the best case": "○", "for context": "·"}
+# Green holds, red fails; the cases an "up to" leaves to its best one are a quiet blue, not a failure.
+OUTCOME_COLOURS = {
+    "holds": "#1B7837",
+    "does not hold": "#B2182B",
+    "not the best case": "#92A8C4",
+    "for context": "#777777",
+}
+CLAIMED_COLOUR = "#D55E00"
 
 
 def _axis_title(unit: str) -> str:
@@ -449,7 +528,7 @@ def efficiency_chart(
             color=alt.Color("family:N", scale=colour, legend=family_legend()),
             shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
             size=alt.Size(
-                "role:N",
+                "role:O",
                 scale=alt.Scale(domain=["the claim's pair", "other pair"], range=[280, 60]),
                 legend=None,
             ),
@@ -553,7 +632,7 @@ def candidates_chart(
     )
     rule = (
         alt.Chart(pd.DataFrame({"claimed": [claimed]}))
-        .mark_rule(color="#D55E00", strokeDash=[6, 4], size=2)
+        .mark_rule(color=CLAIMED_COLOUR, strokeDash=[6, 4], size=2)
         .encode(x="claimed:Q", tooltip=[alt.Tooltip("claimed:Q", title="Claimed (x)")])
     )
     return alt.layer(bars, rule).properties(
@@ -638,28 +717,4 @@ def sensitivity_chart(
         )
     return alt.layer(*layers).properties(
         width=CONTENT_WIDTH, height=280, title=titled(title), description=description
-    )
-
-
-def verdict_counts_chart(counts: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
-    """How many claims have each verdict, per announcement: bars with the count written on them."""
-    data = counts.assign(label=counts["verdict_label"])
-    base = alt.Chart(data).encode(
-        y=alt.Y("label:N", sort=list(dict.fromkeys(data["label"])), title=None, axis=alt.Axis(labelLimit=0)),
-        yOffset=alt.YOffset("announcement:N"),
-    )
-    bars = base.mark_bar().encode(
-        x=alt.X("claims:Q", title="Claims", axis=alt.Axis(tickMinStep=1, format="d")),
-        color=alt.Color("announcement:N", title="Announcement", legend=legend()),
-        tooltip=[
-            alt.Tooltip("announcement:N", title="Announcement"),
-            alt.Tooltip("verdict:N", title="Verdict"),
-            alt.Tooltip("claims:Q", title="Claims"),
-        ],
-    )
-    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(
-        x=alt.X("claims:Q", scale=room(list(data["claims"]), 1.2)), text="claims:Q"
-    )
-    return alt.layer(bars, labels).properties(
-        width=CONTENT_WIDTH, title=titled(title), description=description
     )

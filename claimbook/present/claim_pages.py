@@ -19,9 +19,10 @@ from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.kinds.not_checkable import with_notes
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
-from claimbook.present import blocks, charts
+from claimbook.present import blocks, charts, links
 
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
+NOT_THE_BEST = "not the best case"  # a case of an "up to" claim other than the one that decides
 
 
 def no_chart_sentence(check: Check) -> str:
@@ -63,10 +64,11 @@ class ClaimPage:
         self.chapter = chapter or self.claim.announcement
         self.check = check if check is not None else engine.check(self.claim, data)
         self.parameters = parameters or {}  # those its page ran with (``open_claim_page``)
+        self.names = blocks.SystemNames(data.results)
 
     # -- answer first ---------------------------------------------------------------------
     def card(self):
-        blocks.show_card(self.check, self.book_root)
+        blocks.show_card(self.check, self.book_root, self.data.registry, self.names)
 
     # -- the chart ------------------------------------------------------------------------
     def charts(self) -> list:
@@ -75,7 +77,7 @@ class ClaimPage:
         found = []
         for check in checks:
             module = engine.KINDS[check.claim.kind]
-            found.extend(render(spec, self.data.reference) for spec in module.charts(check, self.data))
+            found.extend(render(spec, self.data.reference, check) for spec in module.charts(check, self.data))
         return found
 
     def show_charts(self):
@@ -117,16 +119,8 @@ class ClaimPage:
     # -- how it was checked ---------------------------------------------------------------
     def method(self):
         """How each kind of claim is checked, and the parameters the page ran with."""
-        kinds = sorted({check.claim.kind for check in (self.check.parts or (self.check,))})
-        for kind in kinds:
-            module = engine.KINDS.get(kind)
-            text = inspect.getdoc(module) if module else ""
-            blocks.display_html(
-                f'<div class="claimbook-method"><p><strong>{blocks.escape(kind)}</strong>: '
-                + "</p><p>".join(blocks.escape(paragraph) for paragraph in text.split("\n\n"))
-                + "</p></div>",
-                f"{kind}: {text}",
-            )
+        for kind in sorted({check.claim.kind for check in (self.check.parts or (self.check,))}):
+            show_method(kind)
         shown = {key: self.parameters[key] for key in self.SHOWN_PARAMETERS if key in self.parameters}
         blocks.parameters(shown, CLAIM_TEMPLATE)
 
@@ -182,17 +176,10 @@ class Chapter:
 
     def method(self):
         """How each kind of its claims is checked, and the parameters the page ran with."""
-        kinds = sorted(
+        for kind in sorted(
             {check.claim.kind for page in self.pages for check in (page.check.parts or (page.check,))}
-        )
-        for kind in kinds:
-            text = inspect.getdoc(engine.KINDS[kind]) or ""
-            blocks.display_html(
-                f'<div class="claimbook-method"><p><strong>{blocks.escape(kind)}</strong>: '
-                + "</p><p>".join(blocks.escape(paragraph) for paragraph in text.split("\n\n"))
-                + "</p></div>",
-                f"{kind}: {text}",
-            )
+        ):
+            show_method(kind)
         blocks.parameters(self.parameters, self.data.registry.chapters[self.name].template)
 
     def also_cites(self, rows: pd.DataFrame) -> pd.DataFrame:
@@ -223,6 +210,19 @@ class Chapter:
         scorecard.publish([page.check for page in self.pages], self.name)
 
 
+def show_method(kind: str) -> None:
+    """How a kind of claim is checked, in its module's words (literals set as code)."""
+    module = engine.KINDS.get(kind)
+    text = (inspect.getdoc(module) if module else "") or ""
+    paragraphs = [blocks.prose_html(paragraph) for paragraph in text.split("\n\n")]
+    if not text.startswith(f"Kind ``{kind}``"):
+        paragraphs[0] = f"<strong>{blocks.escape(kind)}</strong>: {paragraphs[0]}"
+    blocks.display_html(
+        '<div class="claimbook-method"><p>' + "</p><p>".join(paragraphs) + "</p></div>",
+        blocks.prose_text(text),
+    )
+
+
 def _caption(name: str) -> str:
     """The caption of a context table its kind gives none: its name, as words."""
     return name.replace("_", " ").capitalize()
@@ -244,7 +244,31 @@ def context_table(frame: pd.DataFrame, spec: kinds.Table) -> tuple[pd.DataFrame,
     return (frame.head(spec.head) if spec.head is not None else frame), spec.caption
 
 
-def bars_frame(bars) -> pd.DataFrame:
+def best_case_only(check) -> bool:
+    """Whether a check is judged on its best case alone (an "up to" claim): its other cases are
+    its spread, not failures. Read from what the check carries: its form or quantifier, or the
+    caveat that only the best case reaches the figure."""
+    if check is None:
+        return False
+    quantifier = " ".join(str(check.claim.get("quantifier") or "").replace("-", " ").lower().split())
+    return (
+        check.claim.get("form") == "up-to"
+        or quantifier.startswith("up to")
+        or "best-case-only" in check.caveats
+    )
+
+
+def outcome(bar, check=None) -> str:
+    """What a bar shows of its case: holds, does not hold, for context, or (of an "up to" claim,
+    a case other than the deciding one) not the best case."""
+    if bar.reaches is None:
+        return OUTCOME[None]
+    if best_case_only(check) and check.deciding and bar.case != check.deciding:
+        return NOT_THE_BEST
+    return OUTCOME[bar.reaches]
+
+
+def bars_frame(bars, check=None) -> pd.DataFrame:
     """The bars of a ``CaseBars`` chart as ``charts.case_chart`` reads them."""
     return pd.DataFrame(
         [
@@ -252,7 +276,7 @@ def bars_frame(bars) -> pd.DataFrame:
                 "case": bar.case,
                 "measured": bar.measured,
                 "claimed": bar.claimed,
-                "outcome": OUTCOME[bar.reaches],
+                "outcome": outcome(bar, check),
                 "detail": bar.detail,
             }
             for bar in bars
@@ -263,10 +287,10 @@ def bars_frame(bars) -> pd.DataFrame:
 
 # How each chart a kind may ask for is drawn (the vocabulary of claimbook.engine.kinds).
 RENDERERS = {
-    kinds.CaseBars: lambda spec, reference: charts.case_chart(
-        bars_frame(spec.bars), spec.title, spec.description, spec.unit, spec.line, spec.line_label
+    kinds.CaseBars: lambda spec, reference, check: charts.case_chart(
+        bars_frame(spec.bars, check), spec.title, spec.description, spec.unit, spec.line, spec.line_label
     ),
-    kinds.ResultDots: lambda spec, reference: charts.results_chart(
+    kinds.ResultDots: lambda spec, reference, check: charts.results_chart(
         spec.rows,
         reference,
         spec.value,
@@ -275,22 +299,25 @@ RENDERERS = {
         highlight=spec.highlight,
         claimed=spec.claimed,
     ),
-    kinds.EfficiencyScatter: lambda spec, reference: charts.efficiency_chart(
+    kinds.EfficiencyScatter: lambda spec, reference, check: charts.efficiency_chart(
         spec.pairs, reference, spec.scenario, spec.title, spec.description, highlight=spec.highlight
     ),
-    kinds.RoundLines: lambda spec, reference: charts.rounds_chart(spec.gains, spec.title, spec.description),
-    kinds.CountBars: lambda spec, reference: charts.count_chart(
+    kinds.RoundLines: lambda spec, reference, check: charts.rounds_chart(
+        spec.gains, spec.title, spec.description
+    ),
+    kinds.CountBars: lambda spec, reference, check: charts.count_chart(
         spec.table, spec.category, spec.title, spec.description
     ),
-    kinds.CandidateBars: lambda spec, reference: charts.candidates_chart(
+    kinds.CandidateBars: lambda spec, reference, check: charts.candidates_chart(
         spec.table, spec.scenario, spec.claimed, spec.direction, spec.title, spec.description
     ),
 }
 
 
-def render(spec, reference):
-    """The chart a kind's chart spec asks for."""
-    return RENDERERS[type(spec)](spec, reference)
+def render(spec, reference, check=None):
+    """The chart a kind's chart spec asks for (``check``: the check it shows, which says which
+    case decides)."""
+    return RENDERERS[type(spec)](spec, reference, check)
 
 
 def column_value(case, column: kinds.Column):
@@ -309,6 +336,7 @@ def open_chapter(name: str, parameters: dict) -> Chapter:
     parameters = page_parameters(parameters, "../")
     charts.use_book_style()
     data = page_data(parameters)
+    links.use_page(data.registry, parameters["book_root"])
     checks = {}
     for claim_id in parameters.get("claim_ids", ()):
         claim = data.registry.claim(claim_id)
@@ -323,6 +351,7 @@ def open_claim_page(parameters: dict) -> ClaimPage:
     parameters = page_parameters(parameters, "../../")
     charts.use_book_style()
     data = page_data(parameters)
+    links.use_page(data.registry, parameters["book_root"])
     return ClaimPage(data, parameters["claim_id"], parameters["book_root"], parameters=parameters)
 
 
@@ -350,8 +379,9 @@ def ratio_spread(checks) -> pd.DataFrame:
             rows.append(
                 {
                     "Claim": check.claim.get("title") or check.claim.id,
+                    "Claim id": check.claim.id,
                     "Case": case.label,
-                    "Ratio": case.measured,
+                    "Measured": case.measured,
                     "Claimed": case.claimed,
                     "Per GPU": case.detail.per_gpu_ratio,
                     "Per watt of board power (not measured)": case.detail.per_watt_ratio,

@@ -6,6 +6,8 @@ filtering by division, availability and vendor, happens in the reader's browser 
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -16,6 +18,11 @@ from claimbook.present import blocks, charts
 LLM_SCENARIOS = ("Offline", "Server", "Interactive")
 
 
+# Results per view, best first: the chart, its axis and its legend fit a laptop's screen; a
+# control pages through the rest.
+PAGE = 8
+
+
 def _marks(results: pd.DataFrame, reference) -> pd.DataFrame:
     data = charts.result_marks(results, reference=reference)
     data["url"] = [
@@ -24,52 +31,112 @@ def _marks(results: pd.DataFrame, reference) -> pd.DataFrame:
     ]
     data["vendor"] = results["vendor"].astype(str).values
     data["per_gpu"] = data["per_gpu"].where(data["per_gpu"].notna(), None)
+    # +1 where a higher result is better, -1 where a lower one is (a latency): best first
+    data["better"] = [1 if higher else -1 for higher in results["higher_is_better"].astype(bool)]
     return data
 
 
-def _widgets(data: pd.DataFrame) -> tuple:
-    """The explorer's widgets, in the order they are shown: benchmark, scenario, measure,
-    division, availability, accelerator vendor."""
+def _first(data: pd.DataFrame) -> str:
+    """The benchmark the explorer opens on."""
     benchmarks = sorted(set(data["benchmark"]))
-    first = "deepseek-r1" if "deepseek-r1" in benchmarks else benchmarks[0]
+    return "deepseek-r1" if "deepseek-r1" in benchmarks else benchmarks[0]
+
+
+def _widgets(data: pd.DataFrame, reference) -> tuple:
+    """The explorer's widgets, in the order they are shown: benchmark (by its name), scenario,
+    measure, which results (best first, ``PAGE`` at a time), division, availability,
+    accelerator vendor."""
+    benchmarks = sorted(set(data["benchmark"]))
     benchmark = alt.param(
-        name="benchmark", value=first, bind=alt.binding_select(options=benchmarks, name="Benchmark ")
+        name="benchmark",
+        value=_first(data),
+        bind=alt.binding_select(
+            options=benchmarks, labels=[reference.display_name(name) for name in benchmarks], name="Benchmark"
+        ),
     )
     scenario = alt.param(
         name="scenario",
         value="Offline",
         bind=alt.binding_select(
-            options=[name for name in SCENARIOS if name in set(data["scenario"])], name="Scenario "
+            options=[name for name in SCENARIOS if name in set(data["scenario"])], name="Scenario"
         ),
     )
     measure = alt.param(
         name="measure",
         value="whole system",
-        bind=alt.binding_radio(options=["whole system", "per GPU"], name="Measure "),
+        bind=alt.binding_radio(options=["whole system", "per GPU"], name="Measure"),
+    )
+    most = int(data.groupby(["benchmark", "scenario"]).size().max())
+    pages = list(range(math.ceil(most / PAGE)))
+    page = alt.param(
+        name="page",
+        value=0,
+        bind=alt.binding_select(
+            options=pages,
+            labels=[
+                f"{start * PAGE + 1}–{(start + 1) * PAGE}" + (" (the best)" if not start else "")
+                for start in pages
+            ],
+            name="Results",
+        ),
     )
     division = alt.param(
         name="division",
         value="all",
-        bind=alt.binding_select(options=["all", "closed", "open"], name="Division "),
+        bind=alt.binding_select(options=["all", "closed", "open"], name="Division"),
     )
     availability = alt.param(
         name="availability",
         value="all",
-        bind=alt.binding_select(options=["all", *sorted(set(data["availability"]))], name="Availability "),
+        bind=alt.binding_select(options=["all", *sorted(set(data["availability"]))], name="Availability"),
     )
     vendor = alt.param(
         name="vendor",
         value="all",
-        bind=alt.binding_select(options=["all", *sorted(set(data["vendor"]))], name="Accelerator vendor "),
+        bind=alt.binding_select(options=["all", *sorted(set(data["vendor"]))], name="Accelerator vendor"),
     )
-    return benchmark, scenario, measure, division, availability, vendor
+    return benchmark, scenario, measure, page, division, availability, vendor
+
+
+def _lookups(data: pd.DataFrame, reference) -> tuple:
+    """Two parameters no widget sets, for the title and the axis: each benchmark's name, and the
+    unit of each benchmark and scenario."""
+    names = alt.param(
+        name="benchmark_names",
+        value={name: reference.display_name(name) for name in sorted(set(data["benchmark"]))},
+    )
+    units = alt.param(
+        name="units",
+        value={
+            f"{benchmark} {scenario}": unit
+            for (benchmark, scenario), unit in data.groupby(["benchmark", "scenario"])["units"]
+            .first()
+            .items()
+        },
+    )
+    return names, units
+
+
+# The title says what is shown; the axis its unit (the selection decides both).
+TITLE = (
+    "[benchmark_names[benchmark] + ', ' + scenario, "
+    "(measure == 'per GPU' ? 'Per GPU' : 'Whole system') + ', results ' + (page * {page} + 1) + '–' + "
+    "((page + 1) * {page}) + ', best first']"
+)
+AXIS = "(units[benchmark + ' ' + scenario] || 'No result') + (measure == 'per GPU' ? ' per GPU' : '')"
 
 
 def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
-    """One dot per result of the chosen benchmark and scenario; every filter is a widget."""
+    """One dot per result of the chosen benchmark and scenario, ``PAGE`` at a time, best first;
+    every filter is a widget, drawn above the chart."""
     data = _marks(results, reference)
-    benchmark, scenario, measure, division, availability, vendor = _widgets(data)
+    benchmark, scenario, measure, page, division, availability, vendor = _widgets(data, reference)
+    names, units = _lookups(data, reference)
     colour, shape = charts.family_scales(reference, data["family"])
+    shown = [
+        reference.display_name(_first(data)) + ", Offline",
+        f"Whole system, results 1–{PAGE}, best first",
+    ]
     return (
         alt.Chart(data)
         .transform_filter((alt.datum.benchmark == benchmark) & (alt.datum.scenario == scenario))
@@ -78,27 +145,47 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
         .transform_filter((vendor == "all") | (alt.datum.vendor == vendor))
         .transform_calculate(value=alt.expr.if_(measure == "per GPU", alt.datum.per_gpu, alt.datum.result))
         .transform_filter("isValid(datum.value)")
+        .transform_calculate(order="-datum.better * datum.value")
+        .transform_window(rank="row_number()", sort=[alt.SortField("order"), alt.SortField("label")])
+        .transform_filter(f"datum.rank > page * {PAGE} && datum.rank <= (page + 1) * {PAGE}")
         .mark_point(filled=True, size=110, opacity=0.9)
         .encode(
-            x=alt.X("value:Q", title="Result or per GPU", axis=alt.Axis(labelExpr=charts.NUMBERS)),
-            y=alt.Y("label:N", sort="-x", title=None, axis=alt.Axis(labelExpr=charts.LINES, labelLimit=0)),
-            color=alt.Color("family:N", scale=colour, legend=charts.family_legend()),
-            shape=alt.Shape("family:N", scale=shape, legend=charts.family_legend()),
+            x=alt.X("value:Q", title="Result", axis=alt.Axis(labelExpr=charts.NUMBERS)),
+            y=alt.Y(
+                "label:N",
+                sort=alt.EncodingSortField(field="rank", op="min"),
+                title=None,
+                axis=alt.Axis(labelExpr=charts.LINES, labelLimit=0),
+            ),
+            color=alt.Color(
+                "family:N", scale=colour, legend=charts.legend("Accelerator", columns=EXPR_COLUMNS)
+            ),
+            shape=alt.Shape(
+                "family:N", scale=shape, legend=charts.legend("Accelerator", columns=EXPR_COLUMNS)
+            ),
             href="url:N",
             tooltip=charts.RESULT_TOOLTIP,
         )
-        .add_params(benchmark, scenario, measure, division, availability, vendor)
+        .add_params(benchmark, scenario, measure, page, division, availability, vendor, names, units)
         .properties(
             width=charts.CONTENT_WIDTH,
-            height={"step": charts.step_for(data["label"])},
-            title=charts.titled(
-                "Every result of the round",
-                "Choose a benchmark and scenario below the chart; click a mark to open its logs",
+            # a fixed height (Vega-Lite warns of a height by step in a chart as wide as its
+            # column): room for a full page of results
+            height=PAGE * charts.step_for(data["label"]),
+            title=alt.TitleParams(
+                text=alt.ExprRef(TITLE.format(page=PAGE)),
+                subtitle="Click a mark to open its folder of logs",
             ),
-            description="Dot plot of every published result of the chosen benchmark and scenario, coloured and shaped "
-            "by accelerator family; widgets choose the benchmark, scenario, measure and filters.",
+            description="Dot plot of the published results of the chosen benchmark and scenario, best first, coloured "
+            "and shaped by accelerator family; the controls above it choose the benchmark, scenario, measure, "
+            "which results and filters.",
+            usermeta={"title": " ".join(shown), "axis_titles": {"bottom": AXIS}},
         )
     )
+
+
+# The legend's columns: three beside each other where the chart is wide, one on a phone.
+EXPR_COLUMNS = alt.ExprRef("width > 360 ? 3 : 1")
 
 
 def llm_scenarios_chart(results: pd.DataFrame, reference) -> alt.Chart:

@@ -2,8 +2,10 @@
 every claim), one page per announcement, the caveat vocabulary and the reference of claim
 kinds, and the book's table of contents.
 
-Pages are MyST Markdown whose data-driven parts are raw HTML blocks; every text that comes from
-data passes through ``blocks.escape``, so markup in a results file or a registry shows as text.
+Pages are Markdown whose data-driven parts are plain HTML blocks (CommonMark's, which every
+Markdown builder passes through, not one builder's directive); every text that comes from data
+passes through ``blocks.escape``, so markup in a results file or a registry shows as text. Every
+link to another page of the book comes from ``present.links``.
 """
 
 from __future__ import annotations
@@ -19,25 +21,17 @@ from claimbook.common import formatting
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
 from claimbook.engine.verdict import VERDICTS
-from claimbook.present import blocks, charts
+from claimbook.present import blocks, links
 from claimbook.present.coverage_block import coverage_html
 
 LOCATION = re.compile(r"\./(?:closed|open)/[^\s;,)]+")
 
 
-def raw(markup: str) -> str:
-    return f"```{{raw}} html\n{markup}\n```\n"
-
-
-def claim_link(claim, registry, prefix: str = "") -> str:
-    """Where a claim is shown: its chapter, its own page, or its announcement's page."""
-    if claim.parent:
-        claim = registry.claim(claim.parent)
-    if claim.chapter:
-        return f"{prefix}{GENERATED_DIR}/{claim.chapter}.html"
-    if claim in registry.page_claims():
-        return f"{prefix}{GENERATED_DIR}/{claim.announcement}/{claim.id}.html"
-    return f"{prefix}{GENERATED_DIR}/{claim.announcement}.html#claim-{claim.id}"
+def html_block(markup: str) -> str:
+    """``markup`` as a Markdown HTML block: it opens with a tag at the start of a line and holds
+    no blank line (which would end it), so any CommonMark builder passes it through as HTML."""
+    body = "\n".join(line for line in markup.splitlines() if line.strip())
+    return f'<div class="claimbook-block">\n{body}\n</div>\n\n'
 
 
 def _rows_by_claim(rows: list[dict]) -> dict[str, list[dict]]:
@@ -100,93 +94,91 @@ def tally(entries: list[dict]) -> dict[str, int]:
     return {verdict: counts.get(verdict, 0) for verdict in VERDICTS}
 
 
-def _entry_html(entry: dict, registry, round_name: str, prefix: str) -> str:
+def _results_used(locations: list[str], round_name: str, results, names) -> str:
+    """The published results a claim rests on, each link labelled with its system and scenario."""
+    if not locations:
+        return ""
+    rows = {}
+    if results is not None and not results.empty:
+        rows = {row.location: row for row in results[results["location"].isin(locations)].itertuples()}
+    labelled = []
+    for location in locations:
+        row = rows.get(location)
+        if row is not None:
+            label = f"{names.name(row.organization, row.system)}, {row.benchmark} {row.scenario}"
+        else:  # the folder says it: ./division/organization/results/system/benchmark/scenario
+            parts = location.strip("./").split("/")
+            label = " ".join(parts[1:2] + parts[3:]) or location
+        labelled.append(
+            f'<li><a href="{blocks.escape(blocks.provenance_url(round_name, location))}">{blocks.escape(label)}</a></li>'
+        )
+    return f'<p>The published results it rests on (their folders of logs):</p><ul class="claimbook-ledger-results">{"".join(labelled)}</ul>'
+
+
+def _entry_html(entry: dict, registry, round_name: str, prefix: str, results=None, names=blocks.PLAIN) -> str:
+    """One line of the ledger: the verdict, the claim's title linked to its card, the measured
+    range; the claim, the finding, caveats, parts and results used one click away."""
     claim = entry["claim"]
-    link = claim_link(claim, registry, prefix)
-    results = [
-        f'<a href="{blocks.escape(blocks.provenance_url(round_name, location))}">{index}</a>'
-        for index, location in enumerate(entry["evidence"][:6], start=1)
-    ]
-    more = f" (+{len(entry['evidence']) - 6})" if len(entry["evidence"]) > 6 else ""
     parts = "".join(
         f"<li>{blocks.badge(part['verdict'])} {blocks.escape(part['claim'].statement)}"
         f"{' ' + blocks.caveat_badges(part['caveats'], prefix) if part['caveats'] else ''}</li>"
         for part in entry["parts"]
     )
-    figures = (
-        f'<p class="claimbook-range"><strong>Measured:</strong> {blocks.escape(entry["range"])}</p>'
-        if entry["range"]
+    caveat_line = (
+        f'<p class="claimbook-caveats">{blocks.caveat_badges(entry["caveats"], prefix, entry["acknowledged"])}</p>'
+        if entry["caveats"]
         else ""
     )
     return (
         f'<li class="claimbook-ledger-item" id="ledger-{blocks.escape(claim.id)}" data-verdict="{blocks.escape(entry["verdict"])}">'
-        f'<p class="claimbook-ledger-claim"><a href="{blocks.escape(link)}">{blocks.escape(claim.statement)}</a></p>'
-        f'<p class="claimbook-ledger-meta">{blocks.badge(entry["verdict"])} <code>{blocks.escape(claim.id)}</code></p>'
-        f'<p class="claimbook-finding">{blocks.escape(entry["reason"])}</p>{figures}'
+        "<details><summary>"
+        f'<span class="claimbook-ledger-verdict">{blocks.badge(entry["verdict"])}</span>'
+        f'<span class="claimbook-ledger-claim">{blocks.claim_heading(claim, registry, prefix)}</span>'
+        f'<span class="claimbook-ledger-measured" title="{blocks.escape(entry["range"])}">{blocks.escape(entry["range"])}</span>'
+        '</summary><div class="claimbook-ledger-details">'
+        f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
+        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
         + (
-            f'<p class="claimbook-caveats">{blocks.caveat_badges(entry["caveats"], prefix, entry["acknowledged"])}</p>'
-            if entry["caveats"]
+            f'<p class="claimbook-range"><strong>Measured:</strong> {blocks.escape(entry["range"])}</p>'
+            if entry["range"]
             else ""
         )
+        + caveat_line
         + (f'<ul class="claimbook-parts">{parts}</ul>' if parts else "")
-        + (
-            f'<p class="claimbook-ledger-results">Results used: {", ".join(results)}{more}</p>'
-            if results
-            else ""
-        )
-        + "</li>"
+        + _results_used(entry["evidence"], round_name, results, names)
+        + f'<p><a href="{blocks.escape(links.claim(claim, registry, prefix))}">The card and its evidence →</a></p>'
+        + "</div></details></li>"
     )
 
 
 def _tally_html(entries_by_announcement: dict, registry, prefix: str) -> str:
-    head = "".join(f'<th scope="col" class="num">{blocks.badge(verdict)}</th>' for verdict in VERDICTS)
-    body = []
-    for announcement_id, entries in entries_by_announcement.items():
-        announcement = registry.announcements[announcement_id]
-        counts = tally(entries)
-        source = (
-            f' · <a href="{blocks.escape(announcement.source_url)}">source</a>'
-            if announcement.source_url
-            else ""
-        )
-        body.append(
-            f'<tr><th scope="row"><a href="{prefix}{GENERATED_DIR}/{blocks.escape(announcement_id)}.html">'
-            f"{blocks.escape(announcement.title)}</a> ({blocks.escape(announcement.date)}){source}</th>"
-            + "".join(f'<td class="num">{counts[verdict]}</td>' for verdict in VERDICTS)
-            + f'<td class="num">{len(entries)}</td></tr>'
-        )
+    """How many claims have each verdict: a row per verdict, a column per announcement and one
+    for all (so the verdicts stay in view on a phone however many announcements there are)."""
+    heads = "".join(
+        f'<th scope="col" class="num"><a href="{blocks.escape(links.announcement(announcement_id, prefix))}" '
+        f'title="{blocks.escape(registry.announcements[announcement_id].title)}">'
+        f"{blocks.escape(registry.announcements[announcement_id].publisher)}</a></th>"
+        for announcement_id in entries_by_announcement
+    )
+    counts = {key: tally(entries) for key, entries in entries_by_announcement.items()}
+    every = [entry for entries in entries_by_announcement.values() for entry in entries]
+    body = [
+        f'<tr><th scope="row">{blocks.badge(verdict)}</th>'
+        + "".join(f'<td class="num">{counts[key][verdict]}</td>' for key in entries_by_announcement)
+        + f'<td class="num">{tally(every)[verdict]}</td></tr>'
+        for verdict in VERDICTS
+    ]
+    body.append(
+        '<tr class="claimbook-tally-total"><th scope="row">Claims</th>'
+        + "".join(f'<td class="num">{len(entries)}</td>' for entries in entries_by_announcement.values())
+        + f'<td class="num">{len(every)}</td></tr>'
+    )
     return (
-        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Verdicts per announcement">'
-        f'<table class="claimbook-table claimbook-tally"><caption>Verdicts per announcement</caption><thead><tr>'
-        f'<th scope="col">Announcement</th>{head}<th scope="col" class="num">Claims</th></tr></thead>'
+        '<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Verdicts per announcement">'
+        '<table class="claimbook-table claimbook-tally"><caption>Verdicts per announcement</caption><thead><tr>'
+        f'<th scope="col">Verdict</th>{heads}<th scope="col" class="num">All</th></tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div>"
     )
-
-
-def _counts_chart(entries_by_announcement: dict, registry) -> str:
-    records = []
-    for announcement_id, entries in entries_by_announcement.items():
-        counts = tally(entries)
-        for verdict in VERDICTS:
-            icon, word, _ = blocks.BADGES[verdict]
-            records.append(
-                {
-                    "announcement": registry.announcements[announcement_id].publisher,
-                    "verdict": word,
-                    "verdict_label": f"{icon} {word}",
-                    "claims": counts[verdict],
-                }
-            )
-    if not records:  # a book of pages of the round alone (--only explorer): no claim to count
-        return ""
-    charts.use_book_style()
-    chart = charts.verdict_counts_chart(
-        pd.DataFrame(records),
-        "How many claims hold, per announcement",
-        "Bar chart of the number of claims with each verdict, one bar per announcement.",
-    )
-    spec = chart.to_dict()
-    return charts.embed_html(spec) + charts.data_table_html(spec)
 
 
 def used_results(rows: list[dict], results):
@@ -195,13 +187,15 @@ def used_results(rows: list[dict], results):
     return results[results["location"].isin(locations)]
 
 
-def front_page(rows: list[dict], registry, round_name: str, citation: str = "") -> str:
-    """The ledger: the tally per announcement, a chart of it, and every claim grouped by
-    announcement and verdict, claim text first."""
+def front_page(rows: list[dict], registry, round_name: str, citation: str = "", results=None) -> str:
+    """The front page: the tally per announcement, then the ledger, one line a claim grouped by
+    announcement (verdicts in order), its details a click away. ``results`` names the systems
+    as readers know them."""
     entries = ledger_entries(rows, registry)
     by_announcement: dict[str, list[dict]] = {}
     for entry in entries:
         by_announcement.setdefault(entry["claim"].announcement, []).append(entry)
+    names = blocks.SystemNames(results)
     total = tally(entries)
     summary = ", ".join(f"{count} {verdict}" for verdict, count in total.items() if count)
     sections = []
@@ -209,40 +203,43 @@ def front_page(rows: list[dict], registry, round_name: str, citation: str = "") 
         announcement = registry.announcements[announcement_id]
         sections.append(f"## {blocks.markdown_text(announcement.title)}\n")
         sections.append(
-            f"{formatting.plural(len(announcement_entries), 'claim')}: "
+            f"{blocks.markdown_text(announcement.publisher)}, {blocks.markdown_text(announcement.date)}: "
+            f"{formatting.plural(len(announcement_entries), 'claim')}; "
             + ", ".join(
                 f"{count} {verdict}" for verdict, count in tally(announcement_entries).items() if count
             )
             + f". [The announcement's chapter]({GENERATED_DIR}/{announcement_id}.md).\n"
         )
-        for verdict in VERDICTS:
-            group = [entry for entry in announcement_entries if entry["verdict"] == verdict]
-            if not group:
-                continue
-            sections.append(f"### {verdict[:1].upper() + verdict[1:]} ({len(group)})\n")
-            sections.append(
-                raw(
-                    '<ul class="claimbook-ledger">'
-                    + "".join(_entry_html(entry, registry, round_name, "") for entry in group)
-                    + "</ul>"
-                )
+        ordered = sorted(announcement_entries, key=lambda entry: VERDICTS.index(entry["verdict"]))
+        sections.append(
+            html_block(
+                f'<ul class="claimbook-ledger" aria-label="{blocks.escape(announcement.title)}: every claim">'
+                + "".join(_entry_html(entry, registry, round_name, "", results, names) for entry in ordered)
+                + "</ul>"
             )
+        )
     return (
         "<!-- Generated by `python -m claimbook build` from the scorecard; do not edit by hand. -->\n\n"
         f"Of {formatting.plural(len(entries), 'claim')} checked against the MLPerf Inference {blocks.escape(round_name)} "
         f"results: {summary}.\n\n"
-        + raw(_tally_html(by_announcement, registry, "") + _counts_chart(by_announcement, registry))
-        + "\nThe full scorecard, one row per claim and case, downloads as "
+        + html_block(_tally_html(by_announcement, registry, ""))
+        + "Each line below is a claim: its verdict, its title (a link to its card and evidence) and the figures "
+        "measured; open a line for the claim, the finding and the results it rests on. The full scorecard, one "
+        "row per claim and case, downloads as "
         f"{{download}}`CSV <{GENERATED_DIR}/scorecard.csv>` or "
         f"{{download}}`JSON <{GENERATED_DIR}/scorecard.json>`.\n\n"
         + "\n".join(sections)
-        + ("\n## Sources\n\n" + raw(citation) if citation else "")
+        + ("\n## Sources\n\n" + html_block(citation) if citation else "")
     )
 
 
-def announcement_page(announcement, rows: list[dict], registry, checks: dict, citation: str = "") -> str:
+def announcement_page(
+    announcement, rows: list[dict], registry, checks: dict, citation: str = "", results=None
+) -> str:
     """One announcement's chapter: who said what and where, its tally, and every claim with its
-    verdict and a link to the page that shows the work; claims no data bears on are shown here."""
+    verdict and a link to the page that shows the work; claims no data bears on are shown here.
+    ``results`` names the systems as readers know them."""
+    names = blocks.SystemNames(results)
     entries = [
         entry for entry in ledger_entries(rows, registry) if entry["claim"].announcement == announcement.id
     ]
@@ -272,20 +269,19 @@ def announcement_page(announcement, rows: list[dict], registry, checks: dict, ci
         + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
         + f" (of {formatting.plural(len(entries), 'claim')}).\n"
     )
-    lines.append(raw(coverage_html(announcement, len(entries))))
+    lines.append(html_block(coverage_html(announcement, len(entries))))
     cards = []
     for entry in entries:
         claim = entry["claim"]
         check = checks.get(claim.id) if not claim.chapter and claim not in registry.page_claims() else None
-        link = claim_link(claim, registry, "../")
         if check is not None:
-            cards.append(f'<div id="claim-{blocks.escape(claim.id)}">' + blocks.card(check, "../") + "</div>")
+            cards.append(blocks.card(check, "../", registry=registry, names=names))
         else:
-            cards.append(
-                f'<div id="claim-{blocks.escape(claim.id)}">' + _summary_card(entry, link) + "</div>"
-            )
-    lines.append(raw("".join(cards)))
-    lines.append("\n## Sources\n\n" + raw(citation or blocks.citation(None, announcement, {}, derived=True)))
+            cards.append(_summary_card(entry, registry, names))
+    lines.append(html_block("".join(cards)))
+    lines.append(
+        "\n## Sources\n\n" + html_block(citation or blocks.citation(None, announcement, {}, derived=True))
+    )
     return "\n".join(lines)
 
 
@@ -297,14 +293,16 @@ def fenced(text: str, info: str) -> str:
     return f"{fence}{info}\n{text.rstrip(chr(10))}\n{fence}\n"
 
 
-def _summary_card(entry: dict, link: str) -> str:
+def _summary_card(entry: dict, registry, names=blocks.PLAIN) -> str:
+    """A claim's card in short, on its announcement's page: its title links to the full card."""
     claim = entry["claim"]
+    link = links.claim(claim, registry, "../")
     return (
-        f'<div class="claimbook-card" data-verdict="{blocks.escape(entry["verdict"])}" data-claim="{blocks.escape(claim.id)}">'
-        f'<p class="claimbook-card-title"><a href="{blocks.escape(link)}">{blocks.escape(claim.get("title") or claim.id)}</a> '
+        f'<div class="claimbook-card" id="{blocks.escape(links.card_anchor(claim.id))}" data-verdict="{blocks.escape(entry["verdict"])}" data-claim="{blocks.escape(claim.id)}">'
+        f'<p class="claimbook-card-title">{blocks.claim_heading(claim, registry, "../")} '
         f"{blocks.badge(entry['verdict'])}</p>"
         f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
-        f'<p class="claimbook-finding"><em>What the results show:</em> {blocks.escape(entry["reason"])}</p>'
+        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
         + (
             f'<p class="claimbook-range"><strong>Measured:</strong> {blocks.escape(entry["range"])}</p>'
             if entry["range"]
@@ -315,7 +313,7 @@ def _summary_card(entry: dict, link: str) -> str:
             if entry["caveats"]
             else ""
         )
-        + f'<p><a href="{blocks.escape(link)}">The evidence →</a></p></div>'
+        + f'<p><a href="{blocks.escape(link)}">The card and its evidence →</a></p></div>'
     )
 
 
@@ -328,7 +326,7 @@ def caveats_page() -> str:
             f'<dt id="caveat-{caveat.code}"><span class="claimbook-caveat">{blocks.escape(caveat.label)}</span> '
             f"<code>{caveat.code}</code> ({kind})</dt><dd>{blocks.escape(caveat.explanation)}</dd>"
         )
-    return raw(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
+    return html_block(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
 
 
 def field_table(fields, required=()) -> pd.DataFrame:
@@ -339,9 +337,11 @@ def field_table(fields, required=()) -> pd.DataFrame:
             {
                 "Field": item.name,
                 "Required": "yes" if item.name in required else "",
-                "Meaning": item.meaning or "—",
-                "Values": "; ".join(f"{value}: {meaning}" for value, meaning in item.values.items()),
-                "Used with": getattr(item, "needs", "") or "any claim of the kind",
+                "Meaning": blocks.prose_text(item.meaning or "—"),
+                "Values": blocks.prose_text(
+                    "; ".join(f"{value}: {meaning}" for value, meaning in item.values.items())
+                ),
+                "Used with": blocks.prose_text(getattr(item, "needs", "") or "any claim of the kind"),
             }
             for item in fields
         ],
@@ -379,30 +379,32 @@ def kinds_page(registry) -> str:
         rows.append(
             {
                 "Kind": name,
-                "What it checks": spec.description,
+                "What it checks": blocks.prose_text(spec.description),
                 "Required fields": ", ".join(spec.required_names()) or "—",
                 "Optional fields": ", ".join(spec.optional_names()),
             }
         )
     parts = [
-        raw(blocks.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
+        html_block(blocks.table_html(pd.DataFrame(rows), "The kinds of claim and their fields")),
         "### The words a quantifier may be\n",
         (
             "A figure's `quantifier` is the vendor's word on it, read one way in every kind (the method page "
             "gives each rule); `cases` says which cases must hold (`best` or `every`), apart from the word.\n"
         ),
-        raw(blocks.table_html(quantifier_table(), "The words a claim's quantifier may be")),
+        html_block(blocks.table_html(quantifier_table(), "The words a claim's quantifier may be")),
         "### The fields\n",
-        raw(blocks.table_html(field_table(claim_fields.COMMON), "The fields every claim may have")),
+        html_block(blocks.table_html(field_table(claim_fields.COMMON), "The fields every claim may have")),
     ]
     for name, spec in engine.SPECS.items():
         table = field_table(spec.fields, spec.required_names())
-        parts.append(raw(blocks.table_html(table, f"The fields of {formatting.with_article(name)} claim")))
+        parts.append(
+            html_block(blocks.table_html(table, f"The fields of {formatting.with_article(name)} claim"))
+        )
     parts.append("### An example of each kind\n")
     for kind, entry in scaffold.kind_examples(registry).items():
         module = engine.KINDS[kind]
-        doc = " ".join((module.__doc__ or "").split("\n\n")[0].split())
-        parts.append(f"**{kind}**: {blocks.escape(doc)}\n")
+        doc = (module.__doc__ or "").split("\n\n")[0]
+        parts.append(html_block(f'<p class="claimbook-kind-doc">{blocks.prose_html(doc)}</p>'))
         parts.append(fenced(yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True), "yaml"))
     parts.append("### Mistakes and their messages\n")
     for what, entry, message in scaffold.mistakes():

@@ -1,0 +1,347 @@
+"""The present layer as a reader meets it, without a browser: one helper makes every in-book
+link, pages are plain Markdown with HTML blocks, systems carry their organization's name, tables
+put the answer first and fit, charts draw the claimed figure and an "up to" claim's spread, and
+the explorer's controls say what they select. Figures are recomputed here from the data, not
+read back from the pages."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pandas as pd
+import pytest
+from markdown_it import MarkdownIt
+
+from claimbook import engine
+from claimbook.engine.context import page_data, page_parameters
+from claimbook.engine.kinds import CaseBars
+from claimbook.engine.scorecard import rows_for
+from claimbook.engine.verdict import VERDICTS
+from claimbook.present import blocks, charts, claim_pages, explorer, links, markdown_pages
+
+
+@pytest.fixture(scope="module")
+def data():
+    return page_data(page_parameters({}, "../"))
+
+
+@pytest.fixture(scope="module")
+def checks(data):
+    return {claim.id: engine.check(claim, data) for claim in data.registry.claims}
+
+
+@pytest.fixture(scope="module")
+def scorecard(checks):
+    return [row for check in checks.values() for row in rows_for(check, "test")]
+
+
+@pytest.fixture(autouse=True)
+def no_page():
+    """A test starts without a current page (as a kernel does) and leaves none behind."""
+    links.use_page(None, "")
+    yield
+    links.use_page(None, "")
+
+
+def book_pages(data, checks, scorecard) -> dict[str, str]:
+    """Every page the build writes from the scorecard, as ``claimbook build`` calls them."""
+    registry = data.registry
+    pages = {"front": markdown_pages.front_page(scorecard, registry, "v6.1", "", results=data.results)}
+    for announcement in registry.announcements.values():
+        own = {key: check for key, check in checks.items() if check.claim.announcement == announcement.id}
+        pages[announcement.id] = markdown_pages.announcement_page(
+            announcement, scorecard, registry, own, "", results=data.results
+        )
+    pages["kinds"] = markdown_pages.kinds_page(registry)
+    pages["caveats"] = markdown_pages.caveats_page()
+    return pages
+
+
+HREF = re.compile(r'href="([^"]+)"')
+
+
+def in_book(href: str) -> bool:
+    return not href.startswith(("http://", "https://", "#", "mailto:"))
+
+
+# -- one helper makes every in-book link ----------------------------------------------------------
+def test_every_in_book_link_comes_from_the_one_helper(data, checks, scorecard, monkeypatch):
+    """Every in-book address the generated pages write ends as ``links.page`` says; change its
+    scheme (Jupyter Book 2 drops ".html") and every one of them follows."""
+    before = [href for text in book_pages(data, checks, scorecard).values() for href in HREF.findall(text)]
+    ours = [href for href in before if in_book(href)]
+    assert len(ours) > 150
+    assert all(re.search(r"\.html(#[\w.-]+)?$", href) for href in ours), [
+        href for href in ours if ".html" not in href
+    ][:5]
+    monkeypatch.setattr(links, "SUFFIX", "")
+    after = [href for text in book_pages(data, checks, scorecard).values() for href in HREF.findall(text)]
+    assert len(after) == len(before)
+    assert not [href for href in after if in_book(href) and ".html" in href]
+
+
+def test_a_claim_links_to_its_card_wherever_the_card_is(data):
+    registry = data.registry
+    for claim in registry.all_claims():
+        address = links.claim(claim, registry, "../")
+        top = registry.claim(claim.parent) if claim.parent else claim
+        assert address.endswith("#" + links.card_anchor(top.id))
+        if top.chapter:
+            assert address == f"../generated/{top.chapter}.html#claim-{top.id}"
+        elif top in registry.page_claims():
+            assert address == f"../generated/{top.announcement}/{top.id}.html#claim-{top.id}"
+        else:
+            assert address == f"../generated/{top.announcement}.html#claim-{top.id}"
+
+
+def test_a_table_naming_claims_by_id_links_each_to_its_card(data):
+    registry = data.registry
+    claim = next(claim for claim in registry.claims if claim.chapter)
+    frame = pd.DataFrame({"Announcement": ["X"], "Claim id": [claim.id], "Verdict": ["supported"]})
+    assert claim.id in blocks.table_html(frame, "t")  # no page: the id, as text
+    links.use_page(registry, "../")
+    markup = blocks.table_html(frame, "t")
+    title = blocks.escape(claim.get("title"))
+    assert f'<a href="../generated/{claim.chapter}.html#claim-{claim.id}">{title}</a>' in markup.replace(
+        "<wbr>", ""
+    )
+    assert f'title="{claim.id}"' in markup and "Claim id" not in markup
+    # the claim, then its verdict (a badge), then the rest
+    heads = re.findall(r"<th scope=\"col\"[^>]*>([^<]+)</th>", markup)
+    assert heads == ["Claim", "Verdict", "Announcement"]
+    assert "claimbook-badge-supported" in markup
+
+
+# -- plain HTML blocks ------------------------------------------------------------------------------
+def test_pages_are_plain_markdown_with_html_blocks(data, checks, scorecard):
+    """No builder directive: every HTML block is CommonMark's (a tag opening a line, no blank line
+    inside), so a CommonMark parser passes each through whole."""
+    parser = MarkdownIt("commonmark")
+    for name, text in book_pages(data, checks, scorecard).items():
+        assert "{raw}" not in text, name
+        blocks_found = [token for token in parser.parse(text) if token.type == "html_block"]
+        ours = [token for token in blocks_found if token.content.startswith('<div class="claimbook-block">')]
+        assert ours, f"{name} has no HTML block"
+        for token in ours:
+            assert token.content.rstrip().endswith("</div>"), (
+                f"{name}: a block ends early: {token.content[-80:]!r}"
+            )
+        rendered = parser.render(text)
+        assert "&lt;div" not in rendered and "&lt;table" not in rendered, name
+
+
+# -- text as written --------------------------------------------------------------------------------
+def test_literals_in_the_package_s_own_prose_are_code_never_backticks():
+    assert blocks.prose_html("Kind ``ratio``: a <b> ``x < y``") == (
+        "Kind <code>ratio</code>: a &lt;b&gt; <code>x &lt; y</code>"
+    )
+    assert blocks.prose_text("Kind ``ratio``") == "Kind ratio"
+    text = markdown_pages.kinds_page(engine.load_registry())
+    assert "``" not in re.sub(r"(?s)(`{3,}).*?\1", "", text)  # outside the YAML examples' fences
+
+
+# -- systems as readers know them -------------------------------------------------------------------
+def test_systems_are_named_as_their_organizations_name_them(data):
+    results = data.results
+    names = blocks.SystemNames(results)
+    pairs = results.groupby(["organization", "system"])["system_name"].agg(lambda values: set(values))
+    one = next(
+        (organization, system, next(iter(found)))
+        for (organization, system), found in pairs.items()
+        if len(found) == 1 and next(iter(found)).replace(" ", "") != system and "<" not in next(iter(found))
+    )
+    organization, system, name = one
+    text = f"Against {organization} {system} (8 GPUs), it leads."
+    markup = names.html(text)
+    assert blocks.escape(name) in markup and f'title="{organization} {system}"' in markup
+    assert markup.startswith("Against ") and markup.endswith(" (8 GPUs), it leads.")
+    # a system its organization gives two names keeps its id
+    two = next(((org, system) for (org, system), found in pairs.items() if len(found) > 1), None)
+    if two:
+        assert names.html(f"{two[0]} {two[1]} x") == blocks.escape(f"{two[0]} {two[1]} x")
+    # markup in a name is text
+    hostile = pd.DataFrame(
+        {"organization": ["Evil"], "system": ["S1"], "system_name": ["<img src=x onerror=alert(1)>"]}
+    )
+    assert "<img" not in blocks.SystemNames(hostile).html("Evil S1 wins")
+
+
+# -- tables -----------------------------------------------------------------------------------------
+def test_a_table_puts_the_answer_first_and_says_once_what_every_row_says():
+    frame = pd.DataFrame(
+        {
+            "System": ["a", "b", "c"],
+            "Status": ["closed, available"] * 3,
+            "Claimed": [2.0, 2.0, 2.0],
+            "Measured": [1.0, 2.5, 3.0],
+            "Case": ["Offline", "Server", "Interactive"],
+        }
+    )
+    markup = blocks.table_html(frame, "Cases")
+    heads = re.findall(r"<th scope=\"col\"[^>]*>([^<]+)</th>", markup)
+    assert heads == ["Case", "Measured", "Claimed", "System"]
+    assert "<caption>Cases (every row: Status closed, available)</caption>" in markup
+    # two rows: nothing is folded (a row or two says it in the table)
+    assert "Status" in blocks.table_html(frame.head(2), "Cases")
+
+
+@pytest.mark.parametrize("count", [5, 10, 11, 12, 17, 25])
+def test_a_table_of_many_columns_is_shown_in_parts_each_with_its_keys(count):
+    columns = ["Case"] + [f"Column {index}" for index in range(count - 1)]
+    parts = blocks.column_parts(columns)
+    assert all(len(part) <= blocks.MOST and part[0] == "Case" for part in parts)
+    assert [column for part in parts for column in part[1:]] == columns[1:]
+    assert len(parts) == (1 if count <= blocks.MOST else math.ceil((count - 1) / (blocks.MOST - 1)))
+    frame = pd.DataFrame([[f"v{index}" for index in range(count)]], columns=columns)
+    markup = blocks.table_html(frame, "Wide")
+    assert markup.count("<table") == len(parts)
+    assert markup.count("(continued)</caption>") == len(parts) - 1
+
+
+def test_long_names_break_at_their_joints_and_never_inside_short_words():
+    assert blocks.text_cell("Offline") == "<td>Offline</td>"
+    assert blocks.text_cell("SingleStream") == "<td>Single<wbr>Stream</td>"
+    assert blocks.text_cell("GB300-NVL72_GB300-288GB_aarch64x72_TRT") == (
+        '<td class="claimbook-long">GB300-NVL72_<wbr>GB300-288GB_<wbr>aarch64x72_<wbr>TRT</td>'
+    )
+
+
+def test_the_tally_counts_each_verdict_per_announcement(data, scorecard):
+    """Recounted from the scorecard rows (one verdict per claim)."""
+    front = markdown_pages.front_page(scorecard, data.registry, "v6.1", "", results=data.results)
+    tally = front[front.index("claimbook-tally") : front.index("</table>", front.index("claimbook-tally"))]
+    verdict_of = {row["claim"]: (row["announcement"], row["verdict"]) for row in scorecard}
+    top = [claim.id for claim in data.registry.claims]
+    for verdict in VERDICTS:
+        row = tally[tally.index(f"</span> {verdict}</span></th>") :].split("</tr>")[0]
+        counts = [int(value) for value in re.findall(r'<td class="num">(\d+)</td>', row)]
+        expected = [
+            sum(1 for claim_id in top if verdict_of[claim_id] == (announcement, verdict))
+            for announcement in data.registry.announcements
+        ]
+        assert counts == expected + [sum(expected)], verdict
+
+
+def test_the_ledger_is_a_line_a_claim_its_details_a_click_away(data, scorecard):
+    front = markdown_pages.front_page(scorecard, data.registry, "v6.1", "", results=data.results)
+    items = re.findall(r'<li class="claimbook-ledger-item" id="ledger-([^"]+)"', front)
+    assert items and sorted(items) == sorted(claim.id for claim in data.registry.claims)
+    for claim_id in items:
+        item = front[front.index(f'id="ledger-{claim_id}"') :].split("</li>", 1)[0]
+        summary = item[item.index("<summary>") : item.index("</summary>")]
+        claim = data.registry.claim(claim_id)
+        assert links.claim(claim, data.registry, "") in summary and "claimbook-badge" in summary
+        assert blocks.escape(claim.statement) not in summary  # the statement is in the details
+        # every result link says what it is: a system and a scenario, never a bare number
+        for label in re.findall(r'inference_results_v6\.1/tree/main/[^"]+">([^<]+)</a>', item):
+            assert re.search(r"[A-Za-z]", label) and re.search(
+                r"(Offline|Server|Interactive|SingleStream|MultiStream)$", label
+            ), label
+
+
+# -- charts -----------------------------------------------------------------------------------------
+def case_charts(data, checks):
+    for check in checks.values():
+        for leaf in check.parts or (check,):
+            for spec in engine.KINDS[leaf.claim.kind].charts(leaf, data):
+                if isinstance(spec, CaseBars):
+                    yield leaf, spec, claim_pages.render(spec, data.reference, leaf).to_dict()
+
+
+def layer_data(chart: dict) -> list[list[dict]]:
+    return [chart["datasets"][(layer.get("data") or chart["data"])["name"]] for layer in chart["layer"]]
+
+
+def test_every_case_chart_draws_the_claimed_figure(data, checks):
+    charts.use_book_style()
+    seen = 0
+    for check, spec, chart in case_charts(data, checks):
+        claimed = [bar.claimed for bar in spec.bars if bar.claimed is not None]
+        if spec.line is None and not claimed:
+            continue
+        seen += 1
+        assert len(chart["layer"]) == 2, f"{check.claim.id}: no claimed figure drawn"
+        drawn = layer_data(chart)[1]
+        if spec.line is not None:
+            assert [record["value"] for record in drawn] == [spec.line]
+        else:
+            assert sorted(record["claimed"] for record in drawn) == sorted(claimed), check.claim.id
+    assert seen >= 8
+
+
+def test_an_up_to_claim_s_other_cases_are_not_the_best_case_not_failures(data, checks):
+    charts.use_book_style()
+    seen = 0
+    for check, _, chart in case_charts(data, checks):
+        records = layer_data(chart)[0]
+        deciding = [record for record in records if record["case"] == check.deciding]
+        others = [record for record in records if record["case"] != check.deciding]
+        if claim_pages.best_case_only(check):
+            seen += 1
+            assert {record["outcome"] for record in others} <= {claim_pages.NOT_THE_BEST, "for context"}
+            assert [record["outcome"] for record in deciding] == [
+                "holds" if case.reaches else "does not hold"
+                for case in check.cases
+                if case.label == check.deciding and case.reaches is not None
+            ]
+        else:
+            assert claim_pages.NOT_THE_BEST not in {record["outcome"] for record in records}
+    assert seen >= 2
+
+
+def test_a_chart_s_data_table_shows_what_its_tooltips_show():
+    charts.use_book_style()
+    frame = pd.DataFrame(
+        {
+            "case": ["Offline", "Server", "Interactive"],
+            "measured": [1.5, 2.0, 3.0],
+            "claimed": [3.0, 3.0, 3.0],
+        }
+    ).assign(outcome=["holds"] * 3, detail=["a", "b", "c"])
+    spec = charts.case_chart(frame, "Title", "A description of the chart.", "x", 3.0).to_dict()
+    table = charts.data_table_html(spec)
+    assert re.findall(r"<th scope=\"col\">([^<]+)</th>", table) == ["Case", "Measured", "Results compared"]
+
+
+# -- the explorer -----------------------------------------------------------------------------------
+def test_the_explorer_s_controls_title_and_axis_follow_the_data(data):
+    charts.use_book_style()
+    spec = explorer.explorer_chart(data.results, data.reference).to_dict()
+    params = {param["name"]: param for param in spec["params"]}
+    names = [param["name"] for param in spec["params"] if "bind" in param]
+    assert names[:4] == ["benchmark", "scenario", "measure", "page"]
+    benchmarks = sorted(set(data.results["benchmark"]))
+    assert params["benchmark"]["bind"]["options"] == benchmarks
+    assert params["benchmark"]["bind"]["labels"] == [data.reference.display_name(name) for name in benchmarks]
+    # every page of results reachable: as many pages as the largest benchmark and scenario needs
+    largest = data.results.groupby(["benchmark", "scenario"]).size().max()
+    assert len(params["page"]["bind"]["options"]) == math.ceil(largest / explorer.PAGE)
+    # the unit of every benchmark and scenario, for the axis
+    expected = {
+        f"{benchmark} {scenario}": units
+        for (benchmark, scenario), units in data.results.groupby(["benchmark", "scenario"])["units"]
+        .first()
+        .items()
+    }
+    assert params["units"]["value"] == expected
+    assert set(data.results.groupby(["benchmark", "scenario"])["units"].nunique()) == {1}
+    assert "expr" in spec["title"]["text"] and "units[" in spec["usermeta"]["axis_titles"]["bottom"]
+    # the chart's label starts with the title it first draws
+    first = data.reference.display_name("deepseek-r1")
+    assert spec["usermeta"]["title"].startswith(f"{first}, Offline")
+    assert f'aria-label="{first}, Offline' in charts.embed_html(spec)
+    assert isinstance(spec["height"], int)  # (a height by step warns in a chart as wide as its column)
+
+
+def test_no_chart_sizes_by_an_unsorted_category(data, checks):
+    """Vega-Lite warns of a size channel on a nominal field: every chart's is ordinal."""
+    charts.use_book_style()
+    for check in checks.values():
+        for leaf in check.parts or (check,):
+            for spec in engine.KINDS[leaf.claim.kind].charts(leaf, data):
+                text = json.dumps(claim_pages.render(spec, data.reference, leaf).to_dict())
+                assert not re.search(r'"size": \{"field": "[^"]+", [^}]*"type": "nominal"', text), (
+                    leaf.claim.id
+                )
