@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_reading_commands(commands)
     _add_new_announcement_command(commands)
     _add_build_command(commands)
+    _add_preview_command(commands)
     return parser
 
 
@@ -200,6 +201,21 @@ def _add_build_command(commands) -> None:
         "--strict",
         action="store_true",
         help="exit 1 when a claim finds no result for what it names, or now stands on other results than the committed scorecard records (CI builds the committed book so)",
+    )
+
+
+def _add_preview_command(commands) -> None:
+    """``preview``: the book served on 127.0.0.1, rebuilt and reloaded as its sources change."""
+    preview_cmd = commands.add_parser(
+        "preview",
+        help="serve the book on 127.0.0.1 and show each edit of a registry, template, data file or page",
+        description="Build the book into _build/preview (never the committed book) and serve it on "
+        "127.0.0.1; on each change of data/ (the registries, the chapters, the results), notebooks/ or "
+        "the hand-written pages in book/, execute again only the pages the change touches, rewrite "
+        "their HTML and reload the browser. Ctrl-C stops it, and everything it started.",
+    )
+    preview_cmd.add_argument(
+        "--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000; 0: any free port)"
     )
 
 
@@ -440,6 +456,32 @@ def _run_build(args) -> int:
     return 0
 
 
+def _run_preview(args) -> int:
+    """Serve the preview until Ctrl-C or SIGTERM; what it started ends with it."""
+    from claimbook.pipeline.preview import Preview
+    from claimbook.pipeline.serve import bound_socket, serve
+
+    def report(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    sock = bound_socket(args.port)  # a taken port is refused before anything starts
+    preview = Preview(PROJECT_ROOT, report)
+    try:
+        with _terminate_as_interrupt():
+            report("building the preview in _build/preview (the committed book is not touched)")
+            preview.start()
+            port = sock.getsockname()[1]
+            report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)")
+            serve(preview, sock)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        preview.stop()
+        sock.close()
+    report("preview stopped")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     outside = not_in_project()
@@ -458,6 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             "kinds": _run_kinds,
             "new-announcement": _run_new_announcement,
             "build": _run_build,
+            "preview": _run_preview,
         }[args.command]
         return run(args)
     except KeyboardInterrupt:

@@ -117,7 +117,7 @@ def sync(source: Path, work: Path) -> int:
     return written
 
 
-def _documents(folder: Path) -> set[Path]:
+def documents(folder: Path) -> set[Path]:
     """The pages of a book's sources (not its build output)."""
     if not folder.is_dir():
         return set()
@@ -133,9 +133,9 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
     """Compile the staged ``book`` (its root: ``_config.yml``, ``_toc.yml``, ``book/``) in the
     work folder under ``work_root``; the HTML folder."""
     work = work_root / WORK_DIR
-    documents = _documents(work)
+    before = documents(work)
     sync(book, work)
-    if documents != _documents(work):
+    if before != documents(work):
         # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
         # rewrite every page's navigation for one added: when the book's pages are not the same
         # ones, its output and environment start afresh.
@@ -162,13 +162,18 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
         shown = "\n  ".join((problems or output)[-15:])
         raise HtmlError(f"jupyter-book build failed (exit {builder.returncode}):\n  {shown}")
     output = work / "_build" / "html"
-    # An incremental Sphinx run with no page to write copies no static file: the book's own
-    # (its styles, the chart bundle) are copied here, so the site always has their latest version.
+    copy_static(book, output)
+    return output
+
+
+def copy_static(book: Path, output: Path) -> None:
+    """The book's own static files (its styles, the chart bundle) copied into the site
+    ``output``: an incremental Sphinx run with no page to write copies none, and the site must
+    always have their latest version."""
     for static in sorted((book / BOOK_DIR / "_static").glob("*")):
         if static.is_file():
             (output / "_static").mkdir(parents=True, exist_ok=True)
             shutil.copy2(static, output / "_static" / static.name)
-    return output
 
 
 def site_digest(book: Path) -> str:

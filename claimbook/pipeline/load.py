@@ -46,9 +46,9 @@ def read_registry(request: BuildRequest):
     return registry, Changes(chapters, claims, tuple(warnings))
 
 
-def load_data(request: BuildRequest, changes: Changes) -> Loaded:
+def load_data(request: BuildRequest, changes: Changes, audited=None) -> Loaded:
     """The inputs of the build, checked: every system a claim names is known, and every selector that
-    takes one result finds one (``check_selections``)."""
+    takes one result finds one (``check_selections``; of the claims ``audited`` only, if given)."""
     from claimbook.engine.context import book_data, check_systems
     from claimbook.inputs.ingest import ingest_as_read
 
@@ -59,20 +59,21 @@ def load_data(request: BuildRequest, changes: Changes) -> Loaded:
             table = ingest_as_read(request.results, request.round_name)
         data = book_data(request.root, table, changes.claims)
         check_systems(data)
-        check_selections(data)
+        check_selections(data, audited)
     except (RegistryError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     return Loaded(changes, table, data)
 
 
-def check_selections(data) -> None:
+def check_selections(data, claims=None) -> None:
     """Every selector that takes one result per case and finds several without saying how they
-    combine: one error listing them all (a claim must always mean the same results)."""
+    combine: one error listing them all (a claim must always mean the same results). ``claims``:
+    only those (``claimbook preview``: the claims an edit changed, the data being the same)."""
     from claimbook import engine
     from claimbook.engine.core import ClaimSpecError
 
     found = []
-    for claim in data.registry.claims:
+    for claim in data.registry.claims if claims is None else claims:
         try:
             found += engine.audit(claim, data)
         except ClaimSpecError as exc:

@@ -48,7 +48,7 @@ class Changes:
     warnings: tuple[str, ...] = ()
 
 
-def _claim_payload(claim, registry) -> dict:
+def claim_payload(claim, registry) -> dict:
     """What a page's digest takes from the registry: the claim, its parts, its announcement's
     header and the other claims of its sentence."""
     announcement = registry.announcements[claim.announcement]
@@ -58,7 +58,7 @@ def _claim_payload(claim, registry) -> dict:
             "statement": claim.statement,
             "kind": claim.kind,
             "fields": claim.fields,
-            "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
+            "parts": [claim_payload(part, registry)["claim"] for part in claim.parts],
             "result_ids": list(claim.result_ids),
         },
         # Not where the registry file is: the same book must hash the same in every clone.
@@ -88,7 +88,7 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
             # A page that reads every claim (where the announcements meet) depends on all of them,
             # and sees every change made to one.
             if every_claim is None:
-                every_claim = [_claim_payload(claim, registry) for claim in registry.claims]
+                every_claim = [claim_payload(claim, registry) for claim in registry.claims]
             overrides, digest_claims = dict(changes.claims), every_claim
         else:
             overrides = {
@@ -96,7 +96,7 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
                 for key, value in changes.claims.items()
                 if key in ids or any(key.startswith(i + ".") for i in ids)
             }
-            digest_claims = [_claim_payload(claim, registry) for claim in claims]
+            digest_claims = [claim_payload(claim, registry) for claim in claims]
         own = {
             key: value
             for key, value in dict(changes.chapters.get(name) or chapter.parameters).items()
@@ -131,7 +131,7 @@ def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
                 parameters,
                 title,
                 (claim.id,),
-                [_claim_payload(claim, registry)],
+                [claim_payload(claim, registry)],
             )
         )
     return jobs

@@ -57,8 +57,9 @@ def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], serv
             raise
 
 
-def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
-    """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``.
+def run_pages(request: BuildRequest, staged: Staged, data, server, keep_server: bool = False) -> dict:
+    """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``;
+    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it).
 
     The engine checks the claims of the pages executed now (their pages must agree with it)
     and the claims with no page (the ledger shows its check); a reused page was checked by
@@ -103,6 +104,6 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
         pending = checker.submit(check_all_and_import)
         execute(to_run, workers, report, server)
         checks = pending.result()
-    if server is not None:
+    if server is not None and not keep_server:
         server.stop()  # its memory is the HTML's now
     return checks
