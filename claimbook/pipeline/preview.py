@@ -106,8 +106,39 @@ class Preview:
         _import_what_a_step_uses()
         if self.refresh(first=True):
             self.sphinx.warm_up()
+            self._warm_up_kernels()
         # Served even if the first step failed (an edit half made): the next change builds it.
         self.html.mkdir(parents=True, exist_ok=True)
+
+    def _warm_up_kernels(self) -> None:
+        """Execute one claim's page once, into a file thrown away: what executing a page does
+        for the first time in a process (papermill finding its engines and translators,
+        jupyter_client its kernel, the kernel's first fork) is then done before the first change."""
+        from claimbook.common.errors import ChapterError
+        from claimbook.pipeline.execute import execute_chapter
+        from claimbook.pipeline.load import read_registry
+        from claimbook.pipeline.plan import plan
+
+        registry, changes = read_registry(self.request)
+        job = next((job for job in plan(registry, changes) if "/" in job.name), None)
+        if job is None:
+            return
+        scratch = self.folder / ".warm-up.ipynb"
+        try:
+            execute_chapter(
+                job.name,
+                self.root / job.template,
+                scratch,
+                job.parameters,
+                self.root,
+                job.template,
+                None,
+                self.server,
+            )
+        except ChapterError:
+            pass  # only a head start; the page itself says what is wrong when it runs
+        finally:
+            scratch.unlink(missing_ok=True)
 
     def stop(self) -> None:
         """End everything the preview started: the kernel server (and any kernel it forked), the
@@ -145,45 +176,61 @@ class Preview:
 
     def _refresh(self, first: bool) -> tuple[str, ...] | None:
         """One step: the pages whose digest changed executed (those of the claims and chapters
-        the change made first, then those that read every claim), the book assembled, the HTML
-        of what changed rewritten; the pages executed (None: nothing had changed)."""
+        the change made first, shown as soon as they ran; then those that read every claim),
+        the book assembled, the HTML of what changed rewritten; the pages executed (None:
+        nothing had changed)."""
         from claimbook.pipeline.assemble import assemble
+        from claimbook.pipeline.load import read_registry
         from claimbook.pipeline.plan import page_digests, plan
         from claimbook.pipeline.run import run_pages
         from claimbook.pipeline.staging import Staged, pages_to_run, remove_stale
 
         self._warn_if_code_changed()
         with self._project_lock():
-            loaded = self._load()
-            pages = plan(loaded.data.registry, loaded.changes)
+            registry, changes = read_registry(self.request)
+            pages = plan(registry, changes)
             wanted = page_digests(self.root, self.root, pages)
             self._mirror_sources()
             to_run = pages_to_run(self.root, self.root, self.generated, pages, wanted, keep_old=True)
             remove_stale(self.generated, {job.name for job in pages})
-            if not to_run and self._assembled(wanted, loaded):
+            if not to_run and self._assembled(wanted, changes):
                 return () if self._publish(first) or first else None
-            staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
-            own, wide = _steps(to_run, loaded.data.registry)
-            checks = {}
+            own, wide = _steps(to_run, registry)
+            loaded = self._run_own(own, registry, changes)
             if own:
-                kept = dataclasses.replace(staged, to_run=own)
-                checks |= run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
                 self._publish(first)  # the pages the change made, before the rest
+            staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
             # Then those that read every claim, and the engine's checks of the claims with no page.
             kept = dataclasses.replace(staged, to_run=wide)
-            checks |= run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
+            checks = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
+            checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
             assemble(self.request, staged, loaded, checks)
         self._publish(first)
         return staged.executed
 
-    def _assembled(self, wanted: dict, loaded) -> bool:
+    def _run_own(self, own: list, registry, changes):
+        """Execute the pages the change made while this process reads and checks the data
+        (neither needs the other: a page reads its data in its own kernel); the data read."""
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+
+        from claimbook.pipeline.run import execute
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            loading = pool.submit(self._load, registry, changes)
+            if own:
+                workers = self.request.jobs or (os.cpu_count() or 1) + 1
+                execute(own, workers, self.report, self.server)
+            return loading.result()
+
+    def _assembled(self, wanted: dict, changes) -> bool:
         """Whether the preview's book was assembled from these very pages and inputs (its cache
         says so): then only the hand-written sources may have changed."""
         from claimbook.pipeline.cache import CACHE_NAME, assembly_digest, read_cache
 
         cache = read_cache(self.generated / CACHE_NAME)
         return cache.get("pages") == wanted and cache.get("assembly") == assembly_digest(
-            self.root, wanted, loaded.changes.claims
+            self.root, wanted, changes.claims
         )
 
     @contextlib.contextmanager
@@ -205,12 +252,11 @@ class Preview:
         finally:
             lock.__exit__(None, None, None)
 
-    def _load(self):
-        """The registry and the data, checked as a build checks them; the selections audited
-        again only for the claims that changed, unless the data did."""
-        from claimbook.pipeline.load import load_data, read_registry
+    def _load(self, registry, changes):
+        """The data, checked as a build checks it; the selections audited again only for the
+        claims that changed, unless the data did."""
+        from claimbook.pipeline.load import load_data
 
-        registry, changes = read_registry(self.request)
         now = _audit_state(self.root, registry)
         audited = None
         if self._audited is not None and self._audited["data"] == now["data"]:
@@ -286,6 +332,17 @@ def _import_what_a_step_uses() -> None:
     import claimbook.pipeline.assemble
     import claimbook.pipeline.execute
     import claimbook.present.markdown_pages  # noqa: F401
+
+
+def _checks(executed: list[tuple], pages: list, data) -> dict:
+    """The engine's checks of the claims of the executed pages (``{claim id: check}``), to
+    which the build holds their verdicts (``verify.agree``), as ``run_pages`` checks those of
+    the pages it executes."""
+    from claimbook import engine
+
+    names = {job[0] for job in executed}
+    wanted = {claim_id for job in pages if job.name in names for claim_id in job.claims}
+    return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in wanted}
 
 
 def _steps(to_run: list[tuple], registry) -> tuple[list, list]:
