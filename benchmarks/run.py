@@ -481,38 +481,39 @@ def preview_measure(copy: Path, environment: dict, repeat: int) -> dict:
     at rest again (its last step done); and how long the preview took to start serving."""
     import statistics
 
+    # Each edit: the file, what it changes, the new text, the page, what the page then shows.
+    claim_edits = [
+        (
+            CHANGED_CLAIM_FILE,
+            CHANGED_CLAIM_LINE,
+            f"Offline: {figure}, SingleStream",
+            PREVIEW_CLAIM_PAGE,
+            f"claimed {figure}%",
+        )
+        for figure in (f"{20 + 0.1 * (index + 1):.1f}" for index in range(repeat))
+    ]
+    chapter_edits = [
+        (
+            CHANGED_CHAPTER_FILE,
+            CHANGED_PRICE,
+            f"{price}",
+            PREVIEW_CHAPTER_PAGE,
+            f"GB300 at an assumed {price:.2f} USD per GPU-hour",
+        )
+        for price in (11.25 + index for index in range(repeat))
+    ]
     preview = RunningPreview(copy, environment)
     try:
         port = preview.wait_for("serving the book at").split(":")[2].split("/")[0]
         started = time.perf_counter() - preview.started
-        base = f"http://127.0.0.1:{port}/"
-        claim, chapter, steps = [], [], 0
-        for index in range(repeat):
-            figure = f"{20 + 0.1 * (index + 1):.1f}"
-            claim.append(
-                seconds_until_shown(
-                    copy / CHANGED_CLAIM_FILE,
-                    CHANGED_CLAIM_LINE,
-                    f"Offline: {figure}, SingleStream",
-                    base + PREVIEW_CLAIM_PAGE,
-                    f"claimed {figure}%",
-                )
+        claim, chapter = [], []
+        for steps, (times, (name, pattern, value, page, shown)) in enumerate(
+            [(claim, edit) for edit in claim_edits] + [(chapter, edit) for edit in chapter_edits], start=2
+        ):
+            times.append(
+                seconds_until_shown(copy / name, pattern, value, f"http://127.0.0.1:{port}/{page}", shown)
             )
-            steps += 1
-            preview.wait_for("preview up to date", steps + 1)
-        for index in range(repeat):
-            price = 11.25 + index
-            chapter.append(
-                seconds_until_shown(
-                    copy / CHANGED_CHAPTER_FILE,
-                    CHANGED_PRICE,
-                    f"{price}",
-                    base + PREVIEW_CHAPTER_PAGE,
-                    f"GB300 at an assumed {price:.2f} USD per GPU-hour",
-                )
-            )
-            steps += 1
-            preview.wait_for("preview up to date", steps + 1)
+            preview.wait_for("preview up to date", steps)  # at rest again before the next edit
     finally:
         preview.stop()
     return {

@@ -34,6 +34,7 @@ import sys
 import threading
 
 from claimbook.common.paths import BOOK_ROOT_VARIABLE
+from claimbook.common.processes import end_child
 
 # The server: imports, then a loop that forks kernels. It is given as source (run with -c, like
 # the kernel launcher's own minimal start) so that no module of the package is imported in it
@@ -279,15 +280,7 @@ class KernelServer:
         process = self.process
         if process is None:
             return
-        try:
-            process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end_child(process, timeout=10)
         self.process = None
 
 

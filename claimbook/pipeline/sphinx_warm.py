@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from claimbook.common.paths import CONFIG_FILE, TOC_FILE
+from claimbook.common.processes import end_child
 
 _SERVER = r"""
 import json, os, sys, time, traceback
@@ -180,13 +181,5 @@ class WarmSphinx:
         process, self.process = self.process, None
         if process is None:
             return
-        try:
-            process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end_child(process, timeout=1)
         self._answers.close()
