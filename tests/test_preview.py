@@ -77,13 +77,14 @@ class Preview:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def wait_for(self, pattern: str, timeout: float) -> re.Match:
+    def wait_for(self, pattern: str, timeout: float, count: int = 1) -> re.Match:
+        """The ``count``-th line of the preview's output that ``pattern`` finds, once it came."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.started |= descendants(self.process.pid)
-            for line in self.lines:
-                if found := re.search(pattern, line):
-                    return found
+            found = [match for line in list(self.lines) if (match := re.search(pattern, line))]
+            if len(found) >= count:
+                return found[count - 1]
             assert self.process.poll() is None, "the preview ended:\n" + "\n".join(self.lines[-30:])
             time.sleep(0.1)
         raise AssertionError(f"no {pattern!r} in {timeout} s:\n" + "\n".join(self.lines[-30:]))
@@ -135,9 +136,19 @@ def test_an_edited_figure_is_served_and_reloaded_and_ctrl_c_ends_everything(copy
             assert time.monotonic() < deadline, "the served page never showed the edited figure"
             time.sleep(0.2)
         preview.wait_for(r"preview up to date \(2 page\(s\) executed", 300)
-        # Its own writes (all in _build/preview) set off nothing more.
+        # A registry broken mid-edit is one line, the page stays served; mended, it is shown again.
+        registry.write_text(text.replace("claimed: {", "claimed: {{", 1), encoding="utf-8")
+        preview.wait_for(r"^error: .*amd-v6\.1\.yaml", 300)
+        assert "claimed 23.5%" in fetch(url)
+        registry.write_text(text.replace(EDITED, "Offline: 24.5"), encoding="utf-8")
+        deadline = time.monotonic() + 120
+        while "claimed 24.5%" not in fetch(url):
+            assert time.monotonic() < deadline, "the mended registry's figure was never shown"
+            time.sleep(0.2)
+        preview.wait_for(r"preview up to date \(2 page\(s\) executed", 300, count=2)
+        # Its own writes (all in _build/preview) set off nothing more: one step per edit.
         time.sleep(3)
-        assert sum("changed:" in line for line in preview.lines) == 1, preview.lines
+        assert sum("changed:" in line for line in preview.lines) == 3, preview.lines
     finally:
         code = preview.stop()
     assert code == 0, "\n".join(preview.lines[-30:])

@@ -97,8 +97,10 @@ class Preview:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock = outputs.Lock(self.folder).__enter__()
         self.server = kernel_server(self.root)
-        if not self.generated.is_dir():
+        if not self.generated.is_dir():  # the committed book's pages, and its table of contents
             seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated)
+            if (self.root / TOC_FILE).is_file():
+                shutil.copy2(self.root / TOC_FILE, self.source / TOC_FILE)
         self._mirror_sources()
         # The chart bundle, made once per project (seconds) and shared with its builds.
         bundle = write_vega_bundle(self.root / "_build" / "assets")
@@ -228,9 +230,12 @@ class Preview:
         says so): then only the hand-written sources may have changed."""
         from claimbook.pipeline.cache import CACHE_NAME, assembly_digest, read_cache
 
-        cache = read_cache(self.generated / CACHE_NAME)
-        return cache.get("pages") == wanted and cache.get("assembly") == assembly_digest(
-            self.root, wanted, changes.claims
+        cache, toc = read_cache(self.generated / CACHE_NAME), self.source / TOC_FILE
+        return (
+            cache.get("pages") == wanted
+            and toc.is_file()
+            and digests.file_digest(toc) == cache.get("toc")
+            and cache.get("assembly") == assembly_digest(self.root, wanted, changes.claims)
         )
 
     @contextlib.contextmanager

@@ -18,6 +18,7 @@ its input closes, however the process that started it ends.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import re
@@ -74,9 +75,9 @@ os._exit(0)
 """
 
 
-# The lines of jupyter-book's output a preview reports: Sphinx's warnings and errors, and a
-# traceback's lines (colour codes removed).
-_REPORTED = re.compile(r"WARNING|ERROR|Error|Exception|Traceback|^\s+File ")
+# The lines of jupyter-book's output a preview reports as they come: Sphinx's warnings and
+# errors (colour codes removed). If the process ends, its last lines are reported too.
+_REPORTED = re.compile(r"WARNING|ERROR")
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -129,12 +130,16 @@ class WarmSphinx:
         finally:
             os.close(write)
         self._answers = os.fdopen(read, encoding="utf-8")
-        threading.Thread(target=self._forward, args=(self.process.stderr,), daemon=True).start()
+        self._last = collections.deque(maxlen=20)  # its last lines, said if it ends
+        self._forwarding = threading.Thread(target=self._forward, args=(self.process.stderr,), daemon=True)
+        self._forwarding.start()
         return self._answer()
 
     def _forward(self, stream) -> None:
         for line in stream:
             line = _COLOUR.sub("", line.rstrip())
+            if line.strip():
+                self._last.append(line)
             if _REPORTED.search(line):
                 self.report(line)
 
@@ -146,7 +151,11 @@ class WarmSphinx:
         answer = json.loads(line) if line.strip() else {"ended": True}
         if "ended" in answer:
             self.stop()
-            raise SphinxGone("jupyter-book could not build the preview (its messages are above)")
+            self._forwarding.join(timeout=5)  # what it printed last, read to its end
+            said = [line.strip() for line in self._last if not line.startswith(("  File ", "    "))]
+            raise SphinxGone(
+                "jupyter-book could not build the preview" + (f": {' / '.join(said[-3:])}" if said else "")
+            )
         return answer
 
     def rebuild(self) -> dict:
