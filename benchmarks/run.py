@@ -458,7 +458,9 @@ class RunningPreview:
 
 def seconds_until_shown(path: Path, pattern: str, value: str, url: str, shown: str) -> float:
     """Write ``value`` over what ``pattern`` finds in ``path`` (saving it, as an editor does),
-    then poll the served page ``url`` every 20 ms until it holds ``shown``: the seconds between."""
+    then poll the served page ``url`` every 100 ms (each request is work for the preview's own
+    process) until it holds ``shown``: the seconds between."""
+    import http.client
     import re
     import urllib.request
 
@@ -468,10 +470,13 @@ def seconds_until_shown(path: Path, pattern: str, value: str, url: str, shown: s
     path.write_text(text, encoding="utf-8")
     saved = time.perf_counter()
     while time.perf_counter() - saved < 300:
-        with urllib.request.urlopen(url, timeout=30) as answer:
-            if shown in answer.read().decode():
-                return time.perf_counter() - saved
-        time.sleep(0.02)
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                if shown in answer.read().decode():
+                    return time.perf_counter() - saved
+        except http.client.IncompleteRead:
+            pass  # read while Sphinx rewrote it (a browser reloads once it is written)
+        time.sleep(0.1)
     raise SystemExit(f"{url} never showed {shown!r}")
 
 
@@ -514,6 +519,9 @@ def preview_measure(copy: Path, environment: dict, repeat: int) -> dict:
                 seconds_until_shown(copy / name, pattern, value, f"http://127.0.0.1:{port}/{page}", shown)
             )
             preview.wait_for("preview up to date", steps)  # at rest again before the next edit
+    except SystemExit:
+        print("".join(preview.lines[-30:]), file=sys.stderr)  # what the preview said
+        raise
     finally:
         preview.stop()
     return {

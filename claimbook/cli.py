@@ -471,8 +471,11 @@ def _run_preview(args) -> int:
             report("building the preview in _build/preview (the committed book is not touched)")
             preview.start()
             port = sock.getsockname()[1]
-            report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)")
-            serve(preview, sock)
+            serve(
+                preview,
+                sock,
+                lambda: report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)"),
+            )
     except KeyboardInterrupt:
         pass
     finally:

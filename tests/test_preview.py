@@ -4,6 +4,7 @@ it and every process it started (the kernel server, the kernels, the jupyter-boo
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import signal
@@ -100,8 +101,15 @@ class Preview:
 
 
 def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=30) as answer:
-        return answer.read().decode()
+    """The page at ``url``; read again if it was read while Sphinx rewrote it (the browser
+    reloads only once it is written)."""
+    for _ in range(50):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                return answer.read().decode()
+        except http.client.IncompleteRead:
+            time.sleep(0.1)
+    raise AssertionError(f"{url}: never read whole")
 
 
 @pytest.fixture

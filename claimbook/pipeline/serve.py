@@ -17,6 +17,7 @@ while a step runs are taken together by the next step.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 from pathlib import Path
@@ -53,9 +54,10 @@ def bound_socket(port: int) -> socket.socket:
     return sock
 
 
-def serve(preview, sock: socket.socket) -> None:
+def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
     """Serve ``preview``'s site on ``sock`` until Ctrl-C (or SIGTERM), refreshing it as its
-    sources change."""
+    sources change; ``ready()`` once the sources are watched (an edit before that would be
+    missed: one step then takes what changed since the first build)."""
     import uvicorn
     from sphinx_autobuild.filter import IgnoreFilter
     from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
@@ -66,17 +68,35 @@ def serve(preview, sock: socket.socket) -> None:
 
     root, port = preview.root, sock.getsockname()[1]
     ignore = IgnoreFilter([str(root / folder) for folder in IGNORED_FOLDERS], IGNORED_NAMES)
-    watcher = _watcher_class()([root / folder for folder in WATCHED], ignore, preview)
+    watcher = _watcher_class()([root / folder for folder in WATCHED], ignore, preview, ready)
     app = Starlette(
         routes=[
             WebSocketRoute("/websocket-reload", watcher, name="reload"),
-            Mount("/", app=StaticFiles(directory=preview.html, html=True), name="static"),
+            Mount("/", app=_whole_files(StaticFiles)(directory=preview.html, html=True), name="static"),
         ],
         middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=f"{HOST}:{port}")],
         lifespan=watcher.lifespan,
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _whole_files(static_files):
+    """starlette's ``StaticFiles``, each file read whole before it is sent, never cached: Sphinx
+    rewrites a page in place, and a file streamed while it changes would not match the length
+    sent first (a broken response); read whole, it is one version or the other, and the page's
+    reload comes once it is written."""
+    import mimetypes
+
+    from starlette.responses import Response
+
+    class WholeFiles(static_files):
+        def file_response(self, full_path, stat_result, scope, status_code=200):
+            media_type = mimetypes.guess_type(str(full_path))[0] or "application/octet-stream"
+            content = Path(full_path).read_bytes()
+            return Response(content, status_code, {"Cache-Control": "no-store"}, media_type)
+
+    return WholeFiles
 
 
 def _watcher_class():
@@ -87,18 +107,29 @@ def _watcher_class():
     from sphinx_autobuild.server import RebuildServer
 
     class PreviewWatcher(RebuildServer):
-        def __init__(self, paths, ignore, preview):
+        def __init__(self, paths, ignore, preview, ready):
             super().__init__(paths, ignore, change_callback=preview.refresh)
-            self.preview = preview
+            self.preview, self.ready = preview, ready
 
         async def watch(self) -> None:
             loop = asyncio.get_running_loop()
             self.preview.on_html = lambda: loop.call_soon_threadsafe(self.flag.set)
+            watching = False
+            # An empty set every 200 ms without a change: the first says the watches are in place.
             async for changes in watchfiles.awatch(
-                *self.paths, watch_filter=lambda _, path: not self.ignore(path)
+                *self.paths,
+                watch_filter=lambda _, path: not self.ignore(path),
+                rust_timeout=200,
+                yield_on_timeout=True,
             ):
-                shown = sorted({_shown(Path(path), self.preview.root) for _, path in changes})
-                self.preview.report(f"changed: {', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}")
+                if not watching:
+                    watching = True
+                    self.ready()
+                elif not changes:
+                    continue
+                if changes:
+                    shown = sorted({_shown(Path(path), self.preview.root) for _, path in changes})
+                    self.preview.report(f"changed: {', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}")
                 await _in_thread(self.preview.refresh)
 
     return PreviewWatcher
@@ -123,7 +154,8 @@ async def _in_thread(function):
         try:
             result = function()
         finally:
-            loop.call_soon_threadsafe(settle, result)
+            with contextlib.suppress(RuntimeError):  # the server ended meanwhile (its loop is closed)
+                loop.call_soon_threadsafe(settle, result)
 
     threading.Thread(target=run, daemon=True).start()
     return await done
