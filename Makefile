@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: book test clean
+.PHONY: book test preview clean
 
 # The virtual environment, rebuilt whenever the pins or the package metadata change.
 $(STAMP): requirements.txt pyproject.toml
@@ -16,6 +16,12 @@ $(STAMP): requirements.txt pyproject.toml
 # The committed data must name every system its claims look for: --strict makes a miss an error.
 book: $(STAMP)
 	$(PY) -m claimbook build --strict
+
+# The book served on 127.0.0.1 with live reload while you edit the registries, templates, data or
+# pages (`claimbook preview`; PORT=0 picks any free port). Ctrl-C stops it and what it started.
+PORT ?= 8000
+preview: $(STAMP)
+	$(PY) -m claimbook preview --port $(PORT)
 
 # Lint and format first (a lint error fails the run), then unit and end-to-end tests, and the committed executed notebooks re-run strictly by nbval.
 # Three workers on two cores (many tests wait on a subprocess, a browser or a timer); each test

@@ -19,6 +19,10 @@ Measured, on the same pages with the same parameters:
   over the real results, each claim a page) added to the copy: cold build, no-op rebuild, one
   claim changed, peak memory, at 42 claims and at 342, and what one more claim page costs;
 - ``make test`` with the environment in place (the suite, browser tests and nbval included);
+- ``claimbook preview``: from saving an edit to the served page showing it, for a claim's figure
+  (its registry) and for a chapter's parameter (``data/chapters.yaml``), each edit made once the
+  preview is at rest; and the preview's start (``--only-preview`` measures this alone and adds
+  it to the last ``results.json``);
 - ingest of 500 to 20,000 results (real rows replicated and perturbed): time and peak memory;
 - a whole build (pages, no HTML) from 500 and 20,000 results: time and peak memory.
 """
@@ -51,6 +55,11 @@ CHECKED_CLAIM = "amd-wan-vs-b300"
 CHANGED_CLAIM_FILE = "data/claims/amd-v6.1.yaml"
 CHANGED_CLAIM_LINE = r"(?<=claimed: \{)Offline: [0-9.]+, SingleStream(?=: 11\})"
 SYNTHETIC_CLAIMS, SYNTHETIC_ANNOUNCEMENTS = 300, 10
+# What the preview's edits change, and the page that shows it: the claim's figure (its card
+# says "claimed X%"), and the economics chapter's assumed GB300 price.
+PREVIEW_CLAIM_PAGE = "book/generated/amd-v6.1/amd-wan-vs-b300.html"
+PREVIEW_CHAPTER_PAGE = "book/generated/economics.html"
+CHANGED_CHAPTER_FILE, CHANGED_PRICE = "data/chapters.yaml", r'(?<="NVIDIA GB300": )[0-9.]+'
 
 
 def run(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> tuple[float, str]:
@@ -412,6 +421,148 @@ def synthetic_round(copy: Path, claims: int, announcements: int) -> list[Path]:
     return paths
 
 
+class RunningPreview:
+    """``claimbook preview`` started in a copy, its output read line by line."""
+
+    def __init__(self, copy: Path, environment: dict):
+        import threading
+
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [PYTHON, "-m", "claimbook", "preview", "--port", "0"],
+            cwd=copy,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True).start()
+
+    def wait_for(self, text: str, count: int = 1, timeout: float = 900) -> str:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            found = [line for line in self.lines if text in line]
+            if len(found) >= count:
+                return found[count - 1]
+            if self.process.poll() is not None:
+                raise SystemExit("the preview ended:\n" + "".join(self.lines[-30:]))
+            time.sleep(0.05)
+        raise SystemExit(f"the preview never said {text!r}:\n" + "".join(self.lines[-30:]))
+
+    def stop(self) -> None:
+        import signal
+
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=60)
+
+
+def seconds_until_shown(path: Path, pattern: str, value: str, url: str, shown: str) -> float:
+    """Write ``value`` over what ``pattern`` finds in ``path`` (saving it, as an editor does),
+    then poll the served page ``url`` every 100 ms (each request is work for the preview's own
+    process) until it holds ``shown``: the seconds between."""
+    import http.client
+    import re
+    import urllib.request
+
+    text, count = re.subn(pattern, value, path.read_text(encoding="utf-8"), count=1)
+    if count != 1:
+        raise SystemExit(f"{path}: no {pattern!r} to change")
+    path.write_text(text, encoding="utf-8")
+    saved = time.perf_counter()
+    while time.perf_counter() - saved < 300:
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                if shown in answer.read().decode():
+                    return time.perf_counter() - saved
+        except http.client.IncompleteRead:
+            pass  # read while Sphinx rewrote it (a browser reloads once it is written)
+        time.sleep(0.1)
+    raise SystemExit(f"{url} never showed {shown!r}")
+
+
+def preview_measure(copy: Path, environment: dict, repeat: int) -> dict:
+    """From saving an edit to the served page showing it, in a running ``claimbook preview``:
+    ``repeat`` edits of a claim's figure, then of a chapter's parameter, each once the preview is
+    at rest again (its last step done); and how long the preview took to start serving."""
+    import statistics
+
+    # Each edit: the file, what it changes, the new text, the page, what the page then shows.
+    claim_edits = [
+        (
+            CHANGED_CLAIM_FILE,
+            CHANGED_CLAIM_LINE,
+            f"Offline: {figure}, SingleStream",
+            PREVIEW_CLAIM_PAGE,
+            f"claimed {figure}%",
+        )
+        for figure in (f"{20 + 0.1 * (index + 1):.1f}" for index in range(repeat))
+    ]
+    chapter_edits = [
+        (
+            CHANGED_CHAPTER_FILE,
+            CHANGED_PRICE,
+            f"{price}",
+            PREVIEW_CHAPTER_PAGE,
+            f"GB300 at an assumed {price:.2f} USD per GPU-hour",
+        )
+        for price in (11.25 + index for index in range(repeat))
+    ]
+    preview = RunningPreview(copy, environment)
+    try:
+        port = preview.wait_for("serving the book at").split(":")[2].split("/")[0]
+        started = time.perf_counter() - preview.started
+        claim, chapter = [], []
+        for steps, (times, (name, pattern, value, page, shown)) in enumerate(
+            [(claim, edit) for edit in claim_edits] + [(chapter, edit) for edit in chapter_edits], start=2
+        ):
+            times.append(
+                seconds_until_shown(copy / name, pattern, value, f"http://127.0.0.1:{port}/{page}", shown)
+            )
+            preview.wait_for("preview up to date", steps)  # at rest again before the next edit
+    except SystemExit:
+        print("".join(preview.lines[-30:]), file=sys.stderr)  # what the preview said
+        raise
+    finally:
+        preview.stop()
+    return {
+        "start_s": started,
+        "claim_figure_shown_s": claim,
+        "claim_figure_shown_median_s": statistics.median(claim),
+        "chapter_parameter_shown_s": chapter,
+        "chapter_parameter_shown_median_s": statistics.median(chapter),
+    }
+
+
+def print_preview(measured: dict) -> None:
+    claim = ", ".join(f"{value:.2f}" for value in measured["claim_figure_shown_s"])
+    chapter = ", ".join(f"{value:.2f}" for value in measured["chapter_parameter_shown_s"])
+    print(
+        f"preview: started in {measured['start_s']:.1f} s; a claim's edited figure shown in "
+        f"{measured['claim_figure_shown_median_s']:.2f} s (median of {claim}; goal <= 2), a chapter "
+        f"parameter in {measured['chapter_parameter_shown_median_s']:.2f} s (median of {chapter}; goal <= 3)"
+    )
+
+
+def only_preview(repeat: int) -> None:
+    """The preview measured alone, added to the last results (``--only-preview``)."""
+    results_path = ROOT / "benchmarks" / "results.json"
+    results = json.loads(results_path.read_text()) if results_path.is_file() else {}
+    load_start = [round(value, 1) for value in os.getloadavg()]
+    with tempfile.TemporaryDirectory() as temporary:
+        copy, environment = fresh_copy(Path(temporary) / "project")
+        give_vega_bundle(copy)
+        measured = preview_measure(copy, environment, repeat)
+    measured["load_average_start"] = load_start
+    measured["load_average_end"] = [round(value, 1) for value in os.getloadavg()]
+    results["preview"] = measured
+    results_path.write_text(json.dumps(results, indent=2) + "\n")
+    print(
+        f"load average (1, 5, 15 min): {load_start} at the start, {measured['load_average_end']} at the end"
+    )
+    print_preview(measured)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2, help="runs per timing; the best is kept")
@@ -423,6 +574,12 @@ def main() -> None:
     parser.add_argument(
         "--skip-ingest", action="store_true", help="do not time ingest and builds of large summaries"
     )
+    parser.add_argument("--skip-preview", action="store_true", help="do not time `claimbook preview`")
+    parser.add_argument(
+        "--only-preview",
+        action="store_true",
+        help="time `claimbook preview` alone, 5 edits of each kind, and add it to benchmarks/results.json",
+    )
     parser.add_argument(
         "--synthetic-claims", type=int, default=SYNTHETIC_CLAIMS, help="claims of the synthetic round (300)"
     )
@@ -433,6 +590,9 @@ def main() -> None:
         help="announcements they are spread over (10)",
     )
     args = parser.parse_args()
+    if args.only_preview:
+        only_preview(max(args.repeat, 5))
+        return
     if not SHARED_SUMMARY.is_file():
         raise SystemExit(f"{SHARED_SUMMARY}: the official summary is needed to make large inputs")
 
@@ -484,6 +644,9 @@ def main() -> None:
         results["check_every_claim_s"], results["check_every_claim_cpu_s"] = best_run(
             args.repeat + 1, check, copy, environment
         )
+
+        if not args.skip_preview:
+            results["preview"] = preview_measure(copy, environment, max(args.repeat, 3))
 
         project = jupyter_book_project(copy, folder)
 
@@ -564,6 +727,8 @@ def main() -> None:
         f"of CPU; goal <= 1.5), every claim {results['check_every_claim_s']:.2f} s "
         f"({results['check_every_claim_cpu_s']:.2f} s of CPU; goal <= 3)"
     )
+    if "preview" in results:
+        print_preview(results["preview"])
     if "book_at_scale" in results:
         at_scale = results["book_at_scale"]
         print("claims  pages  cold_s  cold_cpu_s  cold_peak_rss_MiB  noop_s  one_claim_change_s")

@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_new_announcement_command(commands)
     _add_build_command(commands)
     _add_drafting_commands(commands)
+    _add_preview_command(commands)
     return parser
 
 
@@ -368,6 +369,21 @@ def _run_coverage(args) -> int:
     return 0
 
 
+def _add_preview_command(commands) -> None:
+    """``preview``: the book served on 127.0.0.1, rebuilt and reloaded as its sources change."""
+    preview_cmd = commands.add_parser(
+        "preview",
+        help="serve the book on 127.0.0.1 and show each edit of a registry, template, data file or page",
+        description="Build the book into _build/preview (never the committed book) and serve it on "
+        "127.0.0.1; on each change of data/ (the registries, the chapters, the results), notebooks/ or "
+        "the hand-written pages in book/, execute again only the pages the change touches, rewrite "
+        "their HTML and reload the browser. Ctrl-C stops it, and everything it started.",
+    )
+    preview_cmd.add_argument(
+        "--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000; 0: any free port)"
+    )
+
+
 def _add_force(command, what: str = "the output file") -> None:
     command.add_argument(
         "--force",
@@ -620,6 +636,35 @@ def _run_build(args) -> int:
     return 0
 
 
+def _run_preview(args) -> int:
+    """Serve the preview until Ctrl-C or SIGTERM; what it started ends with it."""
+    from claimbook.pipeline.preview import Preview
+    from claimbook.pipeline.serve import bound_socket, serve
+
+    def report(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    sock = bound_socket(args.port)  # a taken port is refused before anything starts
+    preview = Preview(PROJECT_ROOT, report)
+    try:
+        with as_interrupts():
+            report("building the preview in _build/preview (the committed book is not touched)")
+            preview.start()
+            port = sock.getsockname()[1]
+            serve(
+                preview,
+                sock,
+                lambda: report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)"),
+            )
+    except KeyboardInterrupt:
+        pass
+    finally:
+        preview.stop()
+        sock.close()
+    report("preview stopped")
+    return 0
+
+
 # Each command and the function that runs it (looked up as it runs: a test may replace one).
 _COMMANDS = {
     "ingest": "_run_ingest",
@@ -635,6 +680,7 @@ _COMMANDS = {
     "systems": "_run_systems",
     "draft": "_run_draft",
     "coverage": "_run_coverage",
+    "preview": "_run_preview",
 }
 
 

@@ -114,30 +114,10 @@ def _chapter_context(claim, data, root: Path) -> dict:
     chapter = data.registry.chapters.get(claim.chapter or "")
     if claim.parent or chapter is None:
         return {}
-    parameters = {**template_parameters(root / chapter.template), **chapter.parameters}
+    from claimbook.pipeline.plan import declared_parameters
+
+    parameters = {**declared_parameters(root / chapter.template), **chapter.parameters}
     return chapter_context(claim, data, chapter.name, parameters)
-
-
-def template_parameters(template: Path) -> dict:
-    """The defaults of a template's cell tagged ``parameters``: the mapping it assigns to
-    ``parameters`` (a literal)."""
-    import ast
-
-    notebook = json.loads(Path(template).read_text(encoding="utf-8"))
-    for cell in notebook["cells"]:
-        if cell["cell_type"] == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            source = cell["source"]
-            for node in ast.parse("".join(source) if isinstance(source, list) else source).body:
-                if isinstance(node, ast.Assign) and [
-                    getattr(target, "id", None) for target in node.targets
-                ] == ["parameters"]:
-                    try:
-                        value = ast.literal_eval(node.value)
-                    except ValueError:
-                        return {}
-                    return value if isinstance(value, dict) else {}
-            return {}
-    return {}
 
 
 def text(report: dict) -> str:

@@ -27,6 +27,7 @@ LONG_FIRST = (
     "test_safety.py",
     "test_registry_as_data.py",
     "test_project.py",
+    "test_preview.py",
 )
 
 

@@ -22,7 +22,7 @@ def chapter_parameters() -> dict:
     chapter = yaml.safe_load((ROOT / "data" / "chapters.yaml").read_text())["economics"]
     own = dict(chapter["parameters"])
     own["prices_path"] = str(ROOT / own["prices_path"])
-    parameters = page_parameters(own, "../")
+    parameters = page_parameters(own)
     for key in (
         "results_path",
         "reference_dir",

@@ -132,10 +132,10 @@ TAKES_PRELOADED = [
     ),
     (
         "overrides = {'scaling-288gpu-99pct': {'tolerance': 0.5}}\n"
-        "data = page_data(page_parameters({'overrides': overrides}, '.'))\n"
+        "data = page_data(page_parameters({'overrides': overrides}))\n"
         "print(preloaded.held(), len(data.registry.claims), data.registry.claim('scaling-288gpu-99pct').fields['tolerance'])"
     ),
-    "again = page_data(page_parameters({'overrides': overrides}, '.'))\nprint(again is data, again.results.equals(data.results))",
+    "again = page_data(page_parameters({'overrides': overrides}))\nprint(again is data, again.results.equals(data.results))",
 ]
 
 
@@ -161,7 +161,7 @@ def test_a_page_whose_files_changed_loads_them_itself(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAIMBOOK_BOOK_ROOT", str(book))
     monkeypatch.setattr(preloaded, "_KEPT", {})  # this test's own
     context.preload()
-    files = context._files(context.page_parameters({}, "."))
+    files = context._files(context.page_parameters({}))
     before = preloaded.key(files, preloaded.read_paths(files))
     assert list(preloaded._KEPT) == [before]
     changed = min(path for path in (book / "data" / "reference").iterdir() if path.is_file())

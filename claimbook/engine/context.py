@@ -3,8 +3,11 @@ results annotated with the reviewed names, the earlier rounds, and the reference
 book's data from its root (``book_data``, for the build and ``claimbook check``), and the check
 that every system its claims name exists (``check_systems``).
 
-A page's template takes one mapping of parameters (the build injects it); ``page_data`` loads
-what it names, and ``chapter_context`` is what a narrative chapter adds to its claims' checks.
+A page's template declares its parameters flat, one typed name a line, as papermill expects
+(``PAGE_INPUTS`` are the data every page reads); the build and papermill inject them, the
+template passes them on by name, ``page_parameters`` checks and completes them, ``page_data``
+loads what they name, and ``chapter_context`` is what a narrative chapter adds to its claims'
+checks. ``template_defaults`` reads a template's declared parameters without running it.
 """
 
 from __future__ import annotations
@@ -16,13 +19,17 @@ from typing import NamedTuple
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root
 from claimbook.engine import load_registry, preloaded, validate_claim
 from claimbook.engine.core import Data
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
 from claimbook.inputs.results import load_results
+
+# The data every page reads, by parameter name, with the committed book's values (paths relative
+# to the book's root): the names every template's parameters cell declares and the build passes.
+PAGE_INPUTS = {**BOOK_INPUTS, "overrides": {}}
 
 
 def apply_overrides(registry: Registry, overrides: dict) -> Registry:
@@ -98,7 +105,7 @@ def _files(given: dict) -> dict:
 def _read(files: dict, results_table=None, registry_file=None) -> _Read:
     registry = load_registry(files["registry_dir"], files["chapters_file"], also=registry_file)
     reference = load_reference(files["reference_dir"])
-    table = load_results(files["results_path"]) if results_table is None else results_table
+    table = read_results(files["results_path"]) if results_table is None else results_table
     return _Read(
         registry,
         reference,
@@ -107,6 +114,24 @@ def _read(files: dict, results_table=None, registry_file=None) -> _Read:
         load_result_ids(files["result_ids_path"]),
         load_sources(files["sources_path"]),
     )
+
+
+def read_results(path) -> object:
+    """The round's results from ``path``: the book's tidy table, or an MLCommons summary.csv
+    ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
+    tidy reader's one-line error."""
+    from claimbook.common.paths import resolve_path
+    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_header
+
+    try:
+        raw = header_kind(read_header(resolve_path(path), "results file")) == RAW
+    except IngestError:
+        raw = False  # not a readable CSV: the tidy reader says what it is
+    if raw:
+        from claimbook.inputs.ingest import ingest_as_read
+
+        return ingest_as_read(resolve_path(path))
+    return load_results(path)
 
 
 def preload() -> None:
@@ -118,7 +143,7 @@ def preload() -> None:
     import io
     import warnings
 
-    files = _files(page_parameters({}, "."))
+    files = _files(page_parameters({}))
     before = preloaded.key(files, preloaded.read_paths(files))
     said = io.StringIO()
     with (
@@ -205,23 +230,55 @@ def check_systems(data: Data) -> None:
                     )
 
 
-def page_parameters(parameters: dict, book_root: str) -> dict:
-    """A page's parameters: those the build injected (all of them), or a template's own run by
-    hand, completed with the committed book's data."""
-    return {**BOOK_INPUTS, "book_root": book_root, "overrides": {}, **parameters}
+def page_parameters(given: dict) -> dict:
+    """A page's parameters: those its template was run with (by the build, which passes every
+    one, or by papermill, or by hand), completed with the committed book's data inputs, each
+    data input checked to be of its kind; a UsageError of one line naming the parameter
+    otherwise."""
+    parameters = {**PAGE_INPUTS, **given}
+    for name, default in PAGE_INPUTS.items():
+        value = parameters[name]
+        if isinstance(default, list):
+            good = isinstance(value, list) and all(isinstance(item, str) for item in value)
+            kind = "a list of paths (papermill: -y 'NAME: [FILE, ...]')"
+        elif isinstance(default, dict):
+            good, kind = isinstance(value, dict), "a mapping (papermill: -y 'NAME: {...}')"
+        else:
+            good, kind = isinstance(value, str) and bool(value), "a path"
+        if not good:
+            raise UsageError(
+                f"page parameter {name}: {kind.replace('NAME', name)}, not {type(value).__name__} "
+                f"{str(value)[:60]!r}"
+            )
+    return parameters
+
+
+def located(path: str) -> str:
+    """A data path as a page's parameter gives it: absolute as it is; relative, from the book's
+    root (as the build records them, so an executed page means the same thing anywhere), or, if
+    it is not there but is in the working directory (a page run by hand with papermill from
+    elsewhere), from there. Missing from both: as given (the reader says it is missing)."""
+    given = Path(path)
+    if given.is_absolute() or (book_root() / given).exists():
+        return path
+    try:
+        here = Path.cwd() / given
+    except OSError:
+        return path
+    return str(here) if here.exists() else path
 
 
 def page_data(parameters: dict) -> Data:
     """The data a page's parameters (``page_parameters``) name, loaded the one way."""
     return load_data(
-        parameters["results_path"],
-        parameters["earlier_paths"],
-        parameters["reference_dir"],
-        parameters["registry_dir"],
-        parameters["chapters_file"],
+        located(parameters["results_path"]),
+        [located(path) for path in parameters["earlier_paths"]],
+        located(parameters["reference_dir"]),
+        located(parameters["registry_dir"]),
+        located(parameters["chapters_file"]),
         parameters["overrides"],
-        parameters["result_ids_path"],
-        parameters["sources_path"],
+        located(parameters["result_ids_path"]),
+        located(parameters["sources_path"]),
     )
 
 

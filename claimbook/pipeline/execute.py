@@ -15,8 +15,6 @@ from claimbook.common.errors import ChapterError
 from claimbook.pipeline.kernelfolders import kernel_folder
 
 KERNEL = "python3"
-# The one variable a template's cell tagged ``parameters`` sets, and the build injects.
-PAGE_PARAMETERS = "parameters"
 # Metadata papermill and nbclient record that changes from run to run (times, paths).
 _VOLATILE_NOTEBOOK_KEYS = (
     "start_time",
@@ -154,8 +152,25 @@ def _failing_line(traceback: list[str]) -> str:
     return ""
 
 
-def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbformat.NotebookNode:
-    """Strip what varies between runs, so the same inputs give byte-identical notebooks."""
+def cell_id(page: str, index: int) -> str:
+    """The id of a page's cell: its page's name and its place, so that no two cells of the book
+    share one (every claim's page comes from one template; Jupyter Book 2 warns of repeated
+    ids). An id is at most 64 letters, digits, ``-`` and ``_`` (nbformat): a name that is not
+    one already (a claim's page, ``ANNOUNCEMENT/CLAIM``), or is too long, is made one and ends
+    with a digest of itself, so that two names never give one id."""
+    import hashlib
+
+    suffix = f"-{index}"
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", page)
+    if slug != page or len(slug) + len(suffix) > 64:
+        digest = hashlib.sha256(page.encode()).hexdigest()[:8]
+        slug = f"{slug[: 64 - len(suffix) - len(digest) - 1]}-{digest}"
+    return slug + suffix
+
+
+def make_deterministic(notebook: nbformat.NotebookNode, template: str, page: str) -> nbformat.NotebookNode:
+    """Strip what varies between runs, so the same inputs give byte-identical notebooks; number
+    the cells by page (``cell_id``)."""
     record = notebook.metadata.get("papermill", {})
     for key in _VOLATILE_NOTEBOOK_KEYS:
         record.pop(key, None)
@@ -165,12 +180,15 @@ def make_deterministic(notebook: nbformat.NotebookNode, template: str) -> nbform
             cell.metadata.pop(key, None)
         if cell.get("outputs"):
             cell.outputs = joined_streams(cell.outputs)
-        # papermill gives the cell it injects a random id; derive it from its place instead. The
-        # page shows its parameters folded at the end, so the injected cell is not rendered.
-        if "injected-parameters" in cell.metadata.get("tags", []):
-            cell["id"] = f"injected-parameters-{index}"
-            if "remove-cell" not in cell.metadata["tags"]:
-                cell.metadata["tags"].append("remove-cell")
+        # papermill gives the cell it injects a random id, and every claim's page has its
+        # template's: each takes one from its page and place instead. The page shows its
+        # parameters folded at the end, so the injected cell is not rendered.
+        cell["id"] = cell_id(page, index)
+        if (
+            "injected-parameters" in cell.metadata.get("tags", [])
+            and "remove-cell" not in cell.metadata["tags"]
+        ):
+            cell.metadata["tags"].append("remove-cell")
     return notebook
 
 
@@ -248,7 +266,7 @@ def execute_chapter(
     finally:
         if source != template:
             source.unlink(missing_ok=True)
-    notebook = make_deterministic(nbformat.read(output, as_version=4), template_label)
+    notebook = make_deterministic(nbformat.read(output, as_version=4), template_label, name)
     temporary = output.with_suffix(".ipynb.tmp")
     nbformat.write(notebook, temporary)
     os.replace(temporary, output)
@@ -269,9 +287,8 @@ def _execute(name: str, template: Path, source: Path, output: Path, parameters: 
             papermill.execute_notebook(
                 str(source),
                 str(output),
-                # One input: the template reads the whole mapping (``claimbook.engine.context``);
-                # none, nothing injected.
-                parameters={PAGE_PARAMETERS: parameters} if parameters else {},
+                # Flat, as papermill passes them by hand: each one the template declares.
+                parameters=parameters,
                 kernel_name=KERNEL,
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time

@@ -142,7 +142,7 @@ def sync(source: Path, work: Path) -> int:
     return written
 
 
-def _documents(folder: Path) -> set[Path]:
+def documents(folder: Path) -> set[Path]:
     """The pages of a book's sources (not its build output)."""
     if not folder.is_dir():
         return set()
@@ -174,9 +174,9 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
 
 
 def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
-    documents = _documents(work)
+    before = documents(work)
     sync(book, work)
-    if documents != _documents(work) or (work / RUNNING_STAMP).exists():
+    if before != documents(work) or (work / RUNNING_STAMP).exists():
         # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
         # rewrite every page's navigation for one added: when the book's pages are not the same
         # ones (or a killed build left Sphinx's files half written), they start afresh.
@@ -193,13 +193,18 @@ def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
         raise _failure(builder.returncode, stdout, stderr, work)
     (work / RUNNING_STAMP).unlink()
     output = work / "_build" / "html"
-    # An incremental Sphinx run with no page to write copies no static file: the book's own
-    # (its styles, the chart bundle) are copied here, so the site always has their latest version.
+    copy_static(book, output)
+    return output
+
+
+def copy_static(book: Path, output: Path) -> None:
+    """The book's own static files (its styles, the chart bundle) copied into the site
+    ``output``: an incremental Sphinx run with no page to write copies none, and the site must
+    always have their latest version."""
     for static in sorted((book / BOOK_DIR / "_static").glob("*")):
         if static.is_file():
             (output / "_static").mkdir(parents=True, exist_ok=True)
             shutil.copy2(static, output / "_static" / static.name)
-    return output
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -44,6 +44,7 @@ import threading
 import time
 
 from claimbook.common.paths import BOOK_ROOT_VARIABLE
+from claimbook.common.processes import end_child
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
 # The server: imports, then a loop that forks kernels. It is given as source (run with -c, like
@@ -384,15 +385,7 @@ class KernelServer:
         process = self.process
         if process is None:
             return
-        try:
-            process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end_child(process, timeout=10)
         self.process = None
 
 

@@ -60,8 +60,9 @@ def unpublishable(request: BuildRequest, warnings: list[str]) -> tuple[str, ...]
     return tuple(warnings)
 
 
-def load_data(request: BuildRequest, changes: Changes) -> Loaded:
-    """The inputs of the build, checked (``checked_data``)."""
+def load_data(request: BuildRequest, changes: Changes, audited=None) -> Loaded:
+    """The inputs of the build, checked (``checked_data``; the selections of the claims
+    ``audited`` only, if given: ``claimbook preview``, the claims an edit changed)."""
     from claimbook.inputs.ingest import ingest_as_read
 
     table = None
@@ -71,7 +72,9 @@ def load_data(request: BuildRequest, changes: Changes) -> Loaded:
             table = ingest_as_read(request.results, request.round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    data = checked_data(request.root, table, changes.claims)
+    data = checked_data(
+        request.root, table, changes.claims, None, None if audited is None else lambda _: audited
+    )
     vendors = set(data.reference.accelerators["vendor"]) - {"mixed", "none"}
     parties = party_warnings(data.registry, set(data.results["organization"]), vendors)
     changes = replace(changes, warnings=(*changes.warnings, *unpublishable(request, parties)))

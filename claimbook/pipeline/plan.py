@@ -1,9 +1,17 @@
 """Planning a book: which pages it has (the narrative chapters, then a page per claim), with
 what parameters, and what each page's executed notebook depends on (its digest).
+
+A page's parameters are flat, as papermill passes them: the data inputs every page reads, its
+claim (``claim_id``) or its chapter's claims (``claim_ids``) and own parameters, and the claim
+fields ``--param`` changes (``overrides``). Each is one its template declares in its cell tagged
+``parameters`` (``declared_parameters``); one it does not declare is refused, never dropped.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +25,7 @@ from claimbook.pipeline import digests
 # a page of the round with no claims of its own; ``lists_claims``, a page that reads every claim.
 BUILD_KEYS = ("standalone", "lists_claims")
 # Parameters whose content the digest takes from the claims themselves, not from the files.
-NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides", "book_root")
+NOT_DIGESTED = ("registry_dir", "chapters_file", "overrides")
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,7 @@ class Changes:
     warnings: tuple[str, ...] = ()
 
 
-def _claim_payload(claim, registry) -> dict:
+def claim_payload(claim, registry) -> dict:
     """What a page's digest takes from the registry: the claim, its parts, its announcement's
     header and the other claims of its sentence."""
     announcement = registry.announcements[claim.announcement]
@@ -51,7 +59,7 @@ def _claim_payload(claim, registry) -> dict:
             "statement": claim.statement,
             "kind": claim.kind,
             "fields": claim.fields,
-            "parts": [_claim_payload(part, registry)["claim"] for part in claim.parts],
+            "parts": [claim_payload(part, registry)["claim"] for part in claim.parts],
             "result_ids": list(claim.result_ids),
         },
         # Not where the registry file is: the same book must hash the same in every clone.
@@ -81,7 +89,7 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
             # A page that reads every claim (where the announcements meet) depends on all of them,
             # and sees every change made to one.
             if every_claim is None:
-                every_claim = [_claim_payload(claim, registry) for claim in registry.claims]
+                every_claim = [claim_payload(claim, registry) for claim in registry.claims]
             overrides, digest_claims = dict(changes.claims), every_claim
         else:
             overrides = {
@@ -89,13 +97,15 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
                 for key, value in changes.claims.items()
                 if key in ids or any(key.startswith(i + ".") for i in ids)
             }
-            digest_claims = [_claim_payload(claim, registry) for claim in claims]
+            digest_claims = [claim_payload(claim, registry) for claim in claims]
         own = {
             key: value
             for key, value in dict(changes.chapters.get(name) or chapter.parameters).items()
             if key not in BUILD_KEYS
         }
-        parameters = {**common, **own, "claim_ids": list(ids), "book_root": "../", "overrides": overrides}
+        # A page of the round (standalone) has no claims of its own, and its template no claim_ids.
+        claim_ids = {} if chapter.parameters.get("standalone") else {"claim_ids": list(ids)}
+        parameters = {**claim_ids, **own, **common, "overrides": overrides}
         jobs.append(Job(name, chapter.template, parameters, None, ids, digest_claims))
     return jobs
 
@@ -110,9 +120,8 @@ def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
             *(other.id for other in registry.sentence(claim)),
         }
         parameters = {
-            **common,
             "claim_id": claim.id,
-            "book_root": "../../",
+            **common,
             "overrides": {key: value for key, value in claim_overrides.items() if key in related},
         }
         title = claim.get("title") or claim.statement
@@ -123,7 +132,7 @@ def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
                 parameters,
                 title,
                 (claim.id,),
-                [_claim_payload(claim, registry)],
+                [claim_payload(claim, registry)],
             )
         )
     return jobs
@@ -165,8 +174,58 @@ def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
     return included, text_only
 
 
+def declared_parameters(template: Path) -> dict:
+    """The parameters a template declares, with their defaults: the names its cell tagged
+    ``parameters`` assigns (``name: type = literal  # help``, one a line, as papermill reads
+    them), read without running it (a default that is not a literal is None)."""
+    info = Path(template).stat()
+    return dict(_declared(str(template), info.st_mtime_ns, info.st_size))
+
+
+@functools.lru_cache(maxsize=32)
+def _declared(template: str, mtime_ns: int, size: int) -> tuple:
+    """(Read once per version of the file: every claim's page shares one template. As JSON, not
+    with nbformat: a rebuild with nothing to do never imports it.)"""
+    notebook = json.loads(Path(template).read_text(encoding="utf-8"))
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            source = cell.get("source", "")
+            declared = []
+            for node in ast.parse("".join(source) if isinstance(source, list) else source).body:
+                target = node.target if isinstance(node, ast.AnnAssign) else None
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                if isinstance(target, ast.Name) and node.value is not None:
+                    try:
+                        declared.append((target.id, ast.literal_eval(node.value)))
+                    except (ValueError, TypeError, SyntaxError):
+                        declared.append((target.id, None))
+            return tuple(declared)
+    return ()
+
+
+def check_declared(root: Path, pages: list[Job]) -> None:
+    """Every parameter a page is given is one its template declares: papermill would set an
+    undeclared one where the template never reads it (a chapter parameter misspelt in the
+    chapters' registry would change nothing); a UsageError naming it instead."""
+    for job in pages:
+        declared = declared_parameters(root / job.template)
+        unknown = sorted(set(job.parameters) - set(declared))
+        if not unknown:
+            continue
+        where = (
+            f"{job.template}: a claim's page" if "/" in job.name else f"{CHAPTERS_FILE}: chapter {job.name}"
+        )
+        raise UsageError(
+            f"{where}: parameter {unknown[0]} is not one its template {job.template} declares "
+            f"(it declares {', '.join(declared) or 'none'})"
+        )
+
+
 def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
-    """What each page's executed notebook depends on (see ``claimbook.pipeline.digests``)."""
+    """What each page's executed notebook depends on (see ``claimbook.pipeline.digests``), once
+    every page is known to be given only parameters its template declares."""
+    check_declared(root, pages)
     return {
         job.name: digests.chapter_digest(
             root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED

@@ -99,8 +99,9 @@ def abandon(server, futures: list) -> None:
         logger.disabled = False
 
 
-def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
-    """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``.
+def run_pages(request: BuildRequest, staged: Staged, data, server, keep_server: bool = False) -> dict:
+    """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``;
+    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it).
 
     The engine checks the claims of the pages executed now (their pages must agree with it)
     and the claims with no page (the ledger shows its check); a reused page was checked by
@@ -148,6 +149,6 @@ def run_pages(request: BuildRequest, staged: Staged, data, server) -> dict:
     finally:
         # A failed or interrupted build does not wait for the checks: the thread ends by itself.
         checker.shutdown(wait=False, cancel_futures=True)
-    if server is not None:
+    if server is not None and not keep_server:
         server.stop()  # its memory is the HTML's now
     return checks

@@ -68,18 +68,35 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
     generated = folder / BOOK_DIR / GENERATED_DIR
     previous = request.target / BOOK_DIR / GENERATED_DIR
     seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
-    cache = read_cache(generated / CACHE_NAME)["pages"]
-    wanted, to_run = known_digests or page_digests(root, book_root, pages), []
+    wanted = known_digests or page_digests(root, book_root, pages)
+    to_run = pages_to_run(root, book_root, generated, pages, wanted, request.force)
+    remove_stale(generated, {job.name for job in pages})
+    return Staged(folder, book_root, results_path, pages, wanted, to_run)
+
+
+def pages_to_run(
+    root: Path,
+    book_root: Path,
+    generated: Path,
+    pages: list[Job],
+    wanted: dict,
+    force: bool = False,
+    keep_old: bool = False,
+) -> list[tuple]:
+    """The pages whose digest differs from the one ``generated``'s cache records (all of them
+    with ``force``), each as ``execute_chapter`` takes it; their old executed notebooks removed
+    (kept with ``keep_old``: ``claimbook preview`` shows them until the new ones replace them)."""
+    cache, to_run = read_cache(generated / CACHE_NAME)["pages"], []
     for job in pages:
         output = inside(generated, f"{job.name}.ipynb")
-        if not request.force and cache.get(job.name) == wanted[job.name] and output.is_file():
+        if not force and cache.get(job.name) == wanted[job.name] and output.is_file():
             continue
-        output.unlink(missing_ok=True)
+        if not keep_old:
+            output.unlink(missing_ok=True)
         to_run.append(
             (job.name, root / job.template, output, job.parameters, book_root, job.template, job.title)
         )
-    remove_stale(generated, {job.name for job in pages})
-    return Staged(folder, book_root, results_path, pages, wanted, to_run)
+    return to_run
 
 
 # What a book's hand-written folder holds that is not a source: the build's own and editors'.

@@ -23,6 +23,9 @@ from claimbook.present import blocks, charts, links
 
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
 NOT_THE_BEST = "not the best case"  # a case of an "up to" claim other than the one that decides
+# The book's root seen from a page, for its links: a chapter is book/generated/NAME, a claim's
+# page book/generated/ANNOUNCEMENT/CLAIM (the place of a page follows from what it is).
+CHAPTER_ROOT, CLAIM_PAGE_ROOT = "../", "../../"
 
 
 def no_chart_sentence(check: Check) -> str:
@@ -151,7 +154,7 @@ class Chapter:
         self.data = data
         self.name = name
         self.parameters = parameters  # those its page ran with (``page_parameters``)
-        self.book_root = parameters["book_root"]
+        self.book_root = CHAPTER_ROOT
         checks = checks or {}
         self.shown: list[pd.DataFrame] = []  # results the chapter shows beside its claims' own
         self.pages = [
@@ -330,13 +333,14 @@ def column_value(case, column: kinds.Column):
     return column.missing if value is None and column.missing is not None else value
 
 
-def open_chapter(name: str, parameters: dict) -> Chapter:
-    """Chapter ``name`` of the book, from the parameters its page runs with: everything it reads,
-    loaded the one way, and its claims checked with what the chapter adds to them."""
-    parameters = page_parameters(parameters, "../")
+def open_chapter(name: str, **parameters) -> Chapter:
+    """Chapter ``name`` of the book, from the parameters its page runs with (its template passes
+    every one by name: its claims, ``claim_ids``, the data inputs and its own): everything it
+    reads, loaded the one way, and its claims checked with what the chapter adds to them."""
+    parameters = page_parameters(parameters)
     charts.use_book_style()
     data = page_data(parameters)
-    links.use_page(data.registry, parameters["book_root"])
+    links.use_page(data.registry, CHAPTER_ROOT)
     checks = {}
     for claim_id in parameters.get("claim_ids", ()):
         claim = data.registry.claim(claim_id)
@@ -345,14 +349,14 @@ def open_chapter(name: str, parameters: dict) -> Chapter:
     return Chapter(data, name, parameters, checks)
 
 
-def open_claim_page(parameters: dict) -> ClaimPage:
-    """The page of claim ``parameters["claim_id"]``, from the parameters its page runs with, its
-    data loaded the one way (as ``open_chapter``'s)."""
-    parameters = page_parameters(parameters, "../../")
+def open_claim_page(claim_id: str, **inputs) -> ClaimPage:
+    """The page of claim ``claim_id``, from the data inputs its page runs with (its template
+    passes every one by name), loaded the one way (as ``open_chapter``'s)."""
+    parameters = page_parameters({"claim_id": claim_id, **inputs})
     charts.use_book_style()
     data = page_data(parameters)
-    links.use_page(data.registry, parameters["book_root"])
-    return ClaimPage(data, parameters["claim_id"], parameters["book_root"], parameters=parameters)
+    links.use_page(data.registry, CLAIM_PAGE_ROOT)
+    return ClaimPage(data, claim_id, CLAIM_PAGE_ROOT, parameters=parameters)
 
 
 def ratio_spread(checks) -> pd.DataFrame:

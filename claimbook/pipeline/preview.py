@@ -1,0 +1,377 @@
+"""``claimbook preview``: the book kept built while its sources change, for the analyst's loop
+(edit a claim, look at its page).
+
+A preview is a book of its own in ``_build/preview/`` (it never writes the committed book, nor
+``_build/html``), made by the build's own steps: the registry read and checked
+(``pipeline.load``), the pages planned with their digests (``pipeline.plan``), the pages whose
+digest changed executed (``pipeline.run``: papermill, each page in a kernel forked by the
+build's server, ``pipeline.kernels``), the book assembled (``pipeline.assemble``). What a
+preview keeps between changes is what a build pays for again each time: the kernel server with
+the imports done, and a jupyter-book process holding its Sphinx application
+(``pipeline.sphinx_warm``), which rewrites only the pages whose sources changed.
+
+A change is shown in two steps. First the pages the change made run again, the claim's page or
+the chapter, as soon as they ran, with their HTML; then the pages that read every claim ("Where
+the announcements meet") and the book's assembled pages (the ledger, the announcement pages, the
+table of contents). ``on_html`` is called after each step that changed the site.
+
+The preview reads the project's data as a build does, under the project's lock shared (an
+ingest waits for the step to end), and holds its own folder's lock for as long as it runs (one
+preview at a time per project). Code of the package changed while it runs is not reloaded: the
+preview says so, and a restart takes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from claimbook.common.errors import BuildError, ChapterError, UsageError
+from claimbook.common.formatting import seconds
+from claimbook.common.paths import (
+    BOOK_DIR,
+    CONFIG_FILE,
+    DATA_INPUTS,
+    GENERATED_DIR,
+    PACKAGE_DIR,
+    RESULTS,
+    TOC_FILE,
+)
+from claimbook.pipeline import digests, jupyterbook, outputs
+from claimbook.pipeline.request import BuildRequest
+from claimbook.pipeline.sphinx_warm import SphinxGone, WarmSphinx
+
+PREVIEW_DIR = Path("_build") / "preview"
+# The preview's book, laid out as the project is, and the copy of it Sphinx reads (only files
+# whose bytes changed are rewritten into it, so Sphinx rewrites only their pages).
+SOURCE, WORK = "source", "work"
+# The data whose change means every claim's selections must be audited again.
+DATA_FILES = (
+    RESULTS,
+    *DATA_INPUTS["earlier_paths"],
+    DATA_INPUTS["reference_dir"],
+    DATA_INPUTS["result_ids_path"],
+)
+# A step waits this long at most for a writer of the project (an ingest, a build) to finish.
+LOCK_WAIT = 30.0
+
+
+class Preview:
+    """The preview of the project at ``root``: ``start`` it (the first build), ``refresh`` it
+    after each change, ``stop`` it. ``report`` prints a line; ``on_html`` is called from the
+    refreshing thread whenever the site changed."""
+
+    def __init__(self, root: Path, report: Callable[[str], None], on_html: Callable[[], None] = lambda: None):
+        self.root = Path(root).resolve()
+        self.folder = self.root / PREVIEW_DIR
+        self.source, self.work = self.folder / SOURCE, self.folder / WORK
+        self.report, self.on_html = report, on_html
+        self.request = BuildRequest(root=self.root, force=True, report=report)
+        self.sphinx = WarmSphinx(self.work, report)
+        self.server = None
+        self._lock = None
+        self._audited: dict | None = None  # what the claims and the data were at the last good step
+        self._package = digests.folder_digest(PACKAGE_DIR)
+        self.stopped = False
+
+    @property
+    def generated(self) -> Path:
+        return self.source / BOOK_DIR / GENERATED_DIR
+
+    @property
+    def html(self) -> Path:
+        return self.sphinx.html
+
+    # -- starting and stopping -------------------------------------------------------------
+    def start(self) -> None:
+        """Take the preview's folder, start the kernel server, and build the book once: the
+        committed book's executed pages are taken where they are current (the digests say)."""
+        from claimbook.pipeline.assets import write_vega_bundle
+        from claimbook.pipeline.run import kernel_server
+        from claimbook.pipeline.staging import seed_generated
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._lock = outputs.Lock(self.folder).__enter__()
+        self.server = kernel_server(self.root)
+        if not self.generated.is_dir():  # the committed book's pages, and its table of contents
+            seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated)
+            if (self.root / TOC_FILE).is_file():
+                shutil.copy2(self.root / TOC_FILE, self.source / TOC_FILE)
+        self._mirror_sources()
+        # The chart bundle, made once per project (seconds) and shared with its builds.
+        bundle = write_vega_bundle(self.root / "_build" / "assets")
+        shutil.copy2(bundle, self.source / BOOK_DIR / "_static" / bundle.name)
+        _import_what_a_step_uses()
+        if self.refresh(first=True):
+            self.sphinx.warm_up()
+            self._warm_up_kernels()
+        # Served even if the first step failed (an edit half made): the next change builds it.
+        self.html.mkdir(parents=True, exist_ok=True)
+
+    def _warm_up_kernels(self) -> None:
+        """Execute one claim's page once, into a file thrown away: what executing a page does
+        for the first time in a process (papermill finding its engines and translators,
+        jupyter_client its kernel, the kernel's first fork) is then done before the first change."""
+        from claimbook.common.errors import ChapterError
+        from claimbook.pipeline.execute import execute_chapter
+        from claimbook.pipeline.load import read_registry
+        from claimbook.pipeline.plan import plan
+
+        registry, changes = read_registry(self.request)
+        job = next((job for job in plan(registry, changes) if "/" in job.name), None)
+        if job is None:
+            return
+        scratch = self.folder / ".warm-up.ipynb"
+        try:
+            execute_chapter(
+                job.name,
+                self.root / job.template,
+                scratch,
+                job.parameters,
+                self.root,
+                job.template,
+                None,
+                self.server,
+            )
+        except ChapterError:
+            pass  # only a head start; the page itself says what is wrong when it runs
+        finally:
+            scratch.unlink(missing_ok=True)
+
+    def stop(self) -> None:
+        """End everything the preview started: the kernel server (and any kernel it forked), the
+        jupyter-book process; release its folder."""
+        self.stopped = True
+        for stop in (self.sphinx.stop, self.server.stop if self.server is not None else None):
+            if stop is not None:
+                stop()
+        if self._lock is not None:
+            self._lock.__exit__(None, None, None)
+            self._lock = None
+
+    # -- one change ------------------------------------------------------------------------
+    def refresh(self, first: bool = False) -> bool:
+        """Bring the preview up to date with the project; whether it could (a bad input or a
+        failing page is reported in one line, and the last good pages stay served)."""
+        started = time.perf_counter()
+        try:
+            executed = self._refresh(first)
+        except (UsageError, ChapterError, BuildError, SphinxGone, outputs.LockedError, ValueError) as exc:
+            if not self.stopped:
+                self.report(f"error: {exc}")
+            return False
+        except Exception as exc:  # noqa: BLE001 -- a preview outlives any one bad step, and says why in one line
+            if not self.stopped:
+                self.report(
+                    f"error: the preview could not be brought up to date: {type(exc).__name__}: {exc}"
+                )
+            return False
+        if executed is not None:
+            self.report(
+                f"preview up to date ({len(executed)} page(s) executed, {seconds(time.perf_counter() - started)})"
+            )
+        return True
+
+    def _refresh(self, first: bool) -> tuple[str, ...] | None:
+        """One step: the pages whose digest changed executed (those of the claims and chapters
+        the change made first, shown as soon as they ran; then those that read every claim),
+        the book assembled, the HTML of what changed rewritten; the pages executed (None:
+        nothing had changed)."""
+        from claimbook.pipeline.assemble import assemble
+        from claimbook.pipeline.load import read_registry
+        from claimbook.pipeline.plan import page_digests, plan
+        from claimbook.pipeline.run import run_pages
+        from claimbook.pipeline.staging import Staged, pages_to_run, remove_stale
+
+        self._warn_if_code_changed()
+        with self._project_lock():
+            registry, changes = read_registry(self.request)
+            pages = plan(registry, changes)
+            wanted = page_digests(self.root, self.root, pages)
+            self._mirror_sources()
+            to_run = pages_to_run(self.root, self.root, self.generated, pages, wanted, keep_old=True)
+            remove_stale(self.generated, {job.name for job in pages})
+            if not to_run and self._assembled(wanted, changes):
+                return () if self._publish(first) or first else None
+            own, wide = _steps(to_run, registry)
+            loaded = self._run_own(own, registry, changes)
+            if own:
+                self._publish(first)  # the pages the change made, before the rest
+            staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
+            # Then those that read every claim, and the engine's checks of the claims with no page.
+            kept = dataclasses.replace(staged, to_run=wide)
+            checks = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
+            checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
+            assemble(self.request, staged, loaded, checks)
+        self._publish(first)
+        return staged.executed
+
+    def _run_own(self, own: list, registry, changes):
+        """Execute the pages the change made while this process reads and checks the data
+        (neither needs the other: a page reads its data in its own kernel); the data read."""
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+
+        from claimbook.pipeline.run import execute
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            loading = pool.submit(self._load, registry, changes)
+            if own:
+                workers = self.request.jobs or (os.cpu_count() or 1) + 1
+                execute(own, workers, self.report, self.server)
+            return loading.result()
+
+    def _assembled(self, wanted: dict, changes) -> bool:
+        """Whether the preview's book was assembled from these very pages and inputs (its cache
+        says so): then only the hand-written sources may have changed."""
+        from claimbook.pipeline.cache import CACHE_NAME, assembly_digest, read_cache
+
+        cache, toc = read_cache(self.generated / CACHE_NAME), self.source / TOC_FILE
+        return (
+            cache.get("pages") == wanted
+            and toc.is_file()
+            and digests.file_digest(toc) == cache.get("toc")
+            and cache.get("assembly") == assembly_digest(self.root, wanted, changes.claims)
+        )
+
+    @contextlib.contextmanager
+    def _project_lock(self):
+        """The project's lock, shared with builds from it, for one step (an ingest or a plain
+        build writing meanwhile is waited for, a while)."""
+        deadline = time.monotonic() + LOCK_WAIT
+        lock = outputs.Lock(self.root, shared=True)
+        while True:
+            try:
+                lock.__enter__()
+                break
+            except outputs.LockedError:
+                if time.monotonic() > deadline or self.stopped:
+                    raise
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            lock.__exit__(None, None, None)
+
+    def _load(self, registry, changes):
+        """The data, checked as a build checks it; the selections audited again only for the
+        claims that changed, unless the data did."""
+        from claimbook.pipeline.load import load_data
+
+        now = _audit_state(self.root, registry)
+        audited = None
+        if self._audited is not None and self._audited["data"] == now["data"]:
+            audited = [
+                claim
+                for claim in registry.claims
+                if self._audited["claims"].get(claim.id) != now["claims"][claim.id]
+            ]
+        loaded = load_data(self.request, changes, audited)
+        self._audited = now
+        return loaded
+
+    def _warn_if_code_changed(self) -> None:
+        now = digests.folder_digest(PACKAGE_DIR)
+        if now != self._package:
+            self._package = now
+            self.report(
+                "the claimbook package changed: this preview runs the code it started with; restart it to use the new code"
+            )
+
+    # -- the site --------------------------------------------------------------------------
+    def _mirror_sources(self) -> None:
+        """The project's hand-written sources (``_config.yml``, ``book/`` but its generated
+        pages) in the preview's book, and nothing the project no longer has."""
+        from claimbook.pipeline.assets import VEGA_BUNDLE
+        from claimbook.pipeline.staging import copy_sources
+
+        self.source.mkdir(parents=True, exist_ok=True)
+        copy_sources(self.root, self.source, with_data=False)
+        book = self.source / BOOK_DIR
+        for path in sorted(book.rglob("*"), reverse=True):
+            relative = path.relative_to(book)
+            if relative.parts[0] == GENERATED_DIR or relative.as_posix() == f"_static/{VEGA_BUNDLE}":
+                continue
+            if not (self.root / BOOK_DIR / relative).exists():
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+    def _publish(self, first: bool) -> bool:
+        """The preview's book copied to where Sphinx reads it (only what changed), and the
+        HTML rebuilt: by the kept process, or by a new one when the configuration, the table
+        of contents or the set of pages changed (Sphinx reads those as it starts); whether the
+        site changed."""
+        before = {name: _bytes(self.work / name) for name in (CONFIG_FILE, TOC_FILE)}
+        documents = jupyterbook.documents(self.work)
+        written = jupyterbook.sync(self.source, self.work)
+        other_pages = documents != jupyterbook.documents(self.work)
+        if other_pages:  # as a build does: Sphinx keeps the pages of removed documents
+            shutil.rmtree(self.work / "_build", ignore_errors=True)
+        restart = (
+            self.sphinx.process is None
+            or other_pages
+            or before != {name: _bytes(self.work / name) for name in (CONFIG_FILE, TOC_FILE)}
+        )
+        if not written and not restart:
+            return False
+        said = self.sphinx.restart() if restart else self.sphinx.rebuild()
+        jupyterbook.copy_static(self.source, self.html)
+        if said.get("warnings"):
+            self.report(f"jupyter-book warned {said['warnings']} time(s) (above)")
+        self.report(f"  HTML rewritten ({seconds(said.get('seconds', 0))})")
+        if not first:
+            self.on_html()
+        return True
+
+
+def _import_what_a_step_uses() -> None:
+    """What executing and assembling a page imports (papermill, nbclient, the engine, the
+    generated pages), imported as the preview starts: a second of the first change otherwise."""
+    import papermill  # noqa: F401
+
+    import claimbook.engine.notebook_records
+    import claimbook.engine.scorecard
+    import claimbook.pipeline.assemble
+    import claimbook.pipeline.execute
+    import claimbook.present.markdown_pages  # noqa: F401
+
+
+def _checks(executed: list[tuple], pages: list, data) -> dict:
+    """The engine's checks of the claims of the executed pages (``{claim id: check}``), to
+    which the build holds their verdicts (``verify.agree``), as ``run_pages`` checks those of
+    the pages it executes."""
+    from claimbook import engine
+
+    names = {job[0] for job in executed}
+    wanted = {claim_id for job in pages if job.name in names for claim_id in job.claims}
+    return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in wanted}
+
+
+def _steps(to_run: list[tuple], registry) -> tuple[list, list]:
+    """The pages to run split in two: those of the claims or chapters a change made (shown
+    first), and the pages that read every claim (after them)."""
+    wide = {name for name, chapter in registry.chapters.items() if chapter.parameters.get("lists_claims")}
+    return [job for job in to_run if job[0] not in wide], [job for job in to_run if job[0] in wide]
+
+
+def _audit_state(root: Path, registry) -> dict:
+    """What each claim is (its fields, parts and sentence: what a page's digest takes), and the
+    digest of the data every claim selects from."""
+    from claimbook.pipeline.plan import claim_payload
+
+    data = {
+        name: digests.folder_digest(root / name) if (root / name).is_dir() else _file(root / name)
+        for name in DATA_FILES
+    }
+    return {"claims": {claim.id: claim_payload(claim, registry) for claim in registry.claims}, "data": data}
+
+
+def _file(path: Path) -> str | None:
+    return digests.file_digest(path) if path.is_file() else None
+
+
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None

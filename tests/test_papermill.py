@@ -1,0 +1,142 @@
+"""The templates run with papermill's own command line, as a papermill user runs them: ``-p``
+sets a parameter, ``--help-notebook`` lists them, from the project's folder or from anywhere
+else, with the book's tidy table or a raw MLCommons summary.csv; the page's verdicts are those
+``claimbook check`` gives for the same inputs."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from clirun import in_process
+from conftest import ROOT
+from summaries import summary_from_tidy
+
+from claimbook.engine import scorecard
+from claimbook.inputs.results import load_results
+from claimbook.pipeline.plan import declared_parameters
+
+# The claim whose page runs from a raw summary, and a chapter that runs from the tidy table.
+CLAIM, CHAPTER = "amd-wan-vs-b300", "scaling"
+# What the rows of a page and of `claimbook check` must agree on.
+COMPARED = ("claim", "scenario", "verdict", "measured", "claimed", "reaches_claim", "caveats")
+
+
+def papermill(*args, cwd) -> subprocess.CompletedProcess:
+    """papermill's command line, in a process of its own (its kernel is this Python's)."""
+    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    return subprocess.run(
+        [sys.executable, "-m", "papermill", *map(str, args)],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def compared(rows) -> list[tuple]:
+    return sorted(tuple(json.dumps(row[key], sort_keys=True) for key in COMPARED) for row in rows)
+
+
+def checked(*args) -> list[dict]:
+    done = in_process("check", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return [row for report in json.loads(done.stdout) for row in report["rows"]]
+
+
+@pytest.mark.parametrize("template", ["claim", "economics"])
+def test_help_notebook_lists_every_parameter_with_its_type_default_and_help(template):
+    path = ROOT / "notebooks" / f"{template}.ipynb"
+    done = papermill("--help-notebook", path, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Unknown type" not in done.stdout
+    source = next(
+        "".join(cell["source"])
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if "parameters" in cell["metadata"].get("tags", [])
+    )
+    lines = source.splitlines()
+    for node in ast.parse(source).body:
+        name, kind, default = (
+            node.target.id,
+            ast.get_source_segment(source, node.annotation),
+            ast.get_source_segment(source, node.value),
+        )
+        assert f"  {name}: {kind} (default {default})\n" in done.stdout, name
+        help_text = lines[node.lineno - 1].split("  # ", 1)[1].strip()
+        assert help_text in done.stdout, (name, help_text)
+    listed = re.findall(r"^  (\w+): .* \(default ", done.stdout, re.MULTILINE)
+    assert listed == list(declared_parameters(path)), listed
+
+
+def test_a_claim_page_from_a_raw_summary_run_from_elsewhere_gives_check_s_verdicts(tmp_path):
+    """The claim template run from a folder outside the project, with ``-p claim_id`` and a raw
+    summary.csv (ingested as it is read) given relative to that folder: its verdict rows are
+    ``claimbook check --results`` of that summary, and they are the summary's, not the book's
+    (its results were halved for the claimant)."""
+    tidy = load_results(ROOT / "data" / "mlperf" / "v6.1.csv")
+    halved = tidy.copy()
+    amd = halved["organization"] == "AMD"
+    halved.loc[amd, "result"] = halved.loc[amd, "result"] / 2
+    summary = summary_from_tidy(halved, tmp_path / "summary.csv")
+    out = tmp_path / "page.ipynb"
+    done = papermill(
+        ROOT / "notebooks" / "claim.ipynb",
+        out,
+        "-p",
+        "claim_id",
+        CLAIM,
+        "-p",
+        "results_path",
+        "summary.csv",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = scorecard.collect(out)
+    assert rows and {row["claim"] for row in rows} == {CLAIM}
+    assert compared(rows) == compared(checked(CLAIM, "--results", summary))
+    assert compared(rows) != compared(checked(CLAIM)), "the page did not read the summary it was given"
+
+
+def test_a_chapter_run_with_p_from_the_project_gives_check_s_verdicts(tmp_path):
+    out = tmp_path / "chapter.ipynb"
+    done = papermill(
+        "notebooks/scaling.ipynb",
+        out,
+        "-p",
+        "results_path",
+        "data/mlperf/v6.1.csv",
+        "-p",
+        "registry_dir",
+        "data/claims",
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = scorecard.collect(out)
+    claims = declared_parameters(ROOT / "notebooks" / "scaling.ipynb")["claim_ids"]
+    assert {row["claim"] for row in rows} == set(claims)
+    assert compared(rows) == compared(checked(*claims))
+
+
+def test_a_parameter_of_the_wrong_kind_fails_the_page_in_one_line(tmp_path):
+    """``-p`` gives text: a list parameter given as text stops the page at its first cell with
+    one line naming the parameter and how to give a list."""
+    done = papermill(
+        ROOT / "notebooks" / "claim.ipynb",
+        tmp_path / "page.ipynb",
+        "-p",
+        "earlier_paths",
+        "rounds.csv",
+        cwd=tmp_path,
+    )
+    assert done.returncode != 0
+    assert "page parameter earlier_paths: a list of paths (papermill: -y 'earlier_paths: [FILE, ...]')" in (
+        done.stderr
+    )

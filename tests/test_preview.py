@@ -1,0 +1,184 @@
+"""``claimbook preview`` as an analyst uses it: started in a project, a claim's figure edited in its
+registry, the served page shows the new figure and the open page is told to reload; Ctrl-C ends
+it and every process it started (the kernel server, the kernels, the jupyter-book process)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from clirun import in_process
+from conftest import ROOT, project_copy
+
+CLAIM_FILE = "data/claims/amd-v6.1.yaml"
+PAGE = "book/generated/amd-v6.1/amd-wan-vs-b300.html"
+# The claimed figure of that claim, and the one the test writes over it.
+FIGURE = re.compile(r"(?<=claimed: \{)Offline: [0-9.]+(?=, SingleStream: 11\})")
+EDITED = "Offline: 23.5"
+
+
+def descendants(pid: int) -> set[tuple[int, str]]:
+    """Every process below ``pid`` now, with its start time (a pid may be reused)."""
+    parents, started = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)], started[int(entry.name)] = int(fields[1]), fields[19]
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in {seen for seen, _ in found}:
+                found.add((child, started[child]))
+                todo.append(child)
+    return found
+
+
+def alive(process: tuple[int, str]) -> bool:
+    pid, start = process
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[19] == start and fields[0] != "Z"
+
+
+class Preview:
+    """A ``claimbook preview`` running in a project copy, its output collected line by line."""
+
+    def __init__(self, copy: Path):
+        environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+        environment["PYTHONPATH"] = str(copy)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "claimbook", "preview", "--port", "0"],
+            cwd=copy,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        self.started: set[tuple[int, str]] = set()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, timeout: float, count: int = 1) -> re.Match:
+        """The ``count``-th line of the preview's output that ``pattern`` finds, once it came."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.started |= descendants(self.process.pid)
+            found = [match for line in list(self.lines) if (match := re.search(pattern, line))]
+            if len(found) >= count:
+                return found[count - 1]
+            assert self.process.poll() is None, "the preview ended:\n" + "\n".join(self.lines[-30:])
+            time.sleep(0.1)
+        raise AssertionError(f"no {pattern!r} in {timeout} s:\n" + "\n".join(self.lines[-30:]))
+
+    def stop(self) -> int:
+        self.started |= descendants(self.process.pid)
+        self.process.send_signal(signal.SIGINT)  # what Ctrl-C sends
+        try:
+            return self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+def fetch(url: str) -> str:
+    """The page at ``url``; read again if it was read while Sphinx rewrote it (the browser
+    reloads only once it is written)."""
+    for _ in range(50):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                return answer.read().decode()
+        except http.client.IncompleteRead:
+            time.sleep(0.1)
+    raise AssertionError(f"{url}: never read whole")
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    copy = project_copy(tmp_path / "project")
+    bundle = ROOT / "_build" / "assets" / "claimbook-vega.js"  # seconds to make; the same bytes
+    if bundle.is_file():
+        (copy / "_build" / "assets").mkdir(parents=True)
+        (copy / "_build" / "assets" / bundle.name).write_bytes(bundle.read_bytes())
+    return copy
+
+
+def test_an_edited_figure_is_served_and_reloaded_and_ctrl_c_ends_everything(copy):
+    from websockets.sync.client import connect
+
+    before = {path: path.read_bytes() for path in (copy / "book" / "generated").rglob("*") if path.is_file()}
+    preview = Preview(copy)
+    try:
+        port = int(preview.wait_for(r"serving the book at http://127\.0\.0\.1:(\d+)/", 600).group(1))
+        url = f"http://127.0.0.1:{port}/{PAGE}"
+        page = fetch(url)
+        assert "websocket-reload" in page  # the page reloads itself when told to
+        assert "23.5%" not in page
+        with connect(f"ws://127.0.0.1:{port}/websocket-reload", open_timeout=30) as reload:
+            registry = copy / CLAIM_FILE
+            text, count = FIGURE.subn(EDITED, registry.read_text(encoding="utf-8"))
+            assert count == 1
+            registry.write_text(text, encoding="utf-8")
+            assert reload.recv(timeout=300) == "refresh"
+        deadline = time.monotonic() + 120
+        while "claimed 23.5%" not in fetch(url):
+            assert time.monotonic() < deadline, "the served page never showed the edited figure"
+            time.sleep(0.2)
+        preview.wait_for(r"preview up to date \(2 page\(s\) executed", 300)
+        # A registry broken mid-edit is one line, the page stays served; mended, it is shown again.
+        registry.write_text(text.replace("claimed: {", "claimed: {{", 1), encoding="utf-8")
+        preview.wait_for(r"^error: .*amd-v6\.1\.yaml", 300)
+        assert "claimed 23.5%" in fetch(url)
+        registry.write_text(text.replace(EDITED, "Offline: 24.5"), encoding="utf-8")
+        deadline = time.monotonic() + 120
+        while "claimed 24.5%" not in fetch(url):
+            assert time.monotonic() < deadline, "the mended registry's figure was never shown"
+            time.sleep(0.2)
+        preview.wait_for(r"preview up to date \(2 page\(s\) executed", 300, count=2)
+        # Its own writes (all in _build/preview) set off nothing more: one step per edit.
+        time.sleep(3)
+        assert sum("changed:" in line for line in preview.lines) == 3, preview.lines
+    finally:
+        code = preview.stop()
+    assert code == 0, "\n".join(preview.lines[-30:])
+    assert preview.lines[-1] == "preview stopped"
+    assert preview.started, "the preview started no process (no kernel server, no jupyter-book)"
+    survivors = [pid for pid in preview.started if alive(pid)]
+    assert not survivors, f"still running after Ctrl-C: {survivors}"
+    # The committed book is the build's: the preview wrote only in _build/preview.
+    after = {path: path.read_bytes() for path in (copy / "book" / "generated").rglob("*") if path.is_file()}
+    assert after == before
+    assert (copy / "_build" / "preview" / "work" / "_build" / "html" / PAGE).is_file()
+    assert not (copy / "_build" / "html").exists()
+
+
+def test_a_port_already_taken_is_refused_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = in_process("preview", "--port", port)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: --port {port}: cannot listen on 127.0.0.1:{port}")
+    assert done.stderr.count("\n") == 1
