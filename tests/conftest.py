@@ -41,18 +41,24 @@ def pytest_configure(config):
         import nbval.kernel
     except ImportError:
         return
+    import atexit
     import tempfile
+    import uuid
 
     from jupyter_client.manager import KernelManager
 
     folder = tempfile.mkdtemp(prefix="nbval-")  # short: a socket's path has about 100 bytes
     config._claimbook_nbval_sockets = folder
+    # Removed however the worker ends (a kernel nbval shuts down late may outlive unconfigure).
+    atexit.register(shutil.rmtree, folder, True)
 
     class SocketKernelManager(KernelManager):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self.transport = "ipc"
             self.ip = os.path.join(folder, "kernel")
+            # Its connection file (the key that signs its messages) in the same folder, not in /tmp.
+            self.connection_file = os.path.join(folder, f"kernel-{uuid.uuid4().hex}.json")
 
     nbval.kernel.KernelManager = SocketKernelManager
 

@@ -222,7 +222,15 @@ def copy(tmp_path_factory):
     the_copy = Copy(root, environment, token, hooks, temporary)
     yield the_copy
     the_copy.end_strays()
-    shutil.rmtree(temporary, ignore_errors=True)
+    remove_folder(temporary)
+
+
+def remove_folder(folder: Path, seconds: float = 10.0) -> None:
+    """Remove ``folder``, again while a killed build's reaper may still be removing in it."""
+    deadline = time.monotonic() + seconds
+    while folder.exists() and time.monotonic() < deadline:
+        shutil.rmtree(folder, ignore_errors=True)
+        time.sleep(0.05)
 
 
 @dataclass

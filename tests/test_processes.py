@@ -16,7 +16,6 @@ started at once succeeds.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -198,7 +197,9 @@ def project(tmp_path_factory) -> Project:
     yield Project(root, temporary, started, release, environment)
     for line in naming(base):
         os.kill(int(line.split(" ", 1)[0]), signal.SIGKILL)
-    shutil.rmtree(temporary, ignore_errors=True)
+    from test_faults import remove_folder
+
+    remove_folder(temporary)
 
 
 def _waiting_pages(project: Project, out: Path) -> Build:

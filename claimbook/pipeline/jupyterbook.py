@@ -33,6 +33,11 @@ _WARM_BUILDER = (
 import importlib, json, os, sys, traceback
 
 die_with_parent(int(sys.argv[1]))  # the build: Sphinx never writes on after it
+import tempfile
+
+# Its temporary files (the traceback of a crash) in the build's staging folder, even on a full
+# disk (Python would otherwise try another folder, /tmp, when this one cannot take a test file).
+tempfile.tempdir = sys.argv[2]
 from jupyter_book.cli.main import main
 for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "sphinxcontrib.bibtex"):
     try:
@@ -75,12 +80,12 @@ def start_builder(staging: Path) -> subprocess.Popen:
     temporary = staging / TEMPORARY
     temporary.mkdir(exist_ok=True)
     return subprocess.Popen(
-        [sys.executable, "-c", _WARM_BUILDER, str(os.getpid())],
+        [sys.executable, "-c", _WARM_BUILDER, str(os.getpid()), str(temporary)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "TMPDIR": str(temporary)},
+        env={**os.environ, "TMPDIR": str(temporary)},  # (and for what it starts)
     )
 
 
