@@ -15,8 +15,9 @@ the chapter, as soon as they ran, with their HTML; then the pages that read ever
 the announcements meet") and the book's assembled pages (the ledger, the announcement pages, the
 table of contents). ``on_html`` is called after each step that changed the site.
 
-The preview reads the project's data as a build does, under the project's lock shared (an
-ingest waits for the step to end), and holds its own folder's lock for as long as it runs (one
+The preview reads the project's data as a build does, under the project's lock shared for each
+step (a step waits a while for an ingest or a build writing; an ingest during a step is refused,
+as during an ``--out`` build), and holds its own folder's lock for as long as it runs (one
 preview at a time per project). Code of the package changed while it runs is not reloaded: the
 preview says so, and a restart takes it.
 """
@@ -116,29 +117,21 @@ class Preview:
         """Execute one claim's page once, into a file thrown away: what executing a page does
         for the first time in a process (papermill finding its engines and translators,
         jupyter_client its kernel, the kernel's first fork) is then done before the first change."""
-        from claimbook.common.errors import ChapterError
         from claimbook.pipeline.execute import execute_chapter
         from claimbook.pipeline.load import read_registry
         from claimbook.pipeline.plan import plan
 
-        registry, changes = read_registry(self.request)
-        job = next((job for job in plan(registry, changes) if "/" in job.name), None)
-        if job is None:
-            return
         scratch = self.folder / ".warm-up.ipynb"
         try:
-            execute_chapter(
-                job.name,
-                self.root / job.template,
-                scratch,
-                job.parameters,
-                self.root,
-                job.template,
-                None,
-                self.server,
-            )
-        except ChapterError:
-            pass  # only a head start; the page itself says what is wrong when it runs
+            registry, changes = read_registry(self.request)
+            job = next((job for job in plan(registry, changes) if "/" in job.name), None)
+            if job is not None:
+                template = self.root / job.template
+                execute_chapter(
+                    job.name, template, scratch, job.parameters, self.root, job.template, None, self.server
+                )
+        except (UsageError, ChapterError):
+            pass  # only a head start: a page says what is wrong with it when it runs
         finally:
             scratch.unlink(missing_ok=True)
 
