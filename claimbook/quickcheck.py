@@ -201,7 +201,7 @@ def run(
         return "\n".join(terminal_text(line) for line in shown.splitlines())
     output = "\n\n".join(text(report) for report in reports)
     moved = moved_table(reports, data, root) if results is not None else ""
-    return output + ("\n\n" + terminal_text(moved) if moved else "")
+    return output + ("\n\n" + "\n".join(map(terminal_text, moved.splitlines())) if moved else "")
 
 
 def _to_stderr(message: str) -> None:

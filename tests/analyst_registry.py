@@ -39,7 +39,8 @@ claims:
     title: "Up to 1.3x the GB200 rack"
     statement: The cloud's GB300 rack gave up to 1.3 times the gpt-oss-120b throughput of its GB200 rack.
     kind: ratio
-    form: up-to
+    form: figure
+    quantifier: up-to
     claimed: 1.3
     unit: x
     benchmark: gpt-oss-120b
@@ -51,7 +52,7 @@ claims:
     title: "Twice the GB200 rack"
     statement: The cloud's GB300 rack gave twice the gpt-oss-120b throughput of its GB200 rack, Offline and Server.
     kind: ratio
-    form: each
+    form: figure
     claimed: 2
     unit: x
     benchmark: gpt-oss-120b

@@ -24,7 +24,7 @@ from claimbook.present import blocks, charts, claim_pages, explorer, links, mark
 
 @pytest.fixture(scope="module")
 def data():
-    return page_data(page_parameters({}, "../"))
+    return page_data(page_parameters({}))
 
 
 @pytest.fixture(scope="module")

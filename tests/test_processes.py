@@ -54,7 +54,11 @@ WAITING_PAGE = textwrap.dedent("""
 def _waiting_template(path: Path) -> None:
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    parameters = nbformat.v4.new_code_cell("parameters = {}")
+    from claimbook.engine.context import PAGE_INPUTS  # the data inputs the build passes every page
+
+    parameters = nbformat.v4.new_code_cell(
+        "\n".join(f"{name} = {value!r}" for name, value in PAGE_INPUTS.items())
+    )
     parameters.metadata["tags"] = ["parameters"]
     notebook.cells = [nbformat.v4.new_markdown_cell("# A page that waits"), parameters]
     notebook.cells.append(nbformat.v4.new_code_cell(WAITING_PAGE))

@@ -33,6 +33,9 @@ def derived(tmp_path_factory, committed_results):
     assert halved.sum() == 1
     before = table[halved].iloc[0].to_dict()
     table.loc[halved, "result"] = table.loc[halved, "result"] / 2
+    table.loc[halved, "per_accelerator"] = (
+        table.loc[halved, "result"] / table.loc[halved, "total_accelerators"]
+    )
     rack = (table["organization"] == "NVIDIA") & (table["system"] == OLD_RACK)
     assert rack.sum() >= 6
     table.loc[rack, "location"] = table.loc[rack, "location"].str.replace(f"/{OLD_RACK}/", f"/{NEW_RACK}/")
