@@ -27,31 +27,24 @@ import pandas as pd
 
 from claimbook.common.formatting import count, data_value, significant
 from claimbook.common.identifiers import ROUND, ROUND_RULE, UNSAFE_TEXT, unsafe_character
-from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, UNITS
+from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, TIDY_COLUMNS, UNITS
 
 MIN_RESULT = 1e-4  # the smallest published result is about 0.014 (video samples per second)
 MAX_RESULT = 1e10  # the largest is about 6 million tokens per second
 MAX_COUNT = 1_000_000  # nodes, accelerators per node, and their product
 CPU_ONLY = ("", "n/a", "none")  # accelerator names of a system whose host processors run it
-TEXT_COLUMNS = (
-    "round",
-    "organization",
-    "division",
-    "availability",
-    "system_type",
-    "system",
-    "system_name",
-    "accelerator",
-    "model",
-    "mlperf_model",
-    "scenario",
-    "units",
-    "metric",
-    "framework",
-    "weight_data_types",
-    "result_id",
-    "location",
+# The columns of the tidy table that hold text (every one but its numbers and flags).
+NOT_TEXT = (
+    "nodes",
+    "accelerators_per_node",
+    "total_accelerators",
+    "result",
+    "higher_is_better",
+    "per_accelerator",
+    "gpu_watts",
+    "inferred",
 )
+TEXT_COLUMNS = tuple(name for name in TIDY_COLUMNS if name not in NOT_TEXT)
 
 
 def first_problem(table: pd.DataFrame, path, line, names: dict[str, str] | None = None) -> str | None:
