@@ -385,7 +385,16 @@ class KernelServer:
         process = self.process
         if process is None:
             return
-        end_child(process, timeout=10)
+        with self._lock:
+            never_forked = self._next == 0
+        if never_forked:
+            # No kernel to end: a build that executes nothing (or stops at its inputs) need not
+            # wait a second or more for the server to finish importing only to exit.
+            process.kill()
+            process.wait()
+            process.stdin.close()
+        else:
+            end_child(process, timeout=10)
         self.process = None
 
 
