@@ -21,6 +21,7 @@ HOSTILE_CHAPTERS = ("scaling", "wan_video", "economics", "explorer")
 # several workers (`make test`) they start at once and the short ones fill in around them.
 LONG_FIRST = (
     "test_browser.py",
+    "test_browser_hostile.py",
     "test_new_registry.py",
     "test_faults.py",
     "test_build.py",

@@ -5,7 +5,8 @@ Headless Chromium (Debian's package) driven by Playwright for Python; no browser
 Every request to a host other than loopback is blocked and recorded. Without Chromium these
 tests skip with one line saying why, unless CLAIMBOOK_REQUIRE_BROWSER is set (then they fail).
 
-The book is built once per session (``built_book`` in conftest.py). Each page is loaded once per
+The books built from hostile data and from a hostile registry are met in
+``test_browser_hostile.py`` (a file of its own, so that another test worker runs it). The book is built once per session (``built_book`` in conftest.py). Each page is loaded once per
 viewport (1400x900 and 390x844) by the ``survey`` fixture, which runs every layout measurement
 in one ``page.evaluate`` and keeps what it found; the tests below then each assert one property
 of that survey, naming the page, the chart or table, the element and its sizes when it fails.
@@ -18,6 +19,7 @@ each of those pages is also pictured whole (NAME-full.png) for review.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -542,12 +544,19 @@ class PageVisit:
     measured: dict = field(default_factory=dict)
 
 
-@pytest.fixture(scope="module")
-def chromium():
+@contextlib.contextmanager
+def launched_chromium():
+    """Debian's Chromium, headless, every outside request sent to a dead proxy."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, proxy=DEAD_PROXY)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with launched_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -1231,151 +1240,3 @@ def test_screenshots_for_readers_and_phones(survey):
             committed = SCREENSHOTS / made.name
             assert committed.is_file(), f"{committed} is missing (run with CLAIMBOOK_UPDATE_SCREENSHOTS=1)"
             assert committed.stat().st_size < DOCS_SCREENSHOT_LIMIT
-
-
-# ---------------------------------------------------------------------------------------------
-# A book built from hostile data shows the text and runs none of it
-
-
-@pytest.fixture(scope="module")
-def hostile_site(hostile_book):
-    site = Site(hostile_book)
-    yield site
-    site.close()
-
-
-def test_hostile_text_renders_inert(chromium, hostile_site):
-    """Each page of the hostile book, at phone width (where a 3000-character name would most
-    easily push the page sideways): no injected script runs, no injected element or link
-    exists, nothing is fetched from outside, and the names show as plain text."""
-    from summaries import IMAGE
-
-    pages = hostile_site.pages()
-    assert {
-        "book/generated/scaling.html",
-        "book/generated/wan_video.html",
-        "book/generated/explorer.html",
-    } <= set(pages)
-    viewport = VIEWPORTS["phone"]
-    shown_as_text, problems = [], []
-    browser = Browser(chromium, viewport)
-    try:
-        for page in pages:
-            status, blocked, errors = browser.load(hostile_site.base + page)
-            found = browser.page.evaluate("""() => ({
-                pwned: window.__pwned === undefined ? null : window.__pwned,
-                headings: document.querySelectorAll('h1').length,
-                injected: document.querySelectorAll("img[src='x'], [onerror], [onload]").length,
-                scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
-                    /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
-                                             || element.getAttribute('action') || '')).length,
-                text: document.body.innerText,
-                scrollWidth: document.documentElement.scrollWidth,
-            })""")
-            if status != 200:
-                problems.append(f"{page}: HTTP status {status}")
-            if found["pwned"] is not None:
-                problems.append(f"{page}: injected script ran (window.__pwned = {found['pwned']})")
-            if blocked:
-                problems.append(f"{page}: requested outside hosts: {blocked}")
-            if errors:
-                problems.append(f"{page}: console errors: {errors}")
-            if found["headings"] < 1:
-                problems.append(f"{page}: lost its heading")
-            if found["injected"]:
-                problems.append(f"{page}: {found['injected']} injected element(s) with an event handler")
-            if found["scripts"]:
-                problems.append(f"{page}: {found['scripts']} injected javascript: link(s)")
-            if found["scrollWidth"] > viewport["width"] + 1:
-                problems.append(
-                    f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
-                    f"{viewport['width']} px"
-                )
-            if IMAGE in found["text"]:
-                shown_as_text.append(page)
-    finally:
-        browser.close()
-    failing(problems, "problems with hostile data")
-    assert len(shown_as_text) >= 3, (
-        f"the hostile names should be visible as plain text on the pages that list submitters; only on {shown_as_text}"
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# A book built from a hostile registry: every text field shows as text and runs nothing
-
-
-@pytest.fixture(scope="module")
-def hostile_registry_site(hostile_registry_book):
-    site = Site(hostile_registry_book / "_build" / "html")
-    yield site
-    site.close()
-
-
-def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_registry_site):
-    """Each page of the book of a registry whose every text field carries a script, elements
-    with onerror/onload handlers, a javascript: link and Markdown/MyST markup (the claim's own
-    page, its announcement, the ledger, the how-to, the search page): no script of the
-    registry's runs (window.__pwned stays unset), no element, handler, frame or javascript: link
-    of its is in the page, nothing is fetched from outside, and its text is on the page as text."""
-    pages = hostile_registry_site.pages()
-    assert {
-        "book/index.html",
-        "book/generated/evil-v6.1.html",
-        "book/generated/evil-v6.1/evil-scaling.html",
-        "book/howto.html",
-    } <= set(pages)
-    problems, shown = [], defaultdict(list)
-    browser = Browser(chromium, VIEWPORTS["desktop"])
-    try:
-        for page in [*pages, "search.html"]:
-            status, blocked, errors = browser.load(hostile_registry_site.base + page)
-            found = browser.page.evaluate("""() => ({
-                pwned: window.__pwned === undefined ? null : window.__pwned,
-                injected: [...document.querySelectorAll("*")].filter(element =>
-                    [...element.attributes].some(attribute =>
-                        /^on/i.test(attribute.name) && attribute.value.includes("__pwned"))).length
-                    + document.querySelectorAll("img[src='x'], iframe, object, embed").length,
-                scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
-                    /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
-                                             || element.getAttribute('action') || '')).length,
-                ownScripts: [...document.querySelectorAll('script')].filter(element =>
-                    element.textContent.trim().startsWith('window.__pwned')).length,
-                text: document.body.innerText,
-                title: document.title,
-            })""")
-            if status != 200:
-                problems.append(f"{page}: HTTP status {status}")
-            if found["pwned"] is not None:
-                problems.append(f"{page}: the registry's script ran (window.__pwned = {found['pwned']})")
-            if blocked:
-                problems.append(f"{page}: requested outside hosts: {blocked}")
-            if errors:
-                problems.append(f"{page}: console errors: {errors}")
-            for key, what in (
-                ("injected", "element(s) or handler(s) of the registry's"),
-                ("scripts", "javascript: link(s)"),
-                ("ownScripts", "script element(s) of the registry's"),
-            ):
-                if found[key]:
-                    problems.append(f"{page}: {found[key]} {what}")
-            for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
-                if f"{field}-MARK <script>window.__pwned=1</script>" in found["text"]:
-                    shown[field].append(page)
-            if (
-                page == "book/generated/evil-v6.1/evil-scaling.html"
-                and "CLAIM_TITLE-MARK <script>" not in found["title"]
-            ):
-                problems.append(
-                    f"{page}: its title does not read as the registry's text: {found['title'][:120]!r}"
-                )
-    finally:
-        browser.close()
-    failing(problems, "problems with a hostile registry")
-    missing = [
-        field
-        for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT")
-        if not shown[field]
-    ]
-    assert not missing, f"the registry's text of {missing} is shown on no page (as text)"
-    assert "book/generated/evil-v6.1/evil-scaling.html" in shown["CLAIM_TITLE"], dict(shown)
