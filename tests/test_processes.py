@@ -15,6 +15,7 @@ started at once succeeds.
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import subprocess
@@ -494,17 +495,8 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
 # Loaded by every Python process of a build whose path has it; it acts in the build itself: once
 # Sphinx has written the HTML (``compile_book`` returned), the file system under ``_build`` is
 # filled, so that the copy of the finished site into the staging folder meets a full disk.
-FILL_AFTER_SPHINX = textwrap.dedent("""
-    import importlib.abc, importlib.machinery, os, sys
-
-    def _fill(folder):
-        with open(os.path.join(folder, "filler"), "wb") as stream:
-            try:
-                while True:
-                    stream.write(b"\\0" * (1 << 20))
-                    stream.flush()
-            except OSError:
-                pass
+FILL_AFTER_SPHINX = "import importlib.abc, importlib.machinery, sys\nfrom pathlib import Path\n\n\n"
+FILL_AFTER_SPHINX += inspect.getsource(_fill) + textwrap.dedent("""
 
     class _Finder(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
@@ -519,7 +511,7 @@ FILL_AFTER_SPHINX = textwrap.dedent("""
 
                 def compile_book(book, work_root, *args, **kwargs):
                     html = real(book, work_root, *args, **kwargs)
-                    _fill(work_root)
+                    _fill(Path(work_root))
                     return html
 
                 module.compile_book = compile_book
