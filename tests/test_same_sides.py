@@ -155,11 +155,42 @@ def test_one_case_whose_sides_coincide_is_said_on_the_card(tmp_path):
     measured = {case.label: case.measured for case in checked.cases}
     assert measured == {"Offline": pytest.approx(100.0 / 100.0), "Server": pytest.approx(20.0 / 10.0)}
     said = [note for note in checked.context if "by construction" in note]
-    assert said == [
+    expected = (
         "In Offline, the subject and the baseline are the same result (Acme rack): that case compares a "
         "result with itself, so it shows no difference by construction, not by measurement."
-    ], checked.context
+    )
+    assert said == [expected], checked.context
     assert f"For context: {said[0]}" in card_text(checked)
     assert said[0] in card(checked)
     (offline, *_) = scorecard.rows_for(checked, "acme-v6.1")
     assert said[0] in offline["reason"]
+
+
+def test_a_larger_configuration_equal_to_the_smaller_is_a_registry_error(tmp_path):
+    """The same rule for a scaling claim's two sides, written as the results write them and not."""
+    from enginekit import result, world
+
+    from claimbook.common.errors import UsageError
+    from claimbook.pipeline.load import check_selections
+
+    rows = [
+        result("Acme", "rack", "Offline", 100.0, gpus=72, nodes=9),
+        result("Acme", "node", "Offline", 10.0),
+    ]
+    claim = {
+        "id": "scales-to-itself",
+        "statement": "Scales from one node to a rack.",
+        "kind": "scaling",
+        "claimed": 95.0,
+        "unit": "%",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "small": {"organization": "Acme", "system": "Rack "},
+        "large": {"organization": "Acme", "system": "rack"},
+    }
+    with pytest.raises(
+        UsageError, match="claim scales-to-itself: field small: finds the same 1 result as the large"
+    ):
+        check_selections(world(tmp_path, rows, [claim]))
+    claim["small"]["system"] = "node"
+    check_selections(world(tmp_path, rows, [claim]))  # two configurations: a scaling claim
