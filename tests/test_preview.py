@@ -182,3 +182,129 @@ def test_a_port_already_taken_is_refused_in_one_line():
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: --port {port}: cannot listen on 127.0.0.1:{port}")
     assert done.stderr.count("\n") == 1
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _gone_within(processes, seconds: float) -> list:
+    deadline = time.monotonic() + seconds
+    while (left := [process for process in processes if alive(process)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid, _ in left:  # ended, so that nothing outlives the test; the assertion has spoken
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def test_a_preview_killed_while_sphinx_builds_takes_sphinx_and_its_kernels_with_it(copy):
+    """SIGKILL of ``claimbook preview`` (an out-of-memory killer, a closed terminal's
+    ``kill -9``) while its kept jupyter-book builds the book for the first time: every process
+    it started (that jupyter-book, the kernel server and its kernels) ends within seconds, not
+    once Sphinx has finished writing into the project. (Sphinx also ends as it first writes into
+    its closed output; the lifeline ends it when it writes nothing: the next test.)"""
+    preview = Preview(copy)
+    try:
+
+        def building():
+            preview.started |= descendants(preview.process.pid)
+            assert preview.process.poll() is None, "\n".join(preview.lines[-30:])
+            return [process for process in preview.started if "build_on_request" in _command_line(process[0])]
+
+        deadline = time.monotonic() + 600
+        while not (warm := building()):
+            assert time.monotonic() < deadline, "the kept jupyter-book never started"
+            time.sleep(0.05)
+        assert not any("serving the book" in line for line in preview.lines), "Sphinx was not building"
+        preview.started |= descendants(preview.process.pid)
+        preview.process.kill()
+        preview.process.wait(timeout=60)
+    finally:
+        if preview.process.poll() is None:
+            preview.process.kill()
+    left = _gone_within(preview.started, 5.0)
+    assert not left, (
+        f"outlived the killed preview by 5 s: {[(pid, _command_line(pid)[:80]) for pid, _ in left]}"
+    )
+    assert warm
+
+
+# A Sphinx extension that makes a build wait (a minute, once a flag file exists), having said
+# that it started: a build is then killed in its middle, whatever the machine's load.
+SLOW_EXTENSION = """
+import os, pathlib, time
+
+def _wait(app, env, docnames):
+    if os.path.exists(os.environ["SLOW_FLAG"]):
+        pathlib.Path(os.environ["SLOW_STARTED"]).write_text("")
+        time.sleep(60)
+
+def setup(app):
+    app.connect("env-before-read-docs", _wait)
+    return {"parallel_read_safe": True}
+"""
+# A process that keeps a WarmSphinx as the preview does: started in a thread that ends (as the
+# preview's steps are), then asked to build again, which waits.
+HOLDER = """
+import os, pathlib, sys, threading, time
+from claimbook.pipeline.sphinx_warm import WarmSphinx
+
+source = pathlib.Path(sys.argv[1])
+sphinx = WarmSphinx(source, report=lambda line: None)
+thread = threading.Thread(target=sphinx.start)
+thread.start()
+thread.join()
+time.sleep(1)
+print("alive" if sphinx.process.poll() is None else "ended", sphinx.process.pid, flush=True)
+pathlib.Path(os.environ["SLOW_FLAG"]).write_text("")
+os.utime(source / "intro.md")
+sphinx.rebuild()
+"""
+
+
+def test_the_kept_jupyter_book_outlives_the_thread_that_started_it_and_dies_with_its_process(tmp_path):
+    """The lifeline ties a process to the thread that started it: the preview's jupyter-book,
+    started by a step's thread that then ends, keeps running; its process killed in the middle of
+    a build, it ends within seconds."""
+    book, extensions = tmp_path / "book", tmp_path / "extensions"
+    book.mkdir()
+    extensions.mkdir()
+    (extensions / "slow_ext.py").write_text(SLOW_EXTENSION)
+    (book / "_config.yml").write_text(
+        'title: A book\nexecute:\n  execute_notebooks: "off"\nsphinx:\n  extra_extensions: [slow_ext]\n'
+    )
+    (book / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    (book / "intro.md").write_text("# A page\n\nSome text.\n")
+    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    environment.update(
+        {
+            "PYTHONPATH": f"{ROOT}{os.pathsep}{extensions}",
+            "SLOW_FLAG": str(tmp_path / "slow"),
+            "SLOW_STARTED": str(tmp_path / "started"),
+        }
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(book)],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        said = holder.stdout.readline().split()
+        assert said[:1] == ["alive"], f"{said}: {holder.stderr.read() if holder.poll() is not None else ''}"
+        warm = (int(said[1]), Path(f"/proc/{said[1]}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "started").exists():
+            assert holder.poll() is None and time.monotonic() < deadline, holder.stderr.read()
+            time.sleep(0.05)
+        holder.kill()
+        holder.wait(timeout=60)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    assert not _gone_within([warm], 5.0), "the kept jupyter-book outlived its process by 5 s"

@@ -15,6 +15,7 @@ started at once succeeds.
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import subprocess
@@ -489,3 +490,69 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     )  # a crash log
     again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
     assert again.wait() == 0, again.text()
+
+
+# Loaded by every Python process of a build whose path has it; it acts in the build itself: once
+# Sphinx has written the HTML (``compile_book`` returned), the file system under ``_build`` is
+# filled, so that the copy of the finished site into the staging folder meets a full disk.
+FILL_AFTER_SPHINX = "import importlib.abc, importlib.machinery, sys\nfrom pathlib import Path\n\n\n"
+FILL_AFTER_SPHINX += inspect.getsource(_fill) + textwrap.dedent("""
+
+    class _Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "claimbook.pipeline.jupyterbook":
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                real = module.compile_book
+
+                def compile_book(book, work_root, *args, **kwargs):
+                    html = real(book, work_root, *args, **kwargs)
+                    _fill(Path(work_root))
+                    return html
+
+                module.compile_book = compile_book
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _Finder())
+""")
+
+
+def test_a_full_disk_while_the_site_is_copied_out_is_one_line_and_keeps_the_published_site(
+    project, full_disk_out, tmp_path
+):
+    """After Sphinx has finished, the copy of its site into the staging folder fills the disk:
+    the same one line as a full disk in Sphinx, no work files left, the published site as it was."""
+    from treehash import snapshot
+
+    out, hooks = full_disk_out, tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(FILL_AFTER_SPHINX)
+    project.reset()
+    project.release.write_text("")
+    first = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
+    assert first.wait() == 0, first.text()
+    published = snapshot(out / "_build" / "html")
+    environment = dict(project.environment)
+    project.environment["PYTHONPATH"] = f"{project.root}{os.pathsep}{hooks}"
+    try:  # one page more: a table of contents of its own, so the site is compiled again
+        build = project.start(out, "--only", WAITING[0], "--only", WAITING[1], "--only", "amd-wan-vs-b300")
+        code = build.wait()
+    finally:
+        project.environment = environment
+    assert code == 1, build.text()
+    errors = [line for line in build.text().splitlines() if line.startswith("error")]
+    assert len(errors) == 1 and "No space left on device" in errors[0], build.text()
+    assert errors[0].startswith("error: jupyter-book could not write the HTML: "), build.text()
+    assert build.text().splitlines()[-1] == errors[0] and "Traceback" not in build.text(), build.text()
+    (out / "_build" / "filler").unlink()
+    left = sorted(path.name for path in (out / "_build").iterdir())
+    assert ".sphinx-work" not in left and not [name for name in left if name.startswith(".claimbook-")], left
+    assert snapshot(out / "_build" / "html") == published, "the published site changed"
+    no_survivors(tmp_path)
+    assert not project.kernel_files(), f"left in the temporary folder: {project.kernel_files()}"

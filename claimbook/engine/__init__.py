@@ -155,9 +155,10 @@ def _check_combining(kind: str, spec: KindSpec, name: str, selector: dict, fail)
 def audit(claim, data: Data) -> list[str]:
     """The registry errors a claim's selectors make on these data: a selector that takes one
     result per case and finds several without saying how they combine (every one, for one
-    message listing them all), and what its kind's own ``audit`` finds (two sides of different
-    sizes compared without saying how)."""
-    from claimbook.engine.core import benchmarks_of, select_for, several
+    message listing them all), two sides of a comparison that find the very same results, and
+    what its kind's own ``audit`` finds (two sides of different sizes compared without saying
+    how)."""
+    from claimbook.engine.core import several
 
     found = []
     for item in (claim, *claim.parts):
@@ -170,21 +171,68 @@ def audit(claim, data: Data) -> list[str]:
                 continue
             if name == "baseline" and item.get("prefer"):
                 continue  # the claim's own rule picks: its owner's best, else the best partner's
-            benchmarks = benchmarks_of(item)
-            rows, _ = select_for(data, item, {k: v for k, v in selector.items() if k != "label"}, name)
-            if benchmarks:
-                rows = rows[rows["benchmark"].isin(benchmarks)]
-            scenarios = item.get("scenarios") or ([item.get("scenario")] if item.get("scenario") else None)
-            if scenarios:
-                rows = rows[rows["scenario"].isin(scenarios)]
+            rows = _selected(item, data, name, selector)
             for (benchmark, scenario), group in rows.groupby(["benchmark", "scenario"], sort=True):
                 if len(group) > 1:
                     found.append(several(item, name, group, f"{benchmark} {scenario}"))
                     break
+        found += _same_sides(item, data)
         kind_audit = getattr(KINDS.get(item.kind), "audit", None)
         if kind_audit is not None and not found:
             found += kind_audit(item, data)
     return found
+
+
+def _selected(claim, data: Data, name: str, selector: dict):
+    """The results a selector of ``claim`` finds in the claim's benchmarks and scenarios."""
+    from claimbook.engine.core import benchmarks_of, select_for
+
+    rows, _ = select_for(data, claim, {k: v for k, v in selector.items() if k != "label"}, name)
+    benchmarks = benchmarks_of(claim)
+    if benchmarks:
+        rows = rows[rows["benchmark"].isin(benchmarks)]
+    scenarios = claim.get("scenarios") or ([claim.get("scenario")] if claim.get("scenario") else None)
+    if scenarios:
+        rows = rows[rows["scenario"].isin(scenarios)]
+    return rows
+
+
+# The selectors a claim sets against each other: a subject and its baseline, a larger
+# configuration and its smaller one.
+SIDES = (("subject", "baseline"), ("large", "small"))
+
+
+def _same_sides(claim, data: Data) -> list[str]:
+    """Two sides of a comparison that find the very same results (one system written two ways:
+    another case, other spaces, an invisible character, another of its names): every figure
+    would be 1 by construction, a verdict no one could sign. A registry error naming both
+    spellings, one per pair of sides."""
+    selectors = list(role_selectors(claim))
+    found = []
+    for first, second in SIDES:
+        for one in [selector for name, selector in selectors if name == first]:
+            rows = _selected(claim, data, first, one)
+            if rows.empty:
+                continue
+            for other in [selector for name, selector in selectors if name == second]:
+                if set(_selected(claim, data, second, other)["location"]) == set(rows["location"]):
+                    systems = list(
+                        dict.fromkeys(f"{row.organization} {row.system}" for row in rows.itertuples())
+                    )
+                    found.append(
+                        f"{claim.where}: field {second}: finds the same "
+                        f"{formatting.plural(len(rows), 'result')} as the {first} ({', '.join(systems[:3])}"
+                        f"{' ...' if len(systems) > 3 else ''}): the {first} is written {_spelled(one)} and "
+                        f"the {second} {_spelled(other)}, so every comparison would be 1 by construction; "
+                        f"name the {second}'s own results"
+                    )
+                    break
+    return found
+
+
+def _spelled(selector: dict) -> str:
+    """A selector as the registry writes it, an invisible character shown ("organization 'nvidia\\u200b'")."""
+    return ", ".join(f"{field} {value!r}" for field, value in selector.items() if field != "label")
 
 
 def check(claim, data: Data) -> Check:

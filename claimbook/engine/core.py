@@ -249,8 +249,33 @@ def finish(claim: Claim, outcome: Outcome) -> Check:
         missing=tuple(outcome.missing),
         summary=outcome.summary,
         acknowledged=acknowledged,
-        context=tuple(note if note.endswith(".") else note + "." for note in outcome.context),
+        context=tuple(
+            note if note.endswith(".") else note + "."
+            for note in [*outcome.context, *_with_itself(outcome.cases)]
+        ),
     )
+
+
+def _with_itself(cases) -> list[str]:
+    """The cases whose two sides are the very same results (a set's best that is the result it
+    is set against, one system under two names), in words: their figure is by construction."""
+    found = []
+    for case in cases:
+        by_role: dict[str, set] = {}
+        for role, _organization, _system, location, _count in case.selected:
+            by_role.setdefault(role, set()).add(location)
+        roles = list(by_role)
+        pairs = [(one, other) for index, one in enumerate(roles) for other in roles[index + 1 :]]
+        same = next(((one, other) for one, other in pairs if by_role[one] == by_role[other]), None)
+        if same is not None:
+            names = ", ".join(
+                dict.fromkeys(f"{entry[1]} {entry[2]}" for entry in case.selected if entry[0] == same[0])
+            )
+            found.append(
+                f"In {case.label}, the {same[0]} and the {same[1]} are the same result ({names}): that case "
+                "compares a result with itself, so it shows no difference by construction, not by measurement"
+            )
+    return found
 
 
 def select_for(

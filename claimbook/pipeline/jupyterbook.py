@@ -173,9 +173,30 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
     try:
         return _compile(book, work, builder)
     except OSError as exc:
-        if exc.errno in _SYSTEM_ERRNOS:
-            shutil.rmtree(work, ignore_errors=True)
-        raise
+        if exc.errno not in _SYSTEM_ERRNOS:
+            raise
+        raise _system_failure(exc, work) from None
+
+
+def copy_site(html: Path, target: Path, work_root: Path, stamp: str, assembly: str | None) -> None:
+    """Copy the finished site ``html`` (in Sphinx's work folder under ``work_root``) to ``target``
+    in the staging folder, stamped with what it was made from; at the first failure the partial
+    copy goes, and on a failure of the system (a full disk) Sphinx's work folder too, said in the
+    one line a full disk in Sphinx gives."""
+    try:
+        target.mkdir()
+        for path in sorted(html.rglob("*")):  # a folder before what it holds
+            copy = target / path.relative_to(html)
+            if path.is_dir():
+                copy.mkdir()
+            else:
+                shutil.copy2(path, copy)
+        write_stamp(target, stamp, assembly)
+    except OSError as exc:
+        shutil.rmtree(target, ignore_errors=True)
+        if exc.errno not in _SYSTEM_ERRNOS:
+            raise
+        raise _system_failure(exc, work_root / WORK_DIR) from None
 
 
 def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
@@ -234,13 +255,24 @@ def _failure(code: int, stdout: str, stderr: str, work: Path) -> HtmlError:
     for match in _SYSTEM_ERROR.finditer(text):
         if int(match.group(1)) in _SYSTEM_ERRNOS:
             shutil.rmtree(work, ignore_errors=True)
-            where = f"{match.group(3)}: " if match.group(3) else f"{work}: "
-            return HtmlError(f"jupyter-book could not write the HTML: {where}{match.group(2).strip()}")
+            return _system_line(match.group(3) or work, match.group(2).strip())
     (work / RUNNING_STAMP).unlink(missing_ok=True)  # it ran to its end: its environment is whole
     output = [line for line in text.splitlines() if line.strip()]
     problems = [line for line in output if "WARNING" in line or "ERROR" in line or "Error" in line]
     shown = "\n  ".join((problems or output)[-15:])
     return HtmlError(f"jupyter-book build failed (exit {code}):\n  {shown}")
+
+
+def _system_failure(exc: OSError, work: Path) -> HtmlError:
+    """A failure of the system met by the build itself as it copies the site in or out: Sphinx's
+    work folder goes (it only fills the disk), said as Sphinx's own failure is."""
+    shutil.rmtree(work, ignore_errors=True)
+    where = exc.filename2 or exc.filename or work  # a copy's destination, where the disk is full
+    return _system_line(where, exc.strerror or str(exc))
+
+
+def _system_line(where, cause: str) -> HtmlError:
+    return HtmlError(f"jupyter-book could not write the HTML: {where}: {cause}")
 
 
 def site_digest(book: Path) -> str:

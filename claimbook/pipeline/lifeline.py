@@ -6,8 +6,9 @@ out-of-memory killer, a CI timeout, ``kill -9 -PGID``) cannot. So each of them a
 to kill it the moment its parent ends: on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, which the
 kernel delivers as the parent exits, whatever killed it, with no thread of the child's own
 having to run. (The parent is the thread that started the child: the build starts them from
-its main thread, the server is single-threaded.) A parent that ended before the call was made
-is seen by the child's next look at its parent's pid, and the child ends at once.
+its main thread, the server is single-threaded, and the preview starts its jupyter-book from a
+thread kept for that, ``sphinx_warm``.) A parent that ended before the call was made is seen by
+the child's next look at its parent's pid, and the child ends at once.
 
 Where the call does not exist (not Linux), a kernel still watches its server (ipykernel's parent
 poller, ``claimbook.pipeline.kernels``) and the server its build (its standard input closes).

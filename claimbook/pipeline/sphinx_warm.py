@@ -13,7 +13,8 @@ of contents are read once, as it starts: a change of either needs a new process
 (``WarmSphinx.restart``). Warnings are reported, not errors: a preview shows the page the
 warning is about; jupyter-book's other words (its banners, where the HTML is) are not. It
 speaks JSON lines on a pipe of its own (Sphinx prints to its standard output), and ends when
-its input closes, however the process that started it ends.
+its input closes; killed outright with the preview (SIGKILL), it is killed at once too, in the
+middle of a build (``claimbook.pipeline.lifeline``), so Sphinx never writes on after it.
 """
 
 from __future__ import annotations
@@ -26,13 +27,19 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from claimbook.common.paths import CONFIG_FILE, TOC_FILE
 from claimbook.common.processes import end_child
+from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
-_SERVER = r"""
+_SERVER = (
+    DIE_WITH_PARENT
+    + r"""
 import json, os, sys, time, traceback
+
+die_with_parent(int(sys.argv[2]))  # the preview
 from sphinx.application import Sphinx
 from jupyter_book.cli.main import main
 
@@ -73,12 +80,19 @@ sys.stdout.flush()
 sys.stderr.flush()
 os._exit(0)
 """
+)
 
 
 # The lines of jupyter-book's output a preview reports as they come: Sphinx's warnings and
 # errors (colour codes removed). If the process ends, its last lines are reported too.
 _REPORTED = re.compile(r"WARNING|ERROR")
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# The lifeline ties a process to the thread that started it, and a preview's steps run in
+# threads of their own that end: the kept process is started by this one thread, which lives as
+# long as the preview's process.
+_STARTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="claimbook-sphinx-starter")
 
 
 class SphinxGone(RuntimeError):
@@ -119,14 +133,15 @@ class WarmSphinx:
         what that build said."""
         read, write = os.pipe()
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", _SERVER, json.dumps(self._arguments())],
+            self.process = _STARTER.submit(
+                subprocess.Popen,
+                [sys.executable, "-c", _SERVER, json.dumps(self._arguments()), str(os.getpid())],
                 stdin=subprocess.PIPE,
                 stdout=write,
                 stderr=subprocess.PIPE,
                 text=True,
                 start_new_session=True,  # Ctrl-C reaches the preview, which ends this process
-            )
+            ).result()
         finally:
             os.close(write)
         self._answers = os.fdopen(read, encoding="utf-8")
