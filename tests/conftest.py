@@ -24,6 +24,7 @@ LONG_FIRST = (
     "test_browser_hostile.py",
     "test_new_registry.py",
     "test_faults.py",
+    "test_faults_registries.py",
     "test_build.py",
     "test_safety.py",
     "test_registry_as_data.py",
