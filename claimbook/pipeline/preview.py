@@ -191,9 +191,7 @@ class Preview:
             if not to_run and self._assembled(wanted, changes):
                 return () if self._publish(first) or first else None
             own, wide = _steps(to_run, registry)
-            loaded = self._run_own(own, registry, changes)
-            if own:
-                self._publish(first)  # the pages the change made, before the rest
+            loaded = self._run_own(own, registry, changes, first)
             staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
             # Then those that read every claim, and the engine's checks of the claims with no page.
             kept = dataclasses.replace(staged, to_run=wide)
@@ -203,9 +201,11 @@ class Preview:
         self._publish(first)
         return staged.executed
 
-    def _run_own(self, own: list, registry, changes):
+    def _run_own(self, own: list, registry, changes, first: bool):
         """Execute the pages the change made while this process reads and checks the data
-        (neither needs the other: a page reads its data in its own kernel); the data read."""
+        (neither needs the other: a page reads its data in its own kernel), and show them at
+        once if the data passed its checks (a bad input leaves the last good pages served); the
+        data read."""
         import os
         from concurrent.futures import ThreadPoolExecutor
 
@@ -216,7 +216,10 @@ class Preview:
             if own:
                 workers = self.request.jobs or (os.cpu_count() or 1) + 1
                 execute(own, workers, self.report, self.server)
-            return loading.result()
+            loaded = loading.result()
+        if own:
+            self._publish(first)  # the pages the change made, before the rest
+        return loaded
 
     def _assembled(self, wanted: dict, changes) -> bool:
         """Whether the preview's book was assembled from these very pages and inputs (its cache
@@ -263,8 +266,10 @@ class Preview:
                 for claim in registry.claims
                 if self._audited["claims"].get(claim.id) != now["claims"][claim.id]
             ]
+        started = time.perf_counter()
         loaded = load_data(self.request, changes, audited)
         self._audited = now
+        self.report(f"  data read and checked ({seconds(time.perf_counter() - started)})")
         return loaded
 
     def _warn_if_code_changed(self) -> None:

@@ -56,8 +56,8 @@ def bound_socket(port: int) -> socket.socket:
 
 def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
     """Serve ``preview``'s site on ``sock`` until Ctrl-C (or SIGTERM), refreshing it as its
-    sources change; ``ready()`` once the sources are watched (an edit before that would be
-    missed: one step then takes what changed since the first build)."""
+    sources change; ``ready()`` once the sources are watched and a step took what changed
+    since the first build (an edit before the watches were in place would be missed otherwise)."""
     import uvicorn
     from sphinx_autobuild.filter import IgnoreFilter
     from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
@@ -123,9 +123,13 @@ def _watcher_class():
                 yield_on_timeout=True,
             ):
                 if not watching:
+                    # What changed while the preview started, taken before it says it serves: an
+                    # edit saved after that is a step of its own, never caught half-way by this one.
                     watching = True
+                    await _in_thread(self.preview.refresh)
                     self.ready()
-                elif not changes:
+                    continue
+                if not changes:
                     continue
                 if changes:
                     shown = sorted({_shown(Path(path), self.preview.root) for _, path in changes})
