@@ -71,6 +71,8 @@ class Preview:
         self.folder = self.root / PREVIEW_DIR
         self.source, self.work = self.folder / SOURCE, self.folder / WORK
         self.report, self.on_html = report, on_html
+        # Whether a source changed since the step began (the watcher says: ``claimbook.pipeline.serve``).
+        self.newer: Callable[[], bool] = lambda: False
         self.request = BuildRequest(root=self.root, force=True, report=report)
         self.sphinx = WarmSphinx(self.work, report)
         self.server = None
@@ -173,7 +175,7 @@ class Preview:
         """One step: the pages whose digest changed executed (those of the claims and chapters
         the change made first, shown as soon as they ran; then those that read every claim),
         the book assembled, the HTML of what changed rewritten; the pages executed (None:
-        nothing had changed)."""
+        nothing had changed, or a newer change came before the rest: its step makes it)."""
         from claimbook.pipeline.assemble import assemble
         from claimbook.pipeline.load import read_registry
         from claimbook.pipeline.plan import page_digests, plan
@@ -192,11 +194,15 @@ class Preview:
                 return () if self._publish(first) or first else None
             own, wide = _steps(to_run, registry)
             loaded = self._run_own(own, registry, changes, first)
+            if self._newer_change():
+                return None
             staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
             # Then those that read every claim, and the engine's checks of the claims with no page.
             kept = dataclasses.replace(staged, to_run=wide)
             checks = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
             checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
+            if self._newer_change():
+                return None
             assemble(self.request, staged, loaded, checks)
         self._publish(first)
         return staged.executed
@@ -220,6 +226,15 @@ class Preview:
         if own:
             self._publish(first)  # the pages the change made, before the rest
         return loaded
+
+    def _newer_change(self) -> bool:
+        """Whether a source was saved again since this step began (``newer``): the rest of the
+        book is then left to the step that change sets off, which shows its own page first,
+        rather than made for what is already out of date."""
+        if not self.newer():
+            return False
+        self.report("  a newer change came: the rest of the book follows it")
+        return True
 
     def _assembled(self, wanted: dict, changes) -> bool:
         """Whether the preview's book was assembled from these very pages and inputs (its cache
