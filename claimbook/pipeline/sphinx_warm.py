@@ -224,14 +224,15 @@ class WarmSphinx:
             self.rebuild()
 
     def restart(self) -> dict:
-        """A new process (the configuration or the table of contents changed)."""
-        self.stop()
+        """A new process (the configuration or the table of contents changed), once the old one
+        saved its environment (the new one reads it rather than every page)."""
+        self.stop(timeout=30)
         return self.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 1) -> None:
         """End the process at once: a build it is in the middle of is only a preview's."""
         process, self.process = self.process, None
         if process is None:
             return
-        end_child(process, timeout=1)
+        end_child(process, timeout=timeout)
         self._answers.close()
