@@ -5,6 +5,7 @@ running or on disk when the server stops."""
 import os
 import shutil
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -152,8 +153,8 @@ def test_a_page_takes_the_data_the_server_loaded_once_and_a_fresh_kernel_loads_t
     assert outputs["fresh"] == ["False", f"False {claims} 0.5", "False True"]
 
 
-def test_a_page_whose_files_changed_loads_them_itself(tmp_path, monkeypatch):
-    """The key is the files' bytes: data kept for other bytes is not taken."""
+def _preloaded_book(tmp_path, monkeypatch) -> Path:
+    """A copy of the book's data, read by ``preload`` into this test's own store."""
     from claimbook.engine import context, preloaded
 
     book = tmp_path / "book"
@@ -161,13 +162,53 @@ def test_a_page_whose_files_changed_loads_them_itself(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAIMBOOK_BOOK_ROOT", str(book))
     monkeypatch.setattr(preloaded, "_KEPT", {})  # this test's own
     context.preload()
-    files = context._files(context.page_parameters({}))
-    before = preloaded.key(files, preloaded.read_paths(files))
-    assert list(preloaded._KEPT) == [before]
-    changed = min(path for path in (book / "data" / "reference").iterdir() if path.is_file())
-    changed.write_bytes(changed.read_bytes() + b"\n")
-    assert preloaded.take(preloaded.key(files, preloaded.read_paths(files))) is None
-    assert preloaded.take(before) is not None and not preloaded.held()
+    return book
+
+
+def _same_data(one, other) -> bool:
+    frames = ("results", "earlier", "result_ids", "reference.accelerators", "reference.benchmarks")
+
+    def frame(data, name):
+        for step in name.split("."):
+            data = getattr(data, step)
+        return data
+
+    same_frames = all(frame(one, name).equals(frame(other, name)) for name in frames)
+    return same_frames and (one.registry, one.sources) == (other.registry, other.sources)
+
+
+@pytest.mark.parametrize(
+    "edited, read_again",
+    [
+        ("data/claims/amd-v6.1.yaml", 1),  # that registry alone
+        ("data/reference/accelerators.csv", 2),  # the reference, and the results annotated with it
+        (None, 0),
+    ],
+)
+def test_a_page_reads_again_only_the_parts_whose_files_changed(edited, read_again, tmp_path, monkeypatch):
+    """Each part is kept under its own files' bytes: after an edit, a page takes every part but
+    those of the edited file (which stay, never taken), and has the data a page reading every
+    file has."""
+    from claimbook.engine import context, preloaded
+
+    book = _preloaded_book(tmp_path, monkeypatch)
+    registries = len(list((book / "data" / "claims").glob("*.yaml")))
+    # Each registry, the chapters, the reference, the results, each earlier round, the IDs, the sources.
+    assert len(preloaded._KEPT) == registries + 4 + len(context.PAGE_INPUTS["earlier_paths"]) + 1
+    if edited:
+        path = book / edited
+        text = path.read_text(encoding="utf-8")
+        edit = (
+            text.replace("Offline: 18, SingleStream", "Offline: 18.5, SingleStream", 1)
+            if edited.endswith(".yaml")
+            else text + "\n"
+        )
+        assert edit != text
+        path.write_text(edit, encoding="utf-8")
+    taken = context.page_data(context.page_parameters({}))
+    assert len(preloaded._KEPT) == read_again
+    preloaded._KEPT.clear()
+    assert _same_data(taken, context.page_data(context.page_parameters({})))
 
 
 @pytest.mark.parametrize("says", ["warns", "prints", "changes a file"])
@@ -177,10 +218,9 @@ def test_a_read_that_said_something_or_raced_an_edit_is_not_kept(says, tmp_path,
 
     from claimbook.engine import context, preloaded
 
-    book = tmp_path / "book"
-    shutil.copytree(ROOT / "data", book / "data")
-    monkeypatch.setenv("CLAIMBOOK_BOOK_ROOT", str(book))
-    monkeypatch.setattr(preloaded, "_KEPT", {})
+    book = _preloaded_book(tmp_path, monkeypatch)
+    parts = len(preloaded._KEPT)
+    preloaded._KEPT.clear()
     read = context._read
 
     def saying(files, *rest):
@@ -196,7 +236,8 @@ def test_a_read_that_said_something_or_raced_an_edit_is_not_kept(says, tmp_path,
 
     monkeypatch.setattr(context, "_read", saying)
     context.preload()
-    assert not preloaded.held()
+    # What was said is said by no part; the part of the file edited as it was read is not kept.
+    assert len(preloaded._KEPT) == (parts - 1 if says == "changes a file" else 0)
 
 
 def test_a_kernel_that_dies_fails_its_page_and_not_the_server(server, tmp_path):

@@ -24,6 +24,8 @@ PAGE = "book/generated/amd-v6.1/amd-wan-vs-b300.html"
 # The claimed figure of that claim, and the one the test writes over it.
 FIGURE = re.compile(r"(?<=claimed: \{)Offline: [0-9.]+(?=, SingleStream: 11\})")
 EDITED = "Offline: 23.5"
+# The pages the edit makes the preview execute: the claim's, and the one that reads every claim.
+EXECUTED = ("amd-v6.1/amd-wan-vs-b300.ipynb", "where_they_meet.ipynb")
 
 
 def descendants(pid: int) -> set[tuple[int, str]]:
@@ -169,6 +171,27 @@ def test_an_edited_figure_is_served_and_reloaded_and_ctrl_c_ends_everything(copy
     assert after == before
     assert (copy / "_build" / "preview" / "work" / "_build" / "html" / PAGE).is_file()
     assert not (copy / "_build" / "html").exists()
+    # The pages the preview executed after the edits (in kernels forked from a server that read
+    # the data before them) are the pages a build makes from the same files.
+    executed = {
+        name: (copy / "_build" / "preview" / "source" / "book" / "generated" / name).read_bytes()
+        for name in EXECUTED
+    }
+    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    environment["PYTHONPATH"] = str(copy)
+    build = subprocess.run(
+        [sys.executable, "-m", "claimbook", "build", "--no-html"],
+        cwd=copy,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr[-3000:]
+    for name, page in executed.items():
+        assert page != before[copy / "book" / "generated" / name], f"{name}: the edit changed nothing"
+        assert (copy / "book" / "generated" / name).read_bytes() == page, name
 
 
 def test_a_port_already_taken_is_refused_in_one_line():

@@ -58,6 +58,8 @@ MAX_NUMBER = 1e15
 
 # The engine's check of a claim's kind and fields: raises ValueError naming the claim and field.
 Validator = Callable[["Claim"], None]
+# How a file of the registry is read: ``through(part, label, paths, read)`` (``load_registry``).
+Through = Callable[[str, str, tuple, Callable], object] | None
 
 
 class RegistryError(ValueError):
@@ -554,11 +556,16 @@ def _unique(read: list) -> tuple[dict[str, Announcement], list[Claim]]:
     return announcements, claims
 
 
+def _read_now(_part: str, _label: str, _paths: tuple, read: Callable):
+    return read()
+
+
 def load_registry(
     claims_dir: str | os.PathLike = CLAIMS_DIR,
     chapters_file: str | os.PathLike = CHAPTERS_FILE,
     validate: Validator | None = None,
     also: str | os.PathLike | None = None,
+    through: Through = None,
 ) -> Registry:
     """Every registry file in ``claims_dir`` (announcements in date order) and the chapters.
 
@@ -566,17 +573,23 @@ def load_registry(
     the kinds; ``claimbook.engine.load_registry`` passes it). Without it the fields are not
     checked: only for a build that compares digests with its last, validated build.
     ``also``: one more registry file (a draft, anywhere), read as if it were in the folder; it
-    takes the place of the folder's file of the same announcement."""
+    takes the place of the folder's file of the same announcement.
+    ``through``: how each file of the folder and the chapters file is read, ``through(part,
+    label, (path,), read)``, the engine's way of taking what a page's kernel holds already
+    (``claimbook.engine.preloaded.through``); by default, ``read()``."""
     folder = resolve_path(claims_dir)
     if not folder.is_dir():
         raise RegistryError(f"{claims_dir}: no such folder of registry files")
     paths = sorted(folder.glob("*.yaml"))
     if not paths:
         raise RegistryError(f"{claims_dir}: no registry file (*.yaml) in the folder")
-    read = []
-    for path in paths:
-        label = str(Path(claims_dir) / path.name)
-        read.append(_read_file(path, label, validate))
+    through = through or _read_now
+    part = "registry file" if validate is None else "registry file, checked"
+    labels = {path: str(Path(claims_dir) / path.name) for path in paths}
+    read = [
+        through(part, labels[path], (str(path),), lambda p=path: _read_file(p, labels[p], validate))
+        for path in paths
+    ]
     if also is not None:
         if not Path(also).is_file():
             raise RegistryError(f"{also}: no such registry file")
@@ -585,7 +598,9 @@ def load_registry(
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = _unique(read)
     todos = tuple(todo for item in read for todo in item[2])
-    chapters = _chapters(resolve_path(chapters_file), str(chapters_file))
+    chapters_path = resolve_path(chapters_file)
+    read_chapters = lambda: _chapters(chapters_path, str(chapters_file))
+    chapters = through("chapters", str(chapters_file), (str(chapters_path),), read_chapters)
     _check_names(announcements, claims, chapters)
     for claim in claims:
         if claim.chapter is not None and claim.chapter not in chapters:

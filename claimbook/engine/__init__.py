@@ -15,6 +15,7 @@ from claimbook.claims.selectors import SelectorError
 from claimbook.claims.selectors import validate as validate_selector
 from claimbook.common import formatting
 from claimbook.engine import kinds as kinds_package
+from claimbook.engine import preloaded
 from claimbook.engine.caveats import CODES, ordered, qualifies
 from claimbook.engine.core import Check, ClaimSpecError, Data
 from claimbook.engine.kinds import KindSpec, spec_of
@@ -34,8 +35,11 @@ ROLES = ("core", "detail")  # a part is the claim's core (decides) or a detail (
 
 def load_registry(claims_dir=CLAIMS_DIR, chapters_file=CHAPTERS_FILE, also=None) -> Registry:
     """Every registry file (``claimbook.claims.registry.load_registry``), each claim's kind and
-    fields checked as it is read, so a mistake names the file, the claim and the field."""
-    return registry.load_registry(claims_dir, chapters_file, validate=validate_claim, also=also)
+    fields checked as it is read, so a mistake names the file, the claim and the field; in a
+    page's kernel, a file it holds already read is taken (``claimbook.engine.preloaded``)."""
+    return registry.load_registry(
+        claims_dir, chapters_file, validate=validate_claim, also=also, through=preloaded.through
+    )
 
 
 def validate_claim(claim) -> None:

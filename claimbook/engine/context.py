@@ -72,12 +72,7 @@ def load_data(
     In a page's kernel forked by the build's server, what the server read from these very files
     is taken instead of reading them again (``claimbook.engine.preloaded``); the overrides are
     applied to it as to what is read."""
-    files = _files(locals())
-    read = None
-    if results_table is None and registry_file is None and preloaded.held():
-        read = preloaded.take(preloaded.key(files, preloaded.read_paths(files)))
-    if read is None:
-        read = _read(files, results_table, registry_file)
+    read = _read(_files(locals()), results_table, registry_file)
     registry = apply_overrides(read.registry, overrides or {})
     earlier = combine_rounds([*read.rounds, announced_figures(registry)])
     return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources)
@@ -103,17 +98,30 @@ def _files(given: dict) -> dict:
 
 
 def _read(files: dict, results_table=None, registry_file=None) -> _Read:
+    """What ``load_data`` reads, part by part: each part is taken from what a page's kernel
+    holds for the same files and bytes (``claimbook.engine.preloaded``), or read."""
     registry = load_registry(files["registry_dir"], files["chapters_file"], also=registry_file)
-    reference = load_reference(files["reference_dir"])
-    table = read_results(files["results_path"]) if results_table is None else results_table
+    reference_dir = files["reference_dir"]
+    reference = _part("reference", reference_dir, load_reference)
+    if results_table is None:  # annotated with the reference: kept under both
+        path = files["results_path"]
+        read = lambda: annotate(read_results(path), reference)
+        results = preloaded.through("results", [path, reference_dir], (path, reference_dir), read)
+    else:
+        results = annotate(results_table, reference)
     return _Read(
         registry,
         reference,
-        annotate(table, reference),
-        [load_round_table(path) for path in files["earlier_paths"]],
-        load_result_ids(files["result_ids_path"]),
-        load_sources(files["sources_path"]),
+        results,
+        [_part("round", path, load_round_table) for path in files["earlier_paths"]],
+        _part("result ids", files["result_ids_path"], load_result_ids),
+        _part("sources", files["sources_path"], load_sources),
     )
+
+
+def _part(name: str, path: str, read):
+    """``read(path)``, or the part a page's kernel holds for the same path and bytes."""
+    return preloaded.through(name, path, (path,), lambda: read(path))
 
 
 def read_results(path) -> object:
@@ -144,18 +152,18 @@ def preload() -> None:
     import warnings
 
     files = _files(page_parameters({}))
-    before = preloaded.key(files, preloaded.read_paths(files))
     said = io.StringIO()
     with (
         warnings.catch_warnings(record=True) as warned,
         contextlib.redirect_stdout(said),
         contextlib.redirect_stderr(said),
+        preloaded.recording() as recorded,
     ):
         warnings.simplefilter("always")
-        read = _read(files)
-    # Kept only under the bytes it was read from: a file that changed meanwhile loses it.
-    if not warned and not said.getvalue() and preloaded.key(files, preloaded.read_paths(files)) == before:
-        preloaded.keep(before, read)
+        _read(files)
+    # Each part kept under the bytes it was read from: a file that changed meanwhile loses it.
+    if not warned and not said.getvalue():
+        preloaded.keep(recorded)
 
 
 def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:

@@ -71,6 +71,8 @@ class Preview:
         self.folder = self.root / PREVIEW_DIR
         self.source, self.work = self.folder / SOURCE, self.folder / WORK
         self.report, self.on_html = report, on_html
+        # Whether a source changed since the step began (the watcher says: ``claimbook.pipeline.serve``).
+        self.newer: Callable[[], bool] = lambda: False
         self.request = BuildRequest(root=self.root, force=True, report=report)
         self.sphinx = WarmSphinx(self.work, report)
         self.server = None
@@ -173,7 +175,7 @@ class Preview:
         """One step: the pages whose digest changed executed (those of the claims and chapters
         the change made first, shown as soon as they ran; then those that read every claim),
         the book assembled, the HTML of what changed rewritten; the pages executed (None:
-        nothing had changed)."""
+        nothing had changed, or a newer change came before the rest: its step makes it)."""
         from claimbook.pipeline.assemble import assemble
         from claimbook.pipeline.load import read_registry
         from claimbook.pipeline.plan import page_digests, plan
@@ -191,21 +193,25 @@ class Preview:
             if not to_run and self._assembled(wanted, changes):
                 return () if self._publish(first) or first else None
             own, wide = _steps(to_run, registry)
-            loaded = self._run_own(own, registry, changes)
-            if own:
-                self._publish(first)  # the pages the change made, before the rest
+            loaded = self._run_own(own, registry, changes, first)
+            if self._newer_change():
+                return None
             staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
             # Then those that read every claim, and the engine's checks of the claims with no page.
             kept = dataclasses.replace(staged, to_run=wide)
             checks = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
             checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
+            if self._newer_change():
+                return None
             assemble(self.request, staged, loaded, checks)
         self._publish(first)
         return staged.executed
 
-    def _run_own(self, own: list, registry, changes):
+    def _run_own(self, own: list, registry, changes, first: bool):
         """Execute the pages the change made while this process reads and checks the data
-        (neither needs the other: a page reads its data in its own kernel); the data read."""
+        (neither needs the other: a page reads its data in its own kernel), and show them at
+        once if the data passed its checks (a bad input leaves the last good pages served); the
+        data read."""
         import os
         from concurrent.futures import ThreadPoolExecutor
 
@@ -216,7 +222,19 @@ class Preview:
             if own:
                 workers = self.request.jobs or (os.cpu_count() or 1) + 1
                 execute(own, workers, self.report, self.server)
-            return loading.result()
+            loaded = loading.result()
+        if own:
+            self._publish(first)  # the pages the change made, before the rest
+        return loaded
+
+    def _newer_change(self) -> bool:
+        """Whether a source was saved again since this step began (``newer``): the rest of the
+        book is then left to the step that change sets off, which shows its own page first,
+        rather than made for what is already out of date."""
+        if not self.newer():
+            return False
+        self.report("  a newer change came: the rest of the book follows it")
+        return True
 
     def _assembled(self, wanted: dict, changes) -> bool:
         """Whether the preview's book was assembled from these very pages and inputs (its cache
@@ -263,8 +281,10 @@ class Preview:
                 for claim in registry.claims
                 if self._audited["claims"].get(claim.id) != now["claims"][claim.id]
             ]
+        started = time.perf_counter()
         loaded = load_data(self.request, changes, audited)
         self._audited = now
+        self.report(f"  data read and checked ({seconds(time.perf_counter() - started)})")
         return loaded
 
     def _warn_if_code_changed(self) -> None:

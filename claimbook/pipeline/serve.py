@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import socket
 import threading
 from pathlib import Path
@@ -56,10 +57,9 @@ def bound_socket(port: int) -> socket.socket:
 
 def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
     """Serve ``preview``'s site on ``sock`` until Ctrl-C (or SIGTERM), refreshing it as its
-    sources change; ``ready()`` once the sources are watched (an edit before that would be
-    missed: one step then takes what changed since the first build)."""
+    sources change; ``ready()`` once the sources are watched and a step took what changed
+    since the first build (an edit before the watches were in place would be missed otherwise)."""
     import uvicorn
-    from sphinx_autobuild.filter import IgnoreFilter
     from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
@@ -67,7 +67,7 @@ def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
     from starlette.staticfiles import StaticFiles
 
     root, port = preview.root, sock.getsockname()[1]
-    ignore = IgnoreFilter([str(root / folder) for folder in IGNORED_FOLDERS], IGNORED_NAMES)
+    ignore = source_filter(root)
     watcher = _watcher_class()([root / folder for folder in WATCHED], ignore, preview, ready)
     app = Starlette(
         routes=[
@@ -79,6 +79,31 @@ def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def source_filter(root: Path):
+    """Whether a path of the project is not a source the preview watches (sphinx-autobuild's
+    filter: a path given, or a name pattern)."""
+    from sphinx_autobuild.filter import IgnoreFilter
+
+    return IgnoreFilter([str(root / folder) for folder in IGNORED_FOLDERS], IGNORED_NAMES)
+
+
+def sources_stamp(root: Path, ignore) -> tuple:
+    """The watched sources as they are now: each file's path, size and time of change (a save
+    the watcher would report changes it)."""
+    found = []
+    for folder in WATCHED:
+        for path in sorted((root / folder).rglob("*")):
+            with contextlib.suppress(OSError):  # gone meanwhile: not there now
+                if not ignore(str(path)) and path.is_file():
+                    stat = path.stat()
+                    found.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(found)
+
+
+def _changed_since(root: Path, ignore, stamp: tuple) -> bool:
+    return sources_stamp(root, ignore) != stamp
 
 
 def _whole_files(static_files):
@@ -123,13 +148,20 @@ def _watcher_class():
                 yield_on_timeout=True,
             ):
                 if not watching:
+                    # What changed while the preview started, taken before it says it serves: an
+                    # edit saved after that is a step of its own, never caught half-way by this one.
                     watching = True
+                    await _in_thread(self.preview.refresh)
                     self.ready()
-                elif not changes:
                     continue
-                if changes:
-                    shown = sorted({_shown(Path(path), self.preview.root) for _, path in changes})
-                    self.preview.report(f"changed: {', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}")
+                if not changes:
+                    continue
+                shown = sorted({_shown(Path(path), self.preview.root) for _, path in changes})
+                self.preview.report(f"changed: {', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}")
+                # A save during the step is reported by the next turn of this loop, which runs the
+                # step it needs: the step that runs now stops short of what that one would redo.
+                stamp = sources_stamp(self.preview.root, self.ignore)
+                self.preview.newer = functools.partial(_changed_since, self.preview.root, self.ignore, stamp)
                 await _in_thread(self.preview.refresh)
 
     return PreviewWatcher

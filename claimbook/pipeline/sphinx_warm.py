@@ -37,15 +37,52 @@ from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 _SERVER = (
     DIE_WITH_PARENT
     + r"""
-import json, os, sys, time, traceback
+import json, os, pickle, sys, time, traceback
 
 die_with_parent(int(sys.argv[2]))  # the preview
+import sphinx.builders
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
+from sphinx.environment import BuildEnvironment
 from jupyter_book.cli.main import main
 
 channel = os.dup(1)  # answers go here; whatever Sphinx and jupyter-book print goes to stderr
 os.dup2(2, 1)
-build = Sphinx.build
+build, write = Sphinx.build, Builder.write
+# The environment Sphinx saves before it writes any page, saved once the pages are written (and
+# the preview told): only a new process reads it, the kept one has it in memory.
+saved = []
+
+
+class SaveLater:
+    def dump(self, thing, file, protocol=None):
+        if isinstance(thing, BuildEnvironment):
+            saved[:] = [(thing, file.name, protocol)]
+        else:  # a page's doctree, read now
+            pickle.dump(thing, file, protocol)
+
+    def __getattr__(self, name):
+        return getattr(pickle, name)
+
+
+def save_environment():
+    for env, name, protocol in saved:
+        with open(name + ".new", "wb") as file:
+            pickle.dump(env, file, protocol)
+        os.replace(name + ".new", name)
+    saved.clear()
+
+
+def write_changed_first(builder, build_docnames, updated_docnames, method="update"):
+    # Sphinx writes its pages in the order of their names: the pages whose sources changed
+    # (the page an analyst just edited) go first, the pages whose navigation lists them after.
+    serial = builder._write_serial
+    first = set(updated_docnames)
+    builder._write_serial = lambda docnames: serial(sorted(docnames, key=lambda name: (name not in first, name)))
+    try:
+        return write(builder, build_docnames, updated_docnames, method)
+    finally:
+        del builder._write_serial
 
 
 def say(message):
@@ -63,12 +100,18 @@ def build_on_request(app, force_all=False, filenames=None):
             app.statuscode = 1
         say({"built": app.statuscode, "warnings": getattr(app, "_warncount", 0) - warned,
              "seconds": time.perf_counter() - started})
+        try:
+            save_environment()
+        except Exception:
+            traceback.print_exc()
         if not sys.stdin.readline():
             break
         force_all, filenames = False, None
 
 
 Sphinx.build = build_on_request
+Builder.write = write_changed_first
+sphinx.builders.pickle = SaveLater()
 try:
     main(args=json.loads(sys.argv[1]), prog_name="jupyter-book")
 except SystemExit:
@@ -196,14 +239,15 @@ class WarmSphinx:
             self.rebuild()
 
     def restart(self) -> dict:
-        """A new process (the configuration or the table of contents changed)."""
-        self.stop()
+        """A new process (the configuration or the table of contents changed), once the old one
+        saved its environment (the new one reads it rather than every page)."""
+        self.stop(timeout=30)
         return self.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 1) -> None:
         """End the process at once: a build it is in the middle of is only a preview's."""
         process, self.process = self.process, None
         if process is None:
             return
-        end_child(process, timeout=1)
+        end_child(process, timeout=timeout)
         self._answers.close()
