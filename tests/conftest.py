@@ -1,8 +1,10 @@
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -33,12 +35,22 @@ LONG_FIRST = (
 )
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def pytest_configure(config):
-    """nbval starts each notebook's kernel over TCP: its ports are picked free, closed, then bound
+    """A SIGTERM (a CI timeout, ``timeout make test``) ends the suite as Ctrl-C does, in the
+    controller and in each worker: fixtures are torn down and the folders below removed, so an
+    interrupted run leaves nothing in the temporary folder.
+
+    nbval starts each notebook's kernel over TCP: its ports are picked free, closed, then bound
     by the kernel, so two kernels started at once by two test workers can pick the same port, and
     the loser's client then waits 60 s for an answer that never comes ("Kernel didn't respond in
     60 seconds"). Its kernels talk over Unix sockets in a folder of this worker's own instead, as
     the build's kernels do (``claimbook.pipeline.execute``): those cannot collide."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupted)
     try:
         import nbval.kernel
     except ImportError:
