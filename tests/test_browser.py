@@ -6,10 +6,13 @@ Every request to a host other than loopback is blocked and recorded. Without Chr
 tests skip with one line saying why, unless CLAIMBOOK_REQUIRE_BROWSER is set (then they fail).
 
 The books built from hostile data and from a hostile registry are met in
-``test_browser_hostile.py`` (a file of its own, so that another test worker runs it). The book is built once per session (``built_book`` in conftest.py). Each page is loaded once per
-viewport (1400x900 and 390x844) by the ``survey`` fixture, which runs every layout measurement
-in one ``page.evaluate`` and keeps what it found; the tests below then each assert one property
-of that survey, naming the page, the chart or table, the element and its sizes when it fails.
+``test_browser_hostile.py`` (a file of its own, so that another test worker runs it). The book is
+built once per session (``built_book`` in conftest.py). Each page is loaded once per viewport
+(1400x900 and 390x844), all in one browser context, by the ``survey`` fixture, which runs every
+layout measurement in one ``page.evaluate`` and keeps what it found, then does on the loaded page
+what a reader does there (a download, the explorer's widget: AFTER_MEASURING) and keeps what
+happened; the tests below then each assert one property of that survey, naming the page, the chart
+or table, the element and its sizes when it fails.
 
 Screenshots of the front page, a chapter, a claim page and the explorer at both widths go to
 tests/artifacts/ (with the counts of what was covered, counts.json). With
@@ -65,6 +68,7 @@ FRONT, CHAPTER, CLAIM_PAGE, EXPLORER = (
     "book/generated/amd-v6.1/amd-wan-vs-b300.html",
     "book/generated/explorer.html",
 )
+METHOD, ECONOMICS = "book/method.html", "book/generated/economics.html"
 # page -> artifact name; each is saved at both widths, whole and as its first screen
 SCREENSHOT_PAGES = {FRONT: "ledger", CHAPTER: "chapter", CLAIM_PAGE: "claim", EXPLORER: "explorer"}
 # the README's pictures: the first screen and a bit more, not a whole 16000-pixel page
@@ -153,8 +157,9 @@ DEAD_PROXY = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1,localhost,[::
 
 
 class Browser:
-    """One context per viewport; every request to another host is blocked and recorded, every
-    console warning and error (Vega's warnings included) and page error kept, per page."""
+    """One context and one page, at a viewport (``resize`` changes it for the next loads); every
+    request to another host is blocked and recorded, every console warning and error (Vega's
+    warnings included) and page error kept, per page."""
 
     def __init__(self, chromium, viewport: dict):
         self.context = chromium.new_context(viewport=viewport, accept_downloads=True, device_scale_factor=1)
@@ -188,6 +193,12 @@ class Browser:
         except PlaywrightError:
             self.errors.append("not every chart was drawn within 15 s")
         return (response.status if response else None), list(self.blocked), list(self.errors)
+
+    def resize(self, viewport: dict) -> None:
+        """The pages loaded from now on are loaded at this viewport (as a context made with it
+        would load them): one context, and its warm cache, serves both widths."""
+        self.page.set_viewport_size(viewport)
+        self.viewport = viewport
 
     def close(self):
         self.context.close()
@@ -542,6 +553,8 @@ class PageVisit:
     blocked: list[str]
     errors: list[str]
     measured: dict = field(default_factory=dict)
+    # what the reader's actions on the loaded page did (see AFTER_MEASURING), by action
+    acted: dict = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -601,16 +614,22 @@ def settle(page) -> None:
 
 
 @pytest.fixture(scope="module")
-def survey(chromium, book_site):
-    """Every page of the book loaded once at each viewport, with everything measured."""
+def survey(chromium, book_site, tmp_path_factory):
+    """Every page of the book loaded once at each viewport, with everything measured; at 1400 px,
+    once a page is measured and pictured, what a reader does on it (AFTER_MEASURING) is done on
+    the page as loaded and kept for the tests that judge it. Every load is in one context and page
+    (resized between the widths, as a context made at that width would load it): each page's
+    scripts, styles and fonts are fetched and compiled once, and no other browser window opens."""
     visits: dict[str, list[PageVisit]] = {}
     pages = book_site.pages()
     claims = named_claims()
+    downloads = tmp_path_factory.mktemp("downloads")
     started, seconds = time.perf_counter(), defaultdict(float)
-    for viewport_name, viewport in VIEWPORTS.items():
-        browser = Browser(chromium, viewport)
-        visits[viewport_name] = []
-        try:
+    browser = Browser(chromium, VIEWPORTS["desktop"])
+    try:
+        for viewport_name, viewport in VIEWPORTS.items():
+            browser.resize(viewport)
+            visits[viewport_name] = []
             for page in pages:
                 clock = time.perf_counter()
                 status, blocked, errors = browser.load(book_site.base + page)
@@ -633,11 +652,15 @@ def survey(chromium, book_site):
                         f"{DOCS_SCREENSHOTS[page]}{suffix}" if page in DOCS_SCREENSHOTS else None,
                     )
                 seconds["screenshots"] += time.perf_counter() - clock
-                visits[viewport_name].append(
-                    PageVisit(page, viewport_name, status, blocked, errors, measured)
-                )
-        finally:
-            browser.close()
+                visit = PageVisit(page, viewport_name, status, blocked, errors, measured)
+                if viewport_name == "desktop":
+                    clock = time.perf_counter()
+                    for name, action in AFTER_MEASURING.get(page, {}).items():
+                        visit.acted[name] = acted(action, browser, downloads)
+                    seconds["acting"] += time.perf_counter() - clock
+                visits[viewport_name].append(visit)
+    finally:
+        browser.close()
     charts = sum(len(visit.measured["charts"]) for visit in visits["desktop"])
     tables = sum(len(visit.measured["tables"]) for visit in visits["desktop"])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -679,7 +702,7 @@ def failing(problems: list[str], what: str) -> None:
 
 def test_the_book_has_its_pages(book_site, survey):
     pages = book_site.pages()
-    for page in (FRONT, CHAPTER, CLAIM_PAGE, EXPLORER, "book/method.html"):
+    for page in (FRONT, CHAPTER, CLAIM_PAGE, EXPLORER, METHOD, ECONOMICS):
         assert page in pages, f"{page} was not built"
     # The site's root (the book's sources lie in book/, as jupyter-book's layout has them) sends a
     # reader to the front page.
@@ -707,19 +730,14 @@ def test_every_page_loads_offline_without_errors(survey):
     failing(problems, "pages did not load cleanly offline")
 
 
-def test_outside_requests_are_blocked_and_recorded(chromium, book_site):
+def test_outside_requests_are_blocked_and_recorded(survey):
     """The harness itself: a request to another host fails and is recorded (".invalid" never
-    resolves, so even without the proxy nothing would leave the machine)."""
-    browser = Browser(chromium, VIEWPORTS["desktop"])
-    try:
-        browser.load(book_site.base + "book/method.html")
-        outcome = browser.page.evaluate(
-            "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)"
-        )
-        assert outcome.startswith("failed"), outcome
-        assert browser.blocked == ["http://outside.invalid/probe"]
-    finally:
-        browser.close()
+    resolves, so even without the proxy nothing would leave the machine). The page asks for it
+    once loaded and measured (AFTER_MEASURING)."""
+    probe = desktop_visit(survey, METHOD).acted["outside request"]
+    assert "error" not in probe, probe["error"]
+    assert probe["outcome"].startswith("failed"), probe["outcome"]
+    assert probe["blocked"] == ["http://outside.invalid/probe"]
 
 
 def test_every_in_book_link_leads_to_a_built_file(book_site, survey):
@@ -1156,69 +1174,127 @@ def _marks_of(page, chart_index: int = 0) -> list[tuple]:
     )
 
 
-def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(chromium, book_site, tmp_path):
-    browser = Browser(chromium, VIEWPORTS["desktop"])
+def probe_outside(browser: Browser, folder: Path) -> dict:
+    """A request to another host from the loaded page: how it ended and what was recorded."""
+    outcome = browser.page.evaluate(
+        "fetch('http://outside.invalid/probe').then(() => 'loaded', error => 'failed: ' + error.message)"
+    )
+    return {"outcome": outcome, "blocked": list(browser.blocked)}
+
+
+def choose_benchmarks(browser: Browser, folder: Path) -> dict:
+    """The explorer's first chart: its benchmark <select>, its marks, and its marks and the
+    page's errors after each of three other choices."""
+    page = browser.page
+    select = page.locator(".claimbook-chart").first.locator("select[name='benchmark']")
+    found = {"selects": select.count()}
+    if found["selects"] != 1:
+        return found
+    found["options"] = select.locator("option").evaluate_all("options => options.map(option => option.value)")
+    found["current"] = select.input_value()
+    found["before"] = _marks_of(page)
+    found["changes"] = []
+    for choice in [option for option in found["options"] if option != found["current"]][:3]:
+        select.select_option(choice)
+        page.wait_for_timeout(150)
+        after = _marks_of(page)
+        found["changes"].append((choice, len(after), after != found["before"], list(browser.errors)))
+    return found
+
+
+def download(selector: str, name: str):
+    """The action of clicking the page's first link matching SELECTOR and saving what it
+    downloads as NAME: how many links matched, where it was saved, what was blocked by then."""
+
+    def act(browser: Browser, folder: Path) -> dict:
+        link = browser.page.locator(selector).first
+        found = {"links": link.count()}
+        if found["links"] == 1:
+            with browser.page.expect_download() as started:
+                link.click()
+            found["saved"] = folder / name
+            started.value.save_as(found["saved"])
+        found["blocked"] = list(browser.blocked)
+        return found
+
+    return act
+
+
+def acted(action, browser: Browser, folder: Path) -> dict:
+    """ACTION's findings, or the browser's error (a timeout, a closed page) as ``error``."""
     try:
-        status, blocked, errors = browser.load(book_site.base + EXPLORER)
-        assert (status, blocked, errors) == (200, [], [])
-        page = browser.page
-        select = page.locator(".claimbook-chart").first.locator("select[name='benchmark']")
-        assert select.count() == 1, (
-            "the explorer's first chart has no benchmark <select> bound to its parameter"
-        )
-        options = select.locator("option").evaluate_all("options => options.map(option => option.value)")
-        current = select.input_value()
-        assert len(options) >= 3 and current in options
-        before = _marks_of(page)
-        assert before, "the explorer draws nothing for its first benchmark"
-        changes = []
-        for choice in [option for option in options if option != current][:3]:
-            select.select_option(choice)
-            page.wait_for_timeout(150)
-            after = _marks_of(page)
-            changes.append((choice, len(after), after != before))
-            assert errors == browser.errors == [], f"choosing {choice} logged {browser.errors}"
-        assert any(changed for _, _, changed in changes), (
-            f"choosing another benchmark did not change the marks ({len(before)} marks for {current}): {changes}"
-        )
-
-        link = page.locator("a.download[href$='round.csv']").first
-        assert link.count() == 1, "the explorer has no round.csv download link"
-        with page.expect_download() as download:
-            link.click()
-        saved = tmp_path / "round.csv"
-        download.value.save_as(saved)
-        header = saved.read_text(encoding="utf-8").splitlines()[0]
-        assert header.startswith("round,organization,"), header
-        from claimbook.inputs.results import load_results
-
-        expected = list(load_results(ROOT / "data" / "mlperf" / "v6.1.csv").columns)
-        assert header.split(",")[: len(expected)] == expected[: len(header.split(","))]
-        assert browser.blocked == []
-    finally:
-        browser.close()
+        return action(browser, folder)
+    except PlaywrightError as error:
+        return {"error": f"{type(error).__name__}: {error}"}
 
 
-def test_scorecard_and_costs_download(chromium, book_site, tmp_path):
-    browser = Browser(chromium, VIEWPORTS["desktop"])
-    try:
-        for page, downloads in (
-            (FRONT, (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "["))),
-            ("book/generated/economics.html", (("costs.csv", "organization,"),)),
-        ):
-            status, blocked, errors = browser.load(book_site.base + page)
-            assert (status, blocked, errors) == (200, [], []), page
-            for name, start in downloads:
-                link = browser.page.locator(f"a.download[href$='/{name}']").first
-                assert link.count() == 1, f"{page} has no {name} download"
-                with browser.page.expect_download() as download:
-                    link.click()
-                saved = tmp_path / name
-                download.value.save_as(saved)
-                text = saved.read_text(encoding="utf-8")
-                assert text.lstrip().startswith(start), f"{name} from {page} starts {text[:80]!r}"
-    finally:
-        browser.close()
+# The files each page offers for download, and how each starts.
+DOWNLOADS = {
+    FRONT: (("scorecard.csv", "announcement,claim,"), ("scorecard.json", "[")),
+    ECONOMICS: (("costs.csv", "organization,"),),
+}
+# What a reader does on a page at 1400 px once the survey measured and pictured it, by page and
+# action (in order): done on the page as loaded, not on a second load of it.
+AFTER_MEASURING = {
+    METHOD: {"outside request": probe_outside},
+    EXPLORER: {
+        "benchmark widget": choose_benchmarks,
+        "round.csv": download("a.download[href$='round.csv']", "round.csv"),
+    },
+    **{
+        page: {name: download(f"a.download[href$='/{name}']", name) for name, _ in files}
+        for page, files in DOWNLOADS.items()
+    },
+}
+
+
+def desktop_visit(survey, page: str) -> PageVisit:
+    visit = next((visit for visit in survey["desktop"] if visit.page == page), None)
+    assert visit is not None, f"{page} was not surveyed"
+    return visit
+
+
+def test_the_explorer_s_benchmark_widget_redraws_and_its_csv_downloads(survey):
+    visit = desktop_visit(survey, EXPLORER)
+    assert (visit.status, visit.blocked, visit.errors) == (200, [], [])
+    widget = visit.acted["benchmark widget"]
+    assert "error" not in widget, widget["error"]
+    assert widget["selects"] == 1, (
+        "the explorer's first chart has no benchmark <select> bound to its parameter"
+    )
+    options, current = widget["options"], widget["current"]
+    assert len(options) >= 3 and current in options
+    before = widget["before"]
+    assert before, "the explorer draws nothing for its first benchmark"
+    for choice, _, _, errors in widget["changes"]:
+        assert errors == [], f"choosing {choice} logged {errors}"
+    changes = [(choice, marks, changed) for choice, marks, changed, _ in widget["changes"]]
+    assert any(changed for _, _, changed in changes), (
+        f"choosing another benchmark did not change the marks ({len(before)} marks for {current}): {changes}"
+    )
+
+    link = visit.acted["round.csv"]
+    assert "error" not in link, link["error"]
+    assert link["links"] == 1, "the explorer has no round.csv download link"
+    header = link["saved"].read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("round,organization,"), header
+    from claimbook.inputs.results import load_results
+
+    expected = list(load_results(ROOT / "data" / "mlperf" / "v6.1.csv").columns)
+    assert header.split(",")[: len(expected)] == expected[: len(header.split(","))]
+    assert link["blocked"] == []
+
+
+def test_scorecard_and_costs_download(survey):
+    for page, downloads in DOWNLOADS.items():
+        visit = desktop_visit(survey, page)
+        assert (visit.status, visit.blocked, visit.errors) == (200, [], []), page
+        for name, start in downloads:
+            found = visit.acted[name]
+            assert "error" not in found, f"{name} from {page}: {found['error']}"
+            assert found["links"] == 1, f"{page} has no {name} download"
+            text = found["saved"].read_text(encoding="utf-8")
+            assert text.lstrip().startswith(start), f"{name} from {page} starts {text[:80]!r}"
 
 
 def test_screenshots_for_readers_and_phones(survey):

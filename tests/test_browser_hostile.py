@@ -11,9 +11,12 @@ from test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    with launched_chromium() as browser:
+def browser():
+    """The module's Chromium, and its one context and page: each test sets the width it loads at."""
+    with launched_chromium() as chromium:
+        browser = Browser(chromium, VIEWPORTS["desktop"])
         yield browser
+        browser.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -27,7 +30,7 @@ def hostile_site(hostile_book):
     site.close()
 
 
-def test_hostile_text_renders_inert(chromium, hostile_site):
+def test_hostile_text_renders_inert(browser, hostile_site):
     """Each page of the hostile book, at phone width (where a 3000-character name would most
     easily push the page sideways): no injected script runs, no injected element or link
     exists, nothing is fetched from outside, and the names show as plain text."""
@@ -41,43 +44,40 @@ def test_hostile_text_renders_inert(chromium, hostile_site):
     } <= set(pages)
     viewport = VIEWPORTS["phone"]
     shown_as_text, problems = [], []
-    browser = Browser(chromium, viewport)
-    try:
-        for page in pages:
-            status, blocked, errors = browser.load(hostile_site.base + page)
-            found = browser.page.evaluate("""() => ({
-                pwned: window.__pwned === undefined ? null : window.__pwned,
-                headings: document.querySelectorAll('h1').length,
-                injected: document.querySelectorAll("img[src='x'], [onerror], [onload]").length,
-                scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
-                    /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
-                                             || element.getAttribute('action') || '')).length,
-                text: document.body.innerText,
-                scrollWidth: document.documentElement.scrollWidth,
-            })""")
-            if status != 200:
-                problems.append(f"{page}: HTTP status {status}")
-            if found["pwned"] is not None:
-                problems.append(f"{page}: injected script ran (window.__pwned = {found['pwned']})")
-            if blocked:
-                problems.append(f"{page}: requested outside hosts: {blocked}")
-            if errors:
-                problems.append(f"{page}: console errors: {errors}")
-            if found["headings"] < 1:
-                problems.append(f"{page}: lost its heading")
-            if found["injected"]:
-                problems.append(f"{page}: {found['injected']} injected element(s) with an event handler")
-            if found["scripts"]:
-                problems.append(f"{page}: {found['scripts']} injected javascript: link(s)")
-            if found["scrollWidth"] > viewport["width"] + 1:
-                problems.append(
-                    f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
-                    f"{viewport['width']} px"
-                )
-            if IMAGE in found["text"]:
-                shown_as_text.append(page)
-    finally:
-        browser.close()
+    browser.resize(viewport)
+    for page in pages:
+        status, blocked, errors = browser.load(hostile_site.base + page)
+        found = browser.page.evaluate("""() => ({
+            pwned: window.__pwned === undefined ? null : window.__pwned,
+            headings: document.querySelectorAll('h1').length,
+            injected: document.querySelectorAll("img[src='x'], [onerror], [onload]").length,
+            scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
+                /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
+                                         || element.getAttribute('action') || '')).length,
+            text: document.body.innerText,
+            scrollWidth: document.documentElement.scrollWidth,
+        })""")
+        if status != 200:
+            problems.append(f"{page}: HTTP status {status}")
+        if found["pwned"] is not None:
+            problems.append(f"{page}: injected script ran (window.__pwned = {found['pwned']})")
+        if blocked:
+            problems.append(f"{page}: requested outside hosts: {blocked}")
+        if errors:
+            problems.append(f"{page}: console errors: {errors}")
+        if found["headings"] < 1:
+            problems.append(f"{page}: lost its heading")
+        if found["injected"]:
+            problems.append(f"{page}: {found['injected']} injected element(s) with an event handler")
+        if found["scripts"]:
+            problems.append(f"{page}: {found['scripts']} injected javascript: link(s)")
+        if found["scrollWidth"] > viewport["width"] + 1:
+            problems.append(
+                f"{page}: the hostile names make the page {found['scrollWidth']} px wide at "
+                f"{viewport['width']} px"
+            )
+        if IMAGE in found["text"]:
+            shown_as_text.append(page)
     failing(problems, "problems with hostile data")
     assert len(shown_as_text) >= 3, (
         f"the hostile names should be visible as plain text on the pages that list submitters; only on {shown_as_text}"
@@ -95,7 +95,7 @@ def hostile_registry_site(hostile_registry_book):
     site.close()
 
 
-def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_registry_site):
+def test_a_hostile_registry_runs_nothing_in_the_browser(browser, hostile_registry_site):
     """Each page of the book of a registry whose every text field carries a script, elements
     with onerror/onload handlers, a javascript: link and Markdown/MyST markup (the claim's own
     page, its announcement, the ledger, the how-to, the search page): no script of the
@@ -109,51 +109,48 @@ def test_a_hostile_registry_runs_nothing_in_the_browser(chromium, hostile_regist
         "book/howto.html",
     } <= set(pages)
     problems, shown = [], defaultdict(list)
-    browser = Browser(chromium, VIEWPORTS["desktop"])
-    try:
-        for page in [*pages, "search.html"]:
-            status, blocked, errors = browser.load(hostile_registry_site.base + page)
-            found = browser.page.evaluate("""() => ({
-                pwned: window.__pwned === undefined ? null : window.__pwned,
-                injected: [...document.querySelectorAll("*")].filter(element =>
-                    [...element.attributes].some(attribute =>
-                        /^on/i.test(attribute.name) && attribute.value.includes("__pwned"))).length
-                    + document.querySelectorAll("img[src='x'], iframe, object, embed").length,
-                scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
-                    /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
-                                             || element.getAttribute('action') || '')).length,
-                ownScripts: [...document.querySelectorAll('script')].filter(element =>
-                    element.textContent.trim().startsWith('window.__pwned')).length,
-                text: document.body.innerText,
-                title: document.title,
-            })""")
-            if status != 200:
-                problems.append(f"{page}: HTTP status {status}")
-            if found["pwned"] is not None:
-                problems.append(f"{page}: the registry's script ran (window.__pwned = {found['pwned']})")
-            if blocked:
-                problems.append(f"{page}: requested outside hosts: {blocked}")
-            if errors:
-                problems.append(f"{page}: console errors: {errors}")
-            for key, what in (
-                ("injected", "element(s) or handler(s) of the registry's"),
-                ("scripts", "javascript: link(s)"),
-                ("ownScripts", "script element(s) of the registry's"),
-            ):
-                if found[key]:
-                    problems.append(f"{page}: {found[key]} {what}")
-            for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
-                if f"{field}-MARK <script>window.__pwned=1</script>" in found["text"]:
-                    shown[field].append(page)
-            if (
-                page == "book/generated/evil-v6.1/evil-scaling.html"
-                and "CLAIM_TITLE-MARK <script>" not in found["title"]
-            ):
-                problems.append(
-                    f"{page}: its title does not read as the registry's text: {found['title'][:120]!r}"
-                )
-    finally:
-        browser.close()
+    browser.resize(VIEWPORTS["desktop"])
+    for page in [*pages, "search.html"]:
+        status, blocked, errors = browser.load(hostile_registry_site.base + page)
+        found = browser.page.evaluate("""() => ({
+            pwned: window.__pwned === undefined ? null : window.__pwned,
+            injected: [...document.querySelectorAll("*")].filter(element =>
+                [...element.attributes].some(attribute =>
+                    /^on/i.test(attribute.name) && attribute.value.includes("__pwned"))).length
+                + document.querySelectorAll("img[src='x'], iframe, object, embed").length,
+            scripts: [...document.querySelectorAll('a[href], [src], [action]')].filter(element =>
+                /^\\s*javascript:/i.test(element.getAttribute('href') || element.getAttribute('src')
+                                         || element.getAttribute('action') || '')).length,
+            ownScripts: [...document.querySelectorAll('script')].filter(element =>
+                element.textContent.trim().startsWith('window.__pwned')).length,
+            text: document.body.innerText,
+            title: document.title,
+        })""")
+        if status != 200:
+            problems.append(f"{page}: HTTP status {status}")
+        if found["pwned"] is not None:
+            problems.append(f"{page}: the registry's script ran (window.__pwned = {found['pwned']})")
+        if blocked:
+            problems.append(f"{page}: requested outside hosts: {blocked}")
+        if errors:
+            problems.append(f"{page}: console errors: {errors}")
+        for key, what in (
+            ("injected", "element(s) or handler(s) of the registry's"),
+            ("scripts", "javascript: link(s)"),
+            ("ownScripts", "script element(s) of the registry's"),
+        ):
+            if found[key]:
+                problems.append(f"{page}: {found[key]} {what}")
+        for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
+            if f"{field}-MARK <script>window.__pwned=1</script>" in found["text"]:
+                shown[field].append(page)
+        if (
+            page == "book/generated/evil-v6.1/evil-scaling.html"
+            and "CLAIM_TITLE-MARK <script>" not in found["title"]
+        ):
+            problems.append(
+                f"{page}: its title does not read as the registry's text: {found['title'][:120]!r}"
+            )
     failing(problems, "problems with a hostile registry")
     missing = [
         field
