@@ -5,12 +5,20 @@ of imports; this costs milliseconds, so the matrices of inputs and outputs run h
 
 ``as_subprocess`` is the real thing (``python -m claimbook``), for the few cases that prove the
 entry point itself behaves the same.
+
+``in_copy`` runs it in a copy of the project with the copy's own package, as ``python -m claimbook``
+run there does, but in a child forked from this process: the package finds its project as it is
+imported, so the child imports it afresh from the copy, while the libraries it uses (pandas,
+numpy, yaml...) stay imported (this process imports what a first child used). It saves the second of imports of a subprocess where a command
+stops before any work (a refusal), and it runs no kernel: never use it for a build that executes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -68,3 +76,50 @@ def as_subprocess(
         timeout=timeout,
         check=False,
     )
+
+
+def in_copy(
+    copy: Path, *args, umask: int = 0o022, environment: dict | None = None
+) -> subprocess.CompletedProcess:
+    """``python -m claimbook ARGS`` run in the project copy ``copy`` with its own package (as
+    ``conftest.run_copy`` runs it), in a forked child of this process (see above); with
+    ``environment``, in that environment instead of this process's."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns, whatever happens
+        try:
+            os.close(read)
+            if environment is not None:
+                os.environ.clear()
+                os.environ.update(environment)
+            os.environ.pop("CLAIMBOOK_PROJECT", None)
+            os.environ["PYTHONPATH"] = str(copy)
+            for name in [name for name in sys.modules if name.split(".")[0] == "claimbook"]:
+                del sys.modules[name]
+            sys.path.insert(0, str(copy))
+            import claimbook
+
+            assert Path(claimbook.__file__).is_relative_to(copy), claimbook.__file__
+            done = in_process(*args, cwd=copy, umask=umask)
+            used = sorted(name for name in sys.modules if name.split(".")[0] == "claimbook")
+            payload = [done.returncode, done.stdout, done.stderr, used]
+        except BaseException:  # noqa: BLE001 -- said to the parent, which fails the test
+            payload = [-1, "", f"the forked command failed:\n{traceback.format_exc()}", []]
+        finally:
+            try:
+                with os.fdopen(write, "w", encoding="utf-8") as stream:
+                    json.dump(payload, stream)
+            finally:
+                os._exit(0)
+    os.close(write)
+    with os.fdopen(read, encoding="utf-8") as stream:  # read before waiting: a pipe holds 64 KiB
+        text = stream.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and text, f"the forked command ended with {status}"
+    code, out, err, used = json.loads(text)
+    # This process imports the modules the command used (this checkout's, the same code), so the
+    # next child finds the libraries they import already imported.
+    for name in used:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    return subprocess.CompletedProcess(["claimbook", *map(str, args)], code, out, err)

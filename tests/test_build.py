@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from clirun import in_process
 from conftest import ROOT, project_copy
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
@@ -190,9 +191,10 @@ def test_list_shows_every_claim_and_its_verdict():
 
 
 def test_kinds_and_a_new_announcement(tmp_path):
-    done = claimbook("kinds")
+    # In this process (tests/clirun.py): neither starts anything; the list above is the real command.
+    done = in_process("kinds")
     assert done.returncode == 0 and "unnamed-baseline" in done.stdout
-    refused = claimbook(
+    refused = in_process(
         "new-announcement", "amd-v6.1", "--publisher", "AMD", "--title", "t", "--date", "2026-09-17"
     )
     assert refused.returncode == 2 and "exists" in refused.stderr
