@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from clirun import in_copy
 from conftest import ROOT as REPO
 from treehash import changes, leftovers, snapshot
 
@@ -139,6 +140,13 @@ class Copy:
             f"$ python -m claimbook {' '.join(args)}  ({time.perf_counter() - started:.1f} s)\n"
             f"-> exit {done.returncode}\n{done.stderr}"
         )
+        return done
+
+    def refused(self, *args) -> subprocess.CompletedProcess:
+        """A command that stops before any work, run as ``run`` runs it but in a child forked
+        from this process (``clirun.in_copy``: no second of imports)."""
+        done = in_copy(self.root, *args, environment=self.environment)
+        print(f"$ python -m claimbook {' '.join(args)}  (forked)\n-> exit {done.returncode}\n{done.stderr}")
         return done
 
     def start(self, *args) -> subprocess.Popen:
@@ -274,13 +282,15 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
         time.sleep(0.05)
     second_started_after = time.perf_counter() - started
     before = copy.state()
+    # Each is refused at the lock, before any work: the second build in a real command line, the
+    # others in children forked from this process, with the copy's package.
     writers = {
         "build": copy.run("build", "--no-html"),
-        "ingest": copy.run("ingest", str(summary), "--round", "v6.1", "--force"),
-        "ingest-earlier": copy.run("ingest-earlier", str(earlier), "--force"),
-        "ingest-prices": copy.run("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
-        "fetch": copy.run("fetch", "v6.1", "--from", summary.as_uri()),
-        "new-announcement": copy.run(
+        "ingest": copy.refused("ingest", str(summary), "--round", "v6.1", "--force"),
+        "ingest-earlier": copy.refused("ingest-earlier", str(earlier), "--force"),
+        "ingest-prices": copy.refused("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
+        "fetch": copy.refused("fetch", "v6.1", "--from", summary.as_uri()),
+        "new-announcement": copy.refused(
             "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", "T", "--date", "2026-09-18"
         ),
     }
