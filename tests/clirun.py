@@ -9,8 +9,10 @@ entry point itself behaves the same.
 ``in_copy`` runs it in a copy of the project with the copy's own package, as ``python -m claimbook``
 run there does, but in a child forked from this process: the package finds its project as it is
 imported, so the child imports it afresh from the copy, while the libraries it uses (pandas,
-numpy, yaml...) stay imported (this process imports what a first child used). It saves the second of imports of a subprocess where a command
-stops before any work (a refusal), and it runs no kernel: never use it for a build that executes.
+numpy, yaml...) stay imported (this process imports what a first child used). It saves the
+second of imports of a subprocess where that second is most of the command: a refusal, a build
+of a page or two (its kernels are started as a build starts them, by a server of their own). Keep
+at least one real command line (``conftest.run_copy``) for each behaviour.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -79,11 +82,13 @@ def as_subprocess(
 
 
 def in_copy(
-    copy: Path, *args, umask: int = 0o022, environment: dict | None = None
+    copy: Path, *args, umask: int = 0o022, environment: dict | None = None, prelude: str | None = None
 ) -> subprocess.CompletedProcess:
     """``python -m claimbook ARGS`` run in the project copy ``copy`` with its own package (as
     ``conftest.run_copy`` runs it), in a forked child of this process (see above); with
-    ``environment``, in that environment instead of this process's."""
+    ``environment``, in that environment instead of this process's; with ``prelude``, that Python
+    code run first (as a ``sitecustomize`` module on the command's path would be). A child killed
+    by a signal gives the signal's negative number as its exit code, and nothing it said."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns, whatever happens
@@ -94,9 +99,12 @@ def in_copy(
                 os.environ.update(environment)
             os.environ.pop("CLAIMBOOK_PROJECT", None)
             os.environ["PYTHONPATH"] = str(copy)
+            tempfile.tempdir = None  # found again from TMPDIR, as a new process finds it
             for name in [name for name in sys.modules if name.split(".")[0] == "claimbook"]:
                 del sys.modules[name]
             sys.path.insert(0, str(copy))
+            if prelude is not None:
+                exec(compile(prelude, "<prelude>", "exec"), {"__name__": "sitecustomize"})  # noqa: S102
             import claimbook
 
             assert Path(claimbook.__file__).is_relative_to(copy), claimbook.__file__
@@ -115,7 +123,10 @@ def in_copy(
     with os.fdopen(read, encoding="utf-8") as stream:  # read before waiting: a pipe holds 64 KiB
         text = stream.read()
     _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0 and text, f"the forked command ended with {status}"
+    ended = os.waitstatus_to_exitcode(status)
+    if ended < 0:  # killed
+        return subprocess.CompletedProcess(["claimbook", *map(str, args)], ended, "", "")
+    assert ended == 0 and text, f"the forked command ended with {status}"
     code, out, err, used = json.loads(text)
     # This process imports the modules the command used (this checkout's, the same code), so the
     # next child finds the libraries they import already imported.
