@@ -15,8 +15,8 @@ project is never at risk. After one successful plain build:
   process outlives a build, however it ends);
 * the moments a timer hardly ever hits, inside the final swap (``claimbook.pipeline.outputs.publish``: a
   journal, the new folders and the old exchanged one by one, the old ones then removed from the
-  staging folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
-  ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
+  staging folder), are hit on purpose: hooks run first in the build (as a ``sitecustomize`` module
+  on its path would be) wrap ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
   through the removal, or between the exchange of the pages and that of the site (the project's
   code is not changed); the next build must finish or clear what the kill left;
 * in a copy of their own, changed on purpose (``test_faults_registries.py``): a user's files in
@@ -53,8 +53,8 @@ COPY_EXCLUDED = {".venv", ".git", "_build", "__pycache__", ".pytest_cache"}
 KILL_AFTER = (1.0, 3.0, "first executed page")
 TOKEN_VARIABLE = "CLAIMBOOK_FAULT_TEST"
 
-# Loaded by every Python process of a build whose path has it (the build, its kernels, the HTML
-# builder); it acts only in the process that reaches the named step of the final swap.
+# Run first in a build's own process (``killed_at``, as a sitecustomize module on its path would
+# be); it acts only when the build reaches the named step of the final swap.
 SITECUSTOMIZE = textwrap.dedent("""
     import os
 
@@ -120,7 +120,6 @@ class Copy:
     root: Path
     environment: dict
     token: str
-    hooks: Path
     temporary: Path  # the builds' TMPDIR: where their kernel folders are made
 
     def run(self, *args, extra: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
@@ -209,9 +208,6 @@ def copy_of_the_project(tmp_path_factory):
     base = tmp_path_factory.mktemp("faults")
     root = base / "project"
     shutil.copytree(REPO, root, symlinks=True, ignore=_ignore)
-    hooks = base / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
     token = uuid.uuid4().hex
     environment = {
         key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")
@@ -233,7 +229,7 @@ def copy_of_the_project(tmp_path_factory):
     )
     module_file, project_root = where.stdout.split()
     assert Path(module_file).is_relative_to(root) and Path(project_root) == root, where
-    the_copy = Copy(root, environment, token, hooks, temporary)
+    the_copy = Copy(root, environment, token, temporary)
     yield the_copy
     the_copy.end_strays()
     remove_folder(temporary)
@@ -458,15 +454,13 @@ def test_kill_inside_the_final_swap(copy, good, case):
 
 
 def killed_at(copy, step: str, name: str, *options) -> None:
-    """A plain build that its ``sitecustomize`` kills at ``step`` of the swap of folder ``name``."""
-    killed = copy.run(
-        "build",
-        *options,
-        extra={
-            "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-            "KILL_AT_STEP": step,
-            "KILL_AT_NAME": name,
-        },
+    """A plain build that its ``sitecustomize`` kills at ``step`` of the swap of folder ``name``:
+    in a child forked from this process (``clirun.in_copy``: no second of imports), the hooks run
+    first in it as the module on its path would be (they act in the build alone)."""
+    variables = {**copy.environment, "KILL_AT_STEP": step, "KILL_AT_NAME": name}
+    killed = in_copy(copy.root, "build", *options, environment=variables, prelude=SITECUSTOMIZE)
+    print(
+        f"$ python -m claimbook build {' '.join(options)}  (forked, {step} {name})\n-> exit {killed.returncode}"
     )
     copy.end_strays()
     assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"
