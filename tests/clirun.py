@@ -22,9 +22,12 @@ import importlib
 import io
 import json
 import os
+import select
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 
@@ -82,13 +85,19 @@ def as_subprocess(
 
 
 def in_copy(
-    copy: Path, *args, umask: int = 0o022, environment: dict | None = None, prelude: str | None = None
+    copy: Path,
+    *args,
+    umask: int = 0o022,
+    environment: dict | None = None,
+    prelude: str | None = None,
+    timeout: float = 900,
 ) -> subprocess.CompletedProcess:
     """``python -m claimbook ARGS`` run in the project copy ``copy`` with its own package (as
     ``conftest.run_copy`` runs it), in a forked child of this process (see above); with
     ``environment``, in that environment instead of this process's; with ``prelude``, that Python
     code run first (as a ``sitecustomize`` module on the command's path would be). A child killed
-    by a signal gives the signal's negative number as its exit code, and nothing it said."""
+    by a signal gives the signal's negative number as its exit code, and nothing it said; one still
+    running after ``timeout`` seconds is killed, and the test fails."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns, whatever happens
@@ -120,8 +129,7 @@ def in_copy(
             finally:
                 os._exit(0)
     os.close(write)
-    with os.fdopen(read, encoding="utf-8") as stream:  # read before waiting: a pipe holds 64 KiB
-        text = stream.read()
+    text = _answer(read, pid, timeout)
     _, status = os.waitpid(pid, 0)
     ended = os.waitstatus_to_exitcode(status)
     if ended < 0:  # killed
@@ -134,3 +142,22 @@ def in_copy(
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     return subprocess.CompletedProcess(["claimbook", *map(str, args)], code, out, err)
+
+
+def _answer(read: int, pid: int, timeout: float) -> str:
+    """What the child ``pid`` writes to ``read`` until it closes it (read before waiting: a pipe
+    holds 64 KiB), within ``timeout`` seconds."""
+    deadline, chunks = time.monotonic() + timeout, []
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise AssertionError(f"the forked command ran for more than {timeout:g} s")
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                return b"".join(chunks).decode("utf-8")
+            chunks.append(chunk)
+    finally:
+        os.close(read)
