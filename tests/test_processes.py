@@ -256,8 +256,8 @@ def test_sigkill_of_the_build_and_its_server_leaves_no_kernel(project, tmp_path)
     # Its reaper (no child of the build: the kill spared it) removed the kernels' folders.
     until(lambda: not project.kernel_files(), SURVIVAL_SECONDS, f"left: {project.kernel_files()}")
     project.release.write_text("")
-    again = project.start(out, "--no-html", "--only", WAITING[0])
-    assert again.wait() == 0, again.text()  # and the next build cleans up after it
+    again = project.forked(out, "--no-html", "--only", WAITING[0])  # (forked: no second of imports)
+    assert again.returncode == 0, again.stderr  # and the next build cleans up after it
     _clean(project, out)
 
 
@@ -308,8 +308,8 @@ def test_sphinx_dies_with_its_build_and_the_next_build_succeeds_at_once(project,
     assert not project.kernel_files(), (
         f"left in the temporary folder: {project.kernel_files()}"
     )  # a crash log
-    again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
-    assert again.wait() == 0, again.text()
+    again = project.forked(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")  # (forked)
+    assert again.returncode == 0, again.stderr
     assert (out / "_build" / "html" / "book" / "generated" / f"{WAITING[0]}.html").is_file()
     _clean(project, out)
 
@@ -498,8 +498,8 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     assert not project.kernel_files(), (
         f"left in the temporary folder: {project.kernel_files()}"
     )  # a crash log
-    again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
-    assert again.wait() == 0, again.text()
+    again = project.forked(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")  # (forked)
+    assert again.returncode == 0, again.stderr
 
 
 # Loaded by every Python process of a build whose path has it; it acts in the build itself: once
