@@ -141,9 +141,9 @@ class Copy:
         )
         return done
 
-    def refused(self, *args) -> subprocess.CompletedProcess:
-        """A command that stops before any work, run as ``run`` runs it but in a child forked
-        from this process (``clirun.in_copy``: no second of imports)."""
+    def forked(self, *args) -> subprocess.CompletedProcess:
+        """A command run as ``run`` runs it, but in a child forked from this process
+        (``clirun.in_copy``: no second of imports)."""
         done = in_copy(self.root, *args, environment=self.environment)
         print(f"$ python -m claimbook {' '.join(args)}  (forked)\n-> exit {done.returncode}\n{done.stderr}")
         return done
@@ -282,11 +282,11 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
     # others in children forked from this process, with the copy's package.
     writers = {
         "build": copy.run("build", "--no-html"),
-        "ingest": copy.refused("ingest", str(summary), "--round", "v6.1", "--force"),
-        "ingest-earlier": copy.refused("ingest-earlier", str(earlier), "--force"),
-        "ingest-prices": copy.refused("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
-        "fetch": copy.refused("fetch", "v6.1", "--from", summary.as_uri()),
-        "new-announcement": copy.refused(
+        "ingest": copy.forked("ingest", str(summary), "--round", "v6.1", "--force"),
+        "ingest-earlier": copy.forked("ingest-earlier", str(earlier), "--force"),
+        "ingest-prices": copy.forked("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
+        "fetch": copy.forked("fetch", "v6.1", "--from", summary.as_uri()),
+        "new-announcement": copy.forked(
             "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", "T", "--date", "2026-09-18"
         ),
     }
