@@ -52,8 +52,8 @@ FILLED_IN = """
 
 
 def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tmp_path):
-    # The refusals come before any work: run in a child of this process with the copy's package
-    # (tests/clirun.py); the builds that execute, in the real command line.
+    # Run in children forked from this process with the copy's package (tests/clirun.py), but
+    # for the build that executes the page, the real command line.
     only = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-example")
     assert only.returncode == 2 and "has no page of its own" in only.stderr, only.stderr
     done = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
@@ -65,7 +65,7 @@ def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tm
             warnings,
         )
     assert any("'Acme' is no organization of the results" in line for line in warnings), warnings
-    again = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
+    again = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
     assert again.returncode == 0 and "nothing changed" in again.stderr, again.stderr
     assert sum(line.startswith("warning: ") for line in again.stderr.splitlines()) >= 5, again.stderr
 
