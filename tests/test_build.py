@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from clirun import in_process
 from conftest import ROOT, project_copy
 from summaries import OLDER_LAYOUT, summary_from_tidy
 
@@ -73,8 +74,10 @@ def out_book(tmp_path_factory):
 
 
 def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
+    # (in this process, tests/clirun.py: the same code without a second of imports; the book
+    # itself was built by the real command line)
     before = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
-    done = claimbook("build", "--no-html", "--out", out_book, "--param", "wan-latency-5.7s.claimed=5.8")
+    done = in_process("build", "--no-html", "--out", out_book, "--param", "wan-latency-5.7s.claimed=5.8")
     assert done.returncode == 0, done.stderr
     # The claim's chapter, and the page that reads every claim (where the announcements meet).
     assert "2 executed" in done.stderr and "executed where_they_meet" in done.stderr, done.stderr
@@ -89,7 +92,7 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
     # The reused pages' rows are all there, unchanged, though only the executed page was re-checked.
     others = [item for item in scorecard(out_book) if item["claim"] != "wan-latency-5.7s"]
     assert others == [item for item in scorecard(ROOT) if item["claim"] != "wan-latency-5.7s"]
-    restored = claimbook("build", "--no-html", "--out", out_book)
+    restored = in_process("build", "--no-html", "--out", out_book)
     assert restored.returncode == 0 and "2 executed" in restored.stderr
     assert {
         path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")
@@ -132,7 +135,7 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     scale("GB300-NVL72_GB300-288GB_aarch64x288_TRT", "deepseek-r1", "Offline", 0.9)  # 99.5% -> 89.5%
     scale(RACK, "wan-2.2-t2v-a14b", "SingleStream", 5.7 / 5.807651162902777)  # now exactly 5.7 s
     summary = summary_from_tidy(changed, tmp_path / "summary.csv")
-    done = claimbook(
+    done = in_process(  # (in this process, tests/clirun.py: the same code without a second of imports)
         "build",
         "--no-html",
         "--results",
@@ -190,9 +193,10 @@ def test_list_shows_every_claim_and_its_verdict():
 
 
 def test_kinds_and_a_new_announcement(tmp_path):
-    done = claimbook("kinds")
+    # In this process (tests/clirun.py): neither starts anything; the list above is the real command.
+    done = in_process("kinds")
     assert done.returncode == 0 and "unnamed-baseline" in done.stdout
-    refused = claimbook(
+    refused = in_process(
         "new-announcement", "amd-v6.1", "--publisher", "AMD", "--title", "t", "--date", "2026-09-17"
     )
     assert refused.returncode == 2 and "exists" in refused.stderr

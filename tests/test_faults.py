@@ -15,8 +15,8 @@ project is never at risk. After one successful plain build:
   process outlives a build, however it ends);
 * the moments a timer hardly ever hits, inside the final swap (``claimbook.pipeline.outputs.publish``: a
   journal, the new folders and the old exchanged one by one, the old ones then removed from the
-  staging folder), are hit on purpose: a ``sitecustomize`` module on the build's path wraps
-  ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
+  staging folder), are hit on purpose: hooks run first in the build (as a ``sitecustomize`` module
+  on its path would be) wrap ``shutil.rmtree`` or the exchange and sends the build SIGKILL right after the exchange, halfway
   through the removal, or between the exchange of the pages and that of the site (the project's
   code is not changed); the next build must finish or clear what the kill left;
 * in a copy of their own, changed on purpose (``test_faults_registries.py``): a user's files in
@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from clirun import in_copy
 from conftest import ROOT as REPO
 from treehash import changes, leftovers, snapshot
 
@@ -52,8 +53,8 @@ COPY_EXCLUDED = {".venv", ".git", "_build", "__pycache__", ".pytest_cache"}
 KILL_AFTER = (1.0, 3.0, "first executed page")
 TOKEN_VARIABLE = "CLAIMBOOK_FAULT_TEST"
 
-# Loaded by every Python process of a build whose path has it (the build, its kernels, the HTML
-# builder); it acts only in the process that reaches the named step of the final swap.
+# Run first in a build's own process (``killed_at``, as a sitecustomize module on its path would
+# be); it acts only when the build reaches the named step of the final swap.
 SITECUSTOMIZE = textwrap.dedent("""
     import os
 
@@ -119,7 +120,6 @@ class Copy:
     root: Path
     environment: dict
     token: str
-    hooks: Path
     temporary: Path  # the builds' TMPDIR: where their kernel folders are made
 
     def run(self, *args, extra: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
@@ -139,6 +139,13 @@ class Copy:
             f"$ python -m claimbook {' '.join(args)}  ({time.perf_counter() - started:.1f} s)\n"
             f"-> exit {done.returncode}\n{done.stderr}"
         )
+        return done
+
+    def forked(self, *args) -> subprocess.CompletedProcess:
+        """A command run as ``run`` runs it, but in a child forked from this process
+        (``clirun.in_copy``: no second of imports)."""
+        done = in_copy(self.root, *args, environment=self.environment)
+        print(f"$ python -m claimbook {' '.join(args)}  (forked)\n-> exit {done.returncode}\n{done.stderr}")
         return done
 
     def start(self, *args) -> subprocess.Popen:
@@ -201,9 +208,6 @@ def copy_of_the_project(tmp_path_factory):
     base = tmp_path_factory.mktemp("faults")
     root = base / "project"
     shutil.copytree(REPO, root, symlinks=True, ignore=_ignore)
-    hooks = base / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
     token = uuid.uuid4().hex
     environment = {
         key: value for key, value in os.environ.items() if key not in ("CLAIMBOOK_BOOK_ROOT", "PYTHONPATH")
@@ -225,7 +229,7 @@ def copy_of_the_project(tmp_path_factory):
     )
     module_file, project_root = where.stdout.split()
     assert Path(module_file).is_relative_to(root) and Path(project_root) == root, where
-    the_copy = Copy(root, environment, token, hooks, temporary)
+    the_copy = Copy(root, environment, token, temporary)
     yield the_copy
     the_copy.end_strays()
     remove_folder(temporary)
@@ -274,13 +278,15 @@ def first_builds(copy, committed_results, tmp_path_factory) -> FirstBuilds:
         time.sleep(0.05)
     second_started_after = time.perf_counter() - started
     before = copy.state()
+    # Each is refused at the lock, before any work: the second build in a real command line, the
+    # others in children forked from this process, with the copy's package.
     writers = {
         "build": copy.run("build", "--no-html"),
-        "ingest": copy.run("ingest", str(summary), "--round", "v6.1", "--force"),
-        "ingest-earlier": copy.run("ingest-earlier", str(earlier), "--force"),
-        "ingest-prices": copy.run("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
-        "fetch": copy.run("fetch", "v6.1", "--from", summary.as_uri()),
-        "new-announcement": copy.run(
+        "ingest": copy.forked("ingest", str(summary), "--round", "v6.1", "--force"),
+        "ingest-earlier": copy.forked("ingest-earlier", str(earlier), "--force"),
+        "ingest-prices": copy.forked("ingest-prices", "data/prices/gpu_hour_prices.csv", "--force"),
+        "fetch": copy.forked("fetch", "v6.1", "--from", summary.as_uri()),
+        "new-announcement": copy.forked(
             "new-announcement", "acme-v6.1", "--publisher", "Acme", "--title", "T", "--date", "2026-09-18"
         ),
     }
@@ -448,15 +454,13 @@ def test_kill_inside_the_final_swap(copy, good, case):
 
 
 def killed_at(copy, step: str, name: str, *options) -> None:
-    """A plain build that its ``sitecustomize`` kills at ``step`` of the swap of folder ``name``."""
-    killed = copy.run(
-        "build",
-        *options,
-        extra={
-            "PYTHONPATH": f"{copy.root}{os.pathsep}{copy.hooks}",
-            "KILL_AT_STEP": step,
-            "KILL_AT_NAME": name,
-        },
+    """A plain build that its ``sitecustomize`` kills at ``step`` of the swap of folder ``name``:
+    in a child forked from this process (``clirun.in_copy``: no second of imports), the hooks run
+    first in it as the module on its path would be (they act in the build alone)."""
+    variables = {**copy.environment, "KILL_AT_STEP": step, "KILL_AT_NAME": name}
+    killed = in_copy(copy.root, "build", *options, environment=variables, prelude=SITECUSTOMIZE)
+    print(
+        f"$ python -m claimbook build {' '.join(options)}  (forked, {step} {name})\n-> exit {killed.returncode}"
     )
     copy.end_strays()
     assert killed.returncode == -signal.SIGKILL, "the build was not killed at that step"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from clirun import in_process
+from clirun import in_copy, in_process
 from conftest import project_copy, run_copy
 
 from claimbook.claims import placeholders
@@ -19,7 +19,8 @@ from claimbook.engine import load_registry
 def scaffolded(tmp_path_factory):
     """A project copy with a registry just as ``new-announcement`` writes it."""
     copy = project_copy(tmp_path_factory.mktemp("scaffold") / "project")
-    done = run_copy(
+    # (in a child of this process with the copy's package: test_safety runs the real command)
+    done = in_copy(
         copy,
         "new-announcement",
         "acme-v6.1",
@@ -51,7 +52,9 @@ FILLED_IN = """
 
 
 def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tmp_path):
-    only = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-example")
+    # Run in children forked from this process with the copy's package (tests/clirun.py), but
+    # for the build that executes the page, the real command line.
+    only = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-example")
     assert only.returncode == 2 and "has no page of its own" in only.stderr, only.stderr
     done = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
     assert done.returncode == 0, done.stderr
@@ -62,11 +65,11 @@ def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tm
             warnings,
         )
     assert any("'Acme' is no organization of the results" in line for line in warnings), warnings
-    again = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
+    again = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
     assert again.returncode == 0 and "nothing changed" in again.stderr, again.stderr
     assert sum(line.startswith("warning: ") for line in again.stderr.splitlines()) >= 5, again.stderr
 
-    strict = run_copy(
+    strict = in_copy(
         scaffolded, "build", "--no-html", "--strict", "--out", tmp_path / "b", "--only", "acme-rack-figure"
     )
     errors = [line for line in strict.stderr.splitlines() if line.startswith("error: ")]

@@ -30,6 +30,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
+from clirun import in_copy
 from conftest import project_copy
 
 WAITING = ("waiting_1", "waiting_2", "waiting_3")
@@ -90,6 +91,22 @@ class Project:
             start_new_session=True,
         )
         return Build(process)
+
+    def forked(
+        self, out: Path, *args, prelude: str | None = None, **extra: str
+    ) -> subprocess.CompletedProcess:
+        """``build --out OUT ARGS`` as ``start`` runs it, with the variables ``extra`` too, but in a
+        child forked from this process (``clirun.in_copy``: no second of imports), ``prelude`` run
+        first in it; waited for."""
+        return in_copy(
+            self.root,
+            "build",
+            "--out",
+            out,
+            *args,
+            environment={**self.environment, **extra},
+            prelude=prelude,
+        )
 
     def pages_started(self) -> list[Path]:
         return list(self.started.iterdir())
@@ -239,8 +256,8 @@ def test_sigkill_of_the_build_and_its_server_leaves_no_kernel(project, tmp_path)
     # Its reaper (no child of the build: the kill spared it) removed the kernels' folders.
     until(lambda: not project.kernel_files(), SURVIVAL_SECONDS, f"left: {project.kernel_files()}")
     project.release.write_text("")
-    again = project.start(out, "--no-html", "--only", WAITING[0])
-    assert again.wait() == 0, again.text()  # and the next build cleans up after it
+    again = project.forked(out, "--no-html", "--only", WAITING[0])  # (forked: no second of imports)
+    assert again.returncode == 0, again.stderr  # and the next build cleans up after it
     _clean(project, out)
 
 
@@ -291,8 +308,8 @@ def test_sphinx_dies_with_its_build_and_the_next_build_succeeds_at_once(project,
     assert not project.kernel_files(), (
         f"left in the temporary folder: {project.kernel_files()}"
     )  # a crash log
-    again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
-    assert again.wait() == 0, again.text()
+    again = project.forked(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")  # (forked)
+    assert again.returncode == 0, again.stderr
     assert (out / "_build" / "html" / "book" / "generated" / f"{WAITING[0]}.html").is_file()
     _clean(project, out)
 
@@ -308,8 +325,8 @@ def test_too_few_open_files_is_one_line_before_anything(project, tmp_path):
     _clean(project, out)
 
 
-# Loaded by every Python process of a build whose path has it; it acts in the build itself once
-# it has begun to put the book in place (``publish_book``): the N-th rename it then makes (a
+# Run first in a build's own process (``Project.forked``, as a sitecustomize module on its path
+# would be); it acts once the build has begun to put the book in place (``publish_book``): the N-th rename it then makes (a
 # file's, a folder's exchange, the journal's) is never made, the build being killed first.
 SITECUSTOMIZE = textwrap.dedent("""
     import os, signal, sys
@@ -399,34 +416,27 @@ def test_a_kill_at_each_rename_of_the_final_swap_leaves_a_book_the_next_build_fi
     """Killed before each rename of the swap in turn (the journal's, each folder's, the table of
     contents'): the table of contents never names a page the book does not have, and the next
     build leaves a whole book and nothing of the killed one (no staging folder, no journal)."""
-    out, hooks = tmp_path / "out", tmp_path / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    out = tmp_path / "out"
     project.reset()
     project.release.write_text("")
     one, two = ["--no-html", "--only", WAITING[0]], ["--no-html", "--only", WAITING[0], "--only", WAITING[1]]
-    first = project.start(out, *one)
+    first = project.start(out, *one)  # the real command line; the builds below run in forked children
     assert first.wait() == 0, first.text()
     killed_at, book = [], two  # each step swaps in the other book: one page, then two, then one...
     for step in range(1, 9):
-        environment = dict(project.environment)
-        project.environment.update(
-            {"PYTHONPATH": f"{project.root}{os.pathsep}{hooks}", "KILL_AT_RENAME": str(step)}
-        )
-        try:
-            killed = project.start(out, *book)
-            code = killed.wait()
-        finally:
-            project.environment = environment
+        # The hooks act in the build alone: run first in its child (as the sitecustomize module
+        # on its path would be), they kill it at the step-th rename.
+        killed = project.forked(out, *book, prelude=SITECUSTOMIZE, KILL_AT_RENAME=str(step))
+        code = killed.returncode
         if code == 0:  # the swap has fewer renames than this: every one was tried
             break
-        assert code == -signal.SIGKILL, killed.text()
+        assert code == -signal.SIGKILL, killed.stderr
         killed_at.append(step)
         missing = _toc_pages(out)
         journal = (out / "_build" / ".claimbook-swap.json").is_file()
         assert not missing or journal, f"killed at rename {step}: _toc.yml names {missing}, and no journal"
-        again = project.start(out, *book)
-        assert again.wait() == 0, again.text()
+        again = project.forked(out, *book)
+        assert again.returncode == 0, again.stderr
         assert not _toc_pages(out) and not _leftovers(out), (step, _toc_pages(out), _leftovers(out))
         assert (out / "book" / "generated" / f"{WAITING[1]}.ipynb").is_file() == (book == two)
         book = one if book == two else two
@@ -488,8 +498,8 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     assert not project.kernel_files(), (
         f"left in the temporary folder: {project.kernel_files()}"
     )  # a crash log
-    again = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
-    assert again.wait() == 0, again.text()
+    again = project.forked(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")  # (forked)
+    assert again.returncode == 0, again.stderr
 
 
 # Loaded by every Python process of a build whose path has it; it acts in the build itself: once

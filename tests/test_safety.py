@@ -1,9 +1,10 @@
 """The build never loses a user's files: a matrix of `build` command lines.
 
-Each case runs the command line in the project (``python -m claimbook build ...``; the refusals,
-which happen before any work, as ``claimbook.cli.main`` in this process but for one) and takes a
-snapshot of the whole project tree (``_build/`` included: the site must not change either) and
-of the output folder's parent before and after. A refused case must change nothing at all (not even a file's
+Each case runs the command line in the project (``python -m claimbook build ...``; as
+``claimbook.cli.main`` in this process, the same code without a second of imports, but for the
+refusals' first case, the whole shared book and the book with HTML, which run the real command
+line) and takes a snapshot of the whole project tree (``_build/`` included: the site must not
+change either) and of the output folder's parent before and after. A refused case must change nothing at all (not even a file's
 inode or time); an accepted one nothing outside its output folder. The rules are those of the
 issue "Never lose a user's files":
 
@@ -39,7 +40,7 @@ import nbformat
 import pandas as pd
 import pytest
 import yaml
-from clirun import as_subprocess, in_process
+from clirun import as_subprocess, in_copy, in_process
 from conftest import ROOT as REPO
 from summaries import summary_from_tidy
 from treehash import REPO_EXCLUDED, changes, outside, snapshot
@@ -246,11 +247,13 @@ class Built:
     seconds: float
 
 
-def build_watched(out: Path, *args, umask: int = 0o022) -> Built:
-    """``build --out out ARGS``, with what it changed in the project and in ``out``'s parent."""
+def build_watched(out: Path, *args, umask: int = 0o022, real: bool = False) -> Built:
+    """``build --out out ARGS``, with what it changed in the project and in ``out``'s parent: in
+    this process (``claimbook.cli.main``, the same code without a second of imports), or with
+    ``real`` the command line itself."""
     before_project, before_parent = project(), snapshot(out.parent, strict=True)
     started = time.perf_counter()
-    done = claimbook("build", *args, "--out", out, umask=umask)
+    done = claimbook("build", *args, "--out", out, umask=umask, real=real)
     seconds = time.perf_counter() - started
     return Built(
         out,
@@ -274,7 +277,7 @@ def shared(tmp_path_factory) -> Built:
     """One whole --out book of the committed data, in a folder that did not exist (no HTML)."""
     parent = tmp_path_factory.mktemp("shared")
     (parent / "neighbour.txt").write_text("a user's file next to the book\n")
-    return build_watched(parent / "book-out", "--no-html")
+    return build_watched(parent / "book-out", "--no-html", real=True)
 
 
 def test_out_new_folder(shared):
@@ -306,7 +309,7 @@ def test_out_with_html_leaves_the_project_s_site_alone(tmp_path):
     """An --out build with HTML writes its site in the output, and nothing under the project's
     _build/ (the project's site, its assets and its lock). Where the project has no _build/ yet
     (a fresh clone, as in CI), it must not make one: the chart bundle is then made in the output."""
-    built = build_watched(tmp_path / "site", "--only", "rubin_speedup")
+    built = build_watched(tmp_path / "site", "--only", "rubin_speedup", real=True)
     assert built.done.returncode == 0, built.done.stderr
     assert (built.out / "_build" / "html" / "book" / "generated" / "rubin_speedup.html").is_file()
     assert_built(built)
@@ -1086,7 +1089,12 @@ def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_
     change(copy / "data" / "claims")
     out = tmp_path / "out"
     before, before_tmp = snapshot(copy, strict=True), _entries(tmp_path)
-    done = run_copy(copy, "build", "--no-html", *(["--out", out] if where == "out" else []), timeout=120)
+    args = ["build", "--no-html", *(["--out", out] if where == "out" else [])]
+    # The refusal comes before any work: the real command line for the first case, the rest in
+    # a child of this process with the copy's own package (tests/clirun.py).
+    done = (
+        run_copy(copy, *args, timeout=120) if case == next(iter(HOSTILE_REGISTRIES)) else in_copy(copy, *args)
+    )
     assert_refused(done)
     assert "amd-v6.1.yaml" in done.stderr and phrase in done.stderr, done.stderr
     assert_unchanged(before, snapshot(copy, strict=True), "the project")
