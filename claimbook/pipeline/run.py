@@ -87,13 +87,13 @@ def execution_foreseen(request: BuildRequest) -> bool:
     root = request.root
     try:
         registry = load_registry(root / CLAIMS_DIR, root / CHAPTERS_FILE)
-        pages = plan(registry, only=request.only)
-        if pages_differ(request, pages, page_digests(root, root, pages)):
+        named = {claim.id for claim in registry.all_claims()} | set(registry.chapters)
+        if any(text.startswith(f"{name}.") for text in request.overrides for name in named):
             return True
+        pages = plan(registry, only=request.only)
+        return pages_differ(request, pages, page_digests(root, root, pages))
     except Exception:  # noqa: BLE001 -- a bad input: the build stops at it, and says why
         return False
-    named = {claim.id for claim in registry.all_claims()} | set(registry.chapters)
-    return any(text.startswith(f"{name}.") for text in request.overrides for name in named)
 
 
 def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
