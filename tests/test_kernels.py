@@ -272,3 +272,68 @@ def test_a_stopped_server_leaves_nothing_and_pages_still_run(tmp_path, monkeypat
     assert (tmp_path / "fresh.ipynb").read_bytes() == (tmp_path / "forked.ipynb").read_bytes()
     assert os.listdir(scratch) == []  # each kernel's folder went with its page
     shutil.rmtree(scratch)
+
+
+# -- when a build starts its server -----------------------------------------------------------------
+def _watched_servers(monkeypatch) -> list:
+    """The servers builds in this process start from now on (each started as usual)."""
+    from claimbook.pipeline import run as run_module
+
+    started, real = [], run_module.kernel_server
+
+    def recorded(root):
+        started.append(real(root))
+        return started[-1]
+
+    monkeypatch.setattr(run_module, "kernel_server", recorded)
+    return started
+
+
+def test_a_build_that_executes_nothing_or_stops_at_its_inputs_starts_no_server(tmp_path, monkeypatch):
+    from claimbook.common.errors import UsageError
+    from claimbook.pipeline.book import build
+    from claimbook.pipeline.request import BuildRequest
+
+    started = _watched_servers(monkeypatch)
+    quiet = {"report": lambda _: None, "html": False}
+    result = build(BuildRequest(out=tmp_path / "out", **quiet))  # every committed page current
+    assert result.executed == () and result.pages
+    for bad in ({"overrides": ("nosuch-claim.claimed=1",)}, {"only": ("nosuch",)}):
+        with pytest.raises(UsageError):
+            build(BuildRequest(out=tmp_path / "bad", **bad, **quiet))
+    assert started == []
+
+
+def test_a_build_not_foreseen_to_execute_starts_its_server_once_a_page_must_run(tmp_path, monkeypatch):
+    """Its request foretold no page (the registry changed after it was read, say): the page
+    still runs in a forked kernel, and the server ends with the build."""
+    from claimbook.pipeline import book
+    from claimbook.pipeline.request import BuildRequest
+
+    started = _watched_servers(monkeypatch)
+    monkeypatch.setattr(book, "execution_foreseen", lambda request: False)
+    forked, launch = [], kernels.launch
+    monkeypatch.setattr(kernels, "launch", lambda *args: forked.append(launch(*args)) or forked[-1])
+    request = BuildRequest(
+        out=tmp_path / "out",
+        only=("rubin-qwen3vl-3.7x",),
+        overrides=("rubin-qwen3vl-3.7x.quantifier=about",),
+        report=lambda _: None,
+        html=False,
+    )
+    assert len(book.build(request).executed) == 1
+    assert len(started) == 1 and len(forked) == 1
+    assert not started[0].running()
+
+
+def test_a_request_foretells_whether_its_build_executes_a_page(tmp_path):
+    from claimbook.pipeline.request import BuildRequest
+    from claimbook.pipeline.run import execution_foreseen
+
+    def foreseen(**options):
+        return execution_foreseen(BuildRequest(out=tmp_path / "out", html=False, **options))
+
+    assert not foreseen()  # the committed pages, current
+    assert not foreseen(only=("nosuch",)) and not foreseen(overrides=("nosuch-claim.claimed=1",))
+    assert foreseen(force=True)
+    assert foreseen(only=("rubin-qwen3vl-3.7x",), overrides=("rubin-qwen3vl-3.7x.quantifier=about",))

@@ -608,6 +608,26 @@ def test_the_html_builder_ends_with_sphinxs_own_verdict(tmp_path):
         jupyterbook.compile_book(bad, tmp_path / "bad-work")
 
 
+def test_the_html_builder_executes_no_page_and_says_so_if_asked_to(tmp_path):
+    # Its process does without myst-nb's clients that execute pages (the build executes them):
+    # a book that asks jupyter-book to execute one fails, saying why, rather than render it as is.
+    import nbformat
+
+    book = _tiny_book(tmp_path / "book", "# Intro\n")
+    config = book / "_config.yml"
+    config.write_text(config.read_text().replace("'off'", "'force'"))
+    cells = [
+        nbformat.v4.new_markdown_cell("# Page", id="title"),
+        nbformat.v4.new_code_cell("print(1)", id="code"),
+    ]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, book / "book" / "page.ipynb")
+    (book / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n- file: book/page\n")
+    with pytest.raises(jupyterbook.HtmlError, match="executes no page of this book"):
+        jupyterbook.compile_book(book, tmp_path / "work")
+
+
 def test_the_command_line_ends_at_once_and_loses_no_output():
     # ``python -m claimbook`` ends without the interpreter's teardown: its output to a pipe, line
     # by line or a megabyte at once, still arrives whole, byte for byte what the command prints,

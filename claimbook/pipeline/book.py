@@ -36,7 +36,7 @@ from claimbook.pipeline.load import Loaded, load_data, read_registry
 from claimbook.pipeline.plan import page_digests, plan
 from claimbook.pipeline.publish import compile_html, publish_book
 from claimbook.pipeline.request import BuildRequest, BuildResult
-from claimbook.pipeline.run import abandon, kernel_server, run_pages
+from claimbook.pipeline.run import BuildServer, abandon, execution_foreseen, pages_differ, run_pages
 from claimbook.pipeline.staging import Staged, stage
 from claimbook.pipeline.verify import strict_failure
 
@@ -53,10 +53,13 @@ def build(request: BuildRequest) -> BuildResult:
     ensure_open_files(request.workers)
     with outputs.Lock(request.root, shared=request.to_out), as_interrupts(), kernelfolders.reaper():
         kernelfolders.remove_dead()  # those of builds killed outright
-        # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``) whose imports go
-        # on while the inputs are read; it ends with the build, however the build ends. A build
-        # that is not plain starts it at once; a plain one only once it has something to do.
-        server = None if request.plain else kernel_server(request.root)
+        # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``), started
+        # only for a build that executes a page: at once where the request foretells one (its
+        # imports then go on while the inputs are read), else once the plan has a page to run.
+        # It ends with the build, however the build ends.
+        server = BuildServer(request.root)
+        if not request.plain and execution_foreseen(request):
+            server.start()
         try:
             registry, changes = read_registry(request)
             _report_todos(request, registry)
@@ -66,22 +69,21 @@ def build(request: BuildRequest) -> BuildResult:
                 # A plain rebuild with nothing changed is answered before the data is even loaded
                 # (unless a killed build left folders to clear: that takes the lock, below).
                 pages = plan(registry, changes)
-                answer = unchanged_answer(
-                    request, pages, page_digests(request.root, request.root, pages), changes
-                )
+                wanted = page_digests(request.root, request.root, pages)
+                answer = unchanged_answer(request, pages, wanted, changes)
                 if answer is not None:
                     return _warned(request, answer)
-            server = server or kernel_server(request.root)
+                if pages_differ(request, pages, wanted):
+                    server.start()
             return _build_target(request, load_data(request, changes), server)
         except BaseException:
             # Failed or interrupted: nothing it started goes on (its pages were abandoned, their
             # kernels killed), nor do their folders stay.
-            abandon(server, [])
+            abandon(server.server, [])
             kernelfolders.remove_own()
             raise
         finally:
-            if server is not None:
-                server.stop()
+            server.stop()
 
 
 def _warned(request: BuildRequest, answer: BuildResult) -> BuildResult:
@@ -102,7 +104,7 @@ def _report_todos(request: BuildRequest, registry) -> None:
         )
 
 
-def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
+def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) -> BuildResult:
     """The build once its inputs are read and checked: the target made ready, then the book
     made in a staging folder of its own."""
     target = request.target
@@ -127,11 +129,14 @@ def _build_target(request: BuildRequest, loaded: Loaded, server) -> BuildResult:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, server) -> BuildResult:
+def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: BuildServer) -> BuildResult:
     """The build proper, in its staging folder: execute, assemble, compile, publish; then say
     what was built (and fail a --strict build whose claims found no result)."""
-    if server is not None and not staged.to_run:
-        server.stop()  # nothing to execute
+    if staged.to_run:
+        server = servers.start()  # (started already where the request foretold it)
+    else:
+        server = None
+        servers.stop()  # nothing to execute: one foreseen wrongly ends now
     builder = jupyterbook.start_builder(staged.folder) if request.html and staged.to_run else None
     try:
         checks = run_pages(request, staged, loaded.data, server)

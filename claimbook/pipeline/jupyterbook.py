@@ -24,15 +24,38 @@ from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 WORK_DIR = ".sphinx-work"
 SITE_STAMP = ".claimbook-site.json"
 
+# The book's pages are executed by the build and only rendered by jupyter-book
+# (``execute_notebooks: off``): myst-nb's clients that execute pages, and with them jupyter-cache,
+# SQLAlchemy and nbclient (a third of what a jupyter-book process imports, a quarter of a second
+# of CPU), are never used. Its processes put modules in their place, which say so if one ever is.
+WITHOUT_EXECUTION = r"""
+def without_execution():
+    import sys, types
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("jupyter-book executes no page of this book (execute_notebooks: off)")
+
+    for module, client in (
+        ("cache", "NotebookClientCache"),
+        ("direct", "NotebookClientDirect"),
+        ("inline", "NotebookClientInline"),
+    ):
+        stub = types.ModuleType(f"myst_nb.core.execute.{module}")
+        setattr(stub, client, type(client, (), {"__init__": refuse}))
+        sys.modules[stub.__name__] = stub
+"""
+
 # A jupyter-book process that imports itself and the heaviest Sphinx extensions while the
 # chapters execute, then waits for the command line of the build on its standard input (an
 # empty line: nothing to do).
 _WARM_BUILDER = (
     DIE_WITH_PARENT
+    + WITHOUT_EXECUTION
     + """
 import importlib, json, os, sys, traceback
 
 die_with_parent(int(sys.argv[1]))  # the build: Sphinx never writes on after it
+without_execution()
 import tempfile
 
 # Its temporary files (the traceback of a crash) in the build's staging folder, even on a full

@@ -32,14 +32,17 @@ from pathlib import Path
 
 from claimbook.common.paths import CONFIG_FILE, TOC_FILE
 from claimbook.common.processes import end_child
+from claimbook.pipeline.jupyterbook import WITHOUT_EXECUTION
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
 _SERVER = (
     DIE_WITH_PARENT
+    + WITHOUT_EXECUTION
     + r"""
 import json, os, pickle, sys, time, traceback
 
 die_with_parent(int(sys.argv[2]))  # the preview
+without_execution()
 import sphinx.builders
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
