@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import pandas as pd
 
 from claimbook.claims.registry import Announcement, Claim, Registry
@@ -388,7 +389,7 @@ def several(claim: Claim, role: str, rows: pd.DataFrame, case: str) -> str:
 def each_label(label: str, row: pd.Series, rows: pd.DataFrame) -> str:
     """The label of one case of ``combine: each``: the case and the result's system (and its
     division where the same system is in both)."""
-    same = rows[(rows["organization"] == row["organization"]) & (rows["system"] == row["system"])]
+    same = where(rows, organization=row["organization"], system=row["system"])
     division = f", {row['division']}" if len(same) > 1 else ""
     return f"{label} · {row['organization']} {row['system']}{division}"
 
@@ -422,14 +423,25 @@ def scenarios_of(claim: Claim, available) -> list[str]:
     return [name for name in SCENARIOS if name in present]
 
 
+def where(rows: pd.DataFrame, **equal) -> pd.DataFrame:
+    """The rows whose columns equal the values given (``where(rows, benchmark=b, scenario=s)``):
+    one mask and one selection, where a chain of ``rows[rows[c] == v]`` makes a frame a step."""
+    mask = np.ones(len(rows), dtype=bool)
+    for column, value in equal.items():
+        mask &= (rows[column] == value).to_numpy(dtype=bool)
+    return rows[mask]
+
+
 def best_row(rows: pd.DataFrame) -> pd.Series | None:
     """The best result (highest throughput, lowest latency); ties go to the first by provenance."""
     if rows is None or rows.empty:
         return None
-    ordered = rows.sort_values("location", kind="stable")
-    higher = bool(ordered["higher_is_better"].iloc[0])
-    position = ordered["result"].values.argmax() if higher else ordered["result"].values.argmin()
-    return ordered.iloc[int(position)]
+    # (the rows in provenance order, as ``sort_values("location", kind="stable")`` orders them)
+    order = rows["location"].argsort(kind="stable").to_numpy()
+    higher = bool(rows["higher_is_better"].iloc[order[0]])
+    results = rows["result"].to_numpy()[order]
+    position = results.argmax() if higher else results.argmin()
+    return rows.iloc[int(order[position])]
 
 
 def label_of(row: pd.Series) -> str:
