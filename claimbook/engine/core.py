@@ -428,7 +428,10 @@ def where(rows: pd.DataFrame, **equal) -> pd.DataFrame:
     one mask and one selection, where a chain of ``rows[rows[c] == v]`` makes a frame a step."""
     mask = np.ones(len(rows), dtype=bool)
     for column, value in equal.items():
-        mask &= (rows[column] == value).to_numpy(dtype=bool)
+        if isinstance(value, str):  # (a text against each value: no missing value equals it either way)
+            mask &= rows[column].to_numpy() == value
+        else:
+            mask &= (rows[column] == value).to_numpy(dtype=bool)
     return rows[mask]
 
 

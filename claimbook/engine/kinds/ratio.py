@@ -540,14 +540,8 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     form = form_of(claim)
     if form.counterparts:
         return None, None
-    rows = baseline.class_rows
-    best_any = best_row(
-        rows[
-            (rows["benchmark"] == subject_row["benchmark"])
-            & (rows["scenario"] == scenario)
-            & (rows["location"] != subject_row["location"])
-        ]
-    )
+    rows = where(baseline.class_rows, benchmark=subject_row["benchmark"], scenario=scenario)
+    best_any = best_row(rows[(rows["location"] != subject_row["location"]).to_numpy(dtype=bool)])
     if best_any is None:
         return None, None
     best_ratio = context.ratio_of(subject_row, best_any, _measure(claim))
