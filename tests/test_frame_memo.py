@@ -1,16 +1,19 @@
-"""A results table's memo (``claimbook.common.frame_memo``) and the selections it keeps: a repeat
-is the same answer, and a table that changed, in any way pandas allows, is never answered from
-what was computed before the change."""
+"""A results table's memo (``claimbook.common.frame_memo``), the selections it keeps and the
+engine's quick filter (``where``): a repeat is the same answer, a table that changed, in any way
+pandas allows, is never answered from what was computed before the change, and a filter selects
+what pandas would."""
 
 from __future__ import annotations
 
 import gc
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from claimbook.claims.selectors import missing, select
 from claimbook.common import frame_memo
+from claimbook.engine.core import where
 
 
 def _table() -> pd.DataFrame:
@@ -119,3 +122,20 @@ def test_a_freed_table_takes_its_memo_with_it():
     del table
     gc.collect()
     assert key not in frame_memo._MEMOS
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("a", "x"), ("a", None), ("a", 1), ("n", 3), ("n", np.int64(2)), ("n", "3"), ("f", 1), ("f", np.nan)],
+)
+def test_where_selects_what_a_chain_of_pandas_comparisons_selects(column, value):
+    """``engine.core.where`` compares in numpy where it can: the rows, their order and their
+    index are pandas' own, missing values (None, NaN, pandas' NA) included."""
+    table = pd.DataFrame(
+        {"a": ["x", None, np.nan, pd.NA, "y"], "n": [1, 2, 3, 4, 5], "f": [1.0, np.nan, 3.0, 1.0, 2.0]},
+        index=[10, 11, 11, 12, 13],
+    )
+    mine, theirs = where(table, **{column: value}), table[table[column] == value]
+    assert mine.equals(theirs) and list(mine.index) == list(theirs.index)
+    both = where(table, n=4, f=1.0)
+    assert list(both.index) == [12] and where(table, a="nowhere").empty

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from claimbook.common.frame_memo import frozen, memo
+from claimbook.common.frame_memo import frozen, kept, memo
 from claimbook.inputs.names import closest, similarity, squash
 
 # Selector field -> column of the (annotated) results table.
@@ -251,7 +251,7 @@ def _select(results: pd.DataFrame, selector: dict) -> pd.DataFrame:
             mask &= ~results.index.isin(select(results, wanted).index)
         elif field in FIELDS:
             mask &= _mask(results, field, wanted)
-    return results[mask]
+    return kept(results, mask)
 
 
 def item_selector(item: dict) -> dict:

@@ -71,3 +71,12 @@ def frozen(value):
     if value is None or isinstance(value, (str, int, float, bool)):
         return (type(value).__name__, value)
     raise TypeError(f"no hashable form of {type(value).__name__}")
+
+
+def kept(frame, mask):
+    """The rows of ``frame`` where the boolean array ``mask`` is true: what ``frame[mask]`` gives
+    (all of them: a shallow copy; else the rows taken), without its checks of a mask it is given
+    as a Series (a hundred microseconds a call, in loops that select thousands of times)."""
+    if mask.all():
+        return frame.copy(deep=False)
+    return frame.take(mask.nonzero()[0])

@@ -17,6 +17,7 @@ import pandas as pd
 from claimbook.claims.registry import Announcement, Claim, Registry
 from claimbook.claims.selectors import Missing, describe, item_selector, missing, select, with_defaults
 from claimbook.common.formatting import plural, quantity
+from claimbook.common.frame_memo import kept
 from claimbook.engine import caveats as caveat_codes
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
@@ -428,11 +429,23 @@ def where(rows: pd.DataFrame, **equal) -> pd.DataFrame:
     one mask and one selection, where a chain of ``rows[rows[c] == v]`` makes a frame a step."""
     mask = np.ones(len(rows), dtype=bool)
     for column, value in equal.items():
-        if isinstance(value, str):  # (a text against each value: no missing value equals it either way)
-            mask &= rows[column].to_numpy() == value
-        else:
-            mask &= (rows[column] == value).to_numpy(dtype=bool)
-    return rows[mask]
+        mask &= _equal(rows[column], value)
+    return kept(rows, mask)
+
+
+def _equal(values: pd.Series, value) -> np.ndarray:
+    """``(values == value)`` as an array: in numpy for a text or a number against a column of
+    texts or numbers (as pandas compares them: no missing value equals either), else by pandas."""
+    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else None
+    number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+    if (kind == "O" and isinstance(value, str)) or (kind in ("i", "u", "f") and number):
+        try:
+            return values.to_numpy() == value
+        except TypeError:  # (a pandas NA among the values: pandas reads it as no match)
+            pass
+    return (values == value).to_numpy(dtype=bool)
 
 
 def best_row(rows: pd.DataFrame) -> pd.Series | None:
