@@ -32,11 +32,10 @@ from claimbook.common.paths import (
     inside,
     not_in_project,
 )
-from claimbook.pipeline.jupyterbook import HtmlError
-from claimbook.pipeline.outputs import LockedError, OutputError, writer_lock
 
 # The modules that read tables (and so import pandas) are imported by the commands that use
-# them: a build with nothing to do answers before pandas would have loaded.
+# them: a build with nothing to do answers before pandas would have loaded. So are the writers'
+# (a lock, the HTML build's processes): ``check`` and ``list`` write nothing.
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -723,6 +722,13 @@ def main(argv: list[str] | None = None) -> int:
         raise
 
 
+def writer_lock(path):
+    """``claimbook.pipeline.outputs.writer_lock``: one writer at a time of a book or a file."""
+    from claimbook.pipeline.outputs import writer_lock as lock
+
+    return lock(path)
+
+
 def _reader_left() -> bool:
     """Whether the standard output is a pipe whose reader has gone."""
     import select
@@ -778,6 +784,8 @@ def _error_kinds() -> tuple[tuple, tuple]:
     from claimbook.inputs.csvfile import IngestError
     from claimbook.inputs.fetch import FetchError, FetchRefused
     from claimbook.inputs.results import ResultsError
+    from claimbook.pipeline.jupyterbook import HtmlError
+    from claimbook.pipeline.outputs import LockedError, OutputError
 
     return (
         (

@@ -100,10 +100,7 @@ def results_used(check, by_location) -> list[dict]:
     ]
     locations += [location for item in checks for case in item.cases for location in case.evidence]
     wanted = [location for location in dict.fromkeys(locations) if location in by_location.index]
-    return [
-        {name: record[name] for name in RESULT_COLUMNS}
-        for record in by_location.loc[wanted].to_dict("records")
-    ]
+    return by_location.loc[wanted, list(RESULT_COLUMNS)].to_dict("records")
 
 
 def _chapter_context(claim, data, root: Path) -> dict:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from claimbook.common.frame_memo import frozen, kept, memo
 from claimbook.inputs.names import closest, similarity, squash
 
 # Selector field -> column of the (annotated) results table.
@@ -117,16 +118,51 @@ def _validate_sum(items, selector: dict, where: str) -> None:
         validate({key: value for key, value in item.items() if key != "count"}, f"{where}.sum[{index}]")
 
 
-def _named(column: pd.Series, keys: set[str]) -> pd.Series:
-    """Which values of a text column are one of the squashed ``keys`` (one squash per distinct value)."""
-    codes, uniques = pd.factorize(column)
-    hits = np.array([squash(value) in keys for value in uniques] + [False], dtype=bool)
-    return pd.Series(hits[codes], index=column.index)  # code -1 (no value) reads the last: False
+def _named(results: pd.DataFrame, column: str, keys: set[str], derive=None) -> np.ndarray:
+    """Which rows of a text column (or of ``derive`` applied to it) are one of the squashed
+    ``keys``; the column's distinct values are squashed once per table (``frame_memo``)."""
+    codes, squashed = _squashed(results, column, derive)
+    hits = np.array([name in keys for name in squashed] + [False], dtype=bool)
+    return hits[codes]  # code -1 (no value) reads the last: False
 
 
-def _mask(results: pd.DataFrame, field: str, wanted) -> pd.Series:
+def _squashed(results: pd.DataFrame, column: str, derive=None) -> tuple[np.ndarray, list[str]]:
+    """(the code of each row's value, each distinct value squashed) of a column, once per table."""
+    values = memo(results)
+    key = ("squashed", column, derive)
+    if key not in values:
+        series = results[column] if derive is None else results[column].map(derive)
+        codes, uniques = pd.factorize(series)
+        values[key] = (codes, [squash(value) for value in uniques])
+    return values[key]
+
+
+def _vendor_sets(results: pd.DataFrame) -> tuple[np.ndarray, list[set[str]]]:
+    """(the code of each row's vendors, each distinct list of vendors as a set of squashed names)."""
+    values = memo(results)
+    if "vendor sets" not in values:
+        codes, uniques = pd.factorize(results["vendors"].astype(str))
+        values["vendor sets"] = (codes, [{squash(n) for n in names.split(";")} for names in uniques])
+    return values["vendor sets"]
+
+
+def _mask(results: pd.DataFrame, field: str, wanted) -> np.ndarray:
+    """The rows ``field: wanted`` accepts, as a read-only array (computed once per table)."""
+    try:
+        key = ("mask", field, frozen(wanted))
+    except TypeError:
+        return _field_mask(results, field, wanted)
+    values = memo(results)
+    if key not in values:
+        mask = _field_mask(results, field, wanted)
+        mask.flags.writeable = False
+        values[key] = mask
+    return values[key]
+
+
+def _field_mask(results: pd.DataFrame, field: str, wanted) -> np.ndarray:
     if field == "division" and wanted == ANY:
-        return pd.Series(True, index=results.index)
+        return np.ones(len(results), dtype=bool)
     column = results[FIELDS[field]]
     if field in NUMERIC:
         if isinstance(wanted, dict):
@@ -135,24 +171,20 @@ def _mask(results: pd.DataFrame, field: str, wanted) -> pd.Series:
                 mask &= column >= wanted["min"]
             if "max" in wanted:
                 mask &= column <= wanted["max"]
-            return mask
-        return column.isin(wanted if isinstance(wanted, list) else [wanted])
+            return mask.to_numpy(dtype=bool)
+        return column.isin(wanted if isinstance(wanted, list) else [wanted]).to_numpy(dtype=bool)
     keys = {squash(value) for value in (wanted if isinstance(wanted, list) else [wanted])}
     if field == "vendor" and "vendors" in results.columns:
         # A system counts for every vendor whose GPUs it has (a system mixing two vendors' GPUs too).
-        return (
-            results["vendors"]
-            .astype(str)
-            .map(lambda names: bool(keys & {squash(n) for n in names.split(";")}))
-        )
+        codes, sets = _vendor_sets(results)
+        return np.array([bool(keys & names) for names in sets], dtype=bool)[codes]
     if field != "system":
-        return _named(column, keys)
-    mask = pd.Series(False, index=results.index)
+        return _named(results, FIELDS[field], keys)
+    mask = np.zeros(len(results), dtype=bool)
     for name in SYSTEM_COLUMNS:
-        mask |= _named(results[name], keys)
+        mask |= _named(results, name, keys)
     # The result folder: the location up to the system ("./closed/NVIDIA/results/SYSTEM") or whole.
-    folders = results["location"].map(_folder)
-    return mask | _named(folders, keys) | _named(results["location"], keys)
+    return mask | _named(results, "location", keys, _folder) | _named(results, "location", keys)
 
 
 def _folder(location) -> str:
@@ -193,20 +225,33 @@ def _fields(selector: dict):
 
 
 def select(results: pd.DataFrame, selector: dict | None) -> pd.DataFrame:
-    """The rows every field of ``selector`` accepts (possibly none); for a sum, every item's rows."""
+    """The rows every field of ``selector`` accepts (possibly none); for a sum, every item's rows.
+    The same selector on the same table is selected once (``frame_memo``); each caller gets its
+    own (shallow, copy-on-write) copy."""
     if not selector:
         return results
+    try:
+        key = ("select", frozen(selector))
+    except TypeError:
+        return _select(results, selector)
+    values = memo(results)
+    if key not in values:
+        values[key] = _select(results, selector)
+    return values[key].copy(deep=False)
+
+
+def _select(results: pd.DataFrame, selector: dict) -> pd.DataFrame:
     if "sum" in selector:
         shared = {key: value for key, value in selector.items() if key != "sum"}
         parts = [select(results, {**shared, **item_selector(item)}) for item in selector["sum"]]
         return results[results.index.isin(pd.concat(parts).index)] if parts else results.iloc[:0]
-    mask = pd.Series(True, index=results.index)
+    mask = np.ones(len(results), dtype=bool)
     for field, wanted in selector.items():
         if field == "exclude":
             mask &= ~results.index.isin(select(results, wanted).index)
         elif field in FIELDS:
             mask &= _mask(results, field, wanted)
-    return results[mask]
+    return kept(results, mask)
 
 
 def item_selector(item: dict) -> dict:

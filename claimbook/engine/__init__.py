@@ -8,6 +8,11 @@ kind when the registry is read, so every mistake names the file, the claim and t
 
 from __future__ import annotations
 
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
 from claimbook.claims import fields as claim_fields
 from claimbook.claims import registry
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry
@@ -162,7 +167,7 @@ def audit(claim, data: Data) -> list[str]:
     message listing them all), two sides of a comparison that find the very same results, and
     what its kind's own ``audit`` finds (two sides of different sizes compared without saying
     how)."""
-    from claimbook.engine.core import several
+    from claimbook.engine.core import several, where
 
     found = []
     for item in (claim, *claim.parts):
@@ -176,15 +181,22 @@ def audit(claim, data: Data) -> list[str]:
             if name == "baseline" and item.get("prefer"):
                 continue  # the claim's own rule picks: its owner's best, else the best partner's
             rows = _selected(item, data, name, selector)
-            for (benchmark, scenario), group in rows.groupby(["benchmark", "scenario"], sort=True):
-                if len(group) > 1:
-                    found.append(several(item, name, group, f"{benchmark} {scenario}"))
-                    break
+            case = _first_with_several(rows)
+            if case is not None:
+                group = where(rows, benchmark=case[0], scenario=case[1])
+                found.append(several(item, name, group, f"{case[0]} {case[1]}"))
         found += _same_sides(item, data)
         kind_audit = getattr(KINDS.get(item.kind), "audit", None)
         if kind_audit is not None and not found:
             found += kind_audit(item, data)
     return found
+
+
+def _first_with_several(rows) -> tuple | None:
+    """The first (benchmark, scenario), in sorted order, of which ``rows`` hold several results."""
+    counts = Counter(zip(rows["benchmark"], rows["scenario"]))
+    several = [case for case, count in counts.items() if count > 1 and all(pd.notna(value) for value in case)]
+    return min(several) if several else None
 
 
 def _selected(claim, data: Data, name: str, selector: dict):
@@ -193,12 +205,15 @@ def _selected(claim, data: Data, name: str, selector: dict):
 
     rows, _ = select_for(data, claim, {k: v for k, v in selector.items() if k != "label"}, name)
     benchmarks = benchmarks_of(claim)
-    if benchmarks:
-        rows = rows[rows["benchmark"].isin(benchmarks)]
     scenarios = claim.get("scenarios") or ([claim.get("scenario")] if claim.get("scenario") else None)
+    if not benchmarks and not scenarios:
+        return rows
+    mask = np.ones(len(rows), dtype=bool)
+    if benchmarks:
+        mask &= rows["benchmark"].isin(benchmarks).to_numpy(dtype=bool)
     if scenarios:
-        rows = rows[rows["scenario"].isin(scenarios)]
-    return rows
+        mask &= rows["scenario"].isin(scenarios).to_numpy(dtype=bool)
+    return rows[mask]
 
 
 # The selectors a claim sets against each other: a subject and its baseline, a larger

@@ -11,11 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import pandas as pd
 
 from claimbook.claims.registry import Announcement, Claim, Registry
 from claimbook.claims.selectors import Missing, describe, item_selector, missing, select, with_defaults
 from claimbook.common.formatting import plural, quantity
+from claimbook.common.frame_memo import kept
 from claimbook.engine import caveats as caveat_codes
 from claimbook.engine.verdict import (
     CANNOT_BE_CHECKED,
@@ -388,7 +390,7 @@ def several(claim: Claim, role: str, rows: pd.DataFrame, case: str) -> str:
 def each_label(label: str, row: pd.Series, rows: pd.DataFrame) -> str:
     """The label of one case of ``combine: each``: the case and the result's system (and its
     division where the same system is in both)."""
-    same = rows[(rows["organization"] == row["organization"]) & (rows["system"] == row["system"])]
+    same = where(rows, organization=row["organization"], system=row["system"])
     division = f", {row['division']}" if len(same) > 1 else ""
     return f"{label} · {row['organization']} {row['system']}{division}"
 
@@ -422,14 +424,40 @@ def scenarios_of(claim: Claim, available) -> list[str]:
     return [name for name in SCENARIOS if name in present]
 
 
+def where(rows: pd.DataFrame, **equal) -> pd.DataFrame:
+    """The rows whose columns equal the values given (``where(rows, benchmark=b, scenario=s)``):
+    one mask and one selection, where a chain of ``rows[rows[c] == v]`` makes a frame a step."""
+    mask = np.ones(len(rows), dtype=bool)
+    for column, value in equal.items():
+        mask &= _equal(rows[column], value)
+    return kept(rows, mask)
+
+
+def _equal(values: pd.Series, value) -> np.ndarray:
+    """``(values == value)`` as an array: in numpy for a text or a number against a column of
+    texts or numbers (as pandas compares them: no missing value equals either), else by pandas."""
+    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else None
+    number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+    if (kind == "O" and isinstance(value, str)) or (kind in ("i", "u", "f") and number):
+        try:
+            return values.to_numpy() == value
+        except TypeError:  # (a pandas NA among the values: pandas reads it as no match)
+            pass
+    return (values == value).to_numpy(dtype=bool)
+
+
 def best_row(rows: pd.DataFrame) -> pd.Series | None:
     """The best result (highest throughput, lowest latency); ties go to the first by provenance."""
     if rows is None or rows.empty:
         return None
-    ordered = rows.sort_values("location", kind="stable")
-    higher = bool(ordered["higher_is_better"].iloc[0])
-    position = ordered["result"].values.argmax() if higher else ordered["result"].values.argmin()
-    return ordered.iloc[int(position)]
+    # (the rows in provenance order, as ``sort_values("location", kind="stable")`` orders them)
+    order = rows["location"].argsort(kind="stable").to_numpy()
+    higher = bool(rows["higher_is_better"].iloc[order[0]])
+    results = rows["result"].to_numpy()[order]
+    position = results.argmax() if higher else results.argmin()
+    return rows.iloc[int(order[position])]
 
 
 def label_of(row: pd.Series) -> str:

@@ -22,6 +22,7 @@ from claimbook.engine.core import (
     select_for,
     several,
     sizes_differ,
+    where,
 )
 from claimbook.engine.kinds._leading_common import (
     MEASURE_NAMES,
@@ -148,8 +149,8 @@ def size_problems(claim: Claim, data: Data) -> list[str]:
         subject = subject[subject["units"] == claim.get("units")]
         field = field[field["units"] == claim.get("units")]
     for benchmark in benchmarks_of(claim) or [None]:
-        mine = subject if benchmark is None else subject[subject["benchmark"] == benchmark]
-        theirs = field if benchmark is None else field[field["benchmark"] == benchmark]
+        mine = subject if benchmark is None else where(subject, benchmark=benchmark)
+        theirs = field if benchmark is None else where(field, benchmark=benchmark)
         for scenario in scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]:
             own = mine if scenario is None else mine[mine["scenario"] == scenario]
             rivals = theirs if scenario is None else theirs[theirs["scenario"] == scenario]
@@ -179,20 +180,20 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
     (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
     cases = []
     for benchmark in benchmarks:
-        mine = subject if benchmark is None else subject[subject["benchmark"] == benchmark]
-        theirs = field if benchmark is None else field[field["benchmark"] == benchmark]
+        mine = subject if benchmark is None else where(subject, benchmark=benchmark)
+        theirs = field if benchmark is None else where(field, benchmark=benchmark)
         scenarios = scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]
         if benchmark is not None and mine.empty:
             absent.append(
                 select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})[1]
             )
         for scenario in scenarios:
-            own = mine if scenario is None else mine[mine["scenario"] == scenario]
-            rivals = theirs if scenario is None else theirs[theirs["scenario"] == scenario]
-            rivals = rivals[rivals["metric"] == "throughput"] if measure == "per-gpu" else rivals
+            own = mine if scenario is None else where(mine, scenario=scenario)
+            rivals = theirs if scenario is None else where(theirs, scenario=scenario)
+            rivals = where(rivals, metric="throughput") if measure == "per-gpu" else rivals
             if own.empty:
-                where = {"benchmark": benchmark, "scenario": scenario}
-                absent.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
+                wanted = {"benchmark": benchmark, "scenario": scenario}
+                absent.append(select_for(data, claim, claim.get("subject"), "subject", wanted)[1])
                 continue
             if (
                 benchmark is not None
@@ -201,7 +202,7 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
             ):
                 raise SelectionError(several(claim, "subject", own, f"{benchmark} {scenario}"))
             best_own = best_of(own, measure)
-            rivals = rivals[rivals["division"] == best_own["division"]]  # a lead is judged within a division
+            rivals = where(rivals, division=best_own["division"])  # a lead is judged within a division
             label = _case_label(claim, data, measure, benchmark, scenario, benchmarks)
             cases.append(
                 lead_case(label, scenario or "", best_own, rivals, measure, used, table, selected=True)

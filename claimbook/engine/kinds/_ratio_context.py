@@ -10,7 +10,7 @@ import pandas as pd
 
 from claimbook.common import formatting
 from claimbook.engine.compare import per_watt, speedup
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, select_for
+from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, select_for, where
 
 
 def value(row: pd.Series, measure: str) -> float | None:
@@ -33,15 +33,14 @@ def ratio_of(subject: pd.Series, base: pd.Series, measure: str) -> float | None:
 def best_rival(data: Data, subject: pd.Series, claimant_vendor: str) -> pd.Series | None:
     """The best result of the subject's benchmark, scenario, division and size by a system of
     another vendor than the claimant's, on any accelerator: what an "ahead of" card must show."""
-    results = data.results
-    same = results[
-        (results["benchmark"] == subject["benchmark"])
-        & (results["scenario"] == subject["scenario"])
-        & (results["division"] == subject["division"])
-        & (results["total_accelerators"] == subject["total_accelerators"])
-        & (results["vendor"].astype(str) != str(claimant_vendor))
-    ]
-    return best_row(same)
+    same = where(
+        data.results,
+        benchmark=subject["benchmark"],
+        scenario=subject["scenario"],
+        division=subject["division"],
+        total_accelerators=subject["total_accelerators"],
+    )
+    return best_row(same[same["vendor"].astype(str) != str(claimant_vendor)])
 
 
 def rival_fields(subject_row: pd.Series, base_row: pd.Series, rival: pd.Series | None) -> dict:

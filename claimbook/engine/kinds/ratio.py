@@ -44,6 +44,7 @@ from claimbook.engine.core import (
     scenarios_of,
     select_for,
     sizes_differ,
+    where,
     within_divisions,
 )
 from claimbook.engine.kinds import _ratio_context as context
@@ -264,11 +265,11 @@ def _choose(
 
 def _counterpart(claim: Claim, row: pd.Series, base: pd.DataFrame) -> pd.DataFrame:
     """The baseline results that share ``match_on`` with a subject result (never itself)."""
-    match = base
+    mask = (base["location"] != row["location"]).to_numpy(dtype=bool, copy=True)
     for key in list(claim.get("match_on") or []):
         column = {"gpus": "total_accelerators"}.get(key, key)
-        match = match[match[column] == row[column]]
-    return match[match["location"] != row["location"]]
+        mask &= (base[column] == row[column]).to_numpy(dtype=bool)
+    return base[mask]
 
 
 def _pairs(
@@ -277,8 +278,8 @@ def _pairs(
     """The (subject, baseline, how chosen) pairs of one case; several subjects for a form that
     takes counterparts and for a subject that says ``combine: each``."""
     prefer = claim.get("prefer")
-    subject_rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
-    base = baseline.rows[(baseline.rows["benchmark"] == benchmark) & (baseline.rows["scenario"] == scenario)]
+    subject_rows = where(subject, benchmark=benchmark, scenario=scenario)
+    base = where(baseline.rows, benchmark=benchmark, scenario=scenario)
     if form_of(claim).counterparts:
         pairs = []
         for _, row in subject_rows.sort_values("location").iterrows():
@@ -405,7 +406,7 @@ def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baseline: Baseline
         case_label = scenario if baseline.label == "baseline" else f"{baseline.label} · {scenario}"
         if len(benchmarks_of(claim)) > 1:
             case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
-        in_case = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
+        in_case = where(subject, benchmark=benchmark, scenario=scenario)
         for subject_row, base_row, how in _pairs(claim, subject, baseline, benchmark, scenario, found):
             if not _comparable(claim, subject_row, base_row):
                 why = _unmeasured(claim, baseline, scenario, subject_row, base_row)
@@ -429,10 +430,8 @@ def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple
     for benchmark, scenario in sorted(set(zip(joint["benchmark"], joint["scenario"]))):
         if scenario not in scenarios_of(claim, [scenario]):
             continue
-        rows = joint[(joint["benchmark"] == benchmark) & (joint["scenario"] == scenario)]
-        base = baseline.rows[
-            (baseline.rows["benchmark"] == benchmark) & (baseline.rows["scenario"] == scenario)
-        ]
+        rows = where(joint, benchmark=benchmark, scenario=scenario)
+        base = where(baseline.rows, benchmark=benchmark, scenario=scenario)
         for _, row in rows.iterrows():
             chosen_base = _counterpart(claim, row, base) if form_of(claim).counterparts else base
             base_row, _ = _choose(chosen_base, claim.get("prefer"))
@@ -541,14 +540,8 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     form = form_of(claim)
     if form.counterparts:
         return None, None
-    rows = baseline.class_rows
-    best_any = best_row(
-        rows[
-            (rows["benchmark"] == subject_row["benchmark"])
-            & (rows["scenario"] == scenario)
-            & (rows["location"] != subject_row["location"])
-        ]
-    )
+    rows = where(baseline.class_rows, benchmark=subject_row["benchmark"], scenario=scenario)
+    best_any = best_row(rows[(rows["location"] != subject_row["location"]).to_numpy(dtype=bool)])
     if best_any is None:
         return None, None
     best_ratio = context.ratio_of(subject_row, best_any, _measure(claim))

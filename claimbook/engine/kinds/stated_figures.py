@@ -32,6 +32,7 @@ from claimbook.engine.core import (
     finish,
     rows_of,
     select_for,
+    where,
 )
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent
 from claimbook.engine.verdict import stated_figure as parse_figure
@@ -178,7 +179,7 @@ def _figure_case(
 ):
     """One stated figure against the published result: its case, its table row, the result used."""
     stated, decimals = parse_figure(written)
-    row = best_row(subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)])
+    row = best_row(where(subject, benchmark=benchmark, scenario=scenario))
     case_label = f"{label} · {data.reference.display_name(benchmark)} · {scenario}"
     if row is None:
         case = Case(
@@ -287,7 +288,7 @@ def _listed(claim: Claim, data: Data):
                 {"division": str(entry["division"] or "closed")},
             )
         for benchmark in [name for name in str(entry["benchmarks"]).split(";") if name]:
-            found = rows[rows["benchmark"] == benchmark] if not rows.empty else rows
+            found = where(rows, benchmark=benchmark) if not rows.empty else rows
             cases.append(_listed_case(data, entry, system, benchmark, found))
             if system:
                 used.append(found)
@@ -313,11 +314,9 @@ def _listed_case(data: Data, entry: pd.Series, system: str, benchmark: str, foun
     if not system:
         note = f"the announcement does not say which {entry['organization']} system the ID is"
         return Case(label, "", None, None, "results", None, detail=StatedCase(note=note))
-    elsewhere = data.results[
-        (data.results["organization"] == str(entry["organization"]))
-        & (data.results["system"] == system)
-        & (data.results["benchmark"] == benchmark)
-    ]
+    elsewhere = where(
+        data.results, organization=str(entry["organization"]), system=system, benchmark=benchmark
+    )
     detail = StatedCase(
         system=f"{entry['organization']} {system}", division=entry["division"], either_division=len(elsewhere)
     )
