@@ -27,10 +27,13 @@ preview: $(STAMP)
 # Three workers on two cores (many tests wait on a subprocess, a browser or a timer); each test
 # file stays on one worker, as its shared builds and a notebook's cells must, and the long files
 # start first (tests/conftest.py orders them; xdist keeps that order).
+# Bytecode caches (the gitignored __pycache__ folders) are written even where PYTHONDONTWRITEBYTECODE
+# is set: without them each of the suite's few hundred Python processes (commands, kernels, workers)
+# compiles the package and the tests again, tens of seconds of CPU in all.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/generated
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/generated
 
 # Only what the build made: the site, its work folders and the environment (never book/generated,
 # which is committed).

@@ -23,15 +23,19 @@ HOSTILE_CHAPTERS = ("scaling", "wan_video", "economics", "explorer")
 # several workers (`make test`) they start at once and the short ones fill in around them.
 LONG_FIRST = (
     "test_browser.py",
-    "test_browser_hostile.py",
-    "test_new_registry.py",
-    "test_faults.py",
-    "test_faults_registries.py",
-    "test_build.py",
     "test_safety.py",
-    "test_registry_as_data.py",
+    "test_processes.py",
+    "test_faults.py",
+    "test_new_registry.py",
     "test_project.py",
+    "test_build.py",
     "test_preview.py",
+    "test_browser_hostile.py",
+    "test_faults_registries.py",
+    "test_selections.py",
+    "test_registry_as_data.py",
+    "test_parts.py",
+    "test_fuzz.py",
 )
 
 
