@@ -51,6 +51,7 @@ class Reference:
         self._categories: dict[str, tuple[str, ...]] = {}
         self._benchmark_lines: dict[str, dict] = {}  # column -> {value: its first line}
         self._lines: list[tuple[str, Family]] | None = None
+        self._short_names: dict[str, str] | None = None
 
     def family(self, accelerator: str) -> Family:
         if accelerator not in self._families:
@@ -98,8 +99,11 @@ class Reference:
 
     def short_name(self, family: str) -> str:
         """The name a chart's legend gives a family (the full one is in its tooltip)."""
-        rows = self.accelerators[self.accelerators["family"] == family]
-        return str(rows["short_name"].iloc[0]) if not rows.empty else family
+        if self._short_names is None:  # asked for every row a chart draws: the table read once
+            self._short_names = {}
+            for name, short in zip(self.accelerators["family"], self.accelerators["short_name"], strict=True):
+                self._short_names.setdefault(name, str(short))
+        return self._short_names.get(family, family)
 
 
 def names_accelerator(names: str, accelerator: str) -> bool:
