@@ -49,46 +49,46 @@ class Reference:
         self.benchmarks = benchmarks
         self._families: dict[str, Family] = {}
         self._categories: dict[str, tuple[str, ...]] = {}
-        self._benchmark_rows: dict[str, dict] = {}
-        self._display_names: dict[str, str] = {}
+        self._benchmark_lines: dict[str, dict] = {}  # column -> {value: its first line}
+        self._lines: list[tuple[str, Family]] | None = None
+        self._short_names: dict[str, str] | None = None
 
     def family(self, accelerator: str) -> Family:
         if accelerator not in self._families:
-            self._families[accelerator] = _family(self.accelerators, accelerator)
+            if self._lines is None:  # the family lines, taken from the table once
+                self._lines = _family_lines(self.accelerators)
+            self._families[accelerator] = _family(self._lines, accelerator)
         return self._families[accelerator]
 
     def benchmark(self, model: str) -> str:
         return self._benchmark_row(model)["benchmark"]
 
     def display_name(self, benchmark: str) -> str:
-        if benchmark not in self._display_names:  # asked for every case: looked up once
-            rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
-            self._display_names[benchmark] = (
-                str(rows["display_name"].iloc[0]) if not rows.empty else benchmark
-            )
-        return self._display_names[benchmark]
+        row = self._first_row("benchmark", benchmark)
+        return str(row["display_name"]) if row is not None else benchmark
 
     def categories(self, benchmark: str) -> tuple[str, ...]:
         if benchmark not in self._categories:  # asked once per result row: looked up once per benchmark
-            rows = self.benchmarks[self.benchmarks["benchmark"] == benchmark]
+            row = self._first_row("benchmark", benchmark)
             self._categories[benchmark] = (
                 ()
-                if rows.empty
-                else tuple(
-                    part.strip() for part in str(rows["categories"].iloc[0]).split(";") if part.strip()
-                )
+                if row is None
+                else tuple(part.strip() for part in str(row["categories"]).split(";") if part.strip())
             )
         return self._categories[benchmark]
 
     def _benchmark_row(self, model: str) -> dict:
-        if model not in self._benchmark_rows:  # asked for every case: looked up once
-            rows = self.benchmarks[self.benchmarks["model"] == model]
-            self._benchmark_rows[model] = (
-                {"benchmark": model, "display_name": model, "categories": ""}
-                if rows.empty
-                else rows.iloc[0].to_dict()
-            )
-        return dict(self._benchmark_rows[model])
+        row = self._first_row("model", model)
+        return dict(row) if row is not None else {"benchmark": model, "display_name": model, "categories": ""}
+
+    def _first_row(self, column: str, value) -> dict | None:
+        """The first line of the benchmarks table whose ``column`` is ``value``, or None."""
+        if column not in self._benchmark_lines:  # a page asks for every case: each column indexed once
+            lines: dict = {}
+            for row in self.benchmarks.to_dict("records"):
+                lines.setdefault(row[column], row)
+            self._benchmark_lines[column] = lines
+        return self._benchmark_lines[column].get(value)
 
     def families(self) -> pd.DataFrame:
         """One row per reviewed family: its short name (for charts), vendor, form factor, colour
@@ -99,8 +99,11 @@ class Reference:
 
     def short_name(self, family: str) -> str:
         """The name a chart's legend gives a family (the full one is in its tooltip)."""
-        rows = self.accelerators[self.accelerators["family"] == family]
-        return str(rows["short_name"].iloc[0]) if not rows.empty else family
+        if self._short_names is None:  # asked for every row a chart draws: the table read once
+            self._short_names = {}
+            for name, short in zip(self.accelerators["family"], self.accelerators["short_name"], strict=True):
+                self._short_names.setdefault(name, str(short))
+        return self._short_names.get(family, family)
 
 
 def names_accelerator(names: str, accelerator: str) -> bool:
@@ -119,10 +122,19 @@ def names_accelerator(names: str, accelerator: str) -> bool:
     return False
 
 
-def _family(accelerators: pd.DataFrame, accelerator: str) -> Family:
-    for row in accelerators.itertuples():
-        if names_accelerator(row.names, accelerator):
-            return Family(row.family, row.vendor, row.form_factor, row.colour, row.shape)
+def _family_lines(accelerators: pd.DataFrame) -> list[tuple[str, Family]]:
+    """Each family line's ``names`` and the family it gives, in the table's order."""
+    columns = ("names", "family", "vendor", "form_factor", "colour", "shape")
+    return [
+        (names, Family(*values))
+        for names, *values in zip(*(accelerators[column] for column in columns), strict=True)
+    ]
+
+
+def _family(lines: list[tuple[str, Family]], accelerator: str) -> Family:
+    for names, family in lines:
+        if names_accelerator(names, accelerator):
+            return family
     words = accelerator.split()
     return Family(accelerator, words[0] if words else "unknown", "unknown", UNLISTED_COLOUR, UNLISTED_SHAPE)
 

@@ -179,10 +179,13 @@ def _per_accelerator(table: pd.DataFrame, names: dict) -> tuple[int, str] | None
 
 
 def _text(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    columns = [column for column in TEXT_COLUMNS if column in table]
+    # One search of all the text first (joined by spaces, which are safe): a table without such
+    # a character, as every table but a damaged or crafted one is, needs no search per column.
+    if not UNSAFE_TEXT.search(" ".join(" ".join(table[column].astype(str)) for column in columns)):
+        return None
     found = []
-    for column in TEXT_COLUMNS:
-        if column not in table:
-            continue
+    for column in columns:
         values = table[column].astype(str)
         position = _first(values.str.contains(UNSAFE_TEXT, regex=True))
         if position is not None:

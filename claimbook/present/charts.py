@@ -183,12 +183,12 @@ def _render(spec: dict, **_metadata) -> dict:
 
 
 def use_book_style() -> None:
-    """Register and enable the book's theme and renderer (call once at the top of a chapter)."""
-    if RENDERER not in alt.renderers.names():
-        alt.renderers.register(RENDERER, _render)
+    """Register and enable the book's theme and renderer (call once at the top of a chapter).
+    Registering again replaces a plugin by itself: asking the registries' ``names()`` first
+    would scan every installed package's entry points (about 0.05 s of a page's CPU)."""
+    alt.renderers.register(RENDERER, _render)
     alt.renderers.enable(RENDERER)
-    if THEME not in alt.theme.names():
-        alt.theme.register(THEME, enable=False)(_theme)
+    alt.theme.register(THEME, enable=False)(_theme)
     alt.theme.enable(THEME)
     # Inline data keeps the chart self-contained; the book never fetches data at view time.
     alt.data_transformers.disable_max_rows()

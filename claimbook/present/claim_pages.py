@@ -19,7 +19,7 @@ from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.kinds.not_checkable import with_notes
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
-from claimbook.present import blocks, charts, links
+from claimbook.present import blocks, links
 
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
 NOT_THE_BEST = "not the best case"  # a case of an "up to" claim other than the one that decides
@@ -290,10 +290,10 @@ def bars_frame(bars, check=None) -> pd.DataFrame:
 
 # How each chart a kind may ask for is drawn (the vocabulary of claimbook.engine.kinds).
 RENDERERS = {
-    kinds.CaseBars: lambda spec, reference, check: charts.case_chart(
+    kinds.CaseBars: lambda charts, spec, reference, check: charts.case_chart(
         bars_frame(spec.bars, check), spec.title, spec.description, spec.unit, spec.line, spec.line_label
     ),
-    kinds.ResultDots: lambda spec, reference, check: charts.results_chart(
+    kinds.ResultDots: lambda charts, spec, reference, check: charts.results_chart(
         spec.rows,
         reference,
         spec.value,
@@ -302,16 +302,16 @@ RENDERERS = {
         highlight=spec.highlight,
         claimed=spec.claimed,
     ),
-    kinds.EfficiencyScatter: lambda spec, reference, check: charts.efficiency_chart(
+    kinds.EfficiencyScatter: lambda charts, spec, reference, check: charts.efficiency_chart(
         spec.pairs, reference, spec.scenario, spec.title, spec.description, highlight=spec.highlight
     ),
-    kinds.RoundLines: lambda spec, reference, check: charts.rounds_chart(
+    kinds.RoundLines: lambda charts, spec, reference, check: charts.rounds_chart(
         spec.gains, spec.title, spec.description
     ),
-    kinds.CountBars: lambda spec, reference, check: charts.count_chart(
+    kinds.CountBars: lambda charts, spec, reference, check: charts.count_chart(
         spec.table, spec.category, spec.title, spec.description
     ),
-    kinds.CandidateBars: lambda spec, reference, check: charts.candidates_chart(
+    kinds.CandidateBars: lambda charts, spec, reference, check: charts.candidates_chart(
         spec.table, spec.scenario, spec.claimed, spec.direction, spec.title, spec.description
     ),
 }
@@ -319,8 +319,12 @@ RENDERERS = {
 
 def render(spec, reference, check=None):
     """The chart a kind's chart spec asks for (``check``: the check it shows, which says which
-    case decides)."""
-    return RENDERERS[type(spec)](spec, reference, check)
+    case decides), in the book's style. The charts module (altair) is imported here, by the
+    pages that draw a chart: a page with none runs without it (a fifth of a page's CPU)."""
+    from claimbook.present import charts
+
+    charts.use_book_style()
+    return RENDERERS[type(spec)](charts, spec, reference, check)
 
 
 def column_value(case, column: kinds.Column):
@@ -337,6 +341,8 @@ def open_chapter(name: str, **parameters) -> Chapter:
     """Chapter ``name`` of the book, from the parameters its page runs with (its template passes
     every one by name: its claims, ``claim_ids``, the data inputs and its own): everything it
     reads, loaded the one way, and its claims checked with what the chapter adds to them."""
+    from claimbook.present import charts  # a chapter's own cells draw with it
+
     parameters = page_parameters(parameters)
     charts.use_book_style()
     data = page_data(parameters)
@@ -353,7 +359,6 @@ def open_claim_page(claim_id: str, **inputs) -> ClaimPage:
     """The page of claim ``claim_id``, from the data inputs its page runs with (its template
     passes every one by name), loaded the one way (as ``open_chapter``'s)."""
     parameters = page_parameters({"claim_id": claim_id, **inputs})
-    charts.use_book_style()
     data = page_data(parameters)
     links.use_page(data.registry, CLAIM_PAGE_ROOT)
     return ClaimPage(data, claim_id, CLAIM_PAGE_ROOT, parameters=parameters)
