@@ -33,12 +33,14 @@ def snapshot(
 ) -> dict[str, tuple]:
     """Every entry under ``root`` (``root`` itself as "."): relative POSIX path -> description.
 
-    ``exclude``: names left out at any depth ("__pycache__") and relative paths (with a slash,
+    ``exclude``: names left out at any depth (``__pycache__`` always is) and relative paths (with a slash,
     "tests/artifacts"). ``depth``: how many levels to list (1: the folder's own entries, whose
     files are still hashed but whose folders are not entered); None: all.
     """
     root = Path(root)
-    names = {item for item in exclude if "/" not in item}
+    # Python's bytecode cache is never the command's output: any Python process writes it beside
+    # the modules it imports, unless PYTHONDONTWRITEBYTECODE is set (which differs by machine).
+    names = {"__pycache__"} | {item for item in exclude if "/" not in item}
     paths = {item.strip("/") for item in exclude if "/" in item}
     result: dict[str, tuple] = {}
 
