@@ -467,12 +467,13 @@ def full_disk_out(tmp_path):
         subprocess.run(["umount", "-l", str(out / "_build")], check=False)
 
 
-def _fill(folder: Path) -> None:
-    """Write into ``folder`` until its file system is full."""
-    with open(folder / "filler", "wb") as stream:
+def _fill(folder: Path, leave: int = 0) -> None:
+    """Write into ``folder`` (its file ``filler``) until its file system is full, or has only
+    ``leave`` bytes free."""
+    with open(folder / "filler", "ab") as stream:
         try:
-            while True:
-                stream.write(b"\0" * (1 << 20))
+            while (free := os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize) > leave:
+                stream.write(b"\0" * min(1 << 20, max(free - leave, 1)))
                 stream.flush()
         except OSError:
             pass
@@ -482,6 +483,9 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     out = full_disk_out
     project.reset()
     project.release.write_text("")
+    # Filled to its last 2 MiB first: a fast Sphinx can write a small book's whole site in the
+    # time 400 MB take to write, so only the last of it is left for once the HTML has begun.
+    _fill(out / "_build", leave=2 << 20)
     build = project.start(out, "--only", WAITING[0], "--only", "amd-wan-vs-b300")
     until(
         lambda: "compiling HTML" in build.text() or build.process.poll() is not None, START_SECONDS, "no HTML"
@@ -505,7 +509,7 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
 # Loaded by every Python process of a build whose path has it; it acts in the build itself: once
 # Sphinx has written the HTML (``compile_book`` returned), the file system under ``_build`` is
 # filled, so that the copy of the finished site into the staging folder meets a full disk.
-FILL_AFTER_SPHINX = "import importlib.abc, importlib.machinery, sys\nfrom pathlib import Path\n\n\n"
+FILL_AFTER_SPHINX = "import importlib.abc, importlib.machinery, os, sys\nfrom pathlib import Path\n\n\n"
 FILL_AFTER_SPHINX += inspect.getsource(_fill) + textwrap.dedent("""
 
     class _Finder(importlib.abc.MetaPathFinder):
