@@ -10,6 +10,19 @@ import pytest
 from test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
 
 
+def load_problems(page, status, blocked, errors, pwned, script: str) -> list[str]:
+    """What went wrong in loading ``page``: its HTTP status, ``script`` having run (``pwned``, the
+    value it left in ``window.__pwned``), requests to outside hosts, console errors."""
+    found = [f"{page}: HTTP status {status}"] if status != 200 else []
+    if pwned is not None:
+        found.append(f"{page}: {script} ran (window.__pwned = {pwned})")
+    if blocked:
+        found.append(f"{page}: requested outside hosts: {blocked}")
+    if errors:
+        found.append(f"{page}: console errors: {errors}")
+    return found
+
+
 @pytest.fixture(scope="module")
 def browser():
     """The module's Chromium, and its one context and page: each test sets the width it loads at."""
@@ -57,14 +70,7 @@ def test_hostile_text_renders_inert(browser, hostile_site):
             text: document.body.innerText,
             scrollWidth: document.documentElement.scrollWidth,
         })""")
-        if status != 200:
-            problems.append(f"{page}: HTTP status {status}")
-        if found["pwned"] is not None:
-            problems.append(f"{page}: injected script ran (window.__pwned = {found['pwned']})")
-        if blocked:
-            problems.append(f"{page}: requested outside hosts: {blocked}")
-        if errors:
-            problems.append(f"{page}: console errors: {errors}")
+        problems += load_problems(page, status, blocked, errors, found["pwned"], "injected script")
         if found["headings"] < 1:
             problems.append(f"{page}: lost its heading")
         if found["injected"]:
@@ -126,14 +132,7 @@ def test_a_hostile_registry_runs_nothing_in_the_browser(browser, hostile_registr
             text: document.body.innerText,
             title: document.title,
         })""")
-        if status != 200:
-            problems.append(f"{page}: HTTP status {status}")
-        if found["pwned"] is not None:
-            problems.append(f"{page}: the registry's script ran (window.__pwned = {found['pwned']})")
-        if blocked:
-            problems.append(f"{page}: requested outside hosts: {blocked}")
-        if errors:
-            problems.append(f"{page}: console errors: {errors}")
+        problems += load_problems(page, status, blocked, errors, found["pwned"], "the registry's script")
         for key, what in (
             ("injected", "element(s) or handler(s) of the registry's"),
             ("scripts", "javascript: link(s)"),
