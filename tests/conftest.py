@@ -1,5 +1,4 @@
 import csv
-import gc
 import os
 import shutil
 import signal
@@ -9,8 +8,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from claimbook.common.collector import THRESHOLDS
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -58,9 +55,6 @@ def pytest_configure(config):
     the build's kernels do (``claimbook.pipeline.execute``): those cannot collide."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupted)
-    # The workers hold the suite's objects until they end, as the book's own processes do: the
-    # same slower collector (claimbook.common.collector) saves them a tenth of their CPU.
-    gc.set_threshold(*THRESHOLDS)
     try:
         import nbval.kernel
     except ImportError:

@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from claimbook.common.collector import SET_PACE
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, TOC_FILE
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
@@ -50,8 +49,7 @@ def without_execution():
 # chapters execute, then waits for the command line of the build on its standard input (an
 # empty line: nothing to do).
 _WARM_BUILDER = (
-    SET_PACE
-    + DIE_WITH_PARENT
+    DIE_WITH_PARENT
     + WITHOUT_EXECUTION
     + """
 import importlib, json, os, sys, traceback

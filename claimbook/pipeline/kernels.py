@@ -43,7 +43,6 @@ import sys
 import threading
 import time
 
-from claimbook.common.collector import SET_PACE
 from claimbook.common.paths import BOOK_ROOT_VARIABLE
 from claimbook.common.processes import end_child
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
@@ -52,8 +51,7 @@ from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 # the kernel launcher's own minimal start) so that no module of the package is imported in it
 # but those the pages import.
 _SERVER = (
-    SET_PACE
-    + DIE_WITH_PARENT
+    DIE_WITH_PARENT
     + r"""
 import importlib, json, os, select, signal, sys, traceback
 

@@ -30,15 +30,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from claimbook.common.collector import SET_PACE
 from claimbook.common.paths import CONFIG_FILE, TOC_FILE
 from claimbook.common.processes import end_child
 from claimbook.pipeline.jupyterbook import WITHOUT_EXECUTION
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
 _SERVER = (
-    SET_PACE
-    + DIE_WITH_PARENT
+    DIE_WITH_PARENT
     + WITHOUT_EXECUTION
     + r"""
 import json, os, pickle, sys, time, traceback
