@@ -19,8 +19,9 @@ Measured, on the same pages with the same parameters:
   over the real results, each claim a page) added to the copy: cold build, no-op rebuild, one
   claim changed, peak memory, at 42 claims and at 342, and what one more claim page costs;
 - ``make test`` with the environment in place (the suite, browser tests and nbval included): its
-  wall time, CPU seconds and slowest 15 tests (``--only-tests`` measures this alone and adds it
-  to the last ``results.json``);
+  wall time, CPU seconds and slowest 15 tests, and the machine's busy and idle CPU meanwhile
+  (``--only-tests`` measures this alone and adds it to the last ``results.json``; with
+  ``--by-process``, every process is sampled and its CPU given by kind: ``benchmarks/processes.py``);
 - ``claimbook preview``: from saving an edit to the served page showing it, for a claim's figure
   (its registry) and for a chapter's parameter (``data/chapters.yaml``), each edit made once the
   preview is at rest; and the preview's start (``--only-preview`` measures this alone and adds
@@ -46,6 +47,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from xml.etree import ElementTree
+
+from processes import ProcessSampler  # benchmarks/processes.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -570,10 +573,12 @@ def only_preview(repeat: int) -> None:
 MAKE_TEST_GOAL_S = 150
 
 
-def tests_measure() -> dict:
+def tests_measure(by_process: bool = False) -> dict:
     """``make test`` as the README gives it, the environment in place: wall time, CPU seconds (the
     suite's workers and every process they waited for), the tests run, and the 15 slowest tests
-    (setup, call and teardown together, from pytest's JUnit report)."""
+    (setup, call and teardown together, from pytest's JUnit report); what the machine's cores did
+    meanwhile (busy and idle CPU seconds, every process counted); with ``by_process``, the CPU by
+    kind of process (``benchmarks/processes.py``)."""
     if subprocess.run(["make", "--question", ".venv/.installed"], cwd=ROOT, check=False).returncode != 0:
         raise SystemExit(
             "the environment is not in place (run `make test` once first): `make test` is timed warm"
@@ -582,7 +587,8 @@ def tests_measure() -> dict:
     with tempfile.TemporaryDirectory() as temporary:
         report = Path(temporary) / "junit.xml"
         environment = {**os.environ, "PYTEST_ADDOPTS": f"--junitxml={report}"}
-        seconds, cpu = run_cpu(["make", "test"], ROOT, environment)
+        with ProcessSampler(processes=by_process) as sampler:
+            seconds, cpu = run_cpu(["make", "test"], ROOT, environment)
         per_test: dict[str, float] = defaultdict(float)
         for case in ElementTree.parse(report).iter("testcase"):
             per_test[f"{case.get('classname')}::{case.get('name')}"] += float(case.get("time") or 0)
@@ -593,6 +599,7 @@ def tests_measure() -> dict:
         "tests": len(per_test),
         "goal_s": MAKE_TEST_GOAL_S,
         "slowest": [{"test": name, "seconds": round(value, 1)} for name, value in slowest],
+        **sampler.summary(),
         "load_average_start": load_start,
         "load_average_end": [round(value, 1) for value in os.getloadavg()],
     }
@@ -604,16 +611,25 @@ def print_tests(measured: dict) -> None:
         f"{measured['tests']} tests (goal <= {measured['goal_s']} s); load "
         f"{measured['load_average_start']} at the start, {measured['load_average_end']} at the end"
     )
+    if "machine_busy_cpu_s" in measured:
+        print(
+            f"  the machine's cores meanwhile: {measured['machine_busy_cpu_s']:.0f} s busy, "
+            f"{measured['machine_idle_cpu_s']:.0f} s idle (every process counted)"
+        )
+    for entry in measured.get("by_kind", []):
+        print(f"  {entry['cpu_s']:6.1f} s of CPU  {entry['processes']:4d} x {entry['kind']}")
+    if "sampled_cpu_s" in measured:
+        print(f"  {measured['sampled_cpu_s']:6.1f} s of CPU in the processes sampled")
     for entry in measured["slowest"]:
         print(f"  {entry['seconds']:6.1f} s  {entry['test']}")
 
 
-def only_tests() -> None:
+def only_tests(by_process: bool) -> None:
     """``make test`` measured alone, added to the last results (``--only-tests``)."""
     results_path = ROOT / "benchmarks" / "results.json"
     results = json.loads(results_path.read_text()) if results_path.is_file() else {}
     results.pop("make_test_s", None)  # the older record: a wall time alone
-    results["make_test"] = tests_measure()
+    results["make_test"] = tests_measure(by_process)
     results_path.write_text(json.dumps(results, indent=2) + "\n")
     print_tests(results["make_test"])
 
@@ -641,6 +657,11 @@ def main() -> None:
         help="time `make test` alone (its slowest 15 tests listed) and add it to benchmarks/results.json",
     )
     parser.add_argument(
+        "--by-process",
+        action="store_true",
+        help="with the timing of `make test`, sample every process and give its CPU by kind of process",
+    )
+    parser.add_argument(
         "--synthetic-claims", type=int, default=SYNTHETIC_CLAIMS, help="claims of the synthetic round (300)"
     )
     parser.add_argument(
@@ -654,7 +675,7 @@ def main() -> None:
         only_preview(max(args.repeat, 5))
         return
     if args.only_tests:
-        only_tests()
+        only_tests(args.by_process)
         return
     if not SHARED_SUMMARY.is_file():
         raise SystemExit(f"{SHARED_SUMMARY}: the official summary is needed to make large inputs")
