@@ -336,6 +336,41 @@ def test_only_regular_files_are_copied(tmp_path):
     assert not (tmp_path / "zero-copy").exists()
 
 
+def test_a_link_out_of_the_project_never_reaches_the_site(tmp_path):
+    """A link in ``book/`` to a file outside the project (a pull request can carry one) is
+    refused as the book's sources are copied, by a build and by the preview alike, in one line
+    naming the link; nothing of its target is copied. A link to a file inside the project is
+    followed as before."""
+    from claimbook.common.safe_read import InputError
+    from claimbook.pipeline.staging import copy_sources
+
+    root = tmp_path / "project"
+    (root / "book" / "_static").mkdir(parents=True)
+    (root / "_config.yml").write_text("title: t\n")
+    (root / "book" / "index.md").write_text("# t\n")
+    (root / "notes.css").write_text("p {}\n")
+    (root / "book" / "_static" / "own.css").symlink_to(root / "notes.css")
+    secret = tmp_path / "outside" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "book" / "_static" / "passwd.txt").symlink_to(secret)
+    with pytest.raises(InputError) as refused:
+        copy_sources(root, tmp_path / "staging", with_data=False)
+    said = str(refused.value)
+    assert "\n" not in said and said.startswith(
+        "book/_static/passwd.txt: a link to a file outside the project"
+    )
+    assert "root:" not in said, said
+    assert not (tmp_path / "staging" / "book" / "_static" / "passwd.txt").exists()
+    (root / "book" / "_static" / "passwd.txt").unlink()
+    copy_sources(root, tmp_path / "staging", with_data=False)
+    assert (tmp_path / "staging" / "book" / "_static" / "own.css").read_text() == "p {}\n"
+    (root / "_config.yml").unlink()
+    (root / "_config.yml").symlink_to(secret)
+    with pytest.raises(InputError, match="^_config.yml: a link to a file outside the project"):
+        copy_sources(root, tmp_path / "staging-2", with_data=False)
+
+
 # ---------------------------------------------------------------------------------------------
 # What reaches a terminal
 
