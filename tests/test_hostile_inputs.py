@@ -68,6 +68,27 @@ INGEST_REFUSES = {
         {"number_of_nodes": "1000001", "accelerators_per_node": "1", "total_accelerators": "1000001"},
         "1000001 node(s) of 1 accelerator(s) each is not a system's size",
     ),
+    # A Location is a path in MLCommons' results repository that the book links to: nothing in
+    # it may lead a reader's browser out of that repository (issue 41).
+    "a Location that climbs out of the repository": (
+        {
+            "Location": "./closed/../../../../../attacker/fake/tree/main/closed/AMD/results/SYSTEM/m/Offline/performance/run_1"
+        },
+        "has a '..' segment",
+    ),
+    "an absolute Location": ({"Location": "/closed/Acme/results/S/m/Offline"}, "is an absolute path"),
+    "a Location with a backslash": (
+        {"Location": "./closed/Acme/results/S\\..\\..\\x/m/Offline"},
+        "holds a backslash",
+    ),
+    "a Location with an empty segment": (
+        {"Location": "./closed//results/S/m/Offline"},
+        "has an empty segment",
+    ),
+    "a system folder found anywhere but its place": (
+        {"Location": "./attacker/fake/tree/main/closed/Acme/results/S/m/Offline/performance/run_1"},
+        "is not a result's folder (DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO",
+    ),
 }
 
 
@@ -145,6 +166,19 @@ TIDY_REFUSES = {
     "a repeated key": (_repeat_key, 6, "duplicate result for"),
     "a repeated Location": (_repeat("location"), 6, "is also that of line 5; a Location names one result"),
     "an ESC sequence": (_set("organization", "AMD\x1b[31m"), 5, "organization holds the character \\x1b"),
+    "a Location with '..' segments": (
+        _set(
+            "location",
+            "./closed/../../../../../attacker/fake/tree/main/closed/AMD/results/SYSTEM/m/Offline/performance/run_1",
+        ),
+        5,
+        "location './closed/../",
+    ),
+    "a Location out of its place": (
+        _set("location", "./attacker/fake/tree/main/closed/AMD/results/S/m/Offline"),
+        5,
+        "is not a result's folder",
+    ),
 }
 
 
@@ -160,6 +194,55 @@ def test_the_tidy_reader_keeps_the_rules_of_ingest(case, tmp_path):
         load_results(path)
     said = str(refused.value)
     assert said.startswith(f"{path}, line {line}: ") and "\n" not in said and message in said, said
+
+
+def test_a_location_is_read_in_both_shapes_mlcommons_writes():
+    """summary.csv writes ``./closed/ORG/results/SYSTEM/MODEL/SCENARIO/performance/run_1``, the
+    JSON summary of earlier rounds ``closed/ORG/results/SYSTEM/MODEL/SCENARIO``: both are a
+    result's folder, and the link to it is built from the checked segments only."""
+    from claimbook.inputs.rules import location_parts, location_problem
+    from claimbook.present.blocks import provenance_url
+
+    csv_shape = "./closed/AMD/results/8xMI355X_2xEPYC/llama2-70b-99/Offline/performance/run_1"
+    json_shape = "closed/AMD/results/8xMI355X_2xEPYC/llama2-70b-99/Offline"
+    for location in (csv_shape, json_shape):
+        assert location_problem(location) is None, location
+        assert location_parts(location)[:6] == (
+            "closed",
+            "AMD",
+            "results",
+            "8xMI355X_2xEPYC",
+            "llama2-70b-99",
+            "Offline",
+        )
+    assert provenance_url("v5.1", json_shape) == (
+        "https://github.com/mlcommons/inference_results_v5.1/tree/main/" + json_shape
+    )
+    for spoof in (
+        INGEST_REFUSES["a Location that climbs out of the repository"][0]["Location"],
+        "closed/AMD/results/S/m/Offline/..",
+        "closed/AMD/results/S/m/./Offline",
+        "../closed/AMD/results/S/m/Offline",
+        "closed/AMD/results/S/m",
+        "",
+    ):
+        assert location_parts(spoof) is None and location_problem(spoof), spoof
+        with pytest.raises(ValueError, match="not a result's folder"):
+            provenance_url("v6.1", spoof)
+
+
+def test_a_scorecard_links_only_whole_checked_locations():
+    """The ledger reads the results a claim rests on from the scorecard's ``evidence`` (an input
+    too): each Location whole (a folder's name may hold a space) and only one that is a result's
+    folder."""
+    from claimbook.present.markdown_pages import evidence_locations
+
+    spaced = "./closed/Naeem Khoshnevis/results/H200/llama3.1-8b/Offline/performance/run_1"
+    spoof = INGEST_REFUSES["a Location that climbs out of the repository"][0]["Location"]
+    assert evidence_locations(f"{spaced}; {spoof}; closed/A/results/S/m/Server") == [
+        spaced,
+        "closed/A/results/S/m/Server",
+    ]
 
 
 def test_the_committed_table_keeps_every_rule():

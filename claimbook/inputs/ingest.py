@@ -37,7 +37,6 @@ from claimbook.inputs.schema import (
 _WATTS = re.compile(r"(?<![\w.])(\d{2,5})\s?W\b")
 _POWER_WORDS = re.compile(r"TGP|power", re.IGNORECASE)
 _POWER_CONTEXT_CHARS = 40
-_LOCATION = re.compile(r"(?:^|/)results/([^/]+)/")
 
 
 @functools.lru_cache(maxsize=4096)  # a submitter repeats one note on every result of a system
@@ -54,9 +53,10 @@ def gpu_watts_from_notes(notes: str) -> float | None:
 
 
 def system_from_location(location: str) -> str | None:
-    """The system folder of a result, ``./closed/ORG/results/SYSTEM/MODEL/SCENARIO/...``."""
-    match = _LOCATION.search(location or "")
-    return match.group(1) if match else None
+    """The system folder of a result, ``./closed/ORG/results/SYSTEM/MODEL/SCENARIO/...``; None
+    for a Location that is not a result's folder (``rules.location_parts``: anchored, no ``..``)."""
+    parts = rules.location_parts(location or "")
+    return parts[rules.SYSTEM_SEGMENT] if parts else None
 
 
 def _check_columns(path: Path, header: list[str]) -> None:
@@ -165,15 +165,12 @@ def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, 
     result = positive_result(where, text["Result"])
 
     nodes, per_node, total = _accelerators(where, text)
-    system = system_from_location(text["Location"])
-    if system is None:
-        raise IngestError(
-            f"{where}: Location {text['Location']!r} does not name a system folder "
-            "(expected ./DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO/...)"
-        )
     for column in ("Organization", "Division", "Availability", "Model"):
         if not text[column]:
             raise IngestError(f"{where}: {column} is empty")
+    system = system_from_location(text["Location"])
+    if system is None:
+        raise IngestError(f"{where}: Location {rules.location_problem(text['Location'])}")
 
     throughput_per_accelerator = result / total if metric == "throughput" and total > 0 else None
     return {
