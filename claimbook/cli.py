@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 a build, chapter or download failed (or the file system did), 2 bad
 input (a results file, the claims registry, the command line, a path the file system refuses),
-130 interrupted. Errors are one line on stderr saying what and where.
+3 memory ran out (a ``ulimit -v`` too low: ``MemoryError``, or a build's own check of its address
+space before it starts), 130 interrupted. Errors are one line on stderr saying what and where.
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ from claimbook.common.paths import (
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_NO_MEMORY = 3
 EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+# Said without allocating much: the memory that ran out is not there to word it.
+NO_MEMORY = (
+    b"error: memory ran out (MemoryError); raise the limit (ulimit -v) or free memory; nothing was changed\n"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -645,8 +651,9 @@ def _run_preview(args) -> int:
 
     sock = bound_socket(args.port)  # a taken port is refused before anything starts
     preview = Preview(PROJECT_ROOT, report)
+    code = 0
     try:
-        with as_interrupts():
+        with as_interrupts(), _kernel_folders_reaped():
             report("building the preview in _build/preview (the committed book is not touched)")
             preview.start()
             port = sock.getsockname()[1]
@@ -655,13 +662,27 @@ def _run_preview(args) -> int:
                 sock,
                 lambda: report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)"),
             )
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as exc:
+        code = _preview_interrupted(exc)
     finally:
         preview.stop()
         sock.close()
     report("preview stopped")
-    return 0
+    return code
+
+
+def _kernel_folders_reaped():
+    """The reaper of the preview's kernel folders (each holds its kernel's key): removed as the
+    preview dies, even by SIGKILL (``claimbook.pipeline.kernelfolders``)."""
+    from claimbook.pipeline.kernelfolders import reaper
+
+    return reaper()
+
+
+def _preview_interrupted(exc: KeyboardInterrupt) -> int:
+    """Ctrl-C is how a preview is stopped (exit 0); SIGTERM or SIGHUP (``as_interrupts`` names
+    the signal) end it as they end a build: interrupted, exit 130."""
+    return EXIT_INTERRUPTED if exc.args else 0
 
 
 # Each command and the function that runs it (looked up as it runs: a test may replace one).
@@ -704,6 +725,8 @@ def main(argv: list[str] | None = None) -> int:
         # command leaves what was there as it was.
         print("error: interrupted; nothing was changed", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        return said_no_memory()
     except BrokenPipeError as exc:
         if _reader_left():  # ``| head``: what it did not read is not lost
             return 0
@@ -720,6 +743,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {message}", file=sys.stderr)
             return code
         raise
+
+
+def said_no_memory() -> int:
+    """Memory ran out: one line (written straight to the standard error), exit 3. Every writer
+    installs finished files by renaming them into place, so nothing half written is left."""
+    with contextlib.suppress(OSError):
+        os.write(2, NO_MEMORY)
+    return EXIT_NO_MEMORY
 
 
 def writer_lock(path):
