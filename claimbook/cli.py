@@ -725,8 +725,8 @@ def main(argv: list[str] | None = None) -> int:
         # command leaves what was there as it was.
         print("error: interrupted; nothing was changed", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except MemoryError:
-        return said_no_memory()
+    except MemoryError as exc:
+        return said_no_memory(exc)
     except BrokenPipeError as exc:
         if _reader_left():  # ``| head``: what it did not read is not lost
             return 0
@@ -745,11 +745,16 @@ def main(argv: list[str] | None = None) -> int:
         raise
 
 
-def said_no_memory() -> int:
-    """Memory ran out: one line (written straight to the standard error), exit 3. Every writer
-    installs finished files by renaming them into place, so nothing half written is left."""
+def said_no_memory(exc: MemoryError) -> int:
+    """Memory ran out: one line (written straight to the standard error: its own, if the error
+    has one, a build's check of its limit), exit 3. Every writer installs finished files by
+    renaming them into place, so nothing half written is left."""
+    message = NO_MEMORY
+    with contextlib.suppress(Exception):  # (wording it may itself need memory)
+        if exc.args and isinstance(exc.args[0], str) and exc.args[0]:
+            message = f"error: memory ran out: {exc.args[0]}\n".encode()
     with contextlib.suppress(OSError):
-        os.write(2, NO_MEMORY)
+        os.write(2, message)
     return EXIT_NO_MEMORY
 
 

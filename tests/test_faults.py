@@ -513,3 +513,51 @@ def test_kill_between_the_pages_and_the_site(copy, good):
 
 def html_stamp(site: Path) -> str | None:
     return json.loads((site / ".claimbook-site.json").read_text()).get("assembly")
+
+
+def _limited_to(kilobytes: int):
+    """A ``preexec_fn`` that does what ``ulimit -v KILOBYTES`` does (soft and hard)."""
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (kilobytes * 1024, kilobytes * 1024))
+
+    return limit
+
+
+def _run_limited(kilobytes: int, *args, cwd: Path, tmp: Path) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    environment["TMPDIR"] = str(tmp)
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", *map(str, args)],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        preexec_fn=_limited_to(kilobytes),
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("kilobytes", [150_000, 200_000])
+def test_check_out_of_memory_is_one_line(kilobytes, tmp_path):
+    """``check`` under ``ulimit -v`` too low for it: one line saying memory ran out, exit 3 (it
+    was a 43-line MemoryError traceback)."""
+    done = _run_limited(kilobytes, "check", cwd=REPO, tmp=tmp_path)
+    assert done.returncode == 3 and done.stderr.count("\n") == 1, done.stderr[-3000:]
+    assert done.stderr.startswith("error: memory ran out"), done.stderr
+
+
+def test_a_build_without_the_memory_it_needs_says_so_and_leaves_nothing(tmp_path):
+    """``build`` under ``ulimit -v 600000`` aborted (SIGABRT, exit 134, libzmq's message only):
+    it says memory is short and what to raise, exit 3, before it writes or starts anything."""
+    out, tmp = tmp_path / "out", tmp_path / "tmp"
+    tmp.mkdir()
+    done = _run_limited(
+        600_000, "build", "--out", out, "--no-html", "--only", "amd-wan-vs-b300", cwd=REPO, tmp=tmp
+    )
+    assert done.returncode == 3 and done.stderr.count("\n") == 1, done.stderr[-3000:]
+    assert done.stderr.startswith("error: memory ran out") and "ulimit -v" in done.stderr, done.stderr
+    assert not out.exists() and not list(tmp.iterdir())
