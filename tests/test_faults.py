@@ -561,3 +561,33 @@ def test_a_build_without_the_memory_it_needs_says_so_and_leaves_nothing(tmp_path
     assert done.returncode == 3 and done.stderr.count("\n") == 1, done.stderr[-3000:]
     assert done.stderr.startswith("error: memory ran out") and "ulimit -v" in done.stderr, done.stderr
     assert not out.exists() and not list(tmp.iterdir())
+
+
+def test_builds_in_one_process_are_independent_of_the_ones_before(tmp_path, monkeypatch):
+    """A long-lived process (the preview, a test worker) builds again and again: nothing of one
+    build (a kernel, a server, a working folder) may reach the next. papermill changed the
+    process's working folder around each page (``os.chdir`` from each page's thread, restored
+    in the order the threads ended), so a build could end in its own staging folder, and the
+    next one's page looked for it once it was gone (a flaky test: ``.claimbook-staging-NNNN: No
+    such file or directory``). Several builds of two pages at once, each into a folder deleted
+    after it: each succeeds, and no page's thread ever changes the working folder."""
+    from clirun import in_process
+
+    moved = []
+    real_chdir = os.chdir
+
+    def chdir(path):
+        if threading.current_thread() is not threading.main_thread():
+            moved.append(str(path))
+        real_chdir(path)
+
+    monkeypatch.setattr(os, "chdir", chdir)
+    pages = ("--only", "rubin-leading-debut", "--only", "rubin-frameworks")
+    for number in range(3):
+        out = tmp_path / f"out-{number}"
+        done = in_process("build", "--no-html", "--force", "--jobs", "2", *pages, "--out", out)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert (out / "book" / "generated" / "scorecard.json").is_file()
+        shutil.rmtree(out)
+        assert os.getcwd() == str(REPO) or Path(os.getcwd()).exists()
+    assert not moved, f"a page's thread changed the working folder: {moved[:4]}"
