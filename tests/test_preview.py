@@ -453,3 +453,30 @@ def test_a_preview_ended_by_any_signal_leaves_no_kernel_key_and_serves_the_whole
         assert not _gone_within(killed.started, 5.0)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_a_full_disk_during_a_step_is_one_line_naming_the_path(tmp_path, monkeypatch):
+    """A write the disk refuses mid-step (a full disk says no file: ``write()`` fails) is one
+    line naming where the preview writes, as builds say it, and the preview goes on serving
+    (seen: "OSError: [Errno 28] No space left on device", with no path)."""
+    import errno
+
+    from claimbook.pipeline.preview import Preview as PreviewOfProject
+
+    said = []
+    preview = PreviewOfProject(ROOT, said.append)
+    for error in (
+        OSError(errno.ENOSPC, "No space left on device"),
+        OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "page.html")),
+    ):
+
+        def full(first, error=error):
+            raise error
+
+        monkeypatch.setattr(preview, "_refresh", full)
+        assert preview.refresh() is False
+    where = ROOT / "_build" / "preview"
+    assert said == [
+        f"error: the preview could not write {where}: No space left on device; the last good pages stay served",
+        f"error: the preview could not write {tmp_path / 'page.html'}: No space left on device; the last good pages stay served",
+    ]

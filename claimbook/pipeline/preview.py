@@ -177,6 +177,10 @@ class Preview:
             if not self.stopped:
                 self.report(f"error: {exc}")
             return False
+        except OSError as exc:
+            if not self.stopped:
+                self.report(_os_failure(exc, self.folder))
+            return False
         except Exception as exc:  # noqa: BLE001 -- a preview outlives any one bad step, and says why in one line
             if not self.stopped:
                 self.report(
@@ -356,6 +360,14 @@ class Preview:
         if not first:
             self.on_html()
         return True
+
+
+def _os_failure(exc: OSError, folder: Path) -> str:
+    """A step the file system failed (a full disk: a write names no file) as one line naming
+    the path, as a build says it: the file if the error has one, else the preview's folder."""
+    where = exc.filename2 or exc.filename or folder
+    cause = exc.strerror or str(exc) or type(exc).__name__
+    return f"error: the preview could not write {where}: {cause}; the last good pages stay served"
 
 
 def _remove_dead_kernel_folders() -> None:
