@@ -1,0 +1,42 @@
+"""Every sentence true for the data it stands on (issue 40): each test builds its own small round
+and fails on a sentence that reads wrongly for it."""
+
+from __future__ import annotations
+
+from enginekit import check, result, world
+
+MI355X = "AMD Instinct MI355X 288GB HBM3e"
+
+
+def _categories_claim(named):
+    return {
+        "id": "one-platform",
+        "title": "One platform",
+        "statement": "Acme's GPUs run recommenders and language models.",
+        "kind": "presence",
+        "count": "category",
+        "rows": {"vendor": "NVIDIA"},
+        "named": named,
+    }
+
+
+def test_a_benchmark_only_others_submitted_is_no_evidence_and_not_another_name(tmp_path):
+    rows = [
+        result("Acme", "b300", "Offline", 100.0),
+        result("Rival", "mi", "Offline", 50.0, model="dlrm-v3", units="Samples/s", accelerator=MI355X),
+    ]
+    data = world(tmp_path, rows, [_categories_claim(["recommendation", "language"])])
+    reason = check(data, "one-platform").reason
+    assert "another name" not in reason
+    assert "none of the claim's systems submitted it" in reason
+    assert "1 result, on AMD GPUs" in reason
+    assert check(data, "one-platform").verdict == "cannot be checked"
+
+
+def test_a_benchmark_the_round_lacks_may_be_under_another_name(tmp_path):
+    rows = [result("Acme", "b300", "Offline", 100.0)]
+    data = world(tmp_path, rows, [_categories_claim(["recommendation", "language"])])
+    reason = check(data, "one-platform").reason
+    assert "no result in the round for recommendation" in reason
+    assert "another name" in reason
+    assert "none of the claim's systems" not in reason
