@@ -40,3 +40,19 @@ def test_a_benchmark_the_round_lacks_may_be_under_another_name(tmp_path):
     assert "no result in the round for recommendation" in reason
     assert "another name" in reason
     assert "none of the claim's systems" not in reason
+
+
+def test_inferred_flags_are_per_benchmark_and_scenario_and_systems_carry_their_size(tmp_path):
+    from claimbook.engine import caveats
+
+    rows = [
+        result("Acme", "rack", "Interactive", 10.0, gpus=72, nodes=18, model="deepseek-r1", inferred="1"),
+        result("Acme", "rack", "Offline", 20.0, gpus=72, nodes=18, model="deepseek-r1"),
+        result("Acme", "rack", "Server", 30.0, gpus=72, nodes=18, model="qwen3-vl-235b-a22b", inferred="1"),
+        result("Acme", "rack", "Offline", 40.0, gpus=72, nodes=18, model="qwen3-vl-235b-a22b", inferred="1"),
+    ]
+    data = world(tmp_path, rows, [_categories_claim(["language"])])
+    (sentence,) = caveats.explain_rows(data.results)
+    assert sentence == (
+        "flagged inferred: Acme rack (72 GPUs) in deepseek-r1 Interactive and qwen3-vl-235b-a22b Offline/Server"
+    )

@@ -16,6 +16,7 @@ from claimbook.engine.core import (
     SizeError,
     benchmarks_of,
     cannot_check,
+    gpus_said,
     label_of,
     rows_of,
     scenarios_of,
@@ -286,7 +287,7 @@ def _history(
     ).iloc[0]
     value, rival = float(best_own["result"]), float(top["result"])
     leads = value > rival
-    where = f"{top['organization']} {top['system']} ({top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
+    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
     return [
@@ -373,7 +374,7 @@ def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> di
     if earlier.empty:
         return {}
     top = earlier.sort_values("total_accelerators", ascending=False, kind="stable").iloc[0]
-    where = f"{top['organization']} {top['system']} ({top['round']}, {top['source_type']})"
+    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
     return {
