@@ -862,7 +862,7 @@ def test_a_record_is_set_against_another_system_not_the_same_hardware_renamed(tm
     whole = result_.cases[0]
     assert whole.detail.next.startswith("NVIDIA big")
     assert whole.measured == pytest.approx(2.0)
-    assert "2.00x the next best, NVIDIA big" in result_.reason
+    assert "2.00x the next best other submitter, NVIDIA big" in result_.reason
 
 
 def test_a_leadership_read_as_whole_systems_shows_per_gpu_figures_beside_them(tmp_path):

@@ -56,3 +56,50 @@ def test_inferred_flags_are_per_benchmark_and_scenario_and_systems_carry_their_s
     assert sentence == (
         "flagged inferred: Acme rack (72 GPUs) in deepseek-r1 Interactive and qwen3-vl-235b-a22b Offline/Server"
     )
+
+
+def _fresh(tmp_path):
+    folder = tmp_path / "again"
+    folder.mkdir()
+    return folder
+
+
+def _lead(**fields):
+    return {
+        "id": "lead",
+        "statement": "The highest throughput.",
+        "kind": "leading",
+        "metric": "result",
+        "measures": ["whole-system"],
+        "units": "Tokens/s",
+        "subject": {
+            "organization": "Crux",
+            "system": "big",
+            "benchmark": "gpt-oss-120b",
+            "scenario": "Offline",
+        },
+        "field": {},
+        **fields,
+    }
+
+
+def test_the_next_best_names_its_field_other_submitter_or_other_system(tmp_path):
+    rows = [
+        result("Crux", "big", "Offline", 5000.0, gpus=512, nodes=64, accelerator=MI355X),
+        result("Other", "rack", "Offline", 2500.0, gpus=72, nodes=18),
+    ]
+    reason = check(world(tmp_path, rows, [_lead()], {"vendor": "AMD"}), "lead").reason
+    assert "2.00x the next best other submitter, Other rack (72 GPUs)" in reason
+    rows.append(result("Crux", "small", "Offline", 1000.0, gpus=8, accelerator=MI355X))
+    reason = check(world(_fresh(tmp_path), rows, [_lead()], {"vendor": "AMD"}), "lead").reason
+    assert "2.00x the next best other system, Other rack (72 GPUs)" in reason
+
+
+def test_a_behind_names_every_result_ahead_or_their_count_and_the_best(tmp_path):
+    rows = [result("Crux", "big", "Offline", 1000.0, gpus=72, nodes=9, accelerator=MI355X)]
+    rows += [result(f"R{n}", f"s{n}", "Offline", 2000.0 + n, gpus=72, nodes=18) for n in range(3)]
+    reason = check(world(tmp_path, rows, [_lead()], {"vendor": "AMD"}), "lead").reason
+    assert "R2 s2 (72 GPUs), R1 s1 (72 GPUs) and R0 s0 (72 GPUs) ahead" in reason
+    rows += [result(f"R{n}", f"s{n}", "Offline", 2000.0 + n, gpus=72, nodes=18) for n in range(3, 5)]
+    reason = check(world(_fresh(tmp_path), rows, [_lead()], {"vendor": "AMD"}), "lead").reason
+    assert "5 systems ahead, the best R4 s4 (72 GPUs), R3 s3 (72 GPUs) and R2 s2 (72 GPUs)" in reason
