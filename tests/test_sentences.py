@@ -103,3 +103,22 @@ def test_a_behind_names_every_result_ahead_or_their_count_and_the_best(tmp_path)
     rows += [result(f"R{n}", f"s{n}", "Offline", 2000.0 + n, gpus=72, nodes=18) for n in range(3, 5)]
     reason = check(world(_fresh(tmp_path), rows, [_lead()], {"vendor": "AMD"}), "lead").reason
     assert "5 systems ahead, the best R4 s4 (72 GPUs), R3 s3 (72 GPUs) and R2 s2 (72 GPUs)" in reason
+
+
+def test_a_pair_is_cited_with_every_scenario_of_the_same_systems(tmp_path):
+    claim = {
+        "id": "pairs",
+        "statement": "Nearly double the GPUs for a single-digit gain.",
+        "kind": "presence",
+        "rows": {},
+        "pairs": {"nearly": 2, "gain_below_percent": 10},
+    }
+    rows = [
+        result("Big", "b", "Offline", 1073.0, gpus=512, nodes=64, accelerator=MI355X),
+        result("Small", "s", "Offline", 1000.0, gpus=288, nodes=72),
+        result("Big", "b", "Server", 1186.0, gpus=512, nodes=64, accelerator=MI355X),
+        result("Small", "s", "Server", 1000.0, gpus=288, nodes=72),
+    ]
+    found = check(world(tmp_path, rows, [claim]), "pairs")
+    note = next(note for note in found.notes if note.startswith("Pairs of different systems"))
+    assert "(gpt-oss-120b Offline): 1.78x the GPUs for +7.3%, and in Server +18.6% (does not fit)" in note
