@@ -122,3 +122,33 @@ def test_a_pair_is_cited_with_every_scenario_of_the_same_systems(tmp_path):
     found = check(world(tmp_path, rows, [claim]), "pairs")
     note = next(note for note in found.notes if note.startswith("Pairs of different systems"))
     assert "(gpt-oss-120b Offline): 1.78x the GPUs for +7.3%, and in Server +18.6% (does not fit)" in note
+
+
+def test_the_scaling_chapter_says_from_the_data_whether_a_pair_above_linear_leads(tmp_path):
+    from claimbook.present.claim_pages import above_linear_sentence
+
+    claim = {
+        "id": "eff",
+        "statement": "Leading scaling efficiency.",
+        "kind": "leading",
+        "metric": "efficiency",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme"},
+        "small": {"organization": "Acme", "system": "one"},
+        "large": {"organization": "Acme", "system": "four"},
+        "scenarios": ["Offline"],
+        "definitions": [{"label": "any scale-out", "scale_out": True}],
+    }
+    rows = [
+        result("Acme", "one", "Offline", 100.0, gpus=72, nodes=18),
+        result("Acme", "four", "Offline", 380.0, gpus=288, nodes=72),
+        result("Rival", "small", "Offline", 10.0, gpus=4, nodes=1),
+        result("Rival", "big", "Offline", 180.72, gpus=72, nodes=18),
+        result("Third", "small", "Offline", 10.0, gpus=4, nodes=1),
+        result("Third", "big", "Offline", 300.0, gpus=72, nodes=18),
+    ]
+    found = check(world(tmp_path, rows, [claim]), "eff")
+    text = above_linear_sentence(found)
+    assert "never lead" not in text
+    assert text.startswith("1 pair above 101% is shown but left out of the comparison; 1 pair between 100%")
+    assert "at 100.4% leads any scale-out" in text
