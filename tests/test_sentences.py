@@ -152,3 +152,31 @@ def test_the_scaling_chapter_says_from_the_data_whether_a_pair_above_linear_lead
     assert "never lead" not in text
     assert text.startswith("1 pair above 101% is shown but left out of the comparison; 1 pair between 100%")
     assert "at 100.4% leads any scale-out" in text
+
+
+def test_an_up_to_card_carries_every_case_on_its_first_line(tmp_path):
+    from claimbook.present import blocks
+
+    claim = {
+        "id": "up-to",
+        "statement": "Up to 3.7x across the Offline and Server scenarios.",
+        "kind": "ratio",
+        "form": "figure",
+        "quantifier": "up-to",
+        "claimed": 3.7,
+        "unit": "x",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline", "Server"],
+        "subject": {"organization": "Acme", "system": "new"},
+        "baseline": {"organization": "Acme", "system": "old"},
+    }
+    rows = [
+        result("Acme", "new", "Offline", 183.0),
+        result("Acme", "old", "Offline", 100.0),
+        result("Acme", "new", "Server", 374.0),
+        result("Acme", "old", "Server", 100.0),
+    ]
+    found = check(world(tmp_path, rows, [claim]), "up-to")
+    first_line = blocks.card(found).split("</p>")[0]
+    assert "Offline 1.83x, Server 3.74x" in first_line
+    assert "Offline 1.83x, Server 3.74x" in blocks.card_text(found).splitlines()[0]

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from claimbook.common import formatting
-from claimbook.engine import caveats
+from claimbook.engine import caveats, quantifiers
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 from claimbook.inputs.names import squash
 from claimbook.present import links as addresses  # (``links`` is a table's argument)
@@ -218,11 +218,31 @@ def card(
     )
     return (
         f'<div class="claimbook-card" id="{escape(addresses.card_anchor(claim.id))}" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
-        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
+        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}{_spread_html(check)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(check.reason)}</p>'
         f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names)}{parts_html}{rows_html}{notes_html}</div>"
     )
+
+
+def spread(check) -> str:
+    """Every case's figure, where the claim's word is read on its best case and it has several
+    ("up to 3.7x across scenarios"): the spread on the card's first line, where a reader looks
+    first, so a best case never reads as every case. Empty otherwise."""
+    if check.claim.claimed is None:
+        return ""
+    reading = quantifiers.read(check.claim)
+    measured = [case for case in check.cases if case.measured is not None and math.isfinite(case.measured)]
+    if reading.cases != quantifiers.BEST or len(measured) < 2 or len({case.unit for case in measured}) > 1:
+        return ""
+    return "across cases: " + ", ".join(
+        f"{case.label} {formatting.quantity(case.measured, case.unit)}" for case in measured
+    )
+
+
+def _spread_html(check) -> str:
+    text = spread(check)
+    return f' <span class="claimbook-spread">{escape(text)}</span>' if text else ""
 
 
 def _context_html(check, names=PLAIN) -> str:
@@ -244,7 +264,11 @@ def _caveat_line(check, book_root: str) -> str:
 
 
 def card_text(check) -> str:
-    lines = [f"{check.claim.id}: {check.verdict}. {check.reason}"]
+    lines = [
+        f"{check.claim.id}: {check.verdict}"
+        + (f" ({spread(check)})" if spread(check) else "")
+        + f". {check.reason}"
+    ]
     if check.measured_range():
         lines.append(f"Measured: {check.measured_range()}")
     if check.caveats:
