@@ -180,3 +180,29 @@ def test_an_up_to_card_carries_every_case_on_its_first_line(tmp_path):
     first_line = blocks.card(found).split("</p>")[0]
     assert "Offline 1.83x, Server 3.74x" in first_line
     assert "Offline 1.83x, Server 3.74x" in blocks.card_text(found).splitlines()[0]
+
+
+def test_an_unnamed_node_shows_both_readings_and_which_decides(tmp_path):
+    claim = {
+        "id": "node",
+        "statement": "9 times a single node.",
+        "kind": "unnamed-baseline",
+        "claimed": 9,
+        "unit": "x",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "scenario": "Offline",
+        "subject": {"organization": "Acme", "system": "rack"},
+        "candidates": {"nodes": 1},
+        "measure": "whole-system",
+    }
+    wan = {"model": "wan-2.2-t2v-a14b", "units": "Samples/s"}
+    rows = [
+        result("Acme", "rack", "Offline", 0.9, gpus=72, nodes=18, accelerator="NVIDIA GB300", **wan),
+        result("Acme", "node", "Offline", 0.1, **wan),
+        result("Other", "tray", "Offline", 0.02, gpus=4, accelerator="NVIDIA GB300", **wan),
+    ]
+    found = check(world(tmp_path, rows, [claim]), "node")
+    note = next(note for note in found.context if note.startswith("Read instead"))
+    assert "Other tray (4 GPUs), gives Offline 45.00x" in note
+    assert "The natural baseline (Acme node, 8 GPUs, claimant's own) decides" in note
+    assert "the verdict is the same under either reading" in note
