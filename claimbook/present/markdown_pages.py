@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 import yaml
 
 from claimbook.claims import fields as claim_fields
+from claimbook.claims.coverage import recorded_count
 from claimbook.common import formatting
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
@@ -269,7 +271,12 @@ def announcement_page(
         + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
         + f" (of {formatting.plural(len(entries), 'claim')}).\n"
     )
-    lines.append(html_block(coverage_html(announcement, len(entries))))
+    counted = None
+    if announcement.path:  # data/claims/ID.yaml: the count is in data/coverage/ID.csv
+        counted = recorded_count(
+            Path(announcement.path).resolve().parent.parent / "coverage", announcement.id
+        )
+    lines.append(html_block(coverage_html(announcement, len(entries), counted)))
     cards = []
     for entry in entries:
         claim = entry["claim"]
