@@ -37,6 +37,7 @@ class Judge:
     names: frozenset  # benchmarks, families and organizations it names
     why: str = ""
     text: str = ""  # its statement (and title) or the set-aside text: which sentence it paraphrases
+    ids: frozenset = frozenset()  # the result IDs it cites (a sentence citing one is its own)
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,8 @@ def judges(registry, announcement: str, names: Names, unchecked=lambda claim: Fa
             if unchecked(item) and item.claimed is None:
                 stated = None  # judged as a whole, cannot be checked: the figures of its statement
             judge = _text_judge(item.id, text, names, stated, benchmarks)
-            found.append(replace(judge, names=judge.names | set(_selector_names(item.fields))))
+            cited = frozenset(str(found_id) for found_id in (getattr(item, "result_ids", None) or ()))
+            found.append(replace(judge, names=judge.names | set(_selector_names(item.fields)), ids=cited))
     header = registry.announcements[announcement]
     for text, why in header.set_aside:
         found.append(_text_judge(f"set aside: {text}", text, names, why=why))
@@ -344,6 +346,7 @@ JUDGED, SET_ASIDE, NOT_COVERED = "judged", "set aside", "not yet covered"
 # A sentence that states no figure, no superlative and no name the results have: nothing in
 # MLPerf data could settle it, so it is set aside by this one rule rather than one entry each.
 NOTHING_TO_CHECK = "it states no figure, superlative or name of a benchmark, accelerator or submitter"
+_RESULT_ID = re.compile(r"\b\d+\.\d+-\d{4}\b")  # an MLPerf result ID, "6.1-0106"
 _MIN_SHARED = 3  # content words a judge shares with a sentence that has no figure, to cover it
 _STOP = frozenset(
     [
@@ -455,6 +458,11 @@ def statement_coverage(statements: list[Statement], judged: list[Judge]) -> list
     with none of these is set aside by the rule ``NOTHING_TO_CHECK``."""
     found = []
     for statement in statements:
+        cited = set(_RESULT_ID.findall(statement.text))
+        by_id = [judge for judge in judged if cited and cited <= judge.ids]
+        if by_id:  # a sentence citing result IDs (a row of an entries table) is the claim's citing them
+            found.append(StatementCoverage(statement, JUDGED, (by_id[0].name,)))
+            continue
         wanted = [*statement.claimed, *([None] if statement.superlatives else [])]
         if not wanted:
             found.append(_by_words(statement, judged))

@@ -22,6 +22,7 @@ COUNTABLE = {
     "vendor": "vendor",
     "category": "category",
     "benchmark": "benchmark",
+    "division": "division",
 }
 # What each countable field counts, in a word (the how-to page's field reference).
 COUNTED = {
@@ -30,6 +31,7 @@ COUNTED = {
     "vendor": "accelerator vendors (a system mixing two counts for both)",
     "category": "benchmark categories (a benchmark may be of several)",
     "benchmark": "benchmarks",
+    "division": "divisions (closed, open)",
 }
 DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
