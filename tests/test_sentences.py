@@ -204,5 +204,78 @@ def test_an_unnamed_node_shows_both_readings_and_which_decides(tmp_path):
     found = check(world(tmp_path, rows, [claim]), "node")
     note = next(note for note in found.context if note.startswith("Read instead"))
     assert "Other tray (4 GPUs), gives Offline 45.00x" in note
-    assert "The natural baseline (Acme node, 8 GPUs, claimant's own) decides" in note
+    assert "The natural baseline, Acme node (8 GPUs), the claimant's own, decides" in note
     assert "the verdict is the same under either reading" in note
+
+
+def _sentences_of(found):
+    """The running text a check writes: its reason, notes and context, and its parts'."""
+    texts = [found.reason, *found.notes, *found.context]
+    for part in found.parts:
+        texts += _sentences_of(part)
+    return texts
+
+
+def test_every_system_the_committed_pages_name_in_running_text_carries_its_gpu_count():
+    """Every "organization system-id" a sentence of any committed claim names is followed by its
+    GPU count (a published name such as "(72x GB300 ...)" never stands for the size)."""
+    import re
+
+    from conftest import ROOT
+
+    from claimbook import engine
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    systems = sorted(
+        {f"{org} {system}" for org, system in zip(data.results["organization"], data.results["system"])},
+        key=len,
+        reverse=True,
+    )
+    pattern = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, systems)) + r")(?![\w-])")
+    unsized = []
+    for claim in data.registry.claims:
+        for text in _sentences_of(engine.check(claim, data)):
+            for match in pattern.finditer(text):
+                after = text[match.end() : match.end() + 40]
+                if not re.match(r" \((\d[\d,]* GPUs?|GPU count not stated)", after):
+                    unsized.append(f"{claim.id}: {text[max(0, match.start() - 40) : match.end() + 40]}")
+    assert not unsized, "\n".join(unsized[:20])
+
+
+# Words that state a fact about the results (who leads, what never happens) and figures with a
+# unit: a template's fixed prose may describe the method, never the data (docs/architecture.md).
+FACT_WORDS = r"\b(never|always|leads?|ahead|behind|outperforms?|beats?)\b"
+FACT_FIGURES = r"(?<![\w.])(?!100%)\d[\d,.]*\s?(%|x\b|GPUs?\b|tokens/s|samples/s|queries/s)"
+
+
+def test_no_template_states_a_fact_about_the_results_in_fixed_prose():
+    import json
+    import re
+
+    from conftest import ROOT
+
+    found = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "".join(cell["source"])
+            for pattern in (FACT_WORDS, FACT_FIGURES):
+                found += [f"{path.name}: {match.group(0)!r}" for match in re.finditer(pattern, text, re.I)]
+    assert not found, found
+
+
+def test_no_sentence_of_present_types_a_verdict_or_a_lead():
+    """present/ writes no sentence of its own that states who leads or that something never happens."""
+    import re
+
+    from conftest import ROOT
+
+    found = []
+    for path in sorted((ROOT / "claimbook" / "present").glob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for literal in re.findall(r"\"([^\"]{12,})\"", line):
+                if re.search(r"\bthey never lead\b|\bnever leads?\b|\balways leads?\b", literal, re.I):
+                    found.append(f"{path.name}:{number}: {literal}")
+    assert not found, found

@@ -403,8 +403,8 @@ def _other_reading(
     return [
         f"Read instead as a node of the subject's own accelerator ({mine['family']}), the strongest such "
         f"node, {other['organization']} {other['system']} ({formatting.plural(int(other['gpus']), 'GPU')}), gives "
-        f"{figures}. The natural baseline ({baseline['organization']} {baseline['system']}, "
-        f"{formatting.plural(int(baseline['gpus']), 'GPU')}, {baseline['class']}) decides, since an unnamed "
+        f"{figures}. The natural baseline, {baseline['organization']} {baseline['system']} "
+        f"({formatting.plural(int(baseline['gpus']), 'GPU')}), the {baseline['class']}, decides, since an unnamed "
         "baseline is read first as the claimant's own comparable system; "
         + (
             "the verdict is the same under either reading"
