@@ -442,15 +442,12 @@ def above_linear_sentence(check) -> str:
         if not case.reaches and case.detail.next_value is not None and case.detail.next_value > 100.0
     ]
     if leading:
-        text += ", and " + "; ".join(
-            f"{case.detail.leader} at {formatting.quantity(case.detail.next_value, '%')} leads {case.label}"
-            for case in leading
-        )
+        text += ", and " + "; ".join(f"{case.detail.leader} leads {case.label}" for case in leading)
     return text + "."
 
 
 def show_above_linear(check) -> None:
-    """The sentence above, on the page."""
+    """The sentence above, on the page (the leader's label carries its efficiency)."""
     text = above_linear_sentence(check)
     blocks.display_html(f"<p>{blocks.escape(text)}</p>", text)
 
