@@ -392,7 +392,7 @@ def each_label(label: str, row: pd.Series, rows: pd.DataFrame) -> str:
     division where the same system is in both)."""
     same = where(rows, organization=row["organization"], system=row["system"])
     division = f", {row['division']}" if len(same) > 1 else ""
-    return f"{label} · {row['organization']} {row['system']} ({gpus_said(row)}{division})"
+    return f"{label} · {row['organization']} {row['system']}{division}"
 
 
 def chosen(role: str, row: pd.Series | None) -> tuple[tuple, ...]:
