@@ -285,3 +285,26 @@ def test_no_sentence_of_present_types_a_verdict_or_a_lead():
                 ):
                     found.append(f"{path.name}:{number}: {literal}")
     assert not found, found
+
+
+def test_each_announcement_page_carries_the_spread_of_every_best_case_claim():
+    """The short cards of an announcement's page carry the spread too, from the scorecard's rows."""
+    import json
+
+    from conftest import ROOT
+
+    from claimbook.engine import load_registry
+    from claimbook.present import blocks
+
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    rows = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text(encoding="utf-8"))
+    rows = rows if isinstance(rows, list) else rows["rows"]
+    shown = 0
+    for claim in registry.claims:
+        mine = [row for row in rows if row["claim"] == claim.id]
+        text = blocks.spread_of(claim, [(row["scenario"], row["measured"], row["unit"]) for row in mine])
+        if text:
+            page = (ROOT / "book" / "generated" / f"{claim.announcement}.md").read_text(encoding="utf-8")
+            assert blocks.escape(text) in page, claim.id
+            shown += 1
+    assert shown  # the committed registries have "up to" claims over several cases

@@ -229,20 +229,32 @@ def spread(check) -> str:
     """Every case's figure, where the claim's word is read on its best case and it has several
     ("up to 3.7x across scenarios"): the spread on the card's first line, where a reader looks
     first, so a best case never reads as every case. Empty otherwise."""
-    if check.claim.claimed is None:
+    return spread_of(check.claim, [(case.label, case.measured, case.unit) for case in check.cases])
+
+
+def spread_of(claim, cases) -> str:
+    """The same from (label, measured, unit) of each case (a check's, or the scorecard's rows)."""
+    if claim.claimed is None:
         return ""
-    reading = quantifiers.read(check.claim)
-    measured = [case for case in check.cases if case.measured is not None and math.isfinite(case.measured)]
-    if reading.cases != quantifiers.BEST or len(measured) < 2 or len({case.unit for case in measured}) > 1:
+    reading = quantifiers.read(claim)
+    measured = [
+        (label, float(value), unit)
+        for label, value, unit in cases
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    ]
+    if reading.cases != quantifiers.BEST or len(measured) < 2 or len({unit for *_, unit in measured}) > 1:
         return ""
     return "across cases: " + ", ".join(
-        f"{case.label} {formatting.quantity(case.measured, case.unit)}" for case in measured
+        f"{label} {formatting.quantity(value, unit)}" for label, value, unit in measured
     )
 
 
-def _spread_html(check) -> str:
-    text = spread(check)
+def spread_html(text: str) -> str:
     return f' <span class="claimbook-spread">{escape(text)}</span>' if text else ""
+
+
+def _spread_html(check) -> str:
+    return spread_html(spread(check))
 
 
 def _context_html(check, names=PLAIN) -> str:

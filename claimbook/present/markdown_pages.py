@@ -69,6 +69,9 @@ def ledger_entries(rows: list[dict], registry) -> list[dict]:
                 "reason": first["reason"],
                 "range": first["range"],
                 "caveats": first["caveats"],
+                "spread": blocks.spread_of(
+                    claim, [(row["scenario"], row["measured"], row["unit"]) for row in claim_rows]
+                ),
                 "acknowledged": first.get("acknowledged") or [],
                 "evidence": sorted(
                     {
@@ -307,7 +310,7 @@ def _summary_card(entry: dict, registry, names=blocks.PLAIN) -> str:
     return (
         f'<div class="claimbook-card" id="{blocks.escape(links.card_anchor(claim.id))}" data-verdict="{blocks.escape(entry["verdict"])}" data-claim="{blocks.escape(claim.id)}">'
         f'<p class="claimbook-card-title">{blocks.claim_heading(claim, registry, "../")} '
-        f"{blocks.badge(entry['verdict'])}</p>"
+        f"{blocks.badge(entry['verdict'])}{blocks.spread_html(entry.get('spread', ''))}</p>"
         f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
         + (
