@@ -308,3 +308,19 @@ def test_each_announcement_page_carries_the_spread_of_every_best_case_claim():
             assert blocks.escape(text) in page, claim.id
             shown += 1
     assert shown  # the committed registries have "up to" claims over several cases
+
+
+def test_a_value_an_only_claim_lists_is_drawn_as_named_by_the_claim(tmp_path):
+    from claimbook.engine.kinds._presence_common import count_bars
+
+    claim = {
+        "id": "only",
+        "statement": "Only B300 systems.",
+        "kind": "presence",
+        "count": "family",
+        "only": ["NVIDIA B300"],
+        "rows": {"vendor": "NVIDIA"},
+    }
+    data = world(tmp_path, [result("Acme", "b300", "Offline", 1.0)], [claim])
+    (bars,) = count_bars(check(data, "only"), data)
+    assert set(bars.table["named"]) == {"named by the claim"}

@@ -164,6 +164,7 @@ def count_bars(check, data: Data) -> list:
     if found is None or found.empty:
         return result_dots(check, data)
     named = {value for values in named_of(check.claim).values() for value in values}
+    named |= {str(value) for value in check.claim.get("only") or []}  # "only B300": B300 is named
     column = found.columns[0]
     table = found.assign(
         named=found[column].astype(str).isin(named).map({True: "named by the claim", False: "not named"})
