@@ -280,6 +280,11 @@ def _add_drafting_commands(commands) -> None:
     coverage_cmd.add_argument(
         "--id", dest="identifier", help="the announcement's id (default: from the file's name)"
     )
+    coverage_cmd.add_argument(
+        "--record",
+        action="store_true",
+        help="write the count by statement to data/coverage/ID.csv (the chapter page shows it)",
+    )
 
 
 def _gpus_filter(text: str | None):
@@ -349,7 +354,7 @@ def _run_draft(args) -> int:
 def _run_coverage(args) -> int:
     from claimbook.claims import coverage
     from claimbook.claims.draft import annotated_results
-    from claimbook.claims.names_in_text import known_names, statements
+    from claimbook.claims.names_in_text import every_statement, known_names, statements
     from claimbook.engine import SPECS, load_registry
     from claimbook.inputs.announcement_text import read_announcement
 
@@ -370,7 +375,13 @@ def _run_coverage(args) -> int:
         registry, announcement, names, lambda claim: claim.kind in SPECS and not SPECS[claim.kind].checked
     )
     print(coverage.report(coverage.coverage(found, judging)))
+    by_statement = coverage.statement_coverage(every_statement(text, names), judging)
+    print()
+    print(coverage.statement_report(by_statement))
     print(coverage.recall_report(coverage.draft_recall(found, registry, announcement)))
+    if args.record:
+        written = coverage.record(by_statement, announcement, PROJECT_ROOT / "data" / "coverage")
+        print(f"wrote {written}")
     return 0
 
 

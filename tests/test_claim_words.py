@@ -154,7 +154,9 @@ def test_a_sum_with_an_inferred_result_is_checked_and_drawn_with_its_counts(tmp_
     data = world(tmp_path, rows, [claim], AMD_HEADER)
     checked = check(data, "sum")  # (a sum whose results include an inferred one used to crash)
     assert checked.cases[0].measured == pytest.approx(100 * 380 / (2 * 100 + 2 * 95))  # 32 GPUs each side
-    assert "inferred" in checked.caveats and any("Acme node (Offline)" in note for note in checked.notes)
+    assert "inferred" in checked.caveats and any(
+        "Acme node (8 GPUs) in gpt-oss-120b Offline" in note for note in checked.notes
+    )
     from claimbook.engine.kinds import scaling
 
     chart = scaling.charts(checked, data)[0]
@@ -442,7 +444,7 @@ def test_a_named_value_without_a_result_cannot_be_checked_never_not_supported(tm
     }
     checked = check(world(tmp_path, rows, [claim]), "kinds")
     assert checked.verdict == CANNOT_BE_CHECKED and checked.cases[0].reaches is None
-    assert "no result for recommendation" in checked.reason
+    assert "no result in the round for recommendation" in checked.reason
 
 
 def test_a_family_selector_names_the_systems_that_mix_it_with_another(tmp_path):

@@ -192,3 +192,41 @@ def test_a_build_warns_of_each_todo_and_a_strict_one_refuses_them(tmp_path):
         "--strict: the registries have 2 TODO(s) left" in done.stderr and "nothing was written" in done.stderr
     )
     assert sorted(p.read_bytes() for p in (project / "book" / "generated").glob("*.md")) == generated
+
+
+def test_coverage_counts_statements_and_a_figure_is_judged_only_by_a_claim_of_its_sentence(tmp_path):
+    text = tmp_path / "acme-v6.1.txt"
+    text.write_text(
+        "Acme's Zeta rack runs DSR1 up to 3.7x faster than GB300 NVL72.\n"
+        "Our new cooling fans spin up to 3.7x quieter in the lab.\n"
+        "Each card has 288GB of memory and costs $2.50 per hour.\n"
+        "We thank everyone.\n",
+        encoding="utf-8",
+    )
+    registry = tmp_path / "acme-v6.1.yaml"
+    registry.write_text(
+        HEADER.replace("2x quieter than before", "quiet") + CLAIMS["acme-speed"], encoding="utf-8"
+    )
+    said = in_process("coverage", text, "--registry", registry).stdout
+    assert "line 1: judged: acme-speed" in said
+    assert "line 2: not yet covered" in said  # its "3.7x" is another sentence's claim's
+    assert "line 3: not yet covered" in said and "(figures: 288 GB, 2.50 USD)" in said
+    assert "line 4: set aside: it states no figure, superlative or name" in said
+    assert "\n2 of 4 statements judged or set aside (1 judged by a claim, 1 set aside with a reason)" in said
+
+
+def test_the_committed_coverage_by_statement_is_what_the_texts_give_and_the_pages_show_it():
+    """Each recorded count (data/coverage/ID.csv) is recomputed from the announcement's text where
+    the text is at hand (../shared/claims), and each announcement's page shows it."""
+    from claimbook.claims.coverage import recorded_count
+
+    texts = {"nvidia-v6.1": "announcement.txt", "amd-v6.1": "amd-v6.1.md"}
+    for announcement, name in texts.items():
+        counted = recorded_count(ROOT / "data" / "coverage", announcement)
+        assert counted is not None, announcement
+        page = (ROOT / "book" / "generated" / f"{announcement}.md").read_text(encoding="utf-8")
+        assert f"{counted[0]} of {counted[1]} statements judged or set aside" in page
+        source = ROOT.parent / "shared" / "claims" / name
+        if source.is_file():
+            said = in_process("coverage", source, "--id", announcement).stdout
+            assert f"\n{counted[0]} of {counted[1]} statements judged or set aside" in said

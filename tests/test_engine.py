@@ -446,7 +446,7 @@ def test_a_partner_counts_through_its_strongest_results(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim]), "partners")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and result_.caveats == ("open-division",)
-    assert any("Beta y: Open division" in note for note in result_.notes)
+    assert any("Beta y (8 GPUs): Open division" in note for note in result_.notes)
 
 
 def test_a_count_that_depends_on_a_definition_says_so(tmp_path):
@@ -862,7 +862,7 @@ def test_a_record_is_set_against_another_system_not_the_same_hardware_renamed(tm
     whole = result_.cases[0]
     assert whole.detail.next.startswith("NVIDIA big")
     assert whole.measured == pytest.approx(2.0)
-    assert "2.00x the next best, NVIDIA big" in result_.reason
+    assert "2.00x the next best other submitter, NVIDIA big" in result_.reason
 
 
 def test_a_leadership_read_as_whole_systems_shows_per_gpu_figures_beside_them(tmp_path):

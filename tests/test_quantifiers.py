@@ -274,3 +274,17 @@ def test_the_quantifier_table_of_the_method_page_is_the_engines():
     assert len(table) == len(RULES)
     for line, (word, rule) in zip(table, RULES.items(), strict=True):
         assert line.startswith(f"| `{word}`") and f"| {rule.meaning} | {rule.cases} |" in line
+
+
+def test_the_method_pages_two_band_rules_are_the_engines_and_cards_cite_them():
+    from pathlib import Path
+
+    from claimbook.engine.quantifiers import A_FEW_PERCENT, BAND_RULES, RULES, WITHIN, Reading
+
+    method = (Path(__file__).resolve().parents[1] / "book" / "method.md").read_text(encoding="utf-8")
+    for band, rule in BAND_RULES.items():
+        assert f"| {band} | {rule} |" in method
+    vague = Reading(RULES[A_FEW_PERCENT], "every").sentence(None, "%")
+    band = Reading(RULES[WITHIN], "every", within=3.0).sentence(None, "%")
+    assert BAND_RULES["a vague word"] in vague and BAND_RULES["a stated band"] not in vague
+    assert BAND_RULES["a stated band"] in band and BAND_RULES["a vague word"] not in band

@@ -13,10 +13,15 @@ names (benchmark, accelerator family, submitter).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandas as pd
 
 from claimbook.claims.names_in_text import Names, Statement, named_in
 from claimbook.common import formatting
+from claimbook.common.files import make_directories, write_atomically
 from claimbook.inputs.announcement_text import A_FEW_PERCENT, Figure, figures, superlatives
 from claimbook.inputs.names import contains_name
 
@@ -31,6 +36,8 @@ class Judge:
     superlatives: tuple[str, ...]
     names: frozenset  # benchmarks, families and organizations it names
     why: str = ""
+    text: str = ""  # its statement (and title) or the set-aside text: which sentence it paraphrases
+    ids: frozenset = frozenset()  # the result IDs it cites (a sentence citing one is its own)
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,7 @@ def _text_judge(name: str, text: str, names: Names, stated=None, benchmarks=(), 
         superlatives=tuple(superlatives(text)),
         names=frozenset([*benchmarks, *named, *families, *organizations]),
         why=why,
+        text=text,
     )
 
 
@@ -176,7 +184,8 @@ def judges(registry, announcement: str, names: Names, unchecked=lambda claim: Fa
             if unchecked(item) and item.claimed is None:
                 stated = None  # judged as a whole, cannot be checked: the figures of its statement
             judge = _text_judge(item.id, text, names, stated, benchmarks)
-            found.append(replace(judge, names=judge.names | set(_selector_names(item.fields))))
+            cited = frozenset(str(found_id) for found_id in (getattr(item, "result_ids", None) or ()))
+            found.append(replace(judge, names=judge.names | set(_selector_names(item.fields)), ids=cited))
     header = registry.announcements[announcement]
     for text, why in header.set_aside:
         found.append(_text_judge(f"set aside: {text}", text, names, why=why))
@@ -329,3 +338,229 @@ def recall_report(recalls: list[Recall]) -> str:
             f"{' on ' + ', '.join(recall.benchmarks) if recall.benchmarks else ''}"
         )
     return "\n".join(lines)
+
+
+# -- coverage by statement -------------------------------------------------------------------------
+
+JUDGED, SET_ASIDE, NOT_COVERED = "judged", "set aside", "not yet covered"
+# A sentence that states no figure, no superlative and no name the results have: nothing in
+# MLPerf data could settle it, so it is set aside by this one rule rather than one entry each.
+NOTHING_TO_CHECK = "it states no figure, superlative or name of a benchmark, accelerator or submitter"
+_RESULT_ID = re.compile(r"\b\d+\.\d+-\d{4}\b")  # an MLPerf result ID, "6.1-0106"
+_MIN_SHARED = 3  # content words a judge shares with a sentence that has no figure, to cover it
+_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+        "its",
+        "their",
+        "than",
+        "into",
+        "over",
+        "also",
+        "more",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "which",
+        "when",
+        "where",
+        "what",
+        "who",
+        "how",
+        "our",
+        "your",
+        "all",
+        "any",
+        "each",
+        "per",
+        "across",
+        "between",
+        "both",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class StatementCoverage:
+    """One sentence of the announcement and what covers it: judged by a claim, set aside with a
+    reason, or not yet covered (with the figures nothing covers)."""
+
+    statement: Statement
+    status: str
+    by: tuple[str, ...] = ()  # the claims' ids or "set aside: TEXT" entries that cover it
+    why: str = ""  # a set-aside's reason
+    uncovered: tuple[str, ...] = ()  # the labels of its figures nothing covers
+
+
+def _words(text: str) -> set[str]:
+    return {
+        word
+        for word in re.findall(r"[a-z0-9][a-z0-9.\-]+", text.lower())
+        if word not in _STOP and len(word) > 2
+    }
+
+
+def _shared(judge: Judge, statement: Statement) -> int:
+    return len(_words(judge.text) & _words(statement.text))
+
+
+def _shared_beyond_names(judge: Judge, statement: Statement) -> int:
+    """Words shared besides the names themselves: a sentence naming only NVIDIA and Vera Rubin
+    is not the paraphrase of every claim about them."""
+    named = {word for name in _names(statement) for word in _words(name)}
+    return len((_words(judge.text) & _words(statement.text)) - named)
+
+
+def _has(statement: Statement, figure) -> bool:
+    """Whether a sentence states the same figure (value and unit), or, for None, a superlative."""
+    if figure is None:
+        return bool(statement.superlatives)
+    return any(
+        other.unit == figure.unit and other.value == figure.value and other.quantifier == figure.quantifier
+        for other in statement.claimed
+    )
+
+
+def _own_sentence(judges: list[Judge], statement: Statement, others: list[Statement], figure) -> list[Judge]:
+    """The judges that paraphrase this sentence: a judge that shares more than twice as many
+    words with another sentence stating the same figure is that sentence's, not this one's (a
+    "1.5x" here is not judged by the claim of another sentence's "1.5x")."""
+    rivals = [other for other in others if other is not statement and _has(other, figure)]
+    kept = []
+    for judge in judges:
+        here = _shared(judge, statement)
+        best = max((_shared(judge, other) for other in rivals if _covers(judge, other, figure)), default=0)
+        if best <= 2 * here:
+            kept.append(judge)
+    return kept
+
+
+def _status(covering: list[Judge]) -> tuple[str, str]:
+    claims = [judge for judge in covering if not judge.why]
+    if claims:
+        return JUDGED, ""
+    return SET_ASIDE, "; ".join(dict.fromkeys(judge.why for judge in covering))
+
+
+def statement_coverage(statements: list[Statement], judged: list[Judge]) -> list[StatementCoverage]:
+    """Every sentence (``names_in_text.every_statement``) with what covers it. A sentence with
+    figures or superlatives is covered when each is, by a judge of that sentence; one with
+    neither but a name the results have, by the judge sharing a name and most words with it; one
+    with none of these is set aside by the rule ``NOTHING_TO_CHECK``."""
+    found = []
+    for statement in statements:
+        cited = set(_RESULT_ID.findall(statement.text))
+        by_id = [judge for judge in judged if cited and cited <= judge.ids]
+        if by_id:  # a sentence citing result IDs (a row of an entries table) is the claim's citing them
+            found.append(StatementCoverage(statement, JUDGED, (by_id[0].name,)))
+            continue
+        wanted = [*statement.claimed, *([None] if statement.superlatives else [])]
+        if not wanted:
+            found.append(_by_words(statement, judged))
+            continue
+        covering, uncovered = [], []
+        for figure in wanted:
+            judges = [judge for judge in judged if _covers(judge, statement, figure)]
+            judges = _own_sentence(judges, statement, statements, figure)
+            if judges:
+                # A figure: claims first. A superlative: the judge closest in words (a loose word
+                # such as "most" is shared by claims of other sentences).
+                judges.sort(
+                    key=lambda judge: (
+                        (bool(judge.why), -_shared(judge, statement))
+                        if figure is not None
+                        else (-_shared(judge, statement), bool(judge.why))
+                    )
+                )
+                covering.append(judges[0])
+            else:
+                uncovered.append(Finding(statement, figure, None).label())
+        if uncovered:
+            found.append(StatementCoverage(statement, NOT_COVERED, uncovered=tuple(uncovered)))
+            continue
+        status, why = _status(covering)
+        by = tuple(dict.fromkeys(judge.name for judge in covering))
+        found.append(StatementCoverage(statement, status, by, why))
+    return found
+
+
+def _by_words(statement: Statement, judged: list[Judge]) -> StatementCoverage:
+    if not _names(statement):
+        return StatementCoverage(statement, SET_ASIDE, why=NOTHING_TO_CHECK)
+    candidates = [
+        judge
+        for judge in judged
+        if (_names(statement) & judge.names) and _shared_beyond_names(judge, statement) >= _MIN_SHARED
+    ]
+    if not candidates:
+        return StatementCoverage(statement, NOT_COVERED)
+    best = max(candidates, key=lambda judge: (_shared_beyond_names(judge, statement), not judge.why))
+    status, why = _status([best])
+    return StatementCoverage(statement, status, (best.name,), why)
+
+
+def statement_report(found: list[StatementCoverage]) -> str:
+    """What ``claimbook coverage`` prints by statement: each sentence's line and status, the
+    sentences not yet covered, and "N of M statements judged or set aside"."""
+    lines = []
+    for item in found:
+        said = ", ".join(item.by) or item.why
+        lines.append(f"line {item.statement.line}: {item.status}" + (f": {said}" if said else ""))
+    left = [item for item in found if item.status == NOT_COVERED]
+    if left:
+        lines += ["", "statements not yet covered:"]
+        lines += [
+            f"  line {item.statement.line}: {item.statement.text[:160]}"
+            + (f" (figures: {', '.join(item.uncovered)})" if item.uncovered else "")
+            for item in left
+        ]
+    lines += ["", statement_count(found)]
+    return "\n".join(lines)
+
+
+def statement_count(found: list[StatementCoverage]) -> str:
+    done = [item for item in found if item.status != NOT_COVERED]
+    judged = sum(1 for item in found if item.status == JUDGED)
+    return (
+        f"{len(done)} of {formatting.plural(len(found), 'statement')} judged or set aside "
+        f"({judged} judged by a claim, {len(done) - judged} set aside with a reason)"
+    )
+
+
+RECORD_COLUMNS = ("line", "status", "by", "why")
+
+
+def record(found: list[StatementCoverage], announcement: str, folder: Path) -> Path:
+    """The count by statement as a small table for the build (``data/coverage/ID.csv``): each
+    sentence's line, status and what covers it, never the announcement's words."""
+    frame = pd.DataFrame(
+        [
+            {"line": item.statement.line, "status": item.status, "by": ";".join(item.by), "why": item.why}
+            for item in found
+        ],
+        columns=list(RECORD_COLUMNS),
+    )
+    make_directories(folder)
+    return write_atomically(
+        folder / f"{announcement}.csv", frame.to_csv(index=False, lineterminator="\n").encode()
+    )
+
+
+def recorded_count(folder: Path, announcement: str) -> tuple[int, int] | None:
+    """(statements judged or set aside, statements) from the recorded table, or None without one."""
+    path = folder / f"{announcement}.csv"
+    if not path.is_file():
+        return None
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(frame.columns) != list(RECORD_COLUMNS):
+        raise ValueError(f"{path}: columns must be {', '.join(RECORD_COLUMNS)}")
+    return int((frame["status"] != NOT_COVERED).sum()), len(frame)

@@ -118,12 +118,13 @@ def named_in(sentence: str, table: dict) -> tuple[str, ...]:
     return tuple(key for _, key in sorted(kept))
 
 
-def statement(sentence, names: Names) -> Statement | None:
-    """The sentence as a checkable statement, or None if it has neither a figure nor a superlative."""
+def statement(sentence, names: Names, every: bool = False) -> Statement | None:
+    """The sentence as a checkable statement, or None if it has neither a figure nor a superlative
+    (``every``: the sentence as a statement however it reads, for coverage by statement)."""
     text = sentence.text
     figures = tuple(announcement_text.figures(text, names.accelerators))
     superlatives = tuple(announcement_text.superlatives(text))
-    if not figures and not superlatives:
+    if not figures and not superlatives and not every:
         return None
     organizations = tuple(name for name in names.organizations if contains_name(text, name))
     return Statement(
@@ -145,3 +146,8 @@ def statements(text: str, names: Names) -> list[Statement]:
     """Every checkable statement of an announcement's text, in order."""
     found = (statement(sentence, names) for sentence in announcement_text.sentences(text))
     return [item for item in found if item is not None]
+
+
+def every_statement(text: str, names: Names) -> list[Statement]:
+    """Every sentence of an announcement's text as a statement, in order (coverage by statement)."""
+    return [statement(sentence, names, every=True) for sentence in announcement_text.sentences(text)]

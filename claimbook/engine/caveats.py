@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from claimbook.common import formatting
+
 
 @dataclass(frozen=True)
 class Caveat:
@@ -199,7 +201,7 @@ def explain_rows(rows: pd.DataFrame, codes=None) -> list[str]:
     if not codes & {"preview", "rdi", "open-division", "inferred"}:
         return []  # (most rows: nothing to name, and naming costs a pass over them)
     sentences = []
-    systems = rows["organization"].astype(str) + " " + rows["system"].astype(str)
+    systems = _systems(rows)
     for status, code in (("preview", "preview"), ("rdi", "rdi")):
         named = sorted(set(systems[rows["availability"] == status]))
         if named and code in codes:
@@ -209,12 +211,37 @@ def explain_rows(rows: pd.DataFrame, codes=None) -> list[str]:
         sentences.append(f"{_join(open_rows)}: Open division")
     inferred = rows[rows["inferred"].astype(bool)]
     if not inferred.empty and "inferred" in codes:
-        # (the system named from the inferred rows themselves: a sum's results may share index labels)
-        named = inferred["organization"].astype(str) + " " + inferred["system"].astype(str)
-        by_system = inferred.assign(_system=named.values).groupby("_system")["scenario"]
-        cases = [f"{system} ({', '.join(sorted(set(scenarios)))})" for system, scenarios in by_system]
-        sentences.append(f"flagged inferred: {_join(cases)}")
+        sentences.append(f"flagged inferred: {'; '.join(_inferred_cases(inferred))}")
     return sentences
+
+
+def _systems(rows: pd.DataFrame) -> pd.Series:
+    """Each row's system as a sentence names it: organization, id and GPU count (a published name
+    such as "(72x GB300 ...)" never stands for the size). Positional: a sum's results may share
+    index labels."""
+    gpus = [formatting.plural(int(n), "GPU") for n in rows["total_accelerators"]]
+    names = rows["organization"].astype(str) + " " + rows["system"].astype(str)
+    return pd.Series([f"{name} ({size})" for name, size in zip(names, gpus)], index=rows.index)
+
+
+def _inferred_cases(inferred: pd.DataFrame) -> list[str]:
+    """Each system's inferred results by benchmark and scenario, never merged across benchmarks:
+    "X (72 GPUs) in deepseek-r1 Interactive and qwen3-vl Offline/Server"."""
+    frame = pd.DataFrame(
+        {
+            "system": _systems(inferred).values,
+            "benchmark": inferred["benchmark"].astype(str).values,
+            "scenario": inferred["scenario"].astype(str).values,
+        }
+    )
+    cases = []
+    for system, of_system in frame.groupby("system", sort=True):
+        parts = [
+            f"{benchmark} {'/'.join(sorted(set(group['scenario'])))}"
+            for benchmark, group in of_system.groupby("benchmark", sort=True)
+        ]
+        cases.append(f"{system} in {_join(parts)}")
+    return cases
 
 
 def _join(items: list[str]) -> str:

@@ -460,6 +460,16 @@ def best_row(rows: pd.DataFrame) -> pd.Series | None:
     return rows.iloc[int(order[position])]
 
 
+def gpus_said(row) -> str:
+    """A result's GPU count in words ("288 GPUs"), or that its source does not state one: every
+    system a sentence names carries its size, so a published name ("(72x GB300 ...)") never
+    stands for it."""
+    gpus = row.get("total_accelerators")
+    if gpus is None or pd.isna(gpus):
+        return "GPU count not stated"
+    return plural(int(gpus), "GPU")
+
+
 def label_of(row: pd.Series) -> str:
     """ "NVIDIA GB300-NVL72_..._x72_TRT (72 GPUs)" """
     gpus = int(row["total_accelerators"])

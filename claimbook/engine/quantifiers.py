@@ -258,6 +258,26 @@ RULES = {
 }
 WORDS = tuple(RULES)
 
+# A band a claim states with its figure and a vague word are read by two rules, written here once
+# (the method page's table of bands is checked against it) and cited on every card that uses one.
+STATED_BAND, VAGUE_WORD = "a stated band", "a vague word"
+BAND_RULES = {
+    STATED_BAND: (
+        'a band the claim states with a figure ("within 3%", a tie "within 3%") is the claimant\'s own '
+        "precision: a gap beyond it fails, by any amount"
+    ),
+    VAGUE_WORD: (
+        'a word with no figure ("a few percent") has the book\'s one reading, at most 5%, stated in '
+        "whole percent: a gap beyond it by less than one point is a caveat (at the edge of a vague "
+        "bound), not a failure"
+    ),
+}
+
+
+def band_sentence(band: str) -> str:
+    """The rule a card cites for a stated band or a vague word."""
+    return f"The book's rule for {band}: {BAND_RULES[band]}."
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -290,7 +310,9 @@ class Reading:
         meaning = self.rule.meaning
         if self.within is not None:
             meaning = meaning.replace("N%", formatting.stated(float(self.within), "%"))
-        return f"Read as {self.spoken(target, unit)}: {meaning}; {CASES[self.cases]}"
+        said = f"Read as {self.spoken(target, unit)}: {meaning}; {CASES[self.cases]}"
+        band = {WITHIN: STATED_BAND, A_FEW_PERCENT: VAGUE_WORD}.get(self.word)
+        return said if band is None else f"{said}. {band_sentence(band)}"
 
 
 def read(claim, default: str = EXACTLY) -> Reading:

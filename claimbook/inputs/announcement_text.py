@@ -251,9 +251,16 @@ def _singular(noun: str) -> str:
     return noun[:-1] if noun.endswith("s") and noun not in ("s", "ms") else noun
 
 
+_MEMORY = re.compile(r"\s?(?P<unit>[KMGT]B|[KMGT]iB)\b")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|USD\s?|US\$\s?)$")
+
+
 def _unit(rest: str, accelerators: frozenset) -> tuple[str, float, int] | None:
     """The unit right after a figure (``rest`` is the sentence after it): (unit, scale, length
     of the unit's text), or None when the number is no figure (a year, an ID, a bare count)."""
+    memory = _MEMORY.match(rest)
+    if memory:
+        return memory.group("unit"), 1.0, memory.end()  # "288GB", "288 GB": a memory figure
     if rest[:1].isalpha() and not _UNIT_X.match(rest):
         return None  # part of a name: "720p", "120b"
     for pattern, unit in ((_UNIT_X, "x"), (_UNIT_PERCENT, "%")):
@@ -325,7 +332,8 @@ def figures(sentence: str, accelerators: frozenset = frozenset()) -> list[Figure
         if fraction and re.match(r"-\d", rest):
             continue  # a result ID (6.1-0106)
         value = float(whole.replace(",", "") + fraction)
-        unit = _unit(rest, accelerators)
+        currency = _CURRENCY_BEFORE.search(text[: match.start()])
+        unit = ("USD", 1.0, 0) if currency else _unit(rest, accelerators)
         unit = unit or _unit_around(text, match, rest, found)
         if unit is not None and fraction and unit[0] in COUNT_NOUNS.values():
             unit = None  # "WAN 2.2 text-to-video benchmark": a count is a whole number

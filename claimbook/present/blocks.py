@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from claimbook.common import formatting
-from claimbook.engine import caveats
+from claimbook.engine import caveats, quantifiers
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 from claimbook.inputs.names import squash
 from claimbook.inputs.rules import location_parts
@@ -225,11 +225,43 @@ def card(
     )
     return (
         f'<div class="claimbook-card" id="{escape(addresses.card_anchor(claim.id))}" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
-        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}</p>'
+        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}{_spread_html(check)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(check.reason)}</p>'
         f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names)}{parts_html}{rows_html}{notes_html}</div>"
     )
+
+
+def spread(check) -> str:
+    """Every case's figure, where the claim's word is read on its best case and it has several
+    ("up to 3.7x across scenarios"): the spread on the card's first line, where a reader looks
+    first, so a best case never reads as every case. Empty otherwise."""
+    return spread_of(check.claim, [(case.label, case.measured, case.unit) for case in check.cases])
+
+
+def spread_of(claim, cases) -> str:
+    """The same from (label, measured, unit) of each case (a check's, or the scorecard's rows)."""
+    if claim.claimed is None:
+        return ""
+    reading = quantifiers.read(claim)
+    measured = [
+        (label, float(value), unit)
+        for label, value, unit in cases
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    ]
+    if reading.cases != quantifiers.BEST or len(measured) < 2 or len({unit for *_, unit in measured}) > 1:
+        return ""
+    return "across cases: " + ", ".join(
+        f"{label} {formatting.quantity(value, unit)}" for label, value, unit in measured
+    )
+
+
+def spread_html(text: str) -> str:
+    return f' <span class="claimbook-spread">{escape(text)}</span>' if text else ""
+
+
+def _spread_html(check) -> str:
+    return spread_html(spread(check))
 
 
 def _context_html(check, names=PLAIN) -> str:
@@ -251,7 +283,11 @@ def _caveat_line(check, book_root: str) -> str:
 
 
 def card_text(check) -> str:
-    lines = [f"{check.claim.id}: {check.verdict}. {check.reason}"]
+    lines = [
+        f"{check.claim.id}: {check.verdict}"
+        + (f" ({spread(check)})" if spread(check) else "")
+        + f". {check.reason}"
+    ]
     if check.measured_range():
         lines.append(f"Measured: {check.measured_range()}")
     if check.caveats:

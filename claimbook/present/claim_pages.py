@@ -18,6 +18,7 @@ from claimbook.engine import kinds, scorecard
 from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.kinds.not_checkable import with_notes
+from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, links
 
@@ -412,6 +413,43 @@ def superlinear_pairs(check) -> pd.DataFrame:
     return flagged[
         ["organization", "benchmark", "scenario", "family", "small_gpus", "large_gpus", "efficiency_percent"]
     ]
+
+
+def above_linear_sentence(check) -> str:
+    """What a scaling chart's reader must know of the pairs above 100%, computed from the check:
+    how many are above linear plus the margin and left out, how many are above 100% within the
+    margin and stay in the field, and which of those lead a reading (never typed: "they never
+    lead" is a fact about the data, true or not)."""
+    pairs = check.tables.get("pairs")
+    if pairs is None or pairs.empty:
+        return "The round has no other scaling pair."
+    margin = float(check.claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
+    flagged = pairs[pairs["superlinear"]]
+    near = pairs[~pairs["superlinear"] & (pairs["efficiency_percent"] > 100.0)]
+    text = (
+        f"{formatting.plural(len(flagged), 'pair')} above {formatting.stated(100 + margin, '%')} "
+        f"{'is' if len(flagged) == 1 else 'are'} shown but left out of the comparison"
+    )
+    if near.empty:
+        return text + f"; no pair is between 100% and {formatting.stated(100 + margin, '%')}."
+    text += (
+        f"; {formatting.plural(len(near), 'pair')} between 100% and {formatting.stated(100 + margin, '%')} "
+        f"{'counts' if len(near) == 1 else 'count'} as linear and {'stays' if len(near) == 1 else 'stay'} in it"
+    )
+    leading = [
+        case
+        for case in check.cases
+        if not case.reaches and case.detail.next_value is not None and case.detail.next_value > 100.0
+    ]
+    if leading:
+        text += ", and " + "; ".join(f"{case.detail.leader} leads {case.label}" for case in leading)
+    return text + "."
+
+
+def show_above_linear(check) -> None:
+    """The sentence above, on the page (the leader's label carries its efficiency)."""
+    text = above_linear_sentence(check)
+    blocks.display_html(f"<p>{blocks.escape(text)}</p>", text)
 
 
 def case_table(check) -> pd.DataFrame:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 import yaml
 
 from claimbook.claims import fields as claim_fields
+from claimbook.claims.coverage import recorded_count
 from claimbook.common import formatting
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
@@ -73,6 +75,9 @@ def ledger_entries(rows: list[dict], registry) -> list[dict]:
                 "reason": first["reason"],
                 "range": first["range"],
                 "caveats": first["caveats"],
+                "spread": blocks.spread_of(
+                    claim, [(row["scenario"], row["measured"], row["unit"]) for row in claim_rows]
+                ),
                 "acknowledged": first.get("acknowledged") or [],
                 "evidence": sorted(
                     {location for row in claim_rows for location in evidence_locations(row.get("evidence"))}
@@ -271,7 +276,12 @@ def announcement_page(
         + ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
         + f" (of {formatting.plural(len(entries), 'claim')}).\n"
     )
-    lines.append(html_block(coverage_html(announcement, len(entries))))
+    counted = None
+    if announcement.path:  # data/claims/ID.yaml: the count is in data/coverage/ID.csv
+        counted = recorded_count(
+            Path(announcement.path).resolve().parent.parent / "coverage", announcement.id
+        )
+    lines.append(html_block(coverage_html(announcement, len(entries), counted)))
     cards = []
     for entry in entries:
         claim = entry["claim"]
@@ -302,7 +312,7 @@ def _summary_card(entry: dict, registry, names=blocks.PLAIN) -> str:
     return (
         f'<div class="claimbook-card" id="{blocks.escape(links.card_anchor(claim.id))}" data-verdict="{blocks.escape(entry["verdict"])}" data-claim="{blocks.escape(claim.id)}">'
         f'<p class="claimbook-card-title">{blocks.claim_heading(claim, registry, "../")} '
-        f"{blocks.badge(entry['verdict'])}</p>"
+        f"{blocks.badge(entry['verdict'])}{blocks.spread_html(entry.get('spread', ''))}</p>"
         f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
         + (

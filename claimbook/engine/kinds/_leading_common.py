@@ -47,6 +47,10 @@ class LeadCase(CaseDetail):
     next_per_gpu: float | None = None
     note: str = ""
     judgment: object = None  # where the claim states the lead's figure: the quantifier's judgment
+    # What "the next best" is of, in words: "other system" or, where no rival is the subject's
+    # submitter, "other submitter" (the field, named wherever a sentence says best or next).
+    field: str = "other result"
+    ahead: tuple[str, ...] = ()  # every rival ahead of the subject, best first (systems, deduplicated)
 
 
 # -- the verdict every metric shares --------------------------------------------------------
@@ -164,13 +168,51 @@ def reading_text(name: str, found: list[Case]) -> str:
                 f"{only.detail.next})"
             )
         else:
-            text += f" ({formatting.times(only.measured)} the next best, {only.detail.next})"
+            text += (
+                f" ({formatting.times(only.measured)} the next best {only.detail.field}, {only.detail.next})"
+            )
     if trailing:
         text += " (behind in " + "; ".join(
-            f"{case.label}, {case.detail.leader} ahead" for case in trailing[:4]
+            f"{case.label}, {ahead_text(case.detail)}" for case in trailing[:4]
         )
         text += (f" and {len(trailing) - 4} more" if len(trailing) > 4 else "") + ")"
     return text
+
+
+AHEAD_NAMED = 3  # a "behind" names every rival ahead up to this many, else the count and the best
+
+
+def ahead_text(detail: LeadCase) -> str:
+    """Who is ahead of the subject: every rival ahead (or their count and the best few), never
+    only the first of them."""
+    ahead = detail.ahead or ((detail.leader,) if detail.leader and detail.leader != "none" else ())
+    if not ahead:
+        return "no rival ahead"
+    if len(ahead) <= AHEAD_NAMED:
+        return f"{_join(list(ahead))} ahead"
+    return f"{formatting.plural(len(ahead), 'system')} ahead, the best {_join(list(ahead[:AHEAD_NAMED]))}"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _ahead(own: pd.Series, rivals: pd.DataFrame, measure: str) -> tuple[str, ...]:
+    """Every rival system whose result is ahead of the subject's in ``measure``, best first."""
+    higher = bool(own["higher_is_better"])
+    mine = value_of(own, measure)
+    scored = [(value_of(row, measure), label_of(row)) for _, row in rivals.iterrows()]
+    better = [(value, name) for value, name in scored if (value > mine if higher else value < mine)]
+    better.sort(key=lambda item: -item[0] if higher else item[0])
+    return tuple(dict.fromkeys(name for _, name in better))
+
+
+def field_of(own: pd.Series, rivals: pd.DataFrame) -> str:
+    """What the rivals are, in words: other submitters where none is the subject's, else other
+    systems."""
+    if str(own["organization"]) in set(rivals["organization"].astype(str)):
+        return "other system"
+    return "other submitter"
 
 
 def lead_case(
@@ -224,6 +266,8 @@ def lead_case(
             units=units,
             subject_per_gpu=value_of(own, "per-gpu"),
             next_per_gpu=value_of(top, "per-gpu"),
+            field=field_of(own, rivals),
+            ahead=() if leads else _ahead(own, rivals, measure),
         ),
     )
 

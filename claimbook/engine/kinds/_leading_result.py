@@ -16,6 +16,7 @@ from claimbook.engine.core import (
     SizeError,
     benchmarks_of,
     cannot_check,
+    gpus_said,
     label_of,
     rows_of,
     scenarios_of,
@@ -30,6 +31,7 @@ from claimbook.engine.kinds._leading_common import (
     SAME_MEASURE_NOTE,
     LeadCase,
     best_of,
+    field_of,
     lead_case,
     rounds_note,
     verdict_of,
@@ -286,7 +288,7 @@ def _history(
     ).iloc[0]
     value, rival = float(best_own["result"]), float(top["result"])
     leads = value > rival
-    where = f"{top['organization']} {top['system']} ({top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
+    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
     return [
@@ -304,6 +306,7 @@ def _history(
                 subject_value=value,
                 next_value=rival,
                 units=best_own["units"],
+                field="result of the earlier rounds",
             ),
         )
     ]
@@ -326,7 +329,12 @@ def check_gpus(claim: Claim, data: Data):
         top = others.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
         cases.append(
             _size_case(
-                f"{biggest['round']}", biggest, top, label_of(top), (biggest["location"], top["location"])
+                f"{biggest['round']}",
+                biggest,
+                top,
+                label_of(top),
+                (biggest["location"], top["location"]),
+                field_of(biggest, others),
             )
         )
     readings = {"this round": cases}
@@ -342,8 +350,11 @@ def check_gpus(claim: Claim, data: Data):
     return verdict_of(claim, readings, rows, codes, notes, {"largest_systems": sizes})
 
 
-def _size_case(label: str, biggest: pd.Series, top: pd.Series, rival: str, evidence: tuple) -> Case:
-    """The subject's largest system against the largest other (``rival`` names it)."""
+def _size_case(
+    label: str, biggest: pd.Series, top: pd.Series, rival: str, evidence: tuple, field: str
+) -> Case:
+    """The subject's largest system against the largest other (``rival`` names it, ``field``
+    says what the others are)."""
     leads = int(biggest["total_accelerators"]) > int(top["total_accelerators"])
     return Case(
         label,
@@ -359,6 +370,7 @@ def _size_case(label: str, biggest: pd.Series, top: pd.Series, rival: str, evide
             subject_value=int(biggest["total_accelerators"]),
             next_value=int(top["total_accelerators"]),
             units="GPUs",
+            field=field,
         ),
     )
 
@@ -373,11 +385,13 @@ def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> di
     if earlier.empty:
         return {}
     top = earlier.sort_values("total_accelerators", ascending=False, kind="stable").iloc[0]
-    where = f"{top['organization']} {top['system']} ({top['round']}, {top['source_type']})"
+    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
     return {
         "earlier rounds the book has": [
-            _size_case("earlier rounds", biggest, top, where, (biggest["location"],))
+            _size_case(
+                "earlier rounds", biggest, top, where, (biggest["location"],), "system of the earlier rounds"
+            )
         ]
     }

@@ -22,6 +22,7 @@ COUNTABLE = {
     "vendor": "vendor",
     "category": "category",
     "benchmark": "benchmark",
+    "division": "division",
 }
 # What each countable field counts, in a word (the how-to page's field reference).
 COUNTED = {
@@ -30,6 +31,7 @@ COUNTED = {
     "vendor": "accelerator vendors (a system mixing two counts for both)",
     "category": "benchmark categories (a benchmark may be of several)",
     "benchmark": "benchmarks",
+    "division": "divisions (closed, open)",
 }
 DETAILS = {"framework": "framework", "weights": "weight_data_types", "availability": "availability"}
 # A detail that must hold (``weights: fp4``) and the name the claim gives it, which the results may
@@ -162,6 +164,7 @@ def count_bars(check, data: Data) -> list:
     if found is None or found.empty:
         return result_dots(check, data)
     named = {value for values in named_of(check.claim).values() for value in values}
+    named |= {str(value) for value in check.claim.get("only") or []}  # "only B300": B300 is named
     column = found.columns[0]
     table = found.assign(
         named=found[column].astype(str).isin(named).map({True: "named by the claim", False: "not named"})

@@ -185,10 +185,7 @@ def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
     holds = None if absent else True
     reason = f"{len(matched)} of the {len(names)} named ({field}) have results"
     if absent:
-        reason += (
-            f"; no result for {', '.join(absent)}, which the data cannot tell from a result published under "
-            "another name: cannot be checked, not evidence against the claim"
-        )
+        reason += _absent_reason(data, field, {name: names[name] for name in absent})
     if judgment is not None and not judgment.holds:
         holds = False
         reason += f"; the claim names {len(names)}, not {quantifiers.figure(claim.claimed).text()}"
@@ -202,6 +199,35 @@ def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
     )
     kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
     return _Tally(float(len(matched)), holds, reason, kept)
+
+
+def _absent_reason(data: Data, field: str, absent: dict[str, list[str]]) -> str:
+    """Why a named value without a result among the claim's rows cannot be checked: where the
+    round has it from other systems, none of the claim's systems submitted it (a missing
+    submission is no evidence either way); only a value the round lacks altogether may be a
+    result published under another name."""
+    everywhere = values_of(data, data.results, field)
+    elsewhere = [name for name, values in absent.items() if set(values) & set(everywhere)]
+    unknown = [name for name in absent if name not in elsewhere]
+    text = ""
+    if elsewhere:
+        wanted = {value for name in elsewhere for value in absent[name]}
+        frame = with_categories(data, data.results) if field == "category" else data.results
+        others = frame[frame[COUNTABLE[field]].astype(str).isin(wanted)]
+        vendors = sorted(set(others["vendor"].astype(str))) if "vendor" in others.columns else []
+        text += (
+            f"; no result of the claim's systems for {', '.join(elsewhere)}, which the round has from other "
+            f"systems only ({formatting.plural(len(others), 'result')}"
+            + (f", on {' and '.join(vendors)} GPUs" if vendors else "")
+            + "): none of the claim's systems submitted it, and a missing submission is no "
+            "evidence either way (cannot be checked)"
+        )
+    if unknown:
+        text += (
+            f"; no result in the round for {', '.join(unknown)}, which the data cannot tell from a result "
+            "published under another name: cannot be checked, not evidence against the claim"
+        )
+    return text
 
 
 def _reread(claim: Claim, readings: list[dict], case: Case, codes: set, notes: list) -> tuple[str, Case]:

@@ -19,6 +19,7 @@ from claimbook.engine.core import (
     label_of,
     rows_of,
     select_for,
+    where,
 )
 from claimbook.engine.kinds._presence_common import (
     PRESENCE_ROW_CODES,
@@ -119,12 +120,40 @@ def _top_against_smaller(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
     return found
 
 
-def _listed(records) -> str:
+def _listed(records, rows: pd.DataFrame | None = None, rule: _PairRule | None = None) -> str:
+    """Each pair with its figures and, given ``rows``, the same two systems in every other scenario
+    of the benchmark, fitting or not: a pair is never cited in one scenario where another disagrees."""
     return "; ".join(
         f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
         f"{formatting.times(item['gpu_ratio'])} the GPUs for {formatting.signed_percent(item['gain_percent'])}"
+        + ("" if rows is None else _same_pair_elsewhere(item, rows, rule))
         for item in records
     )
+
+
+def _same_pair_elsewhere(item: dict, rows: pd.DataFrame, rule: _PairRule) -> str:
+    """The same two systems in the benchmark's other scenarios, each said to fit the description or not."""
+    by_location = rows.set_index("location", drop=False)
+    small, large = by_location.loc[item["small_location"]], by_location.loc[item["large_location"]]
+    found = []
+    for scenario in sorted(set(rows["scenario"]) - {item["scenario"]}):
+        pair = [
+            where(
+                rows,
+                organization=side["organization"],
+                system=side["system"],
+                benchmark=item["benchmark"],
+                scenario=scenario,
+            )
+            for side in (small, large)
+        ]
+        if pair[0].empty or pair[1].empty:
+            continue
+        other_small, other_large = pair[0].iloc[0], pair[1].iloc[0]
+        gain = 100.0 * (other_large["result"] / other_small["result"] - 1.0)
+        fits = "fits" if rule.fits(other_small, other_large) else "does not fit"
+        found.append(f"{scenario} {formatting.signed_percent(gain)} ({fits})")
+    return f", and in {', '.join(found)}" if found else ""
 
 
 def _pair_case(item: dict, rule: _PairRule) -> Case:
@@ -160,7 +189,7 @@ def check_pairs(claim: Claim, data: Data):
             Outcome(
                 SUPPORTED,
                 f"{formatting.plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
-                f"{_listed(scale_outs)}.",
+                f"{_listed(scale_outs, rows, rule)}.",
                 cases=tuple(cases),
                 deciding=cases[0].label,
                 rows=rows_of([used]),
@@ -176,7 +205,7 @@ def check_pairs(claim: Claim, data: Data):
     notes = []
     if context:
         notes.append(
-            f"Pairs of different systems fit it: {_listed(context)}. They are different systems, often of "
+            f"Pairs of different systems fit it: {_listed(context, rows, rule)}. They are different systems, often of "
             "different submitters and accelerators, not one system scaled out"
         )
     return cannot_check(

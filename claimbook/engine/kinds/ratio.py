@@ -616,6 +616,8 @@ def _decide(claim: Claim, data: Data, found: Found):
 
 def _read_sentence(claim: Claim, cases: list[Case], unit: str) -> list[str]:
     """How the book reads the claim's figures, in words (the forms that judge a figure)."""
+    if "tie_within" in form_of(claim).fields and claim.get("tie_within") is not None and cases:
+        return [quantifiers.band_sentence(quantifiers.STATED_BAND)]  # "a tie meaning within 3%"
     if "quantifier" not in form_of(claim).fields or not cases:
         return []
     return [reading(claim).sentence(quantifiers.figures_in(claim.claimed), unit)]

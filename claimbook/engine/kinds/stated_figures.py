@@ -30,6 +30,7 @@ from claimbook.engine.core import (
     best_row,
     cannot_check,
     finish,
+    gpus_said,
     rows_of,
     select_for,
     where,
@@ -53,6 +54,7 @@ class StatedCase(CaseDetail):
     system: str = ""
     division: str = ""
     either_division: int = 0  # results of the system in the benchmark, in either division
+    gpus: str = ""  # the system's GPU count in words, wherever a sentence names it
 
 
 SPEC = kinds.KindSpec(
@@ -317,8 +319,12 @@ def _listed_case(data: Data, entry: pd.Series, system: str, benchmark: str, foun
     elsewhere = where(
         data.results, organization=str(entry["organization"]), system=system, benchmark=benchmark
     )
+    of_system = where(data.results, organization=str(entry["organization"]), system=system)
     detail = StatedCase(
-        system=f"{entry['organization']} {system}", division=entry["division"], either_division=len(elsewhere)
+        system=f"{entry['organization']} {system}",
+        division=entry["division"],
+        either_division=len(elsewhere),
+        gpus=gpus_said(of_system.iloc[0]) if not of_system.empty else "GPU count not stated",
     )
     evidence = tuple(found["location"]) if not found.empty else ()
     return Case(label, "", float(len(found)), None, "results", not found.empty, evidence, detail=detail)
@@ -339,7 +345,7 @@ def _listed_outcome(cases: list[Case], used: list, tables: dict) -> Outcome:
         sentences.append(
             "no result of the system in "
             + "; ".join(
-                f"{case.label} ({case.detail.system}, {case.detail.division} division"
+                f"{case.label} ({case.detail.system} ({case.detail.gpus}), {case.detail.division} division"
                 + (", none in the other division either" if not case.detail.either_division else "")
                 + ")"
                 for case in failing

@@ -368,9 +368,50 @@ def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, kla
         codes=codes,
         notes=notes,
         tables=gathered.tables,
-        context=(reading.sentence(claimed, "x"), *_beside(claim, data, mine, base_row)),
+        context=(
+            reading.sentence(claimed, "x"),
+            *_other_reading(claim, data, gathered.tables["candidates"], mine, baseline, judgment.holds),
+            *_beside(claim, data, mine, base_row),
+        ),
     )
     return finish(claim, outcome)
+
+
+def _other_reading(
+    claim: Claim, data: Data, table: pd.DataFrame, mine: pd.Series, baseline: pd.Series, holds: bool
+) -> list[str]:
+    """The other natural reading of an unnamed baseline: a node of the subject's own accelerator
+    (a rack's own tray) where the natural baseline is of another; its figures in every scenario of
+    the sentence, and why the natural one decides, with whether the verdict would differ."""
+    if baseline["family"] == mine["family"]:
+        return []
+    scenario = claim.get("scenario")
+    scenarios = [sibling.get("scenario") for sibling in data.registry.sentence(claim)]
+    pool = table[(table["family"] == mine["family"]) & table[f"{scenario} ratio"].notna()]
+    if pool.empty:
+        return []
+    other = pool.sort_values([f"{scenario} ratio", "organization", "system"], kind="stable").iloc[0]
+    figures = ", ".join(
+        f"{name} {formatting.times(other[f'{name} ratio'])}"
+        for name in scenarios
+        if pd.notna(other[f"{name} ratio"])
+    )
+    judged = quantifiers.judge(
+        quantifiers.read(claim), float(other[f"{scenario} ratio"]), quantifiers.figure(claim.claimed)
+    )
+    same = bool(judged.holds) == bool(holds)
+    return [
+        f"Read instead as a node of the subject's own accelerator ({mine['family']}), the strongest such "
+        f"node, {other['organization']} {other['system']} ({formatting.plural(int(other['gpus']), 'GPU')}), gives "
+        f"{figures}. The natural baseline, {baseline['organization']} {baseline['system']} "
+        f"({formatting.plural(int(baseline['gpus']), 'GPU')}), the {baseline['class']}, decides, since an unnamed "
+        "baseline is read first as the claimant's own comparable system; "
+        + (
+            "the verdict is the same under either reading"
+            if same
+            else "under the other reading the verdict would differ"
+        )
+    ]
 
 
 def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> list[str]:
