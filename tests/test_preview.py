@@ -331,3 +331,43 @@ def test_the_kept_jupyter_book_outlives_the_thread_that_started_it_and_dies_with
             holder.kill()
             holder.wait()
     assert not _gone_within([warm], 5.0), "the kept jupyter-book outlived its process by 5 s"
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(
+    not Path(CHROMIUM).is_file() and not os.environ.get("CLAIMBOOK_REQUIRE_BROWSER"),
+    reason="the banner's test needs Debian's chromium (apt-get install chromium)",
+)
+def test_a_mistake_shows_as_a_banner_in_the_open_page_until_it_is_fixed(copy):
+    """A registry broken while its page is open in Chromium: the page reloads with a banner over
+    its top carrying the terminal's error line (the last good page under it), and loses it once
+    the registry is mended."""
+    from playwright.sync_api import sync_playwright
+
+    preview = Preview(copy)
+    try:
+        port = int(preview.wait_for(r"serving the book at http://127\.0\.0\.1:(\d+)/", 600).group(1))
+        registry = copy / CLAIM_FILE
+        text = registry.read_text(encoding="utf-8")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+            )
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(f"http://127.0.0.1:{port}/{PAGE}")
+            assert page.locator("#claimbook-preview-problem").count() == 0
+            registry.write_text(text.replace("claimed: {", "claimed: {{", 1), encoding="utf-8")
+            error = preview.wait_for(r"^error: .*amd-v6\.1\.yaml.*", 300).group(0)
+            banner = page.locator("#claimbook-preview-problem")
+            banner.wait_for(state="visible", timeout=60_000)
+            assert error in " ".join(banner.inner_text().split())
+            box = banner.bounding_box()
+            assert box is not None and box["y"] == 0 and box["width"] == 1400, box
+            assert page.locator("h1").count() >= 1, "the last good page is no longer under the banner"
+            registry.write_text(text, encoding="utf-8")
+            banner.wait_for(state="detached", timeout=300_000)
+            browser.close()
+    finally:
+        preview.stop()

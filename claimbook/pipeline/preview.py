@@ -80,6 +80,8 @@ class Preview:
         self._audited: dict | None = None  # what the claims and the data were at the last good step
         self._package = digests.folder_digest(PACKAGE_DIR)
         self.stopped = False
+        # What is wrong with the project now (the last step's error line), shown in the open pages.
+        self.problem: str | None = None
 
     @property
     def generated(self) -> Path:
@@ -156,20 +158,32 @@ class Preview:
         try:
             executed = self._refresh(first)
         except (UsageError, ChapterError, BuildError, SphinxGone, outputs.LockedError, ValueError) as exc:
-            if not self.stopped:
-                self.report(f"error: {exc}")
+            self._failed(f"error: {exc}")
             return False
         except Exception as exc:  # noqa: BLE001 -- a preview outlives any one bad step, and says why in one line
-            if not self.stopped:
-                self.report(
-                    f"error: the preview could not be brought up to date: {type(exc).__name__}: {exc}"
-                )
+            self._failed(f"error: the preview could not be brought up to date: {type(exc).__name__}: {exc}")
             return False
+        self._mended()
         if executed is not None:
             self.report(
                 f"preview up to date ({len(executed)} page(s) executed, {seconds(time.perf_counter() - started)})"
             )
         return True
+
+    def _failed(self, line: str) -> None:
+        """A step's error: its line in the terminal, and in the open pages (reloaded to show it)
+        until a step succeeds."""
+        if self.stopped:
+            return
+        self.report(line)
+        self.problem = line
+        self.on_html()
+
+    def _mended(self) -> None:
+        """A step that succeeded after one that failed: the open pages lose the error."""
+        if self.problem is not None:
+            self.problem = None
+            self.on_html()
 
     def _refresh(self, first: bool) -> tuple[str, ...] | None:
         """One step: the pages whose digest changed executed (those of the claims and chapters
