@@ -371,3 +371,31 @@ def test_a_mistake_shows_as_a_banner_in_the_open_page_until_it_is_fixed(copy):
             browser.close()
     finally:
         preview.stop()
+
+
+def test_the_page_open_in_the_browser_runs_first_and_alone_when_a_change_makes_several():
+    """A template edit makes many pages: the one last served to a browser runs first, alone
+    (and is shown before the others run); where it is not among them, or is the only one, all
+    run together."""
+    import asyncio
+
+    from claimbook.pipeline.preview import open_page_first
+    from claimbook.pipeline.serve import OpenPage
+
+    jobs = [("amd-v6.1/amd-breadth", 1), ("amd-v6.1/amd-wan-vs-b300", 2), ("scaling", 3)]
+    opened = "/book/generated/amd-v6.1/amd-wan-vs-b300.html"
+    assert open_page_first(jobs, opened) == ([jobs[1]], [jobs[0], jobs[2]])
+    assert open_page_first(jobs, "/book/generated/where_they_meet.html") == (jobs, [])
+    assert open_page_first(jobs, None) == (jobs, [])
+    assert open_page_first([jobs[1]], opened) == ([jobs[1]], [])
+
+    class Seen:
+        opened = None
+
+    async def app(scope, receive, send):
+        return None
+
+    middleware = OpenPage(app, Seen)
+    for path in (opened, "/_static/claimbook.css"):
+        asyncio.run(middleware({"type": "http", "method": "GET", "path": path}, None, None))
+    assert Seen.opened == opened  # a page, not the files it loads

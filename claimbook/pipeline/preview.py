@@ -82,6 +82,9 @@ class Preview:
         self.stopped = False
         # What is wrong with the project now (the last step's error line), shown in the open pages.
         self.problem: str | None = None
+        # The address of the page last served to a browser (``claimbook.pipeline.serve``): the page
+        # a reader has open, executed first when a change makes several.
+        self.opened: str | None = None
 
     @property
     def generated(self) -> Path:
@@ -233,9 +236,14 @@ class Preview:
 
         with ThreadPoolExecutor(max_workers=1) as pool:
             loading = pool.submit(self._load, registry, changes)
-            if own:
-                workers = self.request.jobs or (os.cpu_count() or 1) + 1
-                execute(own, workers, self.report, self.server)
+            workers = self.request.jobs or (os.cpu_count() or 1) + 1
+            ahead, rest = open_page_first(own, self.opened)
+            if ahead:
+                execute(ahead, workers, self.report, self.server)
+            if rest:
+                loading.result()  # a bad input shows nothing: it raises here
+                self._publish(first)  # the page open in the browser, before the others run
+                execute(rest, workers, self.report, self.server)
             loaded = loading.result()
         if own:
             self._publish(first)  # the pages the change made, before the rest
@@ -375,6 +383,18 @@ def _checks(executed: list[tuple], pages: list, data) -> dict:
     names = {job[0] for job in executed}
     wanted = {claim_id for job in pages if job.name in names for claim_id in job.claims}
     return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in wanted}
+
+
+def open_page_first(own: list[tuple], opened: str | None) -> tuple[list, list]:
+    """The pages a change made, split so that the page open in the browser (its address
+    ``opened``, as served) runs alone first and is shown before the others run; all of them at
+    once where it is not among them or is the only one."""
+    wanted = f"/{BOOK_DIR}/{GENERATED_DIR}/"
+    name = opened.split(wanted, 1)[1].removesuffix(".html") if opened and wanted in opened else None
+    ahead = [job for job in own if job[0] == name]
+    if not ahead or len(own) == 1:
+        return own, []
+    return ahead, [job for job in own if job[0] != name]
 
 
 def _steps(to_run: list[tuple], registry) -> tuple[list, list]:

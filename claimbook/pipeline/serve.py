@@ -77,6 +77,7 @@ def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
         middleware=[
             Middleware(JavascriptInjectorMiddleware, ws_url=f"{HOST}:{port}"),
             Middleware(ProblemBanner, problem=lambda: preview.problem),
+            Middleware(OpenPage, preview=preview),
         ],
         lifespan=watcher.lifespan,
     )
@@ -130,6 +131,19 @@ class ProblemBanner:
             await send(message)
 
         await self.app(scope, receive, send_with_banner)
+
+
+class OpenPage:
+    """ASGI middleware: the address of each page a browser asks for is kept as the preview's
+    ``opened`` (the page a reader has open, which a change that makes several pages runs first)."""
+
+    def __init__(self, app, preview) -> None:
+        self.app, self.preview = app, preview
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope.get("method") == "GET" and scope["path"].endswith(".html"):
+            self.preview.opened = scope["path"]
+        await self.app(scope, receive, send)
 
 
 def source_filter(root: Path):
