@@ -367,7 +367,7 @@ def test_a_mixed_system_s_legend_entry_says_it_is_a_system_with_both():
     legend = charts.family_legend().to_dict()
     assert legend["labelExpr"] == charts.MIXED_LABEL
     assert "indexof(datum.label, ' + ') >= 0" in legend["labelExpr"]
-    assert "': a system with both'" in legend["labelExpr"]
+    assert "[datum.label + ':', 'a system with both']" in legend["labelExpr"]
 
 
 def test_the_book_s_own_terms_link_to_their_definition_once_and_never_inside_a_link():

@@ -283,8 +283,8 @@ def family_legend() -> alt.Legend:
 
 
 # A legend entry of a system with two kinds of accelerator ("H200 + MI350X", the reference's short
-# name of a mixed family) says what it is.
-MIXED_LABEL = "indexof(datum.label, ' + ') >= 0 ? datum.label + ': a system with both' : datum.label"
+# name of a mixed family) says what it is, on a second line (a phone's legend has no room for one).
+MIXED_LABEL = "indexof(datum.label, ' + ') >= 0 ? [datum.label + ':', 'a system with both'] : datum.label"
 
 
 def legend(title: str | None = None, orient: str = "bottom", columns=1) -> alt.Legend:
