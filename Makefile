@@ -4,17 +4,22 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: book test preview clean
+.PHONY: book test nbval preview clean
 
 # The virtual environment, rebuilt whenever the pins or the package metadata change.
+# It says what it does first: pip, kept quiet (a line per package would bury CI's log), takes about
+# a minute on a fresh clone.
 $(STAMP): requirements.txt pyproject.toml
+	@echo "setting up .venv: installing $$(grep -c '==' requirements.txt) pinned packages (about a minute on a fresh clone)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+	@echo "set up .venv"
 
 # The committed data must name every system its claims look for: --strict makes a miss an error.
 book: $(STAMP)
+	@echo "building the book: each page executed says so (a fresh clone executes them all, a few minutes)"
 	$(PY) -m claimbook build --strict
 
 # The book served on 127.0.0.1 with live reload while you edit the registries, templates, data or
@@ -33,7 +38,12 @@ preview: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder --nbval tests book/generated
+	@echo "running the test suite: about 2,000 tests, a few minutes on two cores; each line ends with how many are done"
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder -o console_output_style=count --nbval tests book/generated
+
+# The committed executed pages re-run strictly in fresh kernels: the README's "nbval in CI" command.
+nbval: $(STAMP)
+	.venv/bin/python -m pytest --nbval book/generated
 
 # Only what the build made: the site, its work folders and the environment (never book/generated,
 # which is committed).

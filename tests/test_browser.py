@@ -1316,3 +1316,39 @@ def test_screenshots_for_readers_and_phones(survey):
             committed = SCREENSHOTS / made.name
             assert committed.is_file(), f"{committed} is missing (run with CLAIMBOOK_UPDATE_SCREENSHOTS=1)"
             assert committed.stat().st_size < DOCS_SCREENSHOT_LIMIT
+
+
+# The explorer's first chart: where its controls, axis and legend end, and how tall the page is.
+EXPLORER_FIRST_SCREEN = """() => {
+  const chart = document.querySelector('.claimbook-chart');
+  const bottom = (node) => node ? node.getBoundingClientRect().bottom + window.scrollY : null;
+  return {
+    controls: bottom(chart.querySelector('.vega-bindings')),
+    axis: bottom(chart.querySelector('svg [aria-roledescription=axis]')),
+    legend: bottom(chart.querySelector('svg [aria-roledescription=legend]')),
+    marks: Math.min(...Array.from(chart.querySelectorAll('svg .mark-symbol path'), bottom)),
+    height: document.documentElement.scrollHeight,
+  };
+}"""
+# The page with its table of every result folded: a few screens, not tens of thousands of px.
+EXPLORER_MOST_HEIGHT = 6_000
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_explorer_s_first_screen_holds_its_controls_axis_legend_and_marks(chromium, book_site, viewport):
+    """At 1400 and at 390 px the first screen holds the explorer's controls, its chart's axis and
+    legend (drawn above the marks) and its best result; the table of every result is folded."""
+    size = VIEWPORTS[viewport]
+    browser = Browser(chromium, size)
+    try:
+        status, blocked, errors = browser.load(book_site.base + EXPLORER)
+        assert (status, blocked, errors) == (200, [], [])
+        found = browser.page.evaluate(EXPLORER_FIRST_SCREEN)
+    finally:
+        browser.close()
+    for part in ("controls", "axis", "legend", "marks"):
+        assert found[part] is not None, f"the explorer's first chart has no {part}"
+        assert found[part] <= size["height"], (
+            f"its {part} end at {found[part]} px, below the first screen: {found}"
+        )
+    assert found["height"] <= EXPLORER_MOST_HEIGHT, f"the explorer is {found['height']} px tall"

@@ -125,18 +125,54 @@ def test_a_chapter_run_with_p_from_the_project_gives_check_s_verdicts(tmp_path):
     assert compared(rows) == compared(checked(*claims))
 
 
-def test_a_parameter_of_the_wrong_kind_fails_the_page_in_one_line(tmp_path):
-    """``-p`` gives text: a list parameter given as text stops the page at its first cell with
-    one line naming the parameter and how to give a list."""
-    done = papermill(
-        ROOT / "notebooks" / "claim.ipynb",
-        tmp_path / "page.ipynb",
-        "-p",
-        "earlier_paths",
-        "rounds.csv",
-        cwd=tmp_path,
-    )
+# A bad parameter, the one line the page stops with (after papermill's "Exception encountered").
+BAD_PARAMETERS = {
+    "list given as text": (
+        "claim",
+        ["-p", "earlier_paths", "rounds.csv"],
+        "page parameter earlier_paths: a list (papermill: -y 'earlier_paths: [...]'), not str 'rounds.csv'",
+    ),
+    "number given as text": (
+        "economics",
+        ["-p", "price_range", "cheap"],
+        "page parameter price_range: a list (papermill: -y 'price_range: [...]'), not str 'cheap'",
+    ),
+    "misspelt name": (
+        "claim",
+        ["-p", "claim_idd", "amd-wan-vs-b300"],
+        (
+            "page parameter claim_idd: this page has no such parameter (did you mean claim_id?); its "
+            "parameters: claim_id, results_path, earlier_paths, reference_dir, registry_dir, chapters_file, "
+            "result_ids_path, sources_path, overrides (papermill --help-notebook lists them)"
+        ),
+    ),
+    "typo'd claim id": (
+        "claim",
+        ["-p", "claim_id", "amd-wan-vs-b30"],
+        "page parameter claim_id: no claim 'amd-wan-vs-b30' in the registry; close claims: amd-wan-vs-b300",
+    ),
+    "numeric claim id, read as text": (
+        "claim",
+        ["-p", "claim_id", "5"],
+        "page parameter claim_id: no claim '5' in the registry",
+    ),
+    "typo'd claim id of a chapter": (
+        "scaling",
+        ["-y", "claim_ids: [nvidia-scaling-288x]"],
+        "page parameter claim_ids: no claim 'nvidia-scaling-288x' in the registry",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_PARAMETERS)
+def test_a_bad_parameter_stops_the_page_with_one_line_and_no_traceback_of_the_book(tmp_path, case):
+    """papermill exits non-zero; its own error repeats the page's one line right after it names
+    the cell, and nothing of the book's own code is in the output (no traceback through
+    ``claimbook/``); a misspelt name never builds a default page."""
+    template, args, line = BAD_PARAMETERS[case]
+    done = papermill(ROOT / "notebooks" / f"{template}.ipynb", tmp_path / "page.ipynb", *args, cwd=tmp_path)
     assert done.returncode != 0
-    assert "page parameter earlier_paths: a list of paths (papermill: -y 'earlier_paths: [FILE, ...]')" in (
-        done.stderr
-    )
+    after = done.stderr.split('Exception encountered at "In [', 1)[1].splitlines()
+    assert after[1].startswith(f"PageParameterError: {line}"), after[:3]
+    assert not after[2].strip(), after[:4]
+    assert "claimbook" + os.sep not in done.stderr, done.stderr[-2000:]

@@ -12,6 +12,7 @@ import re
 
 import pandas as pd
 import pytest
+from conftest import ROOT
 from markdown_it import MarkdownIt
 
 from claimbook import engine
@@ -327,7 +328,14 @@ def test_the_explorer_s_controls_title_and_axis_follow_the_data(data):
     }
     assert params["units"]["value"] == expected
     assert set(data.results.groupby(["benchmark", "scenario"])["units"].nunique()) == {1}
-    assert "expr" in spec["title"]["text"] and "units[" in spec["usermeta"]["axis_titles"]["bottom"]
+    assert "expr" in spec["title"]["text"] and "units[" in spec["usermeta"]["axis_titles"]["top"]
+    # the legend lists the families of the benchmark and scenario shown, recomputed from the rows
+    families = {
+        f"{benchmark} {scenario}": sorted({data.reference.short_name(name) for name in rows})
+        for (benchmark, scenario), rows in data.results.groupby(["benchmark", "scenario"])["family"]
+    }
+    assert params["families"]["value"] == families
+    assert spec["encoding"]["color"]["legend"]["values"] == {"expr": "families[benchmark + ' ' + scenario]"}
     # the chart's label starts with the title it first draws
     first = data.reference.display_name("deepseek-r1")
     assert spec["usermeta"]["title"].startswith(f"{first}, Offline")
@@ -345,3 +353,66 @@ def test_no_chart_sizes_by_an_unsorted_category(data, checks):
                 assert not re.search(r'"size": \{"field": "[^"]+", [^}]*"type": "nominal"', text), (
                     leaf.claim.id
                 )
+
+
+def test_a_mixed_system_s_legend_entry_says_it_is_a_system_with_both():
+    """A family whose short name joins two accelerators ("H200 + MI350X") is labelled as a system
+    with both in every legend of the book (the reference has such families)."""
+    from claimbook.inputs.reference import load_reference
+
+    mixed = [
+        name for name in load_reference(ROOT / "data" / "reference").families()["short_name"] if " + " in name
+    ]
+    assert mixed, "the reference has no mixed family: the check saw nothing"
+    legend = charts.family_legend().to_dict()
+    assert legend["labelExpr"] == charts.MIXED_LABEL
+    assert "indexof(datum.label, ' + ') >= 0" in legend["labelExpr"]
+    assert "[datum.label + ':', 'a system with both']" in legend["labelExpr"]
+
+
+def test_the_book_s_own_terms_link_to_their_definition_once_and_never_inside_a_link():
+    inferred = engine.caveats.BY_CODE["inferred"]
+    markup = (
+        f'<a href="x">an {inferred.label}</a> then an {inferred.label} and an {inferred.label}; '
+        "figures derived by this book"
+    )
+    linked = blocks.defined_terms(markup, "../../")
+    assert linked.count('class="claimbook-term"') == 2
+    assert (
+        f'href="../../method.html#caveat-inferred" title="{blocks.escape(inferred.explanation)}">' in linked
+    )
+    assert linked.startswith(f'<a href="x">an {inferred.label}</a> then an <a class="claimbook-term"')
+    assert f"</a> and an {inferred.label}; figures " in linked  # the first use only
+    assert 'href="../../method.html#caveat-derived-metric"' in linked
+
+
+def _committed_html() -> list[tuple[str, str]]:
+    """Every HTML output of the committed executed pages, by page."""
+    found = []
+    for path in sorted((ROOT / "book" / "generated").rglob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            for output in cell.get("outputs", []):
+                found.append((path.name, "".join(output.get("data", {}).get("text/html", ""))))
+    return found
+
+
+def test_every_caveat_label_and_term_on_a_page_links_to_its_definition():
+    """On every committed page, each caveat badge is a link to its own entry of the method page
+    (which has that entry), and each of the book's own terms in a card's prose is inside a link."""
+    vocabulary = (ROOT / "book" / "generated" / "caveats.md").read_text(encoding="utf-8")
+    badges = terms = 0
+    for page, markup in _committed_html():
+        for match in re.finditer(r'<(\w+)\b([^>]*class="claimbook-caveat[ "][^>]*)>([^<]*)<', markup):
+            tag, attributes, label = match.groups()
+            assert tag == "a", (page, match.group(0))
+            code = re.search(r'href="[^"]*method\.html#caveat-([\w-]+)"', attributes).group(1)
+            assert f'id="caveat-{code}"' in vocabulary, (page, code)
+            assert label.startswith(engine.caveats.BY_CODE[code].label), (page, label)
+            badges += 1
+        outside = re.sub(r"<a\b.*?</a>", "", markup, flags=re.DOTALL)
+        for code in blocks.TERMS:
+            label = engine.caveats.BY_CODE[code].label
+            if label in markup:
+                terms += 1
+                assert markup.count(label) > outside.count(label), (page, label)
+    assert badges and terms, "no caveat badge or term on any page: the check saw nothing"

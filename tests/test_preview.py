@@ -480,3 +480,69 @@ def test_a_full_disk_during_a_step_is_one_line_naming_the_path(tmp_path, monkeyp
         f"error: the preview could not write {where}: No space left on device; the last good pages stay served",
         f"error: the preview could not write {tmp_path / 'page.html'}: No space left on device; the last good pages stay served",
     ]
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(
+    not Path(CHROMIUM).is_file() and not os.environ.get("CLAIMBOOK_REQUIRE_BROWSER"),
+    reason="the banner's test needs Debian's chromium (apt-get install chromium)",
+)
+def test_a_mistake_shows_as_a_banner_in_the_open_page_until_it_is_fixed(copy):
+    """A registry broken while its page is open in Chromium: the page reloads with a banner over
+    its top carrying the terminal's error line (the last good page under it), and loses it once
+    the registry is mended."""
+    from playwright.sync_api import sync_playwright
+
+    preview = Preview(copy)
+    try:
+        port = int(preview.wait_for(r"serving the book at http://127\.0\.0\.1:(\d+)/", 600).group(1))
+        registry = copy / CLAIM_FILE
+        text = registry.read_text(encoding="utf-8")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+            )
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(f"http://127.0.0.1:{port}/{PAGE}")
+            assert page.locator("#claimbook-preview-problem").count() == 0
+            registry.write_text(text.replace("claimed: {", "claimed: {{", 1), encoding="utf-8")
+            error = preview.wait_for(r"^error: .*amd-v6\.1\.yaml.*", 300).group(0)
+            banner = page.locator("#claimbook-preview-problem")
+            banner.wait_for(state="visible", timeout=60_000)
+            assert error in " ".join(banner.inner_text().split())
+            box = banner.bounding_box()
+            assert box is not None and box["y"] == 0 and box["width"] == 1400, box
+            assert page.locator("h1").count() >= 1, "the last good page is no longer under the banner"
+            registry.write_text(text, encoding="utf-8")
+            banner.wait_for(state="detached", timeout=300_000)
+            browser.close()
+    finally:
+        preview.stop()
+
+
+def test_the_page_open_in_the_browser_runs_first_and_alone_when_a_change_makes_several():
+    """A template edit makes many pages: the one last served to a browser runs first, alone
+    (and is shown before the others run); where it is not among them, or is the only one, all
+    run together."""
+    import asyncio
+
+    from claimbook.pipeline.preview import open_page_first
+    from claimbook.pipeline.serve import OpenPage
+
+    jobs = [("amd-v6.1/amd-breadth", 1), ("amd-v6.1/amd-wan-vs-b300", 2), ("scaling", 3)]
+    opened = "/book/generated/amd-v6.1/amd-wan-vs-b300.html"
+    assert open_page_first(jobs, opened) == ([jobs[1]], [jobs[0], jobs[2]])
+    assert open_page_first(jobs, "/book/generated/where_they_meet.html") == (jobs, [])
+    assert open_page_first(jobs, None) == (jobs, [])
+    assert open_page_first([jobs[1]], opened) == ([jobs[1]], [])
+
+    class Seen:
+        opened = None
+
+    async def app(scope, receive, send):
+        return None
+
+    middleware = OpenPage(app, Seen)
+    for path in (opened, "/_static/claimbook.css"):
+        asyncio.run(middleware({"type": "http", "method": "GET", "path": path}, None, None))
+    assert Seen.opened == opened  # a page, not the files it loads

@@ -179,6 +179,8 @@ def test_the_root_config_excludes_everything_but_the_book():
     for name in sorted(path.name for path in ROOT.iterdir() if path.is_dir()):
         if name != "book":
             assert name in excluded or (name.startswith(".") and ".*" in excluded), name
+    for page in sorted(ROOT.glob("*.md")):  # the README and its neighbours are not pages of the book
+        assert page.name in excluded, page.name
     assert not any(
         pattern.startswith("book") and pattern != "book/generated/cache.json" for pattern in excluded
     )
@@ -351,3 +353,89 @@ def test_pull_requests_are_tested_and_only_main_is_published():
         assert "github.ref == 'refs/heads/main'" in jobs[name]["if"]
     assert workflow["permissions"] == {"contents": "read"}
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+# The README is the front door: short, in a newcomer's order, every command it shows runnable.
+README = ROOT / "README.md"
+README_MOST_LINES = 200
+README_ORDER = (
+    "The two commands",
+    "Reading the book",
+    "Rerunning with new data",
+    "Checking a new announcement",
+    "The preview",
+    "Run a page with papermill",
+    "nbval in CI",
+    "Where next",
+)
+
+
+def _readme_commands() -> list[list[str]]:
+    """Each command of the README's ``sh`` blocks, continuation lines joined, comments dropped."""
+    import shlex
+
+    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    joined = "\n".join(blocks).replace("\\\n", " ")
+    return [shlex.split(line, comments=True) for line in joined.splitlines() if line.split("#")[0].strip()]
+
+
+def _makefile_targets() -> dict[str, list[str]]:
+    """Each target of the Makefile and its recipe's lines."""
+    targets, current = {}, None
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        if match := re.match(r"^([\w.$()/-]+):", line):
+            current = targets.setdefault(match.group(1), [])
+        elif line.startswith("\t") and current is not None:
+            current.append(line.strip().lstrip("@"))
+    return targets
+
+
+def test_the_readme_is_short_and_in_a_newcomer_s_order():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_MOST_LINES, len(text.splitlines())
+    headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert headings == list(README_ORDER), headings
+    assert re.search(r"!\[[^\]]+\]\(docs/screenshots/\w[\w-]*\.png\)", text), "no screenshot"
+    assert "make book   #" in text and "make test   #" in text
+
+
+def test_every_file_the_readme_links_exists_and_every_moved_part_is_linked():
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)(?:#([\w-]+))?\)", text)
+    for path, anchor in links:
+        assert (ROOT / path).exists(), path
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", (ROOT / path).read_text(encoding="utf-8"), re.MULTILINE)
+            slugs = {re.sub(r"[^\w -]", "", heading.lower()).replace(" ", "-") for heading in headings}
+            assert anchor in slugs, (path, anchor)
+    linked = {path for path, _ in links}
+    for moved in ("docs/commands.md", "docs/authoring-claims.md", "docs/safety-and-faults.md"):
+        assert moved in linked, moved
+    assert {"docs/performance.md", "docs/architecture.md", "CONTRIBUTING.md", "CHANGELOG.md"} <= linked
+
+
+def test_every_command_the_readme_shows_is_one_the_project_runs():
+    """``make`` targets exist; every ``claimbook`` subcommand answers ``--help``; every papermill
+    parameter is one its template declares; the nbval command is the Makefile's own."""
+    from clirun import in_process
+
+    from claimbook.pipeline.plan import declared_parameters
+
+    targets, commands = _makefile_targets(), _readme_commands()
+    assert {"book", "test"} <= {words[1] for words in commands if words[0] == "make"}
+    for words in commands:
+        if words[0] == "make":
+            assert words[1] in targets, words
+        elif words[:3] == [".venv/bin/python", "-m", "claimbook"]:
+            done = in_process(words[3], "--help")
+            assert done.returncode == 0, (words, done.stderr)
+        elif words[0] == ".venv/bin/papermill":
+            template = next(ROOT / word for word in words if word.endswith(".ipynb"))
+            declared = declared_parameters(template)
+            given = [words[at + 1] for at, word in enumerate(words) if word == "-p"]
+            given += [words[at + 1].split(":")[0] for at, word in enumerate(words) if word == "-y"]
+            assert set(given) <= set(declared), (words, given)
+        elif words[:4] == [".venv/bin/python", "-m", "pytest", "--nbval"]:
+            assert " ".join(words) in targets["nbval"], (words, targets["nbval"])
+        else:
+            pytest.fail(f"a README command this test does not know how to check: {words}")

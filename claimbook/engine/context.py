@@ -22,6 +22,7 @@ from claimbook.common.errors import UsageError
 from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root
 from claimbook.engine import load_registry, preloaded, validate_claim
 from claimbook.engine.core import Data
+from claimbook.engine.page_call import PageParameterError
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
@@ -254,7 +255,7 @@ def page_parameters(given: dict) -> dict:
         else:
             good, kind = isinstance(value, str) and bool(value), "a path"
         if not good:
-            raise UsageError(
+            raise PageParameterError(
                 f"page parameter {name}: {kind.replace('NAME', name)}, not {type(value).__name__} "
                 f"{str(value)[:60]!r}"
             )

@@ -81,6 +81,11 @@ class Preview:
         self._audited: dict | None = None  # what the claims and the data were at the last good step
         self._package = digests.folder_digest(PACKAGE_DIR)
         self.stopped = False
+        # What is wrong with the project now (the last step's error line), shown in the open pages.
+        self.problem: str | None = None
+        # The address of the page last served to a browser (``claimbook.pipeline.serve``): the page
+        # a reader has open, executed first when a change makes several.
+        self.opened: str | None = None
 
     @property
     def generated(self) -> Path:
@@ -174,24 +179,36 @@ class Preview:
         try:
             executed = self._refresh(first)
         except (UsageError, ChapterError, BuildError, SphinxGone, outputs.LockedError, ValueError) as exc:
-            if not self.stopped:
-                self.report(f"error: {exc}")
+            self._failed(f"error: {exc}")
             return False
         except OSError as exc:
             if not self.stopped:
                 self.report(_os_failure(exc, self.folder))
             return False
         except Exception as exc:  # noqa: BLE001 -- a preview outlives any one bad step, and says why in one line
-            if not self.stopped:
-                self.report(
-                    f"error: the preview could not be brought up to date: {type(exc).__name__}: {exc}"
-                )
+            self._failed(f"error: the preview could not be brought up to date: {type(exc).__name__}: {exc}")
             return False
+        self._mended()
         if executed is not None:
             self.report(
                 f"preview up to date ({len(executed)} page(s) executed, {seconds(time.perf_counter() - started)})"
             )
         return True
+
+    def _failed(self, line: str) -> None:
+        """A step's error: its line in the terminal, and in the open pages (reloaded to show it)
+        until a step succeeds."""
+        if self.stopped:
+            return
+        self.report(line)
+        self.problem = line
+        self.on_html()
+
+    def _mended(self) -> None:
+        """A step that succeeded after one that failed: the open pages lose the error."""
+        if self.problem is not None:
+            self.problem = None
+            self.on_html()
 
     def _refresh(self, first: bool) -> tuple[str, ...] | None:
         """One step: the pages whose digest changed executed (those of the claims and chapters
@@ -241,9 +258,14 @@ class Preview:
 
         with ThreadPoolExecutor(max_workers=1) as pool:
             loading = pool.submit(self._load, registry, changes)
-            if own:
-                workers = self.request.jobs or (os.cpu_count() or 1) + 1
-                execute(own, workers, self.report, self.server)
+            workers = self.request.jobs or (os.cpu_count() or 1) + 1
+            ahead, rest = open_page_first(own, self.opened)
+            if ahead:
+                execute(ahead, workers, self.report, self.server)
+            if rest:
+                loading.result()  # a bad input shows nothing: it raises here
+                self._publish(first)  # the page open in the browser, before the others run
+                execute(rest, workers, self.report, self.server)
             loaded = loading.result()
         if own and not first:  # (a first step shows the book once it is whole: assembled)
             self._publish(first)  # the pages the change made, before the rest
@@ -407,6 +429,18 @@ def _checks(executed: list[tuple], pages: list, data) -> dict:
     names = {job[0] for job in executed}
     wanted = {claim_id for job in pages if job.name in names for claim_id in job.claims}
     return {claim.id: engine.check(claim, data) for claim in data.registry.claims if claim.id in wanted}
+
+
+def open_page_first(own: list[tuple], opened: str | None) -> tuple[list, list]:
+    """The pages a change made, split so that the page open in the browser (its address
+    ``opened``, as served) runs alone first and is shown before the others run; all of them at
+    once where it is not among them or is the only one."""
+    wanted = f"/{BOOK_DIR}/{GENERATED_DIR}/"
+    name = opened.split(wanted, 1)[1].removesuffix(".html") if opened and wanted in opened else None
+    ahead = [job for job in own if job[0] == name]
+    if not ahead or len(own) == 1:
+        return own, []
+    return ahead, [job for job in own if job[0] != name]
 
 
 def _steps(to_run: list[tuple], registry) -> tuple[list, list]:

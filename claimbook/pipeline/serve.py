@@ -86,6 +86,8 @@ def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
         middleware=[
             Middleware(LoopbackOnly, port=port),
             Middleware(JavascriptInjectorMiddleware, ws_url=f"{HOST}:{port}"),
+            Middleware(ProblemBanner, problem=lambda: preview.problem),
+            Middleware(OpenPage, preview=preview),
         ],
         lifespan=watcher.lifespan,
     )
@@ -138,6 +140,67 @@ async def _refuse(scope, send, why: str) -> None:
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 400, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+PROBLEM_BANNER = (
+    '<div id="claimbook-preview-problem" role="alert" style="position:fixed;top:0;left:0;right:0;'
+    "z-index:2147483647;margin:0;padding:.6em 1em;background:#8b0000;color:#fff;"
+    'font:15px/1.4 system-ui,sans-serif;white-space:pre-wrap;overflow-wrap:anywhere">'
+    "<strong>The preview is not up to date.</strong> {line}\n"
+    "The page below is the last good one; it reloads once the mistake is fixed.</div>"
+)
+
+
+def problem_banner(line: str) -> bytes:
+    """The banner a served page carries while the project has a mistake: the preview's own
+    error line (escaped: it may quote a registry), pinned over the top of the page."""
+    import html
+
+    return PROBLEM_BANNER.format(line=html.escape(line)).encode("utf-8")
+
+
+class ProblemBanner:
+    """ASGI middleware: every HTML page served while ``problem()`` is a line gets its banner at
+    the end (the browser shows it pinned at the top), as sphinx-autobuild's middleware adds its
+    reload script; the preview reloads the open pages when a problem comes and when it goes."""
+
+    def __init__(self, app, problem) -> None:
+        self.app, self.problem = app, problem
+
+    async def __call__(self, scope, receive, send) -> None:
+        line = self.problem() if scope["type"] == "http" else None
+        if not line:
+            await self.app(scope, receive, send)
+            return
+        from starlette.datastructures import MutableHeaders
+
+        banner, is_html = problem_banner(line), False
+
+        async def send_with_banner(message) -> None:
+            nonlocal is_html
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                is_html = headers.get("Content-Type", "").startswith("text/html")
+                if is_html and "Content-Length" in headers:
+                    headers["Content-Length"] = str(int(headers["Content-Length"]) + len(banner))
+            elif message["type"] == "http.response.body" and is_html and not message.get("more_body", False):
+                message["body"] += banner
+            await send(message)
+
+        await self.app(scope, receive, send_with_banner)
+
+
+class OpenPage:
+    """ASGI middleware: the address of each page a browser asks for is kept as the preview's
+    ``opened`` (the page a reader has open, which a change that makes several pages runs first)."""
+
+    def __init__(self, app, preview) -> None:
+        self.app, self.preview = app, preview
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope.get("method") == "GET" and scope["path"].endswith(".html"):
+            self.preview.opened = scope["path"]
+        await self.app(scope, receive, send)
 
 
 def source_filter(root: Path):

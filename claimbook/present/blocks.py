@@ -102,6 +102,32 @@ def badge(verdict: str) -> str:
     )
 
 
+# The book's own words a reader meets in a card's prose and the citation, by the caveat that
+# defines them on the method page.
+TERMS = ("inferred", "derived-metric")
+_TAG_OR_LINK = re.compile(r"(<a\b.*?</a>|<[^>]+>)", re.DOTALL)
+
+
+def defined_terms(markup: str, book_root: str = "") -> str:
+    """Escaped ``markup`` with the first use of each of the book's own terms (``TERMS``: "inferred
+    result", "derived by this book"), outside a tag or a link, linked to its definition on the
+    method page, the definition on hover as the caveat badges have it."""
+    for code in TERMS:
+        caveat = caveats.BY_CODE[code]
+        pieces = _TAG_OR_LINK.split(markup)
+        for index, piece in enumerate(pieces):
+            at = -1 if piece.startswith("<") else piece.find(caveat.label)
+            if at >= 0:
+                link = (
+                    f'<a class="claimbook-term" href="{escape(addresses.caveat(code, book_root))}" '
+                    f'title="{escape(caveat.explanation)}">{escape(caveat.label)}</a>'
+                )
+                pieces[index] = piece[:at] + link + piece[at + len(caveat.label) :]
+                break
+        markup = "".join(pieces)
+    return markup
+
+
 def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
     """One small labelled badge per caveat code, linked to its explanation on the method page."""
     parts = []
@@ -197,7 +223,7 @@ def card(
             f"<li>{badge(part.verdict)} "
             + ('<em class="claimbook-role">A detail:</em> ' if part.claim.get("role") == "detail" else "")
             + f'{escape(part.claim.statement)} <span class="claimbook-finding">'
-            f"{names.html(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part, names)}</li>"
+            f"{names.html(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part, names, book_root)}</li>"
             for part in check.parts
         )
         parts_html = f'<ul class="claimbook-parts">{items}</ul>'
@@ -228,7 +254,7 @@ def card(
         f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}{_spread_html(check)}</p>'
         f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
         f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names)}{parts_html}{rows_html}{notes_html}</div>"
+        f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names, book_root)}{parts_html}{rows_html}{notes_html}</div>"
     )
 
 
@@ -264,12 +290,12 @@ def _spread_html(check) -> str:
     return spread_html(spread(check))
 
 
-def _context_html(check, names=PLAIN) -> str:
+def _context_html(check, names=PLAIN, book_root: str = "") -> str:
     """What a reader expects beside the figures (the best rival, per-GPU figures, an inferred
     side), visible on the card and never deciding."""
     if not check.context:
         return ""
-    items = "".join(f"<li>{names.html(note)}</li>" for note in check.context)
+    items = "".join(f"<li>{defined_terms(names.html(note), book_root)}</li>" for note in check.context)
     return (
         '<div class="claimbook-context"><p><strong>For context</strong> (never deciding):</p>'
         f"<ul>{items}</ul></div>"
@@ -688,7 +714,7 @@ def citation(
 
 
 def show_citation(rows, announcement, sources: dict, derived: bool = True, result_ids=None):
-    markup = citation(rows, announcement, sources, derived, result_ids)
+    markup = defined_terms(citation(rows, announcement, sources, derived, result_ids), addresses.Page.root)
     import re
 
     display_html(markup, re.sub(r"<[^>]+>", "", html.unescape(markup)))

@@ -282,9 +282,14 @@ def family_legend() -> alt.Legend:
     return legend("Accelerator")
 
 
+# A legend entry of a system with two kinds of accelerator ("H200 + MI350X", the reference's short
+# name of a mixed family) says what it is, on a second line (a phone's legend has no room for one).
+MIXED_LABEL = "indexof(datum.label, ' + ') >= 0 ? [datum.label + ':', 'a system with both'] : datum.label"
+
+
 def legend(title: str | None = None, orient: str = "bottom", columns=1) -> alt.Legend:
     """The book's legends: one entry per line (or ``columns``), never cut."""
-    return alt.Legend(orient=orient, columns=columns, labelLimit=0, title=title)
+    return alt.Legend(orient=orient, columns=columns, labelLimit=0, title=title, labelExpr=MIXED_LABEL)
 
 
 def result_marks(rows: pd.DataFrame, highlight=(), reference=None) -> pd.DataFrame:

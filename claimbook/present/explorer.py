@@ -99,8 +99,9 @@ def _widgets(data: pd.DataFrame, reference) -> tuple:
 
 
 def _lookups(data: pd.DataFrame, reference) -> tuple:
-    """Two parameters no widget sets, for the title and the axis: each benchmark's name, and the
-    unit of each benchmark and scenario."""
+    """Three parameters no widget sets, for the title, the axis and the legend: each benchmark's
+    name, the unit of each benchmark and scenario, and the accelerator families it has results of
+    (the legend lists those, not every family of the round)."""
     names = alt.param(
         name="benchmark_names",
         value={name: reference.display_name(name) for name in sorted(set(data["benchmark"]))},
@@ -114,7 +115,14 @@ def _lookups(data: pd.DataFrame, reference) -> tuple:
             .items()
         },
     )
-    return names, units
+    families = alt.param(
+        name="families",
+        value={
+            f"{benchmark} {scenario}": sorted(set(rows))
+            for (benchmark, scenario), rows in data.groupby(["benchmark", "scenario"])["family"]
+        },
+    )
+    return names, units, families
 
 
 # The title says what is shown; the axis its unit (the selection decides both).
@@ -131,7 +139,7 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
     every filter is a widget, drawn above the chart."""
     data = _marks(results, reference)
     benchmark, scenario, measure, page, division, availability, vendor = _widgets(data, reference)
-    names, units = _lookups(data, reference)
+    names, units, families = _lookups(data, reference)
     colour, shape = charts.family_scales(reference, data["family"])
     shown = [
         reference.display_name(_first(data)) + ", Offline",
@@ -150,23 +158,22 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
         .transform_filter(f"datum.rank > page * {PAGE} && datum.rank <= (page + 1) * {PAGE}")
         .mark_point(filled=True, size=110, opacity=0.9)
         .encode(
-            x=alt.X("value:Q", title="Result", axis=alt.Axis(labelExpr=charts.NUMBERS)),
+            # The axis and the legend above the marks: with the controls, on the first screen.
+            x=alt.X("value:Q", title="Result", axis=alt.Axis(labelExpr=charts.NUMBERS, orient="top")),
             y=alt.Y(
                 "label:N",
                 sort=alt.EncodingSortField(field="rank", op="min"),
                 title=None,
                 axis=alt.Axis(labelExpr=charts.LINES, labelLimit=0),
             ),
-            color=alt.Color(
-                "family:N", scale=colour, legend=charts.legend("Accelerator", columns=EXPR_COLUMNS)
-            ),
-            shape=alt.Shape(
-                "family:N", scale=shape, legend=charts.legend("Accelerator", columns=EXPR_COLUMNS)
-            ),
+            color=alt.Color("family:N", scale=colour, legend=_shown_legend()),
+            shape=alt.Shape("family:N", scale=shape, legend=_shown_legend()),
             href="url:N",
             tooltip=charts.RESULT_TOOLTIP,
         )
-        .add_params(benchmark, scenario, measure, page, division, availability, vendor, names, units)
+        .add_params(
+            benchmark, scenario, measure, page, division, availability, vendor, names, units, families
+        )
         .properties(
             width=charts.CONTENT_WIDTH,
             # a fixed height (Vega-Lite warns of a height by step in a chart as wide as its
@@ -179,13 +186,20 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
             description="Dot plot of the published results of the chosen benchmark and scenario, best first, coloured "
             "and shaped by accelerator family; the controls above it choose the benchmark, scenario, measure, "
             "which results and filters.",
-            usermeta={"title": " ".join(shown), "axis_titles": {"bottom": AXIS}},
+            usermeta={"title": " ".join(shown), "axis_titles": {"top": AXIS}},
         )
     )
 
 
-# The legend's columns: three beside each other where the chart is wide, one on a phone.
-EXPR_COLUMNS = alt.ExprRef("width > 360 ? 3 : 1")
+# The legend's columns: two beside each other where the chart is wide, one on a phone.
+EXPR_COLUMNS = alt.ExprRef("width > 400 ? 2 : 1")
+
+
+def _shown_legend() -> alt.Legend:
+    """The explorer's legend, above the marks: the families of the benchmark and scenario shown."""
+    shown = charts.legend("Accelerator", "top", columns=EXPR_COLUMNS)
+    shown.values = alt.ExprRef("families[benchmark + ' ' + scenario]")
+    return shown
 
 
 def llm_scenarios_chart(results: pd.DataFrame, reference) -> alt.Chart:
@@ -231,8 +245,19 @@ def llm_scenarios_chart(results: pd.DataFrame, reference) -> alt.Chart:
 
 
 def results_table(results: pd.DataFrame):
-    """Every result of the round, in a table that scrolls in its own box."""
-    blocks.evidence(
-        results.sort_values(["benchmark", "scenario", "result"], ascending=[True, True, False]),
-        f"Every result of the round ({formatting.plural(len(results), 'result')})",
-    )
+    """Every result of the round: a table per benchmark, each folded in a ``<details>`` (opened,
+    it scrolls in its own box), so that the page stays a page and not tens of thousands of pixels."""
+    ordered = results.sort_values(["benchmark", "scenario", "result"], ascending=[True, True, False])
+    parts, texts = [], []
+    for benchmark, rows in ordered.groupby("benchmark", sort=True):
+        frame = blocks.evidence_frame(rows)
+        caption = f"{benchmark} ({formatting.plural(len(rows), 'result')})"
+        links, titles = {"System": "_url"}, {"System": "_system", "Accelerators": "_published_accelerator"}
+        parts.append(
+            f'<details class="claimbook-results"><summary>{blocks.escape(caption)}</summary>'
+            f"{blocks.table_html(frame, caption, links, titles)}</details>"
+        )
+        hidden = [column for column in frame.columns if column in {*links.values(), *titles.values()}]
+        texts.append(blocks.table_text(blocks.reader_order(frame.drop(columns=hidden)), caption))
+    lead = f"Every result of the round ({formatting.plural(len(results), 'result')}), a table per benchmark:"
+    blocks.display_html(f"<p>{blocks.escape(lead)}</p>" + "".join(parts), "\n\n".join([lead, *texts]))
