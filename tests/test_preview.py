@@ -480,6 +480,8 @@ def test_a_full_disk_during_a_step_is_one_line_naming_the_path(tmp_path, monkeyp
         f"error: the preview could not write {where}: No space left on device; the last good pages stay served",
         f"error: the preview could not write {tmp_path / 'page.html'}: No space left on device; the last good pages stay served",
     ]
+
+
 CHROMIUM = "/usr/bin/chromium"
 
 
