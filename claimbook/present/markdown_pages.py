@@ -21,6 +21,7 @@ from claimbook.common import formatting
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
 from claimbook.engine.verdict import VERDICTS
+from claimbook.inputs.earlier import round_order
 from claimbook.present import blocks, links
 from claimbook.present.coverage_block import coverage_html
 
@@ -415,11 +416,12 @@ def kinds_page(registry) -> str:
 
 
 def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
-    """The book's table of contents: one part per announcement (its narrative chapters, then a
-    page per claim), then the pages about the whole round and the method."""
+    """The book's table of contents: one part per round, newest first, with one chapter per
+    announcement of it (its narrative chapters, then a page per claim), then the pages about the
+    whole round and the method."""
     pages = f"{BOOK_DIR}/{GENERATED_DIR}"  # the toc lies at the project's root, beside book/
-    parts = []
-    for announcement_id in registry.announcements:
+    by_round: dict[str, list] = {}
+    for announcement_id, announcement in registry.announcements.items():
         sections = [
             {"file": f"{pages}/{name}"}
             for name in chapters_built
@@ -435,12 +437,13 @@ def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
         entry = {"file": f"{pages}/{announcement_id}"}
         if sections:
             entry["sections"] = sections
-        parts.append(entry)
+        by_round.setdefault(str(announcement.round), []).append(entry)
+    rounds = sorted(by_round, key=round_order, reverse=True)
     document = {
         "format": "jb-book",
         "root": f"{BOOK_DIR}/index",
         "parts": [
-            {"caption": "The announcements", "chapters": parts},
+            *({"caption": f"The {name} announcements", "chapters": by_round[name]} for name in rounds),
             {"caption": "The round", "chapters": [{"file": f"{pages}/{name}"} for name in extra_chapters]},
             {
                 "caption": "Method",
@@ -449,5 +452,5 @@ def toc(registry, chapters_built, pages_built, extra_chapters) -> str:
         ],
     }
     if not extra_chapters:
-        document["parts"].pop(1)
+        document["parts"].pop(len(rounds))
     return TOC_HEADER + "\n" + yaml.safe_dump(document, sort_keys=False)
