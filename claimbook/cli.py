@@ -75,9 +75,14 @@ def _parser() -> argparse.ArgumentParser:
 def _add_ingest_commands(commands) -> None:
     """The three ingest commands: a round's summary, earlier-round figures, GPU-hour prices."""
     ingest_cmd = commands.add_parser(
-        "ingest", help="turn an MLCommons summary.csv into the tidy results table"
+        "ingest",
+        help="turn an MLCommons results summary (summary.csv or its JSON) into the tidy results table",
     )
-    ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
+    ingest_cmd.add_argument(
+        "path",
+        type=Path,
+        help="an MLCommons Inference summary: summary.csv (any round's layout) or summary_results.json, told apart by content",
+    )
     ingest_cmd.add_argument(
         "--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)"
     )
@@ -427,9 +432,11 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
-    from claimbook.inputs.ingest import ingest, tidy_csv
+    from claimbook.inputs.ingest import ingest, ingest_warnings, tidy_csv
 
     table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
+    for warning in ingest_warnings(table, args.path):
+        print(warning, file=sys.stderr)
     round_name = str(table["round"].iloc[0])
     out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
     return _write_table(
