@@ -111,12 +111,14 @@ def _add_ingest_commands(commands) -> None:
 
 
 def _add_fetch_command(commands) -> None:
-    """``fetch``: a round's summary.csv downloaded and checked."""
+    """``fetch``: a round's results summary downloaded and checked."""
     fetch_cmd = commands.add_parser(
         "fetch",
-        help="download a round's summary.csv from the MLCommons results repository",
-        description="Download a round's summary.csv (at most 32 MiB: a summary is a few MB), check it "
-        "is a complete summary of that round, and install it with its checksum record.",
+        help="download a round's results summary from the MLCommons results repository",
+        description="Download a round's results summary (at most 32 MiB: a summary is a few MB) under "
+        "the name the round published it (summary.csv, summary_results.json: the round's own first, "
+        "then the others), check it is a complete summary of that round, and install it with its "
+        "checksum record.",
     )
     fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
     fetch_cmd.add_argument(
@@ -130,7 +132,7 @@ def _add_fetch_command(commands) -> None:
         help="seconds the whole download may take, however slowly the server sends (default: 120); "
         "a download is also stopped past 32 MiB",
     )
-    _add_force(fetch_cmd, "the round's summary.csv")
+    _add_force(fetch_cmd, "the round's summary")
 
 
 def _add_reading_commands(commands) -> None:
