@@ -27,15 +27,30 @@ def project_from_argv(argv: list[str]) -> None:
             os.environ["CLAIMBOOK_PROJECT"] = os.path.abspath(os.path.expanduser(value))
 
 
+def _memory_ran_out(exc: BaseException) -> bool:
+    """Whether ``exc`` is a MemoryError, or an import that failed for one (numpy's says so)."""
+    while exc is not None:
+        if isinstance(exc, MemoryError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def run() -> None:
     # A command's objects mostly live until it ends (pandas' import alone makes hundreds of
     # thousands): the collector's default pace, a pass every 700 new objects and a full one over
     # all of them every 70,000, costs a tenth of a second a command, for cycles that are rare.
     gc.set_threshold(20_000, 10, 10)
     project_from_argv(sys.argv[1:])
-    from claimbook.cli import main
+    try:
+        from claimbook.cli import main
 
-    code = main()
+        code = main()
+    except (MemoryError, ImportError) as exc:  # before the command could say it (its imports)
+        if not _memory_ran_out(exc):
+            raise
+        os.write(2, b"error: memory ran out (MemoryError); raise the limit (ulimit -v) or free memory\n")
+        os._exit(3)
     # Every file the command wrote is closed by now, and the processes it started have ended:
     # ending here, without the interpreter's teardown (tenths of a second of freeing pandas,
     # altair and zmq), is the same end, sooner.

@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 a build, chapter or download failed (or the file system did), 2 bad
 input (a results file, the claims registry, the command line, a path the file system refuses),
-130 interrupted. Errors are one line on stderr saying what and where.
+3 memory ran out (a ``ulimit -v`` too low: ``MemoryError``, or a build's own check of its address
+space before it starts), 130 interrupted. Errors are one line on stderr saying what and where.
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ from claimbook.common.paths import (
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_NO_MEMORY = 3
 EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+# Said without allocating much: the memory that ran out is not there to word it.
+NO_MEMORY = (
+    b"error: memory ran out (MemoryError); raise the limit (ulimit -v) or free memory; nothing was changed\n"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,9 +75,14 @@ def _parser() -> argparse.ArgumentParser:
 def _add_ingest_commands(commands) -> None:
     """The three ingest commands: a round's summary, earlier-round figures, GPU-hour prices."""
     ingest_cmd = commands.add_parser(
-        "ingest", help="turn an MLCommons summary.csv into the tidy results table"
+        "ingest",
+        help="turn an MLCommons results summary (summary.csv or its JSON) into the tidy results table",
     )
-    ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
+    ingest_cmd.add_argument(
+        "path",
+        type=Path,
+        help="an MLCommons Inference summary: summary.csv (any round's layout) or summary_results.json, told apart by content",
+    )
     ingest_cmd.add_argument(
         "--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)"
     )
@@ -100,12 +111,14 @@ def _add_ingest_commands(commands) -> None:
 
 
 def _add_fetch_command(commands) -> None:
-    """``fetch``: a round's summary.csv downloaded and checked."""
+    """``fetch``: a round's results summary downloaded and checked."""
     fetch_cmd = commands.add_parser(
         "fetch",
-        help="download a round's summary.csv from the MLCommons results repository",
-        description="Download a round's summary.csv (at most 32 MiB: a summary is a few MB), check it "
-        "is a complete summary of that round, and install it with its checksum record.",
+        help="download a round's results summary from the MLCommons results repository",
+        description="Download a round's results summary (at most 32 MiB: a summary is a few MB) under "
+        "the name the round published it (summary.csv, summary_results.json: the round's own first, "
+        "then the others), check it is a complete summary of that round, and install it with its "
+        "checksum record.",
     )
     fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
     fetch_cmd.add_argument(
@@ -119,7 +132,7 @@ def _add_fetch_command(commands) -> None:
         help="seconds the whole download may take, however slowly the server sends (default: 120); "
         "a download is also stopped past 32 MiB",
     )
-    _add_force(fetch_cmd, "the round's summary.csv")
+    _add_force(fetch_cmd, "the round's summary")
 
 
 def _add_reading_commands(commands) -> None:
@@ -421,9 +434,11 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
-    from claimbook.inputs.ingest import ingest, tidy_csv
+    from claimbook.inputs.ingest import ingest, ingest_warnings, tidy_csv
 
     table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
+    for warning in ingest_warnings(table, args.path):
+        print(warning, file=sys.stderr)
     round_name = str(table["round"].iloc[0])
     out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
     return _write_table(
@@ -645,8 +660,9 @@ def _run_preview(args) -> int:
 
     sock = bound_socket(args.port)  # a taken port is refused before anything starts
     preview = Preview(PROJECT_ROOT, report)
+    code = 0
     try:
-        with as_interrupts():
+        with as_interrupts(), _kernel_folders_reaped():
             report("building the preview in _build/preview (the committed book is not touched)")
             preview.start()
             port = sock.getsockname()[1]
@@ -655,13 +671,27 @@ def _run_preview(args) -> int:
                 sock,
                 lambda: report(f"serving the book at http://127.0.0.1:{port}/ (Ctrl-C stops the preview)"),
             )
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as exc:
+        code = _preview_interrupted(exc)
     finally:
         preview.stop()
         sock.close()
     report("preview stopped")
-    return 0
+    return code
+
+
+def _kernel_folders_reaped():
+    """The reaper of the preview's kernel folders (each holds its kernel's key): removed as the
+    preview dies, even by SIGKILL (``claimbook.pipeline.kernelfolders``)."""
+    from claimbook.pipeline.kernelfolders import reaper
+
+    return reaper()
+
+
+def _preview_interrupted(exc: KeyboardInterrupt) -> int:
+    """Ctrl-C is how a preview is stopped (exit 0); SIGTERM or SIGHUP (``as_interrupts`` names
+    the signal) end it as they end a build: interrupted, exit 130."""
+    return EXIT_INTERRUPTED if exc.args else 0
 
 
 # Each command and the function that runs it (looked up as it runs: a test may replace one).
@@ -704,6 +734,8 @@ def main(argv: list[str] | None = None) -> int:
         # command leaves what was there as it was.
         print("error: interrupted; nothing was changed", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError as exc:
+        return said_no_memory(exc)
     except BrokenPipeError as exc:
         if _reader_left():  # ``| head``: what it did not read is not lost
             return 0
@@ -720,6 +752,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {message}", file=sys.stderr)
             return code
         raise
+
+
+def said_no_memory(exc: MemoryError) -> int:
+    """Memory ran out: one line (written straight to the standard error: its own, if the error
+    has one, a build's check of its limit), exit 3. Every writer installs finished files by
+    renaming them into place, so nothing half written is left."""
+    message = NO_MEMORY
+    with contextlib.suppress(Exception):  # (wording it may itself need memory)
+        if exc.args and isinstance(exc.args[0], str) and exc.args[0]:
+            message = f"error: memory ran out: {exc.args[0]}\n".encode()
+    with contextlib.suppress(OSError):
+        os.write(2, message)
+    return EXIT_NO_MEMORY
 
 
 def writer_lock(path):

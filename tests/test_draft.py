@@ -220,3 +220,58 @@ def test_every_quantifier_a_draft_writes_is_one_the_engine_reads():
     written = {name for _, name in (*announcement_text.QUANTIFIERS, *announcement_text.AFTER_QUANTIFIERS)}
     written |= {announcement_text.EXACTLY, announcement_text.A_FEW_PERCENT, announcement_text.WITHIN}
     assert written <= set(quantifiers.WORDS), written - set(quantifiers.WORDS)
+
+
+def _repeated_figures(times: int) -> str:
+    """One line of ``times`` figures in one sentence (a table pasted as prose, or a hostile file)."""
+    return "Acme B300 is 3x faster on DSR1 Offline, " * times + "and that is all.\n"
+
+
+def _drafted(text: str):
+    from claimbook.claims.draft import annotated_results, draft_registry
+
+    results, reference = annotated_results(ROOT / "data" / "mlperf" / "v6.1.csv", ROOT / "data" / "reference")
+    return draft_registry(text, "acme-v6.1", "acme.txt", results, reference)
+
+
+def test_a_draft_is_linear_in_its_text_and_bounded(tmp_path):
+    """A sentence is written once, however many figures it holds (it was repeated in each draft
+    claim: a 5 KB line made an 11.8 MB draft), the other figures a claim lists are a few, and a
+    draft holds at most ``MAX_CLAIMS`` claims: its size is at most its text's plus a bound."""
+    from claimbook.claims.draft import MAX_CLAIMS
+
+    sizes = {}
+    for times in (150, 600):
+        text = _repeated_figures(times)
+        drafted, todos = _drafted(text)
+        sizes[times] = len(drafted)
+        assert drafted.count("# line 1: Acme B300 is 3x faster") == 1, times
+        claims = yaml.safe_load(drafted)["claims"]
+        assert 0 < len(claims) <= MAX_CLAIMS and todos > 0
+        assert len(drafted) <= len(text) * 1.2 + MAX_CLAIMS * 1200, (times, len(drafted), len(text))
+    assert sizes[600] <= 4 * sizes[150] * 1.2  # four times the text, at most four times the draft
+
+
+def test_a_draft_of_the_longest_text_it_takes_ends(tmp_path):
+    """A line of 2 MB (the most ``draft`` reads) is drafted, its draft bounded (a hang guard of
+    minutes, not a measure of speed: it was not done after 300 s)."""
+    import subprocess
+    import sys
+
+    from claimbook.claims.draft import MAX_CLAIMS
+    from claimbook.inputs.announcement_text import MAX_BYTES
+
+    text = _repeated_figures(MAX_BYTES // 45)
+    assert len(text.encode()) <= MAX_BYTES
+    source, out = tmp_path / "acme-v6.1.txt", tmp_path / "draft.yaml"
+    source.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "claimbook", "draft", str(source), "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr.count("\n") == 1, done.stderr[-2000:]
+    assert out.stat().st_size <= len(text) * 1.2 + MAX_CLAIMS * 1200

@@ -513,3 +513,81 @@ def test_kill_between_the_pages_and_the_site(copy, good):
 
 def html_stamp(site: Path) -> str | None:
     return json.loads((site / ".claimbook-site.json").read_text()).get("assembly")
+
+
+def _limited_to(kilobytes: int):
+    """A ``preexec_fn`` that does what ``ulimit -v KILOBYTES`` does (soft and hard)."""
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (kilobytes * 1024, kilobytes * 1024))
+
+    return limit
+
+
+def _run_limited(kilobytes: int, *args, cwd: Path, tmp: Path) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
+    environment["TMPDIR"] = str(tmp)
+    return subprocess.run(
+        [sys.executable, "-m", "claimbook", *map(str, args)],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        preexec_fn=_limited_to(kilobytes),
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("kilobytes", [150_000, 200_000])
+def test_check_out_of_memory_is_one_line(kilobytes, tmp_path):
+    """``check`` under ``ulimit -v`` too low for it: one line saying memory ran out, exit 3 (it
+    was a 43-line MemoryError traceback)."""
+    done = _run_limited(kilobytes, "check", cwd=REPO, tmp=tmp_path)
+    assert done.returncode == 3 and done.stderr.count("\n") == 1, done.stderr[-3000:]
+    assert done.stderr.startswith("error: memory ran out"), done.stderr
+
+
+def test_a_build_without_the_memory_it_needs_says_so_and_leaves_nothing(tmp_path):
+    """``build`` under ``ulimit -v 600000`` aborted (SIGABRT, exit 134, libzmq's message only):
+    it says memory is short and what to raise, exit 3, before it writes or starts anything."""
+    out, tmp = tmp_path / "out", tmp_path / "tmp"
+    tmp.mkdir()
+    done = _run_limited(
+        600_000, "build", "--out", out, "--no-html", "--only", "amd-wan-vs-b300", cwd=REPO, tmp=tmp
+    )
+    assert done.returncode == 3 and done.stderr.count("\n") == 1, done.stderr[-3000:]
+    assert done.stderr.startswith("error: memory ran out") and "ulimit -v" in done.stderr, done.stderr
+    assert not out.exists() and not list(tmp.iterdir())
+
+
+def test_builds_in_one_process_are_independent_of_the_ones_before(tmp_path, monkeypatch):
+    """A long-lived process (the preview, a test worker) builds again and again: nothing of one
+    build (a kernel, a server, a working folder) may reach the next. papermill changed the
+    process's working folder around each page (``os.chdir`` from each page's thread, restored
+    in the order the threads ended), so a build could end in its own staging folder, and the
+    next one's page looked for it once it was gone (a flaky test: ``.claimbook-staging-NNNN: No
+    such file or directory``). Several builds of two pages at once, each into a folder deleted
+    after it: each succeeds, and no page's thread ever changes the working folder."""
+    from clirun import in_process
+
+    moved = []
+    real_chdir = os.chdir
+
+    def chdir(path):
+        if threading.current_thread() is not threading.main_thread():
+            moved.append(str(path))
+        real_chdir(path)
+
+    monkeypatch.setattr(os, "chdir", chdir)
+    pages = ("--only", "rubin-leading-debut", "--only", "rubin-frameworks")
+    for number in range(3):
+        out = tmp_path / f"out-{number}"
+        done = in_process("build", "--no-html", "--force", "--jobs", "2", *pages, "--out", out)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert (out / "book" / "generated" / "scorecard.json").is_file()
+        shutil.rmtree(out)
+        assert os.getcwd() == str(REPO) or Path(os.getcwd()).exists()
+    assert not moved, f"a page's thread changed the working folder: {moved[:4]}"

@@ -32,7 +32,7 @@ from summaries import summary_row, write_summary
 from claimbook.claims.registry import RegistryError
 from claimbook.common.paths import GENERATED_FILES, RESERVED_NAMES
 from claimbook.inputs.csvfile import IngestError
-from claimbook.inputs.ingest import ingest
+from claimbook.inputs.ingest import ingest, ingest_warnings
 from claimbook.inputs.results import ResultsError, load_results
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
@@ -55,10 +55,6 @@ INGEST_REFUSES = {
         ),
     ),
     "no node": ({"number_of_nodes": "0", "total_accelerators": "0"}, "number_of_nodes is 0"),
-    "accelerators counted 0 where one is named": (
-        {"accelerators_per_node": "0", "total_accelerators": "0"},
-        "accelerators_per_node is 0 but accelerator_model_name names one ('NVIDIA GB300')",
-    ),
     "a huge result": ({"Result": "1e30"}, "Result is 1e+30; a result must be a finite number from"),
     "a tiny result": ({"Result": "1e-30"}, "Result is 1e-30; a result must be a finite number from"),
     "a denormal result": ({"Result": "5e-324"}, "Result is 4.94066e-324"),
@@ -67,6 +63,27 @@ INGEST_REFUSES = {
     "a million nodes and more": (
         {"number_of_nodes": "1000001", "accelerators_per_node": "1", "total_accelerators": "1000001"},
         "1000001 node(s) of 1 accelerator(s) each is not a system's size",
+    ),
+    # A Location is a path in MLCommons' results repository that the book links to: nothing in
+    # it may lead a reader's browser out of that repository (issue 41).
+    "a Location that climbs out of the repository": (
+        {
+            "Location": "./closed/../../../../../attacker/fake/tree/main/closed/AMD/results/SYSTEM/m/Offline/performance/run_1"
+        },
+        "has a '..' segment",
+    ),
+    "an absolute Location": ({"Location": "/closed/Acme/results/S/m/Offline"}, "is an absolute path"),
+    "a Location with a backslash": (
+        {"Location": "./closed/Acme/results/S\\..\\..\\x/m/Offline"},
+        "holds a backslash",
+    ),
+    "a Location with an empty segment": (
+        {"Location": "./closed//results/S/m/Offline"},
+        "has an empty segment",
+    ),
+    "a system folder found anywhere but its place": (
+        {"Location": "./attacker/fake/tree/main/closed/Acme/results/S/m/Offline/performance/run_1"},
+        "is not a result's folder (DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO",
     ),
 }
 
@@ -90,6 +107,20 @@ def test_a_cpu_only_system_and_zero_width_characters_are_accepted(tmp_path):
     rows[0]["SystemName"] += "\u200b"
     table = ingest(write_summary(tmp_path / "summary.csv", rows), "v6.1")
     assert table["total_accelerators"].tolist() == [72, 0]
+
+
+def test_accelerators_counted_0_where_one_is_named_are_kept_with_a_warning(tmp_path):
+    # MLCommons publishes integrated GPUs so (v5.1: an Intel Arc with a# 0): data, never a refusal.
+    path = write_summary(
+        tmp_path / "summary.csv", _two_rows(accelerators_per_node="0", total_accelerators="0")
+    )
+    table = ingest(path, "v6.1")
+    assert table["total_accelerators"].tolist() == [72, 0] and table["per_accelerator"].isna().tolist() == [
+        False,
+        True,
+    ]
+    (warning,) = ingest_warnings(table, path)
+    assert "1 result of" in warning and "'NVIDIA GB300'" in warning and "count 0" in warning
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,6 +176,19 @@ TIDY_REFUSES = {
     "a repeated key": (_repeat_key, 6, "duplicate result for"),
     "a repeated Location": (_repeat("location"), 6, "is also that of line 5; a Location names one result"),
     "an ESC sequence": (_set("organization", "AMD\x1b[31m"), 5, "organization holds the character \\x1b"),
+    "a Location with '..' segments": (
+        _set(
+            "location",
+            "./closed/../../../../../attacker/fake/tree/main/closed/AMD/results/SYSTEM/m/Offline/performance/run_1",
+        ),
+        5,
+        "location './closed/../",
+    ),
+    "a Location out of its place": (
+        _set("location", "./attacker/fake/tree/main/closed/AMD/results/S/m/Offline"),
+        5,
+        "is not a result's folder",
+    ),
 }
 
 
@@ -160,6 +204,55 @@ def test_the_tidy_reader_keeps_the_rules_of_ingest(case, tmp_path):
         load_results(path)
     said = str(refused.value)
     assert said.startswith(f"{path}, line {line}: ") and "\n" not in said and message in said, said
+
+
+def test_a_location_is_read_in_both_shapes_mlcommons_writes():
+    """summary.csv writes ``./closed/ORG/results/SYSTEM/MODEL/SCENARIO/performance/run_1``, the
+    JSON summary of earlier rounds ``closed/ORG/results/SYSTEM/MODEL/SCENARIO``: both are a
+    result's folder, and the link to it is built from the checked segments only."""
+    from claimbook.inputs.rules import location_parts, location_problem
+    from claimbook.present.blocks import provenance_url
+
+    csv_shape = "./closed/AMD/results/8xMI355X_2xEPYC/llama2-70b-99/Offline/performance/run_1"
+    json_shape = "closed/AMD/results/8xMI355X_2xEPYC/llama2-70b-99/Offline"
+    for location in (csv_shape, json_shape):
+        assert location_problem(location) is None, location
+        assert location_parts(location)[:6] == (
+            "closed",
+            "AMD",
+            "results",
+            "8xMI355X_2xEPYC",
+            "llama2-70b-99",
+            "Offline",
+        )
+    assert provenance_url("v5.1", json_shape) == (
+        "https://github.com/mlcommons/inference_results_v5.1/tree/main/" + json_shape
+    )
+    for spoof in (
+        INGEST_REFUSES["a Location that climbs out of the repository"][0]["Location"],
+        "closed/AMD/results/S/m/Offline/..",
+        "closed/AMD/results/S/m/./Offline",
+        "../closed/AMD/results/S/m/Offline",
+        "closed/AMD/results/S/m",
+        "",
+    ):
+        assert location_parts(spoof) is None and location_problem(spoof), spoof
+        with pytest.raises(ValueError, match="not a result's folder"):
+            provenance_url("v6.1", spoof)
+
+
+def test_a_scorecard_links_only_whole_checked_locations():
+    """The ledger reads the results a claim rests on from the scorecard's ``evidence`` (an input
+    too): each Location whole (a folder's name may hold a space) and only one that is a result's
+    folder."""
+    from claimbook.present.markdown_pages import evidence_locations
+
+    spaced = "./closed/Naeem Khoshnevis/results/H200/llama3.1-8b/Offline/performance/run_1"
+    spoof = INGEST_REFUSES["a Location that climbs out of the repository"][0]["Location"]
+    assert evidence_locations(f"{spaced}; {spoof}; closed/A/results/S/m/Server") == [
+        spaced,
+        "closed/A/results/S/m/Server",
+    ]
 
 
 def test_the_committed_table_keeps_every_rule():
@@ -334,6 +427,41 @@ def test_only_regular_files_are_copied(tmp_path):
     with pytest.raises(InputError, match="not a regular file"):
         copy_regular(source / "zero", tmp_path / "zero-copy")
     assert not (tmp_path / "zero-copy").exists()
+
+
+def test_a_link_out_of_the_project_never_reaches_the_site(tmp_path):
+    """A link in ``book/`` to a file outside the project (a pull request can carry one) is
+    refused as the book's sources are copied, by a build and by the preview alike, in one line
+    naming the link; nothing of its target is copied. A link to a file inside the project is
+    followed as before."""
+    from claimbook.common.safe_read import InputError
+    from claimbook.pipeline.staging import copy_sources
+
+    root = tmp_path / "project"
+    (root / "book" / "_static").mkdir(parents=True)
+    (root / "_config.yml").write_text("title: t\n")
+    (root / "book" / "index.md").write_text("# t\n")
+    (root / "notes.css").write_text("p {}\n")
+    (root / "book" / "_static" / "own.css").symlink_to(root / "notes.css")
+    secret = tmp_path / "outside" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "book" / "_static" / "passwd.txt").symlink_to(secret)
+    with pytest.raises(InputError) as refused:
+        copy_sources(root, tmp_path / "staging", with_data=False)
+    said = str(refused.value)
+    assert "\n" not in said and said.startswith(
+        "book/_static/passwd.txt: a link to a file outside the project"
+    )
+    assert "root:" not in said, said
+    assert not (tmp_path / "staging" / "book" / "_static" / "passwd.txt").exists()
+    (root / "book" / "_static" / "passwd.txt").unlink()
+    copy_sources(root, tmp_path / "staging", with_data=False)
+    assert (tmp_path / "staging" / "book" / "_static" / "own.css").read_text() == "p {}\n"
+    (root / "_config.yml").unlink()
+    (root / "_config.yml").symlink_to(secret)
+    with pytest.raises(InputError, match="^_config.yml: a link to a file outside the project"):
+        copy_sources(root, tmp_path / "staging-2", with_data=False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_cpu_only_systems_have_no_per_accelerator_rate(tmp_path):
             {"total_accelerators": "70"},
             "line 2: total_accelerators is 70 but number_of_nodes x accelerators_per_node is 18 x 4 = 72",
         ),
-        ({"Location": "somewhere"}, "line 2: Location 'somewhere' does not name a system folder"),
+        ({"Location": "somewhere"}, "line 2: Location 'somewhere' is not a result's folder"),
         ({"Organization": ""}, "line 2: Organization is empty"),
     ],
 )

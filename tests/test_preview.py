@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -61,9 +62,10 @@ def alive(process: tuple[int, str]) -> bool:
 class Preview:
     """A ``claimbook preview`` running in a project copy, its output collected line by line."""
 
-    def __init__(self, copy: Path):
+    def __init__(self, copy: Path, **variables):
         environment = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
         environment["PYTHONPATH"] = str(copy)
+        environment.update(variables)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "claimbook", "preview", "--port", "0"],
             cwd=copy,
@@ -331,3 +333,123 @@ def test_the_kept_jupyter_book_outlives_the_thread_that_started_it_and_dies_with
             holder.kill()
             holder.wait()
     assert not _gone_within([warm], 5.0), "the kept jupyter-book outlived its process by 5 s"
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
+def test_a_port_that_is_no_port_is_one_line(port):
+    done = in_process("preview", "--port", port)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"error: --port {port}: not a port"), done.stderr
+
+
+def _answer(app, scope_type: str, host: str, origin: str | None = None) -> list[dict]:
+    """What the preview's loopback guard sends for one request (and whether it passed it on)."""
+    import asyncio
+
+    from claimbook.pipeline.serve import LoopbackOnly
+
+    sent = []
+
+    async def inner(scope, receive, send):
+        sent.append({"type": "passed"})
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
+    asyncio.run(LoopbackOnly(inner, port=8123)({"type": scope_type, "headers": headers}, receive, send))
+    return sent
+
+
+def test_the_preview_answers_only_for_its_loopback_names():
+    """Against DNS rebinding: a page of another site whose name now resolves to 127.0.0.1 sends
+    its own Host (refused, 400) and its websocket its own Origin (closed)."""
+    for host in ("127.0.0.1:8123", "localhost:8123", "[::1]:8123", "LOCALHOST:8123"):
+        assert _answer(None, "http", host) == [{"type": "passed"}], host
+    for host in ("evil.example:8123", "127.0.0.1:9999", "127.0.0.1", "", "127.0.0.1.evil.example:8123"):
+        answer = _answer(None, "http", host)
+        assert answer[0]["type"] == "http.response.start" and answer[0]["status"] == 400, host
+    assert _answer(None, "websocket", "127.0.0.1:8123", "http://localhost:8123") == [{"type": "passed"}]
+    assert _answer(None, "websocket", "127.0.0.1:8123") == [{"type": "passed"}]  # no browser's
+    for origin in ("http://evil.example:8123", "http://127.0.0.1:8124", "null"):
+        (closed,) = _answer(None, "websocket", "127.0.0.1:8123", origin)
+        assert closed["type"] == "websocket.close" and closed["code"] == 1008, origin
+
+
+def _kernel_folders(tmp: Path, pid: int) -> list[Path]:
+    return sorted(tmp.glob(f"claimbook-kernel-{pid}-*"))
+
+
+def _dead_pid() -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    return int(done.stdout)
+
+
+def _edit_figure(copy: Path, figure: str) -> None:
+    registry = copy / CLAIM_FILE
+    text, count = FIGURE.subn(figure, registry.read_text(encoding="utf-8"))
+    assert count == 1
+    registry.write_text(text, encoding="utf-8")
+
+
+def _signal_while_executing(preview: Preview, copy: Path, figure: str, signum: int) -> None:
+    preview.wait_for(r"serving the book at http://127\.0\.0\.1:(\d+)/", 900)
+    said = sum("executing" in line for line in preview.lines)
+    _edit_figure(copy, figure)
+    preview.wait_for(r"^executing \d+ page", 300, count=said + 1)
+    time.sleep(0.2)
+    preview.started |= descendants(preview.process.pid)
+    preview.process.send_signal(signum)
+    preview.process.wait(timeout=60)
+
+
+def test_a_preview_ended_by_any_signal_leaves_no_kernel_key_and_serves_the_whole_book_first(copy):
+    """SIGTERM while a page executes: exit 130 (as a build), and within seconds no kernel
+    folder of the preview's (each holds its kernel's HMAC key) in the temporary folder; SIGKILL:
+    the reaper removes them; the next start removes those of dead processes (named as ours
+    only). And a fresh clone's first preview serves the whole book: the announcement pages and
+    the ledger (its copy of the committed cache no longer vouches for an assembly it lacked)."""
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="cbk-", dir="/tmp"))  # short: a socket's path is bounded
+    try:
+        dead = tmp / f"claimbook-kernel-{_dead_pid()}-leftover"
+        dead.mkdir()
+        (dead / "kernel.json").write_text('{"key": "secret"}')
+        alive_one = tmp / f"claimbook-kernel-{os.getpid()}-alive"
+        lookalike = tmp / "claimbook-kernel-notes"
+        alive_one.mkdir()
+        lookalike.mkdir()
+        preview = Preview(copy, TMPDIR=str(tmp))
+        try:
+            port = int(preview.wait_for(r"serving the book at http://127\.0\.0\.1:(\d+)/", 900).group(1))
+            assert not dead.exists() and alive_one.is_dir() and lookalike.is_dir()
+            for page in ("book/generated/amd-v6.1.html", "book/generated/nvidia-v6.1.html"):
+                assert "claimbook" in fetch(f"http://127.0.0.1:{port}/{page}"), page
+            assert "claimbook-ledger" in fetch(f"http://127.0.0.1:{port}/book/index.html")
+            assert not any("warned" in line for line in preview.lines), preview.lines[-20:]
+            _signal_while_executing(preview, copy, "Offline: 23.5", signal.SIGTERM)
+        finally:
+            if preview.process.poll() is None:
+                preview.process.kill()
+        assert preview.process.returncode == 130, preview.lines[-20:]
+        assert not _gone_within(preview.started, 5.0)
+        assert not _kernel_folders(tmp, preview.process.pid)
+        killed = Preview(copy, TMPDIR=str(tmp))
+        try:
+            _signal_while_executing(killed, copy, "Offline: 24.5", signal.SIGKILL)
+        finally:
+            if killed.process.poll() is None:
+                killed.process.kill()
+        deadline = time.monotonic() + 5
+        while _kernel_folders(tmp, killed.process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _kernel_folders(tmp, killed.process.pid)
+        assert not _gone_within(killed.started, 5.0)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

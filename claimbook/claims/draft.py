@@ -25,6 +25,11 @@ from claimbook.inputs.announcement_text import A_FEW_PERCENT, EXACTLY, WITHIN, F
 TODO = "TODO"
 COMMENT_WIDTH = 100
 MAX_CANDIDATES = 6
+# A draft is for an analyst to finish: a text of more figures than this (a table pasted as
+# prose, a hostile file) gets its first ones drafted and says how many it left, so a draft's size
+# is bounded by its text's and these, never by the square of its figures.
+MAX_CLAIMS = 200
+MAX_OTHER_FIGURES = 5  # the other figures of a sentence a claim lists
 # Which kind a figure proposes, first rule that holds: (kind, test, why). A test reads the
 # statement and the figure claimed.
 _SCALING_WORDS = re.compile(r"\bscal(?:ing|ed|es|e)\b", re.IGNORECASE)
@@ -96,7 +101,7 @@ def _by_scenario(statement: Statement, figures: tuple[Figure, ...]) -> dict | No
         return None
     mapping = {}
     for figure in figures:
-        after = statement.text[figure.start :][:60]
+        after = statement.text[figure.start : figure.start + 60]
         named = [s for s in statement.scenarios if re.search(rf"\b{s}\b", after, re.IGNORECASE)]
         if not named:
             return None
@@ -107,16 +112,22 @@ def _by_scenario(statement: Statement, figures: tuple[Figure, ...]) -> dict | No
     return mapping
 
 
-def draft_claims(statement: Statement, results: pd.DataFrame) -> list[DraftClaim]:
+def claimed_figures(statement: Statement) -> tuple[Figure, ...]:
+    """The figures a statement claims (a value, or a quantifier without one)."""
+    return tuple(figure for figure in statement.claimed if figure.value is not None or figure.quantifier)
+
+
+def draft_claims(statement: Statement, results: pd.DataFrame, limit: int | None = None) -> list[DraftClaim]:
     """The draft claims of one statement: one per figure claimed (one for figures by scenario),
-    or one for a superlative without a figure."""
-    claimed = tuple(figure for figure in statement.claimed if figure.value is not None or figure.quantifier)
+    or one for a superlative without a figure; the first ``limit`` of them."""
+    claimed = claimed_figures(statement)
     candidates = _candidates(statement, results)
     if not claimed:
         kind, why = propose(statement, None)
         return [DraftClaim(statement, None, kind, why, _fields(statement, None, kind, None), candidates)]
     by_scenario = _by_scenario(statement, claimed)
     groups = [(claimed[0], by_scenario)] if by_scenario else [(figure, None) for figure in claimed]
+    groups = groups[:limit]
     drafted = []
     for figure, mapping in groups:
         kind, why = propose(statement, figure)
@@ -295,25 +306,55 @@ def render(announcement: str, source: str, text: str, statements, names: Names, 
         "claims:",
     ]
     number = 0
-    for statement in statements:
-        for claim in draft_claims(statement, results):
+    for index, statement in enumerate(statements):
+        if number >= MAX_CLAIMS:
+            lines += _left_out(statements[index:], MAX_CLAIMS)
+            break
+        drafted = draft_claims(statement, results, limit=MAX_CLAIMS - number)
+        for place, claim in enumerate(drafted):
             number += 1
-            lines += _claim_lines(claim, f"{announcement}-{str(number).zfill(2)}")
+            lines += _claim_lines(claim, f"{announcement}-{str(number).zfill(2)}", first=place == 0)
+        if len(drafted) < len(claimed_figures(statement)) and not _by_scenario(
+            statement, claimed_figures(statement)
+        ):
+            lines += _left_out([statement], MAX_CLAIMS, drafted[-1].figure)
     if not number:
         lines += comment("no checkable statement found: no figure and no superlative", "  ")
         lines.append("  []")
     return "\n".join(lines) + "\n"
 
 
-def _claim_lines(claim: DraftClaim, claim_id: str) -> list[str]:
-    lines = ["", *comment(f"line {claim.statement.line}: {claim.statement.text}", "  ")]
+def _left_out(statements, limit: int, after: Figure | None = None) -> list[str]:
+    """The comment that says how many figures a draft stopped short of (``after``: the last
+    figure drafted of the first statement; the rest of it, then the other statements)."""
+    left = sum(
+        len([f for f in claimed_figures(s) if after is None or index or f.start > after.start]) or 1
+        for index, s in enumerate(statements)
+    )
+    where = f"from line {statements[0].line}"
+    return [
+        "",
+        *comment(
+            f"a draft holds at most {limit} claims: {formatting.plural(left, 'more figure')} of the text "
+            f"({where} on) are not drafted; draft those that are claims by hand",
+            "  ",
+        ),
+    ]
+
+
+def _claim_lines(claim: DraftClaim, claim_id: str, first: bool = True) -> list[str]:
+    """A draft claim's lines: its sentence (once: the first claim of a sentence writes it, and
+    its candidate systems; the others point to it), the kind proposed, a few of the sentence's
+    other figures, its fields."""
+    line = claim.statement.line
+    if first:
+        lines = ["", *comment(f"line {line}: {claim.statement.text}", "  ")]
+    else:
+        figure = f": its figure {_figure_words(claim.figure)}" if claim.figure is not None else ""
+        lines = ["", *comment(f"line {line}, the sentence above{figure}", "  ")]
     lines += comment(f"kind {claim.kind}: {claim.why}", "  ")
-    others = [f for f in claim.statement.figures if f is not claim.figure and f.value is not None]
-    if others:
-        lines += comment(
-            "other figures of the sentence: " + ", ".join(_figure_words(f) for f in others), "  "
-        )
-    if claim.candidates:
+    lines += _other_figures(claim)
+    if claim.candidates and first:
         filters, found = claim.candidates
         options = " ".join(
             f"--{name} {shlex.quote(str(v))}" for name, value in filters.items() for v in value
@@ -327,6 +368,29 @@ def _claim_lines(claim: DraftClaim, claim_id: str) -> list[str]:
             )
     fields = [_field(name, value) for name, value in {"id": claim_id, **claim.fields}.items()]
     return [*lines, f"  - {fields[0]}", *(f"    {field}" for field in fields[1:])]
+
+
+def _other_figures(claim: DraftClaim) -> list[str]:
+    """A few of the sentence's other figures, those nearest the claim's own (found by bisection:
+    a sentence of thousands of figures costs a claim no more than one of ten)."""
+    import bisect
+
+    figures = claim.statement.figures
+    place = (
+        0 if claim.figure is None else bisect.bisect_left(figures, claim.figure.start, key=lambda f: f.start)
+    )
+    near = figures[max(0, place - MAX_OTHER_FIGURES) : place + MAX_OTHER_FIGURES + 1]
+    others = [f for f in near if f is not claim.figure and f.value is not None]
+    others = sorted(
+        others, key=lambda f: (abs(f.start - figures[min(place, len(figures) - 1)].start), f.start)
+    )
+    shown = sorted(others[:MAX_OTHER_FIGURES], key=lambda f: f.start)
+    if not shown:
+        return []
+    words = ", ".join(_figure_words(f) for f in shown)
+    if len(figures) - 1 > len(shown):
+        words += f" (of the {formatting.plural(len(figures), 'figure')} it holds)"
+    return comment(f"other figures of the sentence: {words}", "  ")
 
 
 def annotated_results(results_path, reference_dir="data/reference") -> tuple[pd.DataFrame, object]:

@@ -169,21 +169,46 @@ def replace_file(
     return WRITTEN
 
 
-def copy_regular(source: Path, destination: Path, label: str | None = None) -> None:
-    """Copy a file that must be a regular one (a link to one is followed): a FIFO, a device or a
-    folder under that name is an ``InputError`` naming it, and nothing is copied (a link to
-    ``/dev/zero`` would otherwise be copied until the disk is full)."""
+def refuse_link_out(path: Path, within: Path | None, label: str) -> None:
+    """Refuse a link at ``path`` whose target lies outside the folder ``within`` (the project): a
+    link a repository or a pull request carries (``book/_static/passwd.txt -> /etc/passwd``)
+    would otherwise publish a file of the machine. An ``InputError`` naming the link; the
+    target's content is never read."""
+    from claimbook.common.safe_read import InputError
+
+    if within is None or not os.path.islink(path):
+        return
+    target = Path(os.path.realpath(path))
+    if not target.is_relative_to(os.path.realpath(within)):
+        raise InputError(
+            f"{label}: a link to a file outside the project ({target}); the book publishes nothing "
+            "from outside the project: remove the link, or put the file itself in its place"
+        )
+
+
+def copy_regular(
+    source: Path, destination: Path, label: str | None = None, within: Path | None = None
+) -> None:
+    """Copy a file that must be a regular one (a link to one is followed, if it stays ``within``
+    the project when that is given): a FIFO, a device or a folder under that name is an
+    ``InputError`` naming it, and nothing is copied (a link to ``/dev/zero`` would otherwise be
+    copied until the disk is full)."""
     from claimbook.common.safe_read import check_regular
 
+    refuse_link_out(source, within, label or str(source))
     check_regular(source, label or str(source), "file")
     destination.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source, destination)
 
 
-def copy_regular_tree(source: Path, destination: Path, skip=lambda relative: False) -> list[str]:
+def copy_regular_tree(
+    source: Path, destination: Path, skip=lambda relative: False, within: Path | None = None
+) -> list[str]:
     """Copy the regular files under ``source`` (links to regular files followed; links to
     folders, FIFOs, devices and sockets left out, never opened) into ``destination``, keeping
-    their places; ``skip(relative)`` leaves out a file or folder. The relative paths copied."""
+    their places; ``skip(relative)`` leaves out a file or folder. With ``within`` (the project),
+    a link to a file outside it is an ``InputError`` naming the link (``refuse_link_out``). The
+    relative paths copied."""
     copied = []
     for folder, folders, files in os.walk(source):
         here = Path(folder)
@@ -202,6 +227,9 @@ def copy_regular_tree(source: Path, destination: Path, skip=lambda relative: Fal
                 continue
             if not regular or skip(relative):
                 continue
+            if within is not None:
+                shown = path.relative_to(within).as_posix() if path.is_relative_to(within) else str(path)
+                refuse_link_out(path, within, shown)
             (destination / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, destination / relative)
             copied.append(relative)

@@ -29,7 +29,7 @@ def as_interrupts():
     def interrupt(signum, frame):
         for number in previous:
             signal.signal(number, signal.SIG_IGN)
-        raise KeyboardInterrupt
+        raise KeyboardInterrupt(signal.Signals(signum).name)  # (Ctrl-C's has no argument)
 
     for number in SIGNALS:
         if signal.getsignal(number) is signal.SIG_IGN:

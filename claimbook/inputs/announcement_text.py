@@ -307,6 +307,12 @@ def _quantifier(before: str, after: str, tilde: str) -> str:
     return EXACTLY
 
 
+# How much of a sentence around a number is read for its unit and quantifier: every pattern
+# spans a few words, and a window (not the rest of the sentence) keeps a sentence of thousands of
+# figures linear to read.
+_WINDOW = 200
+
+
 def figures(sentence: str, accelerators: frozenset = frozenset()) -> list[Figure]:
     """The figures of a sentence, in order. ``accelerators``: names of accelerators, squashed
     (letters and digits, lower case), after which a number counts GPUs ("eight MI355X")."""
@@ -315,7 +321,7 @@ def figures(sentence: str, accelerators: frozenset = frozenset()) -> list[Figure
     pending: list[tuple] = []  # numbers without a unit of their own: "from 8 to 72 GPUs"
     for match in _NUMBER.finditer(text):
         tilde, whole, fraction = match.group(1), match.group(2), match.group(3) or ""
-        rest = text[match.end() :]
+        rest = text[match.end() : match.end() + _WINDOW]
         if fraction and re.match(r"-\d", rest):
             continue  # a result ID (6.1-0106)
         value = float(whole.replace(",", "") + fraction)
@@ -369,7 +375,7 @@ def _digits(sentence: str) -> str:
 
 def _figure(text: str, number: tuple, unit: str, scale: float, length: int) -> Figure:
     match, tilde, whole, fraction, value = number
-    quantifier = _quantifier(text[: match.start()], text[match.end() + length :], tilde)
+    quantifier = _quantifier(_before(text, match.start()), _after(text, match.end() + length), tilde)
     return Figure(
         value=value,
         written=(whole + fraction),
@@ -382,6 +388,14 @@ def _figure(text: str, number: tuple, unit: str, scale: float, length: int) -> F
     )
 
 
+def _before(text: str, start: int) -> str:
+    return text[max(0, start - _WINDOW) : start]
+
+
+def _after(text: str, end: int) -> str:
+    return text[end : end + _WINDOW]
+
+
 def _worded(text: str) -> list[Figure]:
     """Figures written as words: "a few percent", "double", "twice"."""
     found = []
@@ -389,6 +403,6 @@ def _worded(text: str) -> list[Figure]:
         found.append(Figure(None, match.group(0), "%", 0, A_FEW_PERCENT, match.start()))
     for match in _MULTIPLE_WORD.finditer(text):
         value = MULTIPLE_WORDS[match.group(1).lower()]
-        quantifier = _quantifier(text[: match.start()], text[match.end() :], "")
+        quantifier = _quantifier(_before(text, match.start()), _after(text, match.end()), "")
         found.append(Figure(value, match.group(1), "x", 0, quantifier, match.start()))
     return found

@@ -8,24 +8,33 @@ fuzzes the official summary to hold that):
 * a result is a finite number from ``MIN_RESULT`` to ``MAX_RESULT`` (a figure of 1e30, 1e-30 or
   5e-324 used to reach the verdicts, where a per-GPU figure underflowed to 0 or a rounding
   overflowed Decimal's precision);
-* a system has at least one node, and a count of accelerators of at most ``MAX_COUNT``; a
-  system with no accelerator per node is one whose accelerator is "N/A" (the host processors
-  run the benchmark), and the total is nodes times accelerators per node;
+* a system has at least one node, and a count of accelerators of at most ``MAX_COUNT``, and the
+  total is nodes times accelerators per node. A system with no accelerator is kept: its host
+  processors run the benchmark (accelerator "N/A" or empty), or MLCommons publishes a count of 0
+  beside a named one (an integrated GPU); ``zero_accelerator_warnings`` names the latter, and
+  neither has a per-accelerator figure;
 * units, metric and direction agree (``higher_is_better`` follows the units), scenarios are
   MLPerf's, and the per-accelerator figure is the result over the total;
 * text carries no control or bidirectional-override characters (an ESC sequence would act on
   the terminal of anyone running ``check``; an override shows a name in another order);
 * one result per key (who ran what on which system), and one per ``Location``: a Location names
-  a result, and a claim cites results by it.
+  a result, and a claim cites results by it;
+* a ``Location`` is a result's folder in MLCommons' results repository, anchored:
+  ``DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO``, then what lies below it, with or
+  without ``./`` before it (summary.csv writes ``./...performance/run_1``, the JSON summary of
+  earlier rounds neither); no segment is empty, ``.`` or ``..``, none holds a backslash, and it
+  is not absolute. The book links each result to that folder: a ``..`` segment would lead a
+  reader's browser to another repository (a spoofed provenance).
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
-from claimbook.common.formatting import count, data_value, significant
+from claimbook.common.formatting import count, data_value, plural, significant
 from claimbook.common.identifiers import ROUND, ROUND_RULE, UNSAFE_TEXT, unsafe_character
 from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, TIDY_COLUMNS, UNITS
 
@@ -45,6 +54,60 @@ NOT_TEXT = (
     "inferred",
 )
 TEXT_COLUMNS = tuple(name for name in TIDY_COLUMNS if name not in NOT_TEXT)
+
+# A segment of a result's path: a plain name (never ``.`` or ``..``, no slash or backslash).
+_SEGMENT = r"(?!\.\.?(?:/|$))[^/\\]+"
+LOCATION = re.compile(
+    rf"(?:\./)?{_SEGMENT}/{_SEGMENT}/results/{_SEGMENT}/{_SEGMENT}/{_SEGMENT}(?:/{_SEGMENT})*"
+)
+LOCATION_SHAPE = "DIVISION/ORGANIZATION/results/SYSTEM/MODEL/SCENARIO, then what lies below it"
+MAX_LOCATION = 1000  # the longest published Location is about 120 characters
+SYSTEM_SEGMENT = 3  # the system folder's place among a Location's segments
+
+
+def location_parts(location) -> tuple[str, ...] | None:
+    """The segments of a result's ``Location`` (``./`` before it dropped), each checked: the
+    only parts a link to the result is built from; None for a Location that breaks the rule."""
+    text = str(location)
+    if len(text) > MAX_LOCATION or not LOCATION.fullmatch(text):
+        return None
+    return tuple(text.removeprefix("./").split("/"))
+
+
+def location_problem(location) -> str | None:
+    """Why ``location`` is not a result's folder (None if it is), said as a result's rule is."""
+    text = str(location)
+    if location_parts(text) is not None:
+        return None
+    segments = text.removeprefix("./").split("/")
+    if "\\" in text:
+        reason = "holds a backslash"
+    elif text.startswith("/"):
+        reason = "is an absolute path"
+    elif any(segment in (".", "..") for segment in segments):
+        reason = f"has a {'..' if '..' in segments else '.'!r} segment, which leaves the result's folder"
+    elif "" in segments:
+        reason = "has an empty segment"
+    elif len(text) > MAX_LOCATION:
+        reason = f"is longer than {count(MAX_LOCATION)} characters"
+    else:
+        reason = f"is not a result's folder ({LOCATION_SHAPE}, with or without ./ before it)"
+    return f"{text[:200]!r} {reason}; a Location names a result's folder in MLCommons' results repository"
+
+
+def zero_accelerator_warnings(table: pd.DataFrame, path) -> list[str]:
+    """One line per accelerator that results name while counting 0 of them: kept as published
+    (an integrated GPU), with no per-accelerator figure."""
+    named = ~table["accelerator"].astype(str).str.strip().str.lower().isin(CPU_ONLY)
+    rows = table[(table["total_accelerators"] == 0) & named]
+    return [
+        (
+            f"{path}: warning: {plural(len(group), 'result')} of {', '.join(sorted(set(group['system'])))} "
+            f"name the accelerator {accelerator!r} but count 0 accelerators; kept as published, with no "
+            "per-accelerator figure"
+        )
+        for accelerator, group in rows.groupby("accelerator", sort=True)
+    ]
 
 
 def first_problem(table: pd.DataFrame, path, line, names: dict[str, str] | None = None) -> str | None:
@@ -103,14 +166,6 @@ def _counts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
             lambda row: (
                 f"{names.get('total_accelerators', 'total_accelerators')} is {row['total_accelerators']} "
                 f"but {row['nodes']} node(s) x {row['accelerators_per_node']} is {row['nodes'] * row['accelerators_per_node']}"
-            ),
-        ),
-        (
-            (per_node == 0) & ~table["accelerator"].astype(str).str.strip().str.lower().isin(CPU_ONLY),
-            lambda row: (
-                f"{names.get('accelerators_per_node', 'accelerators_per_node')} is 0 but "
-                f"{names.get('accelerator', 'accelerator')} names one ({row['accelerator']!r}); a system without "
-                "accelerators names none (N/A)"
             ),
         ),
     ]
@@ -252,4 +307,12 @@ def _required(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
     return _earliest(table, problems)
 
 
-_CHECKS = (_text, _required, _vocabulary, _result, _counts, _per_accelerator, _repeated)
+def _location(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    locations = table["location"].astype(str)
+    position = _first(~locations.str.fullmatch(LOCATION.pattern) | (locations.str.len() > MAX_LOCATION))
+    if position is None:
+        return None
+    return position, f"{names.get('location', 'location')} {location_problem(locations.iloc[position])}"
+
+
+_CHECKS = (_text, _required, _location, _vocabulary, _result, _counts, _per_accelerator, _repeated)

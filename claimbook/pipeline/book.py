@@ -31,7 +31,7 @@ from claimbook.common.interrupts import as_interrupts
 from claimbook.pipeline import jupyterbook, kernelfolders, outputs
 from claimbook.pipeline.assemble import assemble
 from claimbook.pipeline.cache import unchanged_answer
-from claimbook.pipeline.limits import ensure_open_files
+from claimbook.pipeline.limits import ensure_address_space, ensure_open_files
 from claimbook.pipeline.load import Loaded, load_data, read_registry
 from claimbook.pipeline.plan import page_digests, plan
 from claimbook.pipeline.publish import compile_html, publish_book
@@ -51,6 +51,7 @@ def build(request: BuildRequest) -> BuildResult:
     shares it (it reads the project's data and book), from before the registry is read until
     the book is in place; an ingest or another build meanwhile is refused, with one line."""
     ensure_open_files(request.workers)
+    ensure_address_space()
     with outputs.Lock(request.root, shared=request.to_out), as_interrupts(), kernelfolders.reaper():
         kernelfolders.remove_dead()  # those of builds killed outright
         # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``), started

@@ -273,10 +273,28 @@ def execute_chapter(
     return output
 
 
+@functools.cache
+def _local_files_without_chdir() -> None:
+    """papermill's reader of local files, made to read and write without changing folders (once
+    per process). Its own keeps one working folder for the whole process, set by each page's
+    thread as it starts and given back as it ends, in whatever order the threads end, and moves
+    the process there around every read and write: a folder of an earlier build (gone since)
+    could then be the one a later build's page moved to. The build's paths are absolute."""
+    from papermill.iorw import LocalHandler, papermill_io
+
+    class LocalFiles(LocalHandler):
+        def cwd(self, new_path):
+            return None  # no folder of its own: every path it is given is absolute
+
+    papermill_io.register("local", LocalFiles())
+
+
 def _execute(name: str, template: Path, source: Path, output: Path, parameters: dict, cwd: Path, server):
     """One papermill run of ``source`` into ``output``, in a kernel of its own folder."""
     import papermill  # imported here: a build that executes nothing should not pay for it
     from papermill.exceptions import PapermillExecutionError
+
+    _local_files_without_chdir()
 
     with (
         kernel_folder() as sockets,
@@ -285,15 +303,19 @@ def _execute(name: str, template: Path, source: Path, output: Path, parameters: 
         kernel_class = _kernel_manager(kernel_stderr, cwd, Path(sockets), server)
         try:
             papermill.execute_notebook(
-                str(source),
-                str(output),
+                str(Path(source).absolute()),
+                str(Path(output).absolute()),
                 # Flat, as papermill passes them by hand: each one the template declares.
                 parameters=parameters,
                 kernel_name=KERNEL,
                 progress_bar=False,
                 # the notebook is written once at the end; saving after every cell only costs time
                 request_save_on_cell_execute=False,
-                cwd=str(cwd),
+                # The kernel's working folder, given to the kernel alone (nbclient starts it
+                # there): papermill's own ``cwd`` changes this whole process's folder around the
+                # page, from each page's thread, restored in the order they end, so a build could
+                # end in its staging folder and the next build's pages look for it once gone.
+                resources={"metadata": {"path": str(cwd)}},
                 kernel_manager_class=kernel_class,
             )
         except PapermillExecutionError as exc:

@@ -1,4 +1,5 @@
-"""What a build needs of the system before it starts: enough files open at once.
+"""What a build needs of the system before it starts: enough files open at once, and enough
+address space (``ulimit -v``).
 
 Each page's kernel holds a few dozen file descriptors in the build (its sockets, the threads of
 its messaging library, its streams), on top of what the build itself opens. A process allowed
@@ -44,3 +45,36 @@ def ensure_open_files(workers: int) -> None:
             f"a build of {workers} page(s) at once needs about {needed} open files, but this process may "
             f"open {soft} (ulimit -n) and could not raise it ({exc}); nothing was written"
         ) from None
+
+
+# Below this much address space a build cannot run a page: measured, 800 MB made a page's kernel
+# fail in its first cell, 600 MB made the messaging library abort the build (SIGABRT, its message
+# only), 1.2 GB built a page. A limit under it is said before anything starts.
+ADDRESS_SPACE = 1 << 30
+
+
+class AddressSpaceError(MemoryError):
+    """A build allowed too little memory to run (``ulimit -v``); one line, nothing written."""
+
+
+def ensure_address_space(needed: int = ADDRESS_SPACE) -> None:
+    """Raise this process's soft limit of address space to ``needed`` if it is lower and the
+    hard limit allows (its children inherit it); an ``AddressSpaceError`` if it does not."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard == resource.RLIM_INFINITY or hard >= needed:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (needed, hard))
+            return
+        except (OSError, ValueError):
+            pass
+    raise AddressSpaceError(
+        f"before the build began: it may use {soft >> 20} MB of address space (ulimit -v "
+        f"{soft >> 10}) and needs about {needed >> 20} MB; raise the limit (ulimit -v {needed >> 10}); "
+        "nothing was written"
+    )

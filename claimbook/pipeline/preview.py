@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -95,15 +96,13 @@ class Preview:
         committed book's executed pages are taken where they are current (the digests say)."""
         from claimbook.pipeline.assets import write_vega_bundle
         from claimbook.pipeline.run import kernel_server
-        from claimbook.pipeline.staging import seed_generated
 
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock = outputs.Lock(self.folder).__enter__()
+        _remove_dead_kernel_folders()
         self.server = kernel_server(self.root)
-        if not self.generated.is_dir():  # the committed book's pages, and its table of contents
-            seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated)
-            if (self.root / TOC_FILE).is_file():
-                shutil.copy2(self.root / TOC_FILE, self.source / TOC_FILE)
+        if not self.generated.is_dir():
+            self._seed()
         self._mirror_sources()
         # The chart bundle, made once per project (seconds) and shared with its builds.
         bundle = write_vega_bundle(self.root / "_build" / "assets")
@@ -114,6 +113,24 @@ class Preview:
             self._warm_up_kernels()
         # Served even if the first step failed (an edit half made): the next change builds it.
         self.html.mkdir(parents=True, exist_ok=True)
+
+    def _seed(self) -> None:
+        """A first preview's book: the committed book's executed pages (reused where their
+        digests are current) and its table of contents. Not its assembly: only the pages and the
+        cache are taken, so its cache's assembly digest is dropped, and the first step assembles
+        the book (the ledger, the announcement pages) rather than trust what it did not copy."""
+        from claimbook.pipeline.cache import CACHE_NAME, read_cache
+        from claimbook.pipeline.staging import seed_generated
+
+        seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated)
+        if (self.root / TOC_FILE).is_file():
+            shutil.copy2(self.root / TOC_FILE, self.source / TOC_FILE)
+        cache = self.generated / CACHE_NAME
+        if cache.is_file():
+            seeded = read_cache(cache)
+            seeded.pop("assembly", None)
+            cache.write_text(json.dumps(seeded, indent=2, sort_keys=True) + "\n")
+        self.report("  first preview: the committed pages taken, the book assembled and its HTML built anew")
 
     def _warm_up_kernels(self) -> None:
         """Execute one claim's page once, into a file thrown away: what executing a page does
@@ -144,6 +161,7 @@ class Preview:
         for stop in (self.sphinx.stop, self.server.stop if self.server is not None else None):
             if stop is not None:
                 stop()
+        _remove_own_kernel_folders()
         if self._lock is not None:
             self._lock.__exit__(None, None, None)
             self._lock = None
@@ -223,7 +241,7 @@ class Preview:
                 workers = self.request.jobs or (os.cpu_count() or 1) + 1
                 execute(own, workers, self.report, self.server)
             loaded = loading.result()
-        if own:
+        if own and not first:  # (a first step shows the book once it is whole: assembled)
             self._publish(first)  # the pages the change made, before the rest
         return loaded
 
@@ -338,6 +356,22 @@ class Preview:
         if not first:
             self.on_html()
         return True
+
+
+def _remove_dead_kernel_folders() -> None:
+    """The kernel folders (each with its kernel's key) of builds and previews killed outright
+    (SIGKILL) and whose reaper died too: those of dead processes, by our own naming only."""
+    from claimbook.pipeline import kernelfolders
+
+    kernelfolders.remove_dead()
+
+
+def _remove_own_kernel_folders() -> None:
+    """This preview's kernel folders, once its kernels are ended (a page executing as Ctrl-C or
+    SIGTERM came leaves its folder otherwise; a SIGKILL's are the reaper's: ``cli``)."""
+    from claimbook.pipeline import kernelfolders
+
+    kernelfolders.remove_own()
 
 
 def _import_what_a_step_uses() -> None:

@@ -40,8 +40,17 @@ IGNORED_NAMES = (
 )
 
 
+def checked_port(port: int) -> int:
+    """``port`` if it is one a socket can take (0 to 65535; 0: any free one), else a UsageError."""
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: not a port (0 to 65535; 0 for any free one)")
+    return port
+
+
 def bound_socket(port: int) -> socket.socket:
-    """A socket listening on 127.0.0.1:``port`` (0: any free port); a UsageError if it is taken."""
+    """A socket listening on 127.0.0.1:``port`` (0: any free port); a UsageError if it is taken
+    or is no port."""
+    checked_port(port)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.bind((HOST, port))
@@ -74,11 +83,61 @@ def serve(preview, sock: socket.socket, ready=lambda: None) -> None:
             WebSocketRoute("/websocket-reload", watcher, name="reload"),
             Mount("/", app=_whole_files(StaticFiles)(directory=preview.html, html=True), name="static"),
         ],
-        middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=f"{HOST}:{port}")],
+        middleware=[
+            Middleware(LoopbackOnly, port=port),
+            Middleware(JavascriptInjectorMiddleware, ws_url=f"{HOST}:{port}"),
+        ],
         lifespan=watcher.lifespan,
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def loopback_hosts(port: int) -> set[str]:
+    """The ``Host`` values the preview answers: its loopback names with its port (and bare, as
+    a browser writes them for port 80)."""
+    return {f"{name}:{port}" for name in LOOPBACK_NAMES} | (set(LOOPBACK_NAMES) if port == 80 else set())
+
+
+class LoopbackOnly:
+    """An ASGI middleware that answers only requests made to the preview's loopback names: a
+    page of another site that a DNS rebinding points at 127.0.0.1 sends its own ``Host`` (400),
+    and a websocket it opens its own ``Origin`` (closed, 1008). A websocket without an Origin
+    (no browser's) is let through."""
+
+    def __init__(self, app, port: int):
+        self.app, self.hosts = app, loopback_hosts(port)
+        self.origins = {f"http://{host}" for host in self.hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            headers = {name.lower(): value for name, value in scope.get("headers", ())}
+            host = headers.get(b"host", b"").decode("latin-1").lower()
+            origin = headers.get(b"origin")
+            if host not in self.hosts:
+                return await _refuse(
+                    scope, send, "this preview answers only for 127.0.0.1, localhost and [::1]"
+                )
+            if (
+                scope["type"] == "websocket"
+                and origin is not None
+                and origin.decode("latin-1").lower() not in self.origins
+            ):
+                return await _refuse(scope, send, "a page of another origin")
+        await self.app(scope, receive, send)
+
+
+async def _refuse(scope, send, why: str) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008, "reason": why})
+        return
+    body = f"{why}\n".encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def source_filter(root: Path):

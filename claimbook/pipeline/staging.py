@@ -113,8 +113,9 @@ def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
             for part in relative.split("/")
         )
 
-    copy_regular(root / CONFIG_FILE, staging / CONFIG_FILE, CONFIG_FILE)
-    copy_regular_tree(root / BOOK_DIR, staging / BOOK_DIR, skip=not_a_source)
+    # Nothing from outside the project reaches the site: a link out of it is refused, named.
+    copy_regular(root / CONFIG_FILE, staging / CONFIG_FILE, CONFIG_FILE, within=root)
+    copy_regular_tree(root / BOOK_DIR, staging / BOOK_DIR, skip=not_a_source, within=root)
     if with_data:
         for relative in [
             *DATA_INPUTS["earlier_paths"],
@@ -125,9 +126,9 @@ def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
             PRICES,
         ]:
             if (root / relative).exists():
-                copy_regular(root / relative, staging / relative, relative)
+                copy_regular(root / relative, staging / relative, relative, within=root)
         for folder in (DATA_INPUTS["reference_dir"], DATA_INPUTS["registry_dir"]):
-            copy_regular_tree(root / folder, staging / folder)
+            copy_regular_tree(root / folder, staging / folder, within=root)
 
 
 def copy_named_files(root: Path, staging: Path, pages) -> None:

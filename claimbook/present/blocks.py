@@ -21,6 +21,7 @@ from claimbook.common import formatting
 from claimbook.engine import caveats
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
 from claimbook.inputs.names import squash
+from claimbook.inputs.rules import location_parts
 from claimbook.present import links as addresses  # (``links`` is a table's argument)
 
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
@@ -82,8 +83,14 @@ def markdown_text(text) -> str:
 
 
 def provenance_url(round_name: str, location: str) -> str:
-    """The public folder of a result: MLCommons publishes each round in its own repository."""
-    path = quote(str(location).removeprefix("./"), safe="/")
+    """The public folder of a result: MLCommons publishes each round in its own repository. Built
+    from the Location's checked segments only (``inputs.rules.location_parts``: no ``..``, no
+    backslash), each quoted, so the link stays in that repository; a Location that is not a
+    result's folder (the loaders refuse it) is a ValueError, never a link."""
+    parts = location_parts(location)
+    if parts is None:
+        raise ValueError(f"Location {str(location)[:200]!r} is not a result's folder; no link is made to it")
+    path = "/".join(quote(part, safe="") for part in parts)
     return RESULTS_REPOSITORY.format(round=quote(str(round_name), safe=""), path=path)
 
 

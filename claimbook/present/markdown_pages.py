@@ -22,10 +22,16 @@ from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, TOC_HEADER
 from claimbook.engine import caveats
 from claimbook.engine.verdict import VERDICTS
 from claimbook.inputs.earlier import round_order
+from claimbook.inputs.rules import location_parts
 from claimbook.present import blocks, links
 from claimbook.present.coverage_block import coverage_html
 
-LOCATION = re.compile(r"\./(?:closed|open)/[^\s;,)]+")
+
+def evidence_locations(evidence) -> list[str]:
+    """The results' Locations a scorecard row's ``evidence`` lists (joined by "; "), each a
+    result's folder by ingest's rule (``inputs.rules.location_parts``): a Location is linked only
+    when it is one, and whole (an organization's folder may hold a space: "Naeem Khoshnevis")."""
+    return [part for part in str(evidence or "").split("; ") if location_parts(part) is not None]
 
 
 def html_block(markup: str) -> str:
@@ -70,11 +76,7 @@ def ledger_entries(rows: list[dict], registry) -> list[dict]:
                 "caveats": first["caveats"],
                 "acknowledged": first.get("acknowledged") or [],
                 "evidence": sorted(
-                    {
-                        location
-                        for row in claim_rows
-                        for location in LOCATION.findall(row.get("evidence") or "")
-                    }
+                    {location for row in claim_rows for location in evidence_locations(row.get("evidence"))}
                 ),
                 "parts": [
                     {
@@ -184,7 +186,7 @@ def _tally_html(entries_by_announcement: dict, registry, prefix: str) -> str:
 
 def used_results(rows: list[dict], results):
     """The published results a set of scorecard rows rests on."""
-    locations = {location for row in rows for location in LOCATION.findall(row.get("evidence") or "")}
+    locations = {location for row in rows for location in evidence_locations(row.get("evidence"))}
     return results[results["location"].isin(locations)]
 
 

@@ -49,6 +49,9 @@ class LeadCase(CaseDetail):
     judgment: object = None  # where the claim states the lead's figure: the quantifier's judgment
 
 
+NO_RIVAL = "no rival"
+
+
 # -- the verdict every metric shares --------------------------------------------------------
 
 
@@ -98,16 +101,25 @@ def verdict_of(
         reason = (
             f"The subject has no result in a case the claim covers: {'; '.join(missing)}."
             if missing and not cases
-            else "The subject has no rival in any case the claim covers, so leadership cannot be judged."
+            else _unjudged(cases)
         )
         return cannot_check(claim, reason, rows=rows, tables=tables, codes=codes, missing=missing)
     if missing:
         codes.add("incomplete-data")
     summary = [reading_text(name, found) for name, found in judged.items()]
     alone = [case for found in readings.values() for case in found if case.reaches is None]
-    if alone:
+    rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
+    if rivalless:
         # Where no one else ran, the subject leads trivially: said, not counted.
-        notes.append("No rival in " + ", ".join(dict.fromkeys(case.label for case in alone)))
+        notes.append("No rival in " + ", ".join(dict.fromkeys(case.label for case in rivalless)))
+    notes.extend(
+        dict.fromkeys(
+            f"{case.label}: {case.detail.note}"
+            for found in readings.values()
+            for case in found
+            if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
+        )
+    )
     verdict = _over_readings(judged, codes)
     failing = [case for found in judged.values() for case in found if not case.reaches]
     deciding = (failing or [case for found in judged.values() for case in found])[0].label
@@ -135,6 +147,18 @@ def verdict_of(
         context=context_notes,
     )
     return finish(claim, outcome)
+
+
+def _unjudged(cases) -> str:
+    """Why no case is judged: no rival, or (per GPU) no figure for the systems compared."""
+    said = dict.fromkeys(
+        f"{case.label}: {case.detail.note}"
+        for case in cases
+        if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
+    )
+    if said:
+        return f"No case the claim covers can be judged: {'; '.join(said)}."
+    return "The subject has no rival in any case the claim covers, so leadership cannot be judged."
 
 
 def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
@@ -187,6 +211,24 @@ def lead_case(
     """The subject's best result against the best of ``rivals`` (none: a case with no rival),
     its pair added to ``used`` and its row to the leaders ``table``. ``selected``: the case
     records the results it stands on (a reading of the claim, not the context one)."""
+    note = ""
+    if measure == "per-gpu":
+        # A system without accelerators (a CPU-only one) has no per-GPU figure: said, not judged.
+        if int(own["total_accelerators"]) <= 0:
+            return Case(
+                label,
+                scenario,
+                None,
+                None,
+                "x",
+                None,
+                (own["location"],),
+                selected=chosen("subject", own) if selected else (),
+                detail=LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T)),
+            )
+        without = rivals[rivals["total_accelerators"] <= 0]
+        rivals = rivals[rivals["total_accelerators"] > 0]
+        note = f"{no_per_gpu_figure(without)}; the rest are judged" if not without.empty else ""
     if rivals.empty:
         return Case(
             label,
@@ -197,7 +239,7 @@ def lead_case(
             None,
             (own["location"],),
             selected=chosen("subject", own) if selected else (),
-            detail=LeadCase(note="no rival"),
+            detail=LeadCase(note=note or NO_RIVAL),
         )
     top = best_of(rivals, measure)
     value, rival_value = value_of(own, measure), value_of(top, measure)
@@ -224,6 +266,7 @@ def lead_case(
             units=units,
             subject_per_gpu=value_of(own, "per-gpu"),
             next_per_gpu=value_of(top, "per-gpu"),
+            note=note,
         ),
     )
 
@@ -243,20 +286,31 @@ def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads:
     }
 
 
-def value_of(row: pd.Series, measure: str) -> float:
-    return (
-        float(row["result"]) / int(row["total_accelerators"])
-        if measure == "per-gpu"
-        else float(row["result"])
-    )
+def value_of(row: pd.Series, measure: str) -> float | None:
+    """A result's figure in a measure; None per GPU for a system without accelerators."""
+    if measure != "per-gpu":
+        return float(row["result"])
+    gpus = int(row["total_accelerators"])
+    return float(row["result"]) / gpus if gpus > 0 else None
+
+
+def no_per_gpu_figure(rows: pd.DataFrame) -> str:
+    """What a per-GPU reading says of the systems it cannot rank: they have no accelerators."""
+    names = sorted(dict.fromkeys(label_of(row) for _, row in rows.iterrows()))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"no per-GPU figure for {shown} (no accelerators)"
 
 
 def best_of(rows: pd.DataFrame, measure: str) -> pd.Series:
+    """The best of ``rows`` in a measure; per GPU, among systems with accelerators (the best
+    whole system where none has any: the case then says it has no per-GPU figure)."""
+    with_gpus = rows[rows["total_accelerators"] > 0]
     ordered = (
-        rows[rows["total_accelerators"] > 0].sort_values("location", kind="stable")
-        if measure == "per-gpu"
+        with_gpus.sort_values("location", kind="stable")
+        if measure == "per-gpu" and not with_gpus.empty
         else rows.sort_values("location", kind="stable")
     )
+    measure = measure if not with_gpus.empty else "whole-system"
     values = ordered["result"] / ordered["total_accelerators"] if measure == "per-gpu" else ordered["result"]
     higher = bool(ordered["higher_is_better"].iloc[0])
     return ordered.loc[values.idxmax() if higher else values.idxmin()]
