@@ -11,7 +11,7 @@ from enginekit import check, result, world
 
 from claimbook import engine
 from claimbook.claims.registry import RegistryError
-from claimbook.engine.verdict import CANNOT_BE_CHECKED
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED
 
 
 def rows():
@@ -114,3 +114,62 @@ def test_the_table_of_contents_gives_each_round_its_part_newest_first(tmp_path):
         ["new-v6.1", "other-v6.1"], key=list(registry.announcements).index
     )
     assert [chapter["file"].rsplit("/", 1)[-1] for chapter in parts[1]["chapters"]] == ["old-v5.1"]
+
+
+def uncontested_rows():
+    return [
+        result("Acme", "box", "Offline", 500.0, model="gpt-oss-120b"),
+        result("Beta", "rig", "Offline", 400.0, model="gpt-oss-120b"),
+        result("Acme", "box", "Offline", 50.0, model="dlrm-v3", units="Samples/s"),
+        result("Acme", "box", "Offline", 70.0, model="whisper", units="Samples/s"),
+    ]
+
+
+def record(claim_id: str, benchmarks: list[str]) -> dict:
+    return {
+        "id": claim_id,
+        "statement": "Acme's box holds the record.",
+        "kind": "leading",
+        "metric": "result",
+        "measures": ["whole-system"],
+        "benchmark": benchmarks,
+        "subject": {"organization": "Acme", "system": "box"},
+        "field": {},
+    }
+
+
+def test_uncontested_cases_are_shown_and_never_decide_a_record(tmp_path):
+    data = world(
+        tmp_path, uncontested_rows(), [record("acme-record", ["gpt-oss-120b", "dlrm-v3", "whisper"])]
+    )
+    outcome = check(data, "acme-record")
+    judged = [case for case in outcome.cases if case.reaches is not None]
+    assert [case.measured for case in judged] == [500.0 / 400.0]  # the one contested benchmark
+    assert outcome.verdict == SUPPORTED
+    alone = [case.label for case in outcome.cases if case.detail.uncontested]
+    assert len(alone) == 2
+    assert f"Uncontested: no other submitter on {', '.join(alone)}." in outcome.notes
+
+
+def test_a_part_with_only_uncontested_cases_does_not_decide_its_compound(tmp_path):
+    claim = {
+        "id": "acme-records",
+        "statement": "Acme holds the records.",
+        "kind": "compound",
+        "parts": [
+            record("acme-records.contested", ["gpt-oss-120b"]),
+            record("acme-records.alone", ["dlrm-v3", "whisper"]),
+        ],
+    }
+    data = world(tmp_path, uncontested_rows(), [claim])
+    outcome = check(data, "acme-records")
+    alone = next(part for part in outcome.parts if part.claim.id.endswith("alone"))
+    assert alone.verdict == CANNOT_BE_CHECKED and alone.reason.startswith(
+        "Uncontested: no other submitter on"
+    )
+    # the same cases as one claim above: supported on the contested one, the others shown
+    assert outcome.verdict == SUPPORTED
+    assert "alone (uncontested, not deciding): cannot be checked." in outcome.reason
+    (tmp_path / "single").mkdir()
+    single = world(tmp_path / "single", uncontested_rows(), [record("acme-alone", ["dlrm-v3"])])
+    assert check(single, "acme-alone").verdict == CANNOT_BE_CHECKED  # every case uncontested

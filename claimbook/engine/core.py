@@ -75,6 +75,7 @@ class CaseDetail:
     note = ""  # why a case has no figure ("no result of the subject in Server")
     sides = False  # a subject set against a baseline result (a comparison another vendor may meet)
     cross_division = False  # set against a result of the other division: shown, not judged
+    uncontested = False  # a comparison with a field in which no other submitter has a result
     # The comparison figures the scorecard records, where a kind computes them.
     measured_vs_best_any = None
     best_class = None

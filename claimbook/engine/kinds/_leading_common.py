@@ -47,6 +47,7 @@ class LeadCase(CaseDetail):
     next_per_gpu: float | None = None
     note: str = ""
     judgment: object = None  # where the claim states the lead's figure: the quantifier's judgment
+    uncontested: bool = False  # no other submitter in the case: shown, never deciding
 
 
 NO_RIVAL = "no rival"
@@ -103,7 +104,11 @@ def verdict_of(
             if missing and not cases
             else _unjudged(cases)
         )
-        return cannot_check(claim, reason, rows=rows, tables=tables, codes=codes, missing=missing)
+        # Every case uncontested: they are the claim's cases, shown (and read by a compound).
+        alone = tuple(cases) if cases and all(case.detail.uncontested for case in cases) else ()
+        return cannot_check(
+            claim, reason, rows=rows, tables=tables, codes=codes, missing=missing, cases=alone
+        )
     if missing:
         codes.add("incomplete-data")
     summary = [reading_text(name, found) for name, found in judged.items()]
@@ -111,7 +116,7 @@ def verdict_of(
     rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
     if rivalless:
         # Where no one else ran, the subject leads trivially: said, not counted.
-        notes.append("No rival in " + ", ".join(dict.fromkeys(case.label for case in rivalless)))
+        notes.append(uncontested_text(rivalless))
     notes.extend(
         dict.fromkeys(
             f"{case.label}: {case.detail.note}"
@@ -158,7 +163,12 @@ def _unjudged(cases) -> str:
     )
     if said:
         return f"No case the claim covers can be judged: {'; '.join(said)}."
-    return "The subject has no rival in any case the claim covers, so leadership cannot be judged."
+    return f"{uncontested_text(cases)}, so leadership cannot be judged."
+
+
+def uncontested_text(cases) -> str:
+    """The cases where no other submitter has a result, as the card says them."""
+    return "Uncontested: no other submitter on " + ", ".join(dict.fromkeys(case.label for case in cases))
 
 
 def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
@@ -239,7 +249,7 @@ def lead_case(
             None,
             (own["location"],),
             selected=chosen("subject", own) if selected else (),
-            detail=LeadCase(note=note or NO_RIVAL),
+            detail=LeadCase(note=note or NO_RIVAL, uncontested=not note),
         )
     top = best_of(rivals, measure)
     value, rival_value = value_of(own, measure), value_of(top, measure)
