@@ -439,6 +439,10 @@ def _run_ingest(args) -> int:
     table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
     for warning in ingest_warnings(table, args.path):
         print(warning, file=sys.stderr)
+    from claimbook.inputs.reference import load_reference, unlisted
+
+    for warning in unlisted(table, load_reference(PROJECT_ROOT / "data" / "reference")):
+        print(warning, file=sys.stderr)  # the reviewed tables lack it: one line, with its count
     round_name = str(table["round"].iloc[0])
     out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
     return _write_table(

@@ -443,3 +443,72 @@ def test_a_chapter_template_is_a_notebook_of_the_project(tmp_path, template):
     assert str(raised.value).startswith(f"{chapters}: chapter economics: field template: a notebook of"), (
         raised.value
     )
+
+
+# -- the reviewed reference tables cover every round the book holds ---------------------------
+
+
+def _committed_rounds():
+    return sorted((ROOT / "data" / "mlperf").glob("v*.csv"))
+
+
+@pytest.mark.parametrize("path", _committed_rounds(), ids=lambda path: path.stem)
+def test_every_accelerator_and_benchmark_of_each_round_held_has_a_reviewed_line(path):
+    from claimbook.inputs.reference import load_reference, unlisted
+    from claimbook.inputs.results import load_results
+
+    reference = load_reference(ROOT / "data" / "reference")
+    table = load_results(path)
+    assert unlisted(table, reference) == []
+    for accelerator in set(table["accelerator"]):
+        family = reference.family(accelerator)
+        assert family.listed and family.vendor and family.form_factor, accelerator
+
+
+def test_an_unknown_accelerator_and_benchmark_are_one_warning_each_with_their_count(tmp_path):
+    from claimbook.inputs.ingest import ingest
+    from claimbook.inputs.reference import load_reference, unlisted
+
+    rows = [
+        summary_row(
+            system=f"sys{index}", accelerator_model_name="Acme Tensor X9", Model="acme-bench", MlperfModel=""
+        )
+        for index in range(3)
+    ]
+    table = ingest(write_summary(tmp_path / "summary.csv", rows), "v6.1")
+    said = unlisted(table, load_reference(ROOT / "data" / "reference"))
+    assert len(said) == 2, said
+    assert "'Acme Tensor X9' (3 results)" in said[0] and "accelerators.csv" in said[0]
+    assert "'acme-bench' (3 results)" in said[1] and "benchmarks.csv" in said[1]
+
+
+def test_an_open_division_variant_is_counted_under_its_mlperf_benchmark():
+    import pandas as pd
+
+    from claimbook.inputs.reference import annotate, load_reference
+
+    results = pd.DataFrame(
+        {
+            "accelerator": ["N/A", "N/A"],
+            "model": ["efficientnet-int8-lite0", "llama3_1-8b"],
+            "mlperf_model": ["resnet", "llama3.1-8b"],
+        }
+    )
+    annotated = annotate(results, load_reference(ROOT / "data" / "reference"))
+    assert annotated["benchmark"].tolist() == ["resnet50", "llama3.1-8b"]
+
+
+def test_a_chart_marks_an_accelerator_without_a_family_visibly_under_its_published_name():
+    from claimbook.inputs.reference import load_reference
+    from claimbook.present.charts import family_scales
+
+    reference = load_reference(ROOT / "data" / "reference")
+    published = "Acme Tensor X9 64GB"
+    colours, shapes = family_scales(reference, [reference.short_name("NVIDIA H200"), published])
+    domain, colour_range = list(colours.domain), list(colours.range)
+    assert published in domain
+    colour = colour_range[domain.index(published)]
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    assert max(red, green, blue) - min(red, green, blue) > 80, colour  # a colour, not a pale grey
+    reviewed = set(zip(reference.families()["colour"], reference.families()["shape"]))
+    assert (colour, list(shapes.range)[domain.index(published)]) not in reviewed

@@ -268,7 +268,8 @@ def titled(text: str, subtitle: str | None = None, width: int = 32) -> alt.Title
 def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
     """The reviewed colour and shape of each accelerator family present (by the short names
     charts show), in the reviewed order: one family looks the same on every page of the book (a
-    family no reviewed line covers is grey, with a shape no reviewed family uses)."""
+    family no reviewed line covers has a strong colour and a shape no reviewed family uses, under
+    its published name)."""
     present = set(families)
     table = reference.families().set_index("short_name")
     ordered = [name for name in table.index if name in present] + sorted(present - set(table.index))
