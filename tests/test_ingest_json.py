@@ -86,7 +86,7 @@ def test_cpu_only_and_zero_accelerator_results_are_kept_and_the_latter_named(tmp
 
 
 BAD_JSON = {
-    "an object, not a list": ({"results": []}, "the JSON holds an object, not a list of results"),
+    "an object, not a list": ({"results": []}, "this is JSON holding an object, not a list of results"),
     "an empty list": ([], "the JSON list holds no results"),
     "a list of numbers": ([1, 2], "result 1: a number, not an object"),
     "Nodes as a list": ([json_result(Nodes=[18])], "result 1 (ID '5.1-0001'): field 'Nodes' is a list"),

@@ -169,6 +169,7 @@ def audit(claim, data: Data) -> list[str]:
     how)."""
     from claimbook.engine.core import several, where
 
+    data = data.for_claim(claim)  # a claim's own round, never another's
     found = []
     for item in (claim, *claim.parts):
         spec = SPECS.get(item.kind)
@@ -256,7 +257,9 @@ def _spelled(selector: dict) -> str:
 
 def check(claim, data: Data) -> Check:
     """The claim's check: its kind's, or for a compound claim its parts': the weakest verdict of
-    its core parts, with a caveat for each detail that does not hold or cannot be checked."""
+    its core parts, with a caveat for each detail that does not hold or cannot be checked. A claim
+    is judged on the results of its announcement's round (``Data.for_claim``)."""
+    data = data.for_claim(claim)
     if claim.parts:
         parts = tuple(check(part, data) for part in claim.parts)
         core = [part for part in parts if role_of(part.claim) == "core"] or list(parts)

@@ -12,6 +12,7 @@ checks. ``template_defaults`` reads a template's declared parameters without run
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -19,9 +20,9 @@ from typing import NamedTuple
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root
+from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root, held_rounds
 from claimbook.engine import load_registry, preloaded, validate_claim
-from claimbook.engine.core import Data
+from claimbook.engine.core import Data, RoundTables
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.inputs.names import closest, squash
 from claimbook.inputs.reference import annotate, load_reference, load_result_ids, load_sources
@@ -75,7 +76,33 @@ def load_data(
     read = _read(_files(locals()), results_table, registry_file)
     registry = apply_overrides(read.registry, overrides or {})
     earlier = combine_rounds([*read.rounds, announced_figures(registry)])
-    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources)
+    rounds = held_round_tables(results_path, read.results, read.reference, reference_dir)
+    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources, rounds)
+
+
+def held_round_tables(results_path, results, reference, reference_dir) -> RoundTables:
+    """The rounds the book holds: ``results`` for its own round (a ``--results`` table replaces
+    the round it holds, and only it), and each other ``vX.Y.csv`` beside ``results_path`` (the
+    book's ``data/mlperf``), read as a claim of that round is judged."""
+    from claimbook.common.paths import resolve_path
+
+    own = str(results["round"].iloc[0]) if len(results) else None
+    readers = {
+        name: functools.partial(_round_results, str(path), reference_dir, reference)
+        for name, path in held_rounds(resolve_path(results_path).parent).items()
+        if name != own
+    }
+    return RoundTables(readers, {own: results} if own else {})
+
+
+def _round_results(path: str, reference_dir: str, reference):
+    """A held round's annotated results, as a page's own round is read (and preloaded)."""
+    return preloaded.through(
+        "results",
+        [path, reference_dir],
+        (path, reference_dir),
+        lambda: annotate(read_results(path), reference),
+    )
 
 
 class _Read(NamedTuple):
@@ -220,13 +247,17 @@ def check_systems(data: Data) -> None:
     not a missing result: a UsageError naming the file, the claim, the field and the closest real
     names. A system may be named by the book's id, its SystemName or its result folder, in any
     case, spacing and punctuation (``claimbook.claims.selectors``)."""
-    frames = [data.results, data.earlier]
     committed = PROJECT_ROOT / RESULTS
-    if committed.is_file():
-        frames.append(load_results(committed))
-    known = _known_system_names(frames)
-    ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
+    extra = [load_results(committed)] if committed.is_file() else []
+    names_of: dict = {}  # per round: the names its systems go by, and their ids
     for claim in data.registry.all_claims():
+        results = data.for_claim(claim).results  # a round the book lacks: the error naming those it has
+        round_name = str(results["round"].iloc[0]) if len(results) else ""
+        if round_name not in names_of:
+            frames = [results, data.earlier, *extra]
+            ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
+            names_of[round_name] = (_known_system_names(frames), ids)
+        known, ids = names_of[round_name]
         for name, value in claim.fields.items():
             for system in _named_systems(value):
                 if squash(system) not in known:

@@ -61,9 +61,56 @@ class Data:
     registry: Registry
     result_ids: pd.DataFrame | None = None  # IDs announcements cite (data/result_ids.csv)
     sources: dict | None = None  # where each round's results come from (data/mlperf/sources.csv)
+    # Every round the book holds (``RoundTables``: each read when a claim of it is judged); None:
+    # only ``results``' round.
+    rounds: object = None
 
     def announcement(self, claim: Claim) -> Announcement:
         return self.registry.announcements[claim.announcement]
+
+    @property
+    def round(self) -> str | None:
+        """The round of ``results`` (None for an empty table)."""
+        return str(self.results["round"].iloc[0]) if len(self.results) else None
+
+    def for_claim(self, claim: Claim) -> Data:
+        """The data a claim is judged on: its announcement's round's results, never another's."""
+        announcement = self.registry.announcements.get(claim.announcement)
+        wanted = announcement.round if announcement is not None else None
+        if wanted is None or self.rounds is None or wanted == self.round:
+            return self
+        return replace(self, results=self.rounds.table(wanted, announcement.path))
+
+
+class RoundTables:
+    """The rounds a book holds, ``{round: read()}``, each read (once) when first asked for."""
+
+    def __init__(self, readers: dict, known: dict | None = None):
+        self._readers = dict(readers)
+        self._tables = dict(known or {})
+
+    @property
+    def names(self) -> list[str]:
+        """The rounds held, oldest first by version."""
+        names = set(self._readers) | set(self._tables)
+        return sorted(names, key=lambda name: tuple(int(part) for part in name[1:].split(".")))
+
+    def table(self, round_name: str, where="") -> pd.DataFrame:
+        """A round's annotated results; a round the book does not hold is one line naming the rounds it has."""
+        if round_name not in self._tables:
+            if round_name not in self._readers:
+                raise ClaimSpecError(missing_round(round_name, self.names, where))
+            self._tables[round_name] = self._readers[round_name]()
+        return self._tables[round_name]
+
+
+def missing_round(round_name: str, held, where="") -> str:
+    """The error for a registry whose round the book holds no results of."""
+    place = f"{where}: " if where else ""
+    return (
+        f"{place}field announcement.round: {round_name}: the book holds no results of that round "
+        f"(it holds {', '.join(held) or 'none'}); ingest that round's summary first"
+    )
 
 
 class CaseDetail:

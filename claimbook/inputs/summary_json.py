@@ -85,8 +85,8 @@ def read_json_rows(path: Path) -> tuple[list[str], list[list[str]], list[str]]:
         raise IngestError(f"{path}, line {exc.lineno}: not readable as JSON ({exc.msg})") from None
     if not isinstance(results, list):
         raise IngestError(
-            f"{path}: the JSON holds {_type_name(results)}, not a list of results (MLCommons' JSON summary "
-            "is a list with one object a result)"
+            f"{path}: this is JSON holding {_type_name(results)}, not a list of results (MLCommons' JSON "
+            "summary is a list with one object a result)"
         )
     if not results:
         raise IngestError(f"{path}: the JSON list holds no results")

@@ -1,0 +1,112 @@
+"""The book holds rounds: a claim is judged on its announcement's round, whatever else is held;
+a registry of a round the book lacks, or a --results file of another round, is one line naming
+the rounds. Generic over the rounds the book holds (``data/mlperf/vX.Y.csv``): no code per round."""
+
+import json
+
+import pytest
+import yaml
+from clirun import in_process
+from conftest import ROOT
+
+from claimbook.common.paths import held_rounds
+from claimbook.inputs.results import load_results
+
+HELD = held_rounds(ROOT / "data" / "mlperf")
+needs_two = pytest.mark.skipif(len(HELD) < 2, reason="the book holds one round")
+
+
+def largest_result(round_name: str):
+    """The round's largest throughput result of its most common benchmark (the best of its system
+    there, so what a figure claim of it selects): a figure claim's
+    subject, read from the tidy table (an independent reading, not the engine's)."""
+    from claimbook.inputs.reference import annotate, load_reference
+
+    table = annotate(load_results(HELD[round_name]), load_reference(ROOT / "data" / "reference"))
+    throughput = table[(table["metric"] == "throughput") & table["benchmark"].notna()]
+    benchmark = throughput["benchmark"].value_counts().index[0]
+    return throughput[throughput["benchmark"] == benchmark].sort_values("result", kind="stable").iloc[-1]
+
+
+def registry_of(path, round_name: str, row) -> object:
+    """A one-claim registry of ``round_name`` whose claim states ``row``'s figure as published."""
+    document = {
+        "announcement": {
+            "id": f"test-{round_name}",
+            "title": f"A test announcement of {round_name}",
+            "publisher": "Test",
+            "claimant": row["organization"],
+            "vendor": row["organization"],
+            "date": "2030-01-01",
+            "round": round_name,
+            "source_url": "https://example.org/",
+            "source_label": "a test",
+            "results_retrieved": "2030-01-01",
+            "division": "any",
+        },
+        "claims": [
+            {
+                "id": f"test-{round_name.replace('.', '')}-figure",
+                "title": "A published figure",
+                "statement": "The system reaches its published figure.",
+                "kind": "figure",
+                "claimed": {str(row["scenario"]): float(row["result"])},
+                "scenarios": [str(row["scenario"])],
+                "division": "any",
+                "benchmark": str(row["benchmark"]),
+                "subject": {
+                    "organization": str(row["organization"]),
+                    "system": str(row["system"]),
+                    "combine": "best",
+                },
+            }
+        ],
+    }
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@needs_two
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_registry_is_judged_on_its_own_round_without_results(round_name, tmp_path):
+    row = largest_result(round_name)
+    path = registry_of(tmp_path / f"test-{round_name}.yaml", round_name, row)
+    done = in_process("check", "--registry", path, "--json")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    assert [item["location"] for item in report["results"]] == [row["location"]]
+    assert report["rows"][0]["measured"] == pytest.approx(float(row["result"]))
+
+
+def test_a_registry_of_a_round_the_book_lacks_names_the_rounds_it_holds(tmp_path):
+    some = next(iter(HELD))
+    row = largest_result(some)
+    absent = "v99.9"
+    path = registry_of(tmp_path / "test-absent.yaml", absent, row)
+    done = in_process("check", "--registry", path)
+    assert done.returncode == 2
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert absent in line and all(name in line for name in HELD), line
+
+
+@needs_two
+def test_a_results_file_of_another_round_than_the_registry_is_an_error_naming_both(tmp_path):
+    from summaries import summary_from_tidy
+
+    first, second = list(HELD)[:2]
+    path = registry_of(tmp_path / "test.yaml", first, largest_result(first))
+    other = summary_from_tidy(load_results(HELD[second]).head(3), tmp_path / "summary.csv")
+    done = in_process("check", "--registry", path, "--results", other, "--round", second)
+    assert done.returncode == 2
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert f"round {first}" in line and f"round {second}" in line, line
+
+
+@needs_two
+def test_for_claim_gives_each_claim_its_own_rounds_results():
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    for claim in data.registry.all_claims():
+        own = data.for_claim(claim).results
+        assert set(own["round"]) == {data.announcement(claim).round}
