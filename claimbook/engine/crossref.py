@@ -153,11 +153,12 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
             if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
+            results = data.for_claim(leaf.claim).results  # the claim's own round's results
             for case in leaf.cases:
                 if case.measured is None or len(case.evidence) < 2:
                     continue
-                subject = data.results[data.results["location"] == case.evidence[0]].iloc[0]
-                rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
+                subject = results[results["location"] == case.evidence[0]].iloc[0]
+                rival = results[results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
                 best = case.detail.best_rival
