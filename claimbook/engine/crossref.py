@@ -40,6 +40,18 @@ def _sides(check) -> bool:
     return check.rows is not None and not check.rows.empty and any(case.detail.sides for case in check.cases)
 
 
+def round_checks(data) -> dict:
+    """The checks of the claims of the book's round (``data``'s): where announcements meet is a
+    page of one round, so a claim of another round is not among them."""
+    from claimbook import engine
+
+    return {
+        claim.id: engine.check(claim, data)
+        for claim in data.registry.claims
+        if data.registry.announcements[claim.announcement].round == data.round
+    }
+
+
 def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
     """Every benchmark and scenario where claims of two or more announcements use a common result."""
     users: dict[str, dict] = {}
@@ -153,12 +165,11 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
             if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
-            results = data.for_claim(leaf.claim).results  # the claim's own round's results
             for case in leaf.cases:
                 if case.measured is None or len(case.evidence) < 2:
                     continue
-                subject = results[results["location"] == case.evidence[0]].iloc[0]
-                rival = results[results["location"] == case.evidence[1]].iloc[0]
+                subject = data.results[data.results["location"] == case.evidence[0]].iloc[0]
+                rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
                 best = case.detail.best_rival
