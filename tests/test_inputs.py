@@ -512,3 +512,29 @@ def test_a_chart_marks_an_accelerator_without_a_family_visibly_under_its_publish
     assert max(red, green, blue) - min(red, green, blue) > 80, colour  # a colour, not a pale grey
     reviewed = set(zip(reference.families()["colour"], reference.families()["shape"]))
     assert (colour, list(shapes.range)[domain.index(published)]) not in reviewed
+
+
+def test_a_claim_looks_back_on_earlier_rounds_only_and_a_held_summary_supersedes_weaker_sources():
+    from claimbook.inputs.earlier import before_round, load_round_table
+    from claimbook.inputs.results import load_results
+
+    partial = load_round_table(ROOT / "data" / "mlperf" / "earlier_rounds.csv")
+    held = {path.stem: load_results(path) for path in _committed_rounds()}
+    assert "v5.1" in held and "v5.1" in set(partial["round"]), "the test needs v5.1 in both"
+    # A v5.1 claim has nothing earlier in the book: v6.0's figures are later, not earlier.
+    assert before_round(partial, held, "v5.1").empty
+    looked_back = before_round(partial, held, "v6.1")
+    assert set(looked_back["round"]) == {"v5.1", "v6.0"}
+    # Every v5.1 figure the partial table gives from a weaker source is a result of the held
+    # summary: its strongest figure (the first) is now the summary's, with the summary's value.
+    summary = held["v5.1"].set_index(["organization", "system", "model", "scenario"])["result"]
+    weaker = partial[partial["round"] == "v5.1"]
+    assert not weaker.empty
+    for _, row in weaker.iterrows():
+        key = (row["organization"], row["system"], row["model"], row["scenario"])
+        same = looked_back[
+            (looked_back["round"] == "v5.1")
+            & (looked_back[["organization", "system", "model", "scenario"]].apply(tuple, axis=1) == key)
+        ]
+        assert same["source_type"].iloc[0] == "mlperf-summary", key
+        assert same["result"].iloc[0] == summary.loc[key], key
