@@ -110,3 +110,26 @@ def test_for_claim_gives_each_claim_its_own_rounds_results():
     for claim in data.registry.all_claims():
         own = data.for_claim(claim).results
         assert set(own["round"]) == {data.announcement(claim).round}
+
+
+@needs_two
+def test_each_page_is_planned_on_its_claims_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    for job in jobs:
+        rounds = {registry.announcements[registry.claim(claim).announcement].round for claim in job.claims}
+        if len(rounds) == 1:
+            assert job.parameters["results_path"] == f"data/mlperf/{rounds.pop()}.csv", job.name
+    assert any(job.parameters["results_path"] == f"data/mlperf/{first}.csv" for job in jobs)
+
+
+def test_an_out_book_gets_every_round_the_book_holds(tmp_path):
+    from claimbook.pipeline.staging import copy_sources
+
+    copy_sources(ROOT, tmp_path, with_data=True)
+    assert sorted(held_rounds(tmp_path / "data" / "mlperf")) == sorted(HELD)

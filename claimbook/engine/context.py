@@ -87,8 +87,9 @@ def held_round_tables(results_path, results, reference, reference_dir) -> RoundT
     from claimbook.common.paths import resolve_path
 
     own = str(results["round"].iloc[0]) if len(results) else None
+    folder = Path(results_path).parent  # as given: a page's paths are relative to the book's root
     readers = {
-        name: functools.partial(_round_results, str(path), reference_dir, reference)
+        name: functools.partial(_round_results, str(folder / path.name), reference_dir, reference)
         for name, path in held_rounds(resolve_path(results_path).parent).items()
         if name != own
     }
@@ -187,7 +188,13 @@ def preload() -> None:
         preloaded.recording() as recorded,
     ):
         warnings.simplefilter("always")
-        _read(files)
+        read = _read(files)
+        # Every other round the book holds, as a page of that round names it.
+        rounds = held_round_tables(
+            files["results_path"], read.results, read.reference, files["reference_dir"]
+        )
+        for name in rounds.names:
+            rounds.table(name)
     # Each part kept under the bytes it was read from: a file that changed meanwhile loses it.
     if not warned and not said.getvalue():
         preloaded.keep(recorded)

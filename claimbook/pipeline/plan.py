@@ -17,7 +17,7 @@ from pathlib import Path
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS, round_results_path
 from claimbook.common.suggest import closest_hint
 from claimbook.pipeline import digests
 
@@ -70,10 +70,33 @@ def claim_payload(claim, registry) -> dict:
 
 def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RESULTS) -> list[Job]:
     """Every page of the book: the narrative chapters with claims (or of the round), then one
-    page per claim that has something to show; with ``only``, those it names."""
+    page per claim that has something to show; with ``only``, those it names. A page reads the
+    results of its claims' round (``page_round``): ``results_path`` is the round of the others
+    (a page of the round, a chapter whose claims span rounds)."""
     common = {"results_path": results_path, **DATA_INPUTS}
     jobs = _chapter_jobs(registry, common, changes) + _claim_jobs(registry, common, changes.claims)
+    jobs = [_on_own_round(job, registry, results_path) for job in jobs]
     return _chosen(jobs, only, registry) if only else jobs
+
+
+def page_round(registry, claim_ids) -> str | None:
+    """The one round of the announcements of ``claim_ids`` (None for none, or several)."""
+    rounds = {
+        registry.announcements[claim.announcement].round
+        for claim in registry.all_claims()
+        if claim.id in claim_ids and claim.announcement in registry.announcements
+    }
+    return rounds.pop() if len(rounds) == 1 else None
+
+
+def _on_own_round(job: Job, registry, results_path: str) -> Job:
+    """A page reading its own round's table, where it is not the round of ``results_path``."""
+    own = page_round(registry, set(job.claims))
+    default_round = Path(results_path).stem
+    if own is None or own == default_round:
+        return job
+    parameters = {**job.parameters, "results_path": round_results_path(own)}
+    return Job(job.name, job.template, parameters, job.title, job.claims, job.digest_claims)
 
 
 def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:

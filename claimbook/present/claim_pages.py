@@ -60,8 +60,10 @@ class ClaimPage:
         check: Check | None = None,
         parameters: dict | None = None,
     ):
+        claim = data.registry.claim(claim_id)
+        data = data.for_claim(claim)  # the page shows its claim's own round, whatever else is held
         self.data = data
-        self.claim = data.registry.claim(claim_id)
+        self.claim = claim
         self.announcement = data.registry.announcements[self.claim.announcement]
         self.book_root = book_root
         self.chapter = chapter or self.claim.announcement
