@@ -20,9 +20,9 @@ def what_moved(request, loaded, committed: list[dict], rows: list[dict], drifts)
     new = loaded.data.results
     old = new
     # Within a round: the other results against the committed table of the round they hold.
-    committed = request.root / round_results_path(_round_of(loaded))
-    if loaded.table is not None and committed.is_file():
-        old = load_results(committed)
+    committed_round = request.root / round_results_path(_round_of(loaded))
+    if loaded.table is not None and committed_round.is_file():
+        old = load_results(committed_round)
     from claimbook.inputs.renames import detect
 
     return moves.compare(committed, rows, old, new, drifts, detect(old, new) if old is not new else None)
