@@ -538,3 +538,25 @@ def test_a_claim_looks_back_on_earlier_rounds_only_and_a_held_summary_supersedes
         ]
         assert same["source_type"].iloc[0] == "mlperf-summary", key
         assert same["result"].iloc[0] == summary.loc[key], key
+
+
+def test_each_round_s_claims_look_back_on_the_rounds_before_theirs_only():
+    """A v6.1 claim sees the v5.1 summary the book holds as published evidence; a claim of v5.1
+    (its announcement's round) sees no v6.0 figure as earlier."""
+    from dataclasses import replace
+
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    own = data.for_claim(claim).earlier
+    assert data.announcement(claim).round == "v6.1"
+    assert "mlperf-summary" in set(own.loc[own["round"] == "v5.1", "source_type"])
+    assert "v6.1" not in set(own["round"])
+    announcement = replace(data.announcement(claim), round="v5.1")
+    registry = replace(
+        data.registry, announcements={**data.registry.announcements, claim.announcement: announcement}
+    )
+    older = replace(data, registry=registry).for_claim(claim)
+    assert set(older.results["round"]) == {"v5.1"}
+    assert older.earlier.empty, sorted(set(older.earlier["round"]))
