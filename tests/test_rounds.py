@@ -133,3 +133,14 @@ def test_an_out_book_gets_every_round_the_book_holds(tmp_path):
 
     copy_sources(ROOT, tmp_path, with_data=True)
     assert sorted(held_rounds(tmp_path / "data" / "mlperf")) == sorted(HELD)
+
+
+def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
+    import pandas as pd
+    from test_ingest_json import SHARED_JSON
+
+    from claimbook.engine.context import read_results
+
+    if not SHARED_JSON.is_file():
+        pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
+    pd.testing.assert_frame_equal(read_results(str(SHARED_JSON)), load_results(HELD["v5.1"]))

@@ -153,14 +153,17 @@ def _part(name: str, path: str, read):
 
 
 def read_results(path) -> object:
-    """The round's results from ``path``: the book's tidy table, or an MLCommons summary.csv
-    ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
+    """The round's results from ``path``: the book's tidy table, or an MLCommons summary (its CSV
+    or its JSON) ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
     tidy reader's one-line error."""
     from claimbook.common.paths import resolve_path
-    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_header
+    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_head, read_header
+    from claimbook.inputs.summary_json import looks_like_json
 
     try:
-        raw = header_kind(read_header(resolve_path(path), "results file")) == RAW
+        # MLCommons' JSON summary, told by its content, or a summary.csv by its header.
+        raw = looks_like_json(read_head(resolve_path(path), "results file")[0])
+        raw = raw or header_kind(read_header(resolve_path(path), "results file")) == RAW
     except IngestError:
         raw = False  # not a readable CSV: the tidy reader says what it is
     if raw:
