@@ -144,3 +144,17 @@ def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
     if not SHARED_JSON.is_file():
         pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
     pd.testing.assert_frame_equal(read_results(str(SHARED_JSON)), load_results(HELD["v5.1"]))
+
+
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_citation_gives_the_result_ids_a_summary_carries(round_name):
+    from claimbook.engine.context import book_data
+    from claimbook.present import blocks
+
+    data = book_data(ROOT)
+    table = data.rounds.table(round_name)
+    rows = table.head(3)
+    text = blocks.citation(rows, None, data.sources)
+    ids = [value for value in rows["result_id"] if isinstance(value, str) and value]
+    assert all(value in text for value in ids)
+    assert ("carries no ID" in text) is False or not ids
