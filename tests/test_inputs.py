@@ -560,3 +560,41 @@ def test_each_round_s_claims_look_back_on_the_rounds_before_theirs_only():
     older = replace(data, registry=registry).for_claim(claim)
     assert set(older.results["round"]) == {"v5.1"}
     assert older.earlier.empty, sorted(set(older.earlier["round"]))
+
+
+def test_the_software_gains_history_shows_a_held_round_s_figures_as_published_evidence():
+    """The chapter's round-to-round history of a rack takes a round the book holds in full (v5.1)
+    from its summary, not from the third parties previous_rounds.csv quotes."""
+    from claimbook.engine.context import book_data
+    from claimbook.inputs.earlier import system_history
+    from claimbook.inputs.results import load_results
+
+    data = book_data(ROOT)
+    held = load_results(ROOT / "data" / "mlperf" / "v5.1.csv")
+    checked = []
+    for claim in data.registry.all_claims():
+        subject = claim.get("subject") or {}
+        if claim.kind != "round-gain" or not isinstance(subject.get("system"), str):
+            continue
+        judged = data.for_claim(claim)
+        mine = judged.results[
+            (judged.results["organization"] == subject["organization"])
+            & (judged.results["system"] == subject["system"])
+        ]
+        published = held[
+            (held["organization"] == subject["organization"])
+            & (held["system"] == subject["system"])
+            & held["division"].isin(set(mine["division"]))
+        ]
+        for benchmark in sorted(
+            set(published["mlperf_model"].map(judged.reference.benchmark)) & set(mine["benchmark"])
+        ):
+            history = system_history(judged, subject["organization"], subject["system"], benchmark)
+            for row in history[history["round"] == "v5.1"].itertuples():
+                assert row.source_type == "mlperf-summary", (claim.id, benchmark, row.scenario)
+                same = published[
+                    (published["scenario"] == row.scenario) & (published["result"] == row.result)
+                ]
+                assert not same.empty, (claim.id, benchmark, row.scenario)  # the summary's, as published
+                checked.append(claim.id)
+    assert checked, "no round-gain claim has a v5.1 figure in its history"

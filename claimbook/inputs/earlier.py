@@ -258,6 +258,10 @@ def system_history(data, organization: str, system: str, benchmark: str) -> pd.D
         & (data.earlier["system"] == system)
         & (data.earlier["model"].map(data.reference.benchmark) == benchmark)
     ]
+    # A round held in full may have the system in the other division too (an open entry of the
+    # same folder name): the history stays in the current results' division.
+    divisions = set(current["division"]) | {""}
+    earlier = earlier[earlier["division"].isin(divisions)] if not current.empty else earlier
     frame = combine_rounds(
         [from_tidy(current.drop(columns=["family", "vendor", "form_factor", "benchmark"])), earlier]
     )
