@@ -158,3 +158,38 @@ def test_a_citation_gives_the_result_ids_a_summary_carries(round_name):
     ids = [value for value in rows["result_id"] if isinstance(value, str) and value]
     assert all(value in text for value in ids)
     assert ("carries no ID" in text) is False or not ids
+
+
+def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
+    """A renamed copy of a real round, written here: the book holds it beside the others, a
+    registry of it is judged on it alone, and the others' claims on their own."""
+    from claimbook.engine import check
+    from claimbook.engine.context import load_data
+    from claimbook.inputs.ingest import write_tidy
+
+    folder = tmp_path / "data" / "mlperf"
+    folder.mkdir(parents=True)
+    for path in HELD.values():
+        (folder / path.name).write_bytes(path.read_bytes())
+    real = list(HELD)[-1]
+    synthetic = "v10.0"  # after v6.1 by version, before it by spelling
+    table = load_results(HELD[real])
+    table["round"] = synthetic
+    write_tidy(table, folder / f"{synthetic}.csv")
+    assert list(held_rounds(folder)) == [*HELD, synthetic]  # ordered by version, not by name
+
+    registry = registry_of(tmp_path / f"test-{synthetic}.yaml", synthetic, largest_result(real))
+    data = load_data(
+        str(folder / f"{real}.csv"),
+        reference_dir=str(ROOT / "data" / "reference"),
+        registry_dir=str(ROOT / "data" / "claims"),
+        chapters_file=str(ROOT / "data" / "chapters.yaml"),
+        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
+        sources_path=str(ROOT / "data" / "mlperf" / "sources.csv"),
+        registry_file=registry,
+    )
+    assert data.rounds.names == [*HELD, synthetic]
+    for claim in data.registry.claims:
+        judged = check(claim, data)
+        if judged.rows is not None and not judged.rows.empty:
+            assert set(judged.rows["round"]) == {data.announcement(claim).round}, claim.id
