@@ -8,7 +8,6 @@ same cards, evidence tables and citations around their own story.
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 
 import pandas as pd
 
@@ -349,10 +348,6 @@ def open_chapter(name: str, **parameters) -> Chapter:
     parameters = page_parameters(parameters)
     charts.use_book_style()
     data = page_data(parameters)
-    claims = [data.registry.claim(claim_id) for claim_id in parameters.get("claim_ids", ())]
-    if len({data.announcement(claim).round for claim in claims}) == 1:
-        # A chapter of one round's claims shows that round's results (its checks ask for_claim).
-        data = replace(data, results=data.for_claim(claims[0]).results)
     links.use_page(data.registry, CHAPTER_ROOT)
     checks = {}
     for claim_id in parameters.get("claim_ids", ()):
