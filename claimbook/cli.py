@@ -213,7 +213,7 @@ def _add_build_command(commands) -> None:
         "--only",
         action="append",
         metavar="NAME",
-        help="a book of only this chapter, claim or page (needs --out); repeatable",
+        help="a book of only this chapter, claim, page or announcement (every page of its claims; needs --out); repeatable",
     )
     build_cmd.add_argument(
         "--param",

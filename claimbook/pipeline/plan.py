@@ -162,8 +162,16 @@ def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
 
 
 def _chosen(jobs: list[Job], only, registry) -> list[Job]:
-    """The pages ``--only`` names (a page, a chapter or a claim); an unknown name is refused."""
+    """The pages ``--only`` names (a page, a chapter, a claim or an announcement: every page of its
+    claims); an unknown name is refused."""
     wanted = set(only)
+    announced = wanted & set(registry.announcements)
+    if announced:
+        with_pages = {claim_id for job in jobs for claim_id in job.claims}
+        of_them = {claim.id for claim in registry.all_claims() if claim.announcement in announced}
+        wanted = (wanted - announced) | (of_them & with_pages)
+        if not wanted:
+            return []  # an announcement whose claims have no page of their own: its page alone
     known = {job.name for job in jobs} | {name.split("/")[-1] for name in (job.name for job in jobs)}
     unknown = sorted(
         name for name in wanted if name not in known and not any(name in job.claims for job in jobs)
@@ -176,8 +184,9 @@ def _chosen(jobs: list[Job], only, registry) -> list[Job]:
                 "--only takes a page, a chapter or a claim with a page"
             )
         raise UsageError(
-            f"--only {unknown[0]}: no page, chapter or claim of that name"
-            f"{closest_hint(unknown[0], claims, 'claims')}; chapters: {', '.join(registry.chapters)}"
+            f"--only {unknown[0]}: no page, chapter, claim or announcement of that name"
+            f"{closest_hint(unknown[0], claims, 'claims')}; chapters: {', '.join(registry.chapters)}; "
+            f"announcements: {', '.join(registry.announcements)}"
         )
     return [
         job
@@ -194,6 +203,8 @@ def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
     text_only = [claim for claim in registry.claims if claim.chapter is None and claim not in page_claims]
     if not only:
         included |= {claim.id for claim in text_only}
+    else:  # an announcement named by --only shows all of its claims
+        included |= {claim.id for claim in text_only if claim.announcement in set(only)}
     return included, text_only
 
 
