@@ -182,7 +182,9 @@ def _add_new_announcement_command(commands) -> None:
     new_cmd.add_argument("--title", required=True, help="the announcement's title")
     new_cmd.add_argument("--date", required=True, help="its date, YYYY-MM-DD")
     new_cmd.add_argument(
-        "--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)"
+        "--round",
+        dest="round_name",
+        help="the MLPerf round it is about, one the book holds (default: the newest it holds)",
     )
 
 
@@ -211,7 +213,7 @@ def _add_build_command(commands) -> None:
         "--only",
         action="append",
         metavar="NAME",
-        help="a book of only this chapter, claim or page (needs --out); repeatable",
+        help="a book of only this chapter, claim, page or announcement (every page of its claims; needs --out); repeatable",
     )
     build_cmd.add_argument(
         "--param",
@@ -262,6 +264,9 @@ def _add_drafting_commands(commands) -> None:
     systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
     systems_cmd.add_argument("--division", help="closed or open (default: both)")
     systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
+    systems_cmd.add_argument(
+        "--round", dest="round_name", help="a round the book holds, e.g. v5.1 (default: the book's round)"
+    )
 
     draft_cmd = commands.add_parser(
         "draft",
@@ -275,6 +280,11 @@ def _add_drafting_commands(commands) -> None:
         "--out", type=Path, help="where to write (default: data/claims/ID.yaml, which must not exist)"
     )
     draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
+    draft_cmd.add_argument(
+        "--round",
+        dest="round_name",
+        help="the round the text is about, one the book holds (default: the newest round the text names)",
+    )
 
     coverage_cmd = commands.add_parser(
         "coverage",
@@ -307,7 +317,12 @@ def _run_systems(args) -> int:
     filters = {name: getattr(args, name) for name in systems.FILTERS if name not in ("gpus", "division")}
     filters["gpus"] = _gpus_filter(args.gpus)
     filters["division"] = args.division
-    results = annotate(load_results(args.results or PROJECT_ROOT / RESULTS), load_reference())
+    if args.results is not None and args.round_name is not None:
+        raise UsageError("--results and --round: give one (--round names a round the book holds)")
+    path = args.results or (
+        _held_round(args.round_name, "--round") if args.round_name else PROJECT_ROOT / RESULTS
+    )
+    results = annotate(load_results(path), load_reference())
     found = systems.search(results, filters)
     for system in found:
         print(systems.describe(system))
@@ -315,6 +330,31 @@ def _run_systems(args) -> int:
         why = systems.why_none(results, filters)
         print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
     return 0
+
+
+def _held_round(round_name: str, said: str) -> Path:
+    """The tidy table of a round the book holds; any other round is one line naming those it holds."""
+    from claimbook.common.paths import held_rounds
+
+    held = held_rounds(PROJECT_ROOT / "data" / "mlperf")
+    if round_name not in held:
+        raise UsageError(
+            f"{said} {str(round_name)[:80]!r}: the book holds no results of that round (it holds "
+            f"{', '.join(held) or 'none'}); ingest that round's summary first"
+        )
+    return held[round_name]
+
+
+def _draft_round(args, text: str) -> Path:
+    """The results a draft proposes systems from: --round's, else the round the text names."""
+    from claimbook.claims.draft import round_of_text
+
+    if args.round_name is not None:
+        return _held_round(args.round_name, "--round")
+    named = round_of_text(text)
+    if named is None:
+        return PROJECT_ROOT / RESULTS
+    return _held_round(named, f"{args.path}: the text is about round")
 
 
 def _announcement_id(args) -> str:
@@ -342,7 +382,7 @@ def _run_draft(args) -> int:
             f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
             "outside data/claims); nothing was written"
         )
-    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    results, reference = annotated_results(_draft_round(args, text), PROJECT_ROOT / "data" / "reference")
     drafted, todos = draft_registry(text, announcement, args.path.name, results, reference)
     with writer_lock(out) if args.out is None else contextlib.nullcontext():
         replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
@@ -599,8 +639,13 @@ def _run_new_announcement(args) -> int:
     problem = identifiers.id_problem(args.identifier)
     if problem:
         raise UsageError(f"new-announcement {args.identifier[:80]!r}: an announcement id: {problem}")
+    if args.round_name is None:
+        from claimbook.common.paths import held_rounds
+
+        args.round_name = (list(held_rounds(PROJECT_ROOT / "data" / "mlperf")) or ["v6.1"])[-1]
     if not identifiers.is_round(args.round_name):
         raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
+    _held_round(args.round_name, "--round")  # its claims are judged on that round's results
     problem = identifiers.date_problem(args.date)
     if problem:
         raise UsageError(f"--date: {problem}")

@@ -512,3 +512,89 @@ def test_a_chart_marks_an_accelerator_without_a_family_visibly_under_its_publish
     assert max(red, green, blue) - min(red, green, blue) > 80, colour  # a colour, not a pale grey
     reviewed = set(zip(reference.families()["colour"], reference.families()["shape"]))
     assert (colour, list(shapes.range)[domain.index(published)]) not in reviewed
+
+
+def test_a_claim_looks_back_on_earlier_rounds_only_and_a_held_summary_supersedes_weaker_sources():
+    from claimbook.inputs.earlier import before_round, load_round_table
+    from claimbook.inputs.results import load_results
+
+    partial = load_round_table(ROOT / "data" / "mlperf" / "earlier_rounds.csv")
+    held = {path.stem: load_results(path) for path in _committed_rounds()}
+    assert "v5.1" in held and "v5.1" in set(partial["round"]), "the test needs v5.1 in both"
+    # A v5.1 claim has nothing earlier in the book: v6.0's figures are later, not earlier.
+    assert before_round(partial, held, "v5.1").empty
+    looked_back = before_round(partial, held, "v6.1")
+    assert set(looked_back["round"]) == {"v5.1", "v6.0"}
+    # Every v5.1 figure the partial table gives from a weaker source is a result of the held
+    # summary: its strongest figure (the first) is now the summary's, with the summary's value.
+    summary = held["v5.1"].set_index(["organization", "system", "model", "scenario"])["result"]
+    weaker = partial[partial["round"] == "v5.1"]
+    assert not weaker.empty
+    for _, row in weaker.iterrows():
+        key = (row["organization"], row["system"], row["model"], row["scenario"])
+        same = looked_back[
+            (looked_back["round"] == "v5.1")
+            & (looked_back[["organization", "system", "model", "scenario"]].apply(tuple, axis=1) == key)
+        ]
+        assert same["source_type"].iloc[0] == "mlperf-summary", key
+        assert same["result"].iloc[0] == summary.loc[key], key
+
+
+def test_each_round_s_claims_look_back_on_the_rounds_before_theirs_only():
+    """A v6.1 claim sees the v5.1 summary the book holds as published evidence; a claim of v5.1
+    (its announcement's round) sees no v6.0 figure as earlier."""
+    from dataclasses import replace
+
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    own = data.for_claim(claim).earlier
+    assert data.announcement(claim).round == "v6.1"
+    assert "mlperf-summary" in set(own.loc[own["round"] == "v5.1", "source_type"])
+    assert "v6.1" not in set(own["round"])
+    announcement = replace(data.announcement(claim), round="v5.1")
+    registry = replace(
+        data.registry, announcements={**data.registry.announcements, claim.announcement: announcement}
+    )
+    older = replace(data, registry=registry).for_claim(claim)
+    assert set(older.results["round"]) == {"v5.1"}
+    assert older.earlier.empty, sorted(set(older.earlier["round"]))
+
+
+def test_the_software_gains_history_shows_a_held_round_s_figures_as_published_evidence():
+    """The chapter's round-to-round history of a rack takes a round the book holds in full (v5.1)
+    from its summary, not from the third parties previous_rounds.csv quotes."""
+    from claimbook.engine.context import book_data
+    from claimbook.inputs.earlier import system_history
+    from claimbook.inputs.results import load_results
+
+    data = book_data(ROOT)
+    held = load_results(ROOT / "data" / "mlperf" / "v5.1.csv")
+    checked = []
+    for claim in data.registry.all_claims():
+        subject = claim.get("subject") or {}
+        if claim.kind != "round-gain" or not isinstance(subject.get("system"), str):
+            continue
+        judged = data.for_claim(claim)
+        mine = judged.results[
+            (judged.results["organization"] == subject["organization"])
+            & (judged.results["system"] == subject["system"])
+        ]
+        published = held[
+            (held["organization"] == subject["organization"])
+            & (held["system"] == subject["system"])
+            & held["division"].isin(set(mine["division"]))
+        ]
+        for benchmark in sorted(
+            set(published["mlperf_model"].map(judged.reference.benchmark)) & set(mine["benchmark"])
+        ):
+            history = system_history(judged, subject["organization"], subject["system"], benchmark)
+            for row in history[history["round"] == "v5.1"].itertuples():
+                assert row.source_type == "mlperf-summary", (claim.id, benchmark, row.scenario)
+                same = published[
+                    (published["scenario"] == row.scenario) & (published["result"] == row.result)
+                ]
+                assert not same.empty, (claim.id, benchmark, row.scenario)  # the summary's, as published
+                checked.append(claim.id)
+    assert checked, "no round-gain claim has a v5.1 figure in its history"

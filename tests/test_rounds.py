@@ -110,3 +110,86 @@ def test_for_claim_gives_each_claim_its_own_rounds_results():
     for claim in data.registry.all_claims():
         own = data.for_claim(claim).results
         assert set(own["round"]) == {data.announcement(claim).round}
+
+
+@needs_two
+def test_each_page_is_planned_on_its_claims_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    for job in jobs:
+        rounds = {registry.announcements[registry.claim(claim).announcement].round for claim in job.claims}
+        if len(rounds) == 1:
+            assert job.parameters["results_path"] == f"data/mlperf/{rounds.pop()}.csv", job.name
+    assert any(job.parameters["results_path"] == f"data/mlperf/{first}.csv" for job in jobs)
+
+
+def test_an_out_book_gets_every_round_the_book_holds(tmp_path):
+    from claimbook.pipeline.staging import copy_sources
+
+    copy_sources(ROOT, tmp_path, with_data=True)
+    assert sorted(held_rounds(tmp_path / "data" / "mlperf")) == sorted(HELD)
+
+
+def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
+    import pandas as pd
+    from test_ingest_json import SHARED_JSON
+
+    from claimbook.engine.context import read_results
+
+    if not SHARED_JSON.is_file():
+        pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
+    pd.testing.assert_frame_equal(read_results(str(SHARED_JSON)), load_results(HELD["v5.1"]))
+
+
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_citation_gives_the_result_ids_a_summary_carries(round_name):
+    from claimbook.engine.context import book_data
+    from claimbook.present import blocks
+
+    data = book_data(ROOT)
+    table = data.rounds.table(round_name)
+    rows = table.head(3)
+    text = blocks.citation(rows, None, data.sources)
+    ids = [value for value in rows["result_id"] if isinstance(value, str) and value]
+    assert all(value in text for value in ids)
+    assert ("carries no ID" in text) is False or not ids
+
+
+def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
+    """A renamed copy of a real round, written here: the book holds it beside the others, a
+    registry of it is judged on it alone, and the others' claims on their own."""
+    from claimbook.engine import check
+    from claimbook.engine.context import load_data
+    from claimbook.inputs.ingest import write_tidy
+
+    folder = tmp_path / "data" / "mlperf"
+    folder.mkdir(parents=True)
+    for path in HELD.values():
+        (folder / path.name).write_bytes(path.read_bytes())
+    real = list(HELD)[-1]
+    synthetic = "v10.0"  # after v6.1 by version, before it by spelling
+    table = load_results(HELD[real])
+    table["round"] = synthetic
+    write_tidy(table, folder / f"{synthetic}.csv")
+    assert list(held_rounds(folder)) == [*HELD, synthetic]  # ordered by version, not by name
+
+    registry = registry_of(tmp_path / f"test-{synthetic}.yaml", synthetic, largest_result(real))
+    data = load_data(
+        str(folder / f"{real}.csv"),
+        reference_dir=str(ROOT / "data" / "reference"),
+        registry_dir=str(ROOT / "data" / "claims"),
+        chapters_file=str(ROOT / "data" / "chapters.yaml"),
+        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
+        sources_path=str(ROOT / "data" / "mlperf" / "sources.csv"),
+        registry_file=registry,
+    )
+    assert data.rounds.names == [*HELD, synthetic]
+    for claim in data.registry.claims:
+        judged = check(claim, data)
+        if judged.rows is not None and not judged.rows.empty:
+            assert set(judged.rows["round"]) == {data.announcement(claim).round}, claim.id

@@ -87,8 +87,9 @@ def held_round_tables(results_path, results, reference, reference_dir) -> RoundT
     from claimbook.common.paths import resolve_path
 
     own = str(results["round"].iloc[0]) if len(results) else None
+    folder = Path(results_path).parent  # as given: a page's paths are relative to the book's root
     readers = {
-        name: functools.partial(_round_results, str(path), reference_dir, reference)
+        name: functools.partial(_round_results, str(folder / path.name), reference_dir, reference)
         for name, path in held_rounds(resolve_path(results_path).parent).items()
         if name != own
     }
@@ -152,14 +153,17 @@ def _part(name: str, path: str, read):
 
 
 def read_results(path) -> object:
-    """The round's results from ``path``: the book's tidy table, or an MLCommons summary.csv
-    ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
+    """The round's results from ``path``: the book's tidy table, or an MLCommons summary (its CSV
+    or its JSON) ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
     tidy reader's one-line error."""
     from claimbook.common.paths import resolve_path
-    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_header
+    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_head, read_header
+    from claimbook.inputs.summary_json import looks_like_json
 
     try:
-        raw = header_kind(read_header(resolve_path(path), "results file")) == RAW
+        # MLCommons' JSON summary, told by its content, or a summary.csv by its header.
+        raw = looks_like_json(read_head(resolve_path(path), "results file")[0])
+        raw = raw or header_kind(read_header(resolve_path(path), "results file")) == RAW
     except IngestError:
         raw = False  # not a readable CSV: the tidy reader says what it is
     if raw:
@@ -187,7 +191,13 @@ def preload() -> None:
         preloaded.recording() as recorded,
     ):
         warnings.simplefilter("always")
-        _read(files)
+        read = _read(files)
+        # Every other round the book holds, as a page of that round names it.
+        rounds = held_round_tables(
+            files["results_path"], read.results, read.reference, files["reference_dir"]
+        )
+        for name in rounds.names:
+            rounds.table(name)
     # Each part kept under the bytes it was read from: a file that changed meanwhile loses it.
     if not warned and not said.getvalue():
         preloaded.keep(recorded)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 from pathlib import Path
 
 from claimbook.common.safe_read import InputError, read_text
@@ -76,7 +77,13 @@ def read_json_rows(path: Path) -> tuple[list[str], list[list[str]], list[str]]:
     """The summary as ``read_rows`` gives a CSV: the CSV's header, each result's fields as text,
     and where each result is ("result N (ID ...)"), for the errors."""
     try:
-        text = read_text(path, str(path), "results file", MAX_BYTES).removeprefix("\ufeff")
+        # Read what the file holds, not a buffer of MAX_BYTES (a read allocates what it may take).
+        size = os.stat(path).st_size
+    except OSError:
+        size = MAX_BYTES
+    limit = MAX_BYTES if size >= MAX_BYTES else size + 1
+    try:
+        text = read_text(path, str(path), "results file", limit).removeprefix("\ufeff")
     except InputError as exc:
         raise IngestError(str(exc)) from None
     try:

@@ -113,18 +113,7 @@ def verdict_of(
         codes.add("incomplete-data")
     summary = [reading_text(name, found) for name, found in judged.items()]
     alone = [case for found in readings.values() for case in found if case.reaches is None]
-    rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
-    if rivalless:
-        # Where no one else ran, the subject leads trivially: said, not counted.
-        notes.append(uncontested_text(rivalless))
-    notes.extend(
-        dict.fromkeys(
-            f"{case.label}: {case.detail.note}"
-            for found in readings.values()
-            for case in found
-            if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
-        )
-    )
+    notes.extend(_case_notes(readings, alone))
     verdict = _over_readings(judged, codes)
     failing = [case for found in judged.values() for case in found if not case.reaches]
     deciding = (failing or [case for found in judged.values() for case in found])[0].label
@@ -152,6 +141,21 @@ def verdict_of(
         context=context_notes,
     )
     return finish(claim, outcome)
+
+
+def _case_notes(readings: dict[str, list[Case]], alone: list[Case]) -> list[str]:
+    """The cases with no rival (where no one else ran, the subject leads trivially: said, not
+    counted), and what a case says of systems it could not rank (no per-GPU figure)."""
+    rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
+    said = [uncontested_text(rivalless)] if rivalless else []
+    return said + list(
+        dict.fromkeys(
+            f"{case.label}: {case.detail.note}"
+            for found in readings.values()
+            for case in found
+            if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
+        )
+    )
 
 
 def _unjudged(cases) -> str:
@@ -221,25 +225,9 @@ def lead_case(
     """The subject's best result against the best of ``rivals`` (none: a case with no rival),
     its pair added to ``used`` and its row to the leaders ``table``. ``selected``: the case
     records the results it stands on (a reading of the claim, not the context one)."""
-    note = ""
-    if measure == "per-gpu":
-        # A system without accelerators (a CPU-only one) has no per-GPU figure: said, not judged.
-        if int(own["total_accelerators"]) <= 0:
-            return Case(
-                label,
-                scenario,
-                None,
-                None,
-                "x",
-                None,
-                (own["location"],),
-                selected=chosen("subject", own) if selected else (),
-                detail=LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T)),
-            )
-        without = rivals[rivals["total_accelerators"] <= 0]
-        rivals = rivals[rivals["total_accelerators"] > 0]
-        note = f"{no_per_gpu_figure(without)}; the rest are judged" if not without.empty else ""
-    if rivals.empty:
+    rivals, note = _rankable(own, rivals, measure)
+    if note is None or rivals.empty:  # no figure of the subject's, or no rival to set it against
+        detail = LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T))
         return Case(
             label,
             scenario,
@@ -249,7 +237,7 @@ def lead_case(
             None,
             (own["location"],),
             selected=chosen("subject", own) if selected else (),
-            detail=LeadCase(note=note or NO_RIVAL, uncontested=not note),
+            detail=detail if note is None else LeadCase(note=note or NO_RIVAL, uncontested=not note),
         )
     top = best_of(rivals, measure)
     value, rival_value = value_of(own, measure), value_of(top, measure)
@@ -279,6 +267,19 @@ def lead_case(
             note=note,
         ),
     )
+
+
+def _rankable(own: pd.Series, rivals: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, str | None]:
+    """The rivals a case ranks the subject among, and what it says of the others: per GPU, a
+    system without accelerators (a CPU-only one) has no figure, so it is said and the rest are
+    judged; None when the subject itself has none."""
+    if measure != "per-gpu":
+        return rivals, ""
+    if int(own["total_accelerators"]) <= 0:
+        return rivals, None
+    without = rivals[rivals["total_accelerators"] <= 0]
+    note = f"{no_per_gpu_figure(without)}; the rest are judged" if not without.empty else ""
+    return rivals[rivals["total_accelerators"] > 0], note
 
 
 def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads: bool) -> dict:
