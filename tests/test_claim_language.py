@@ -173,3 +173,20 @@ def test_a_part_with_only_uncontested_cases_does_not_decide_its_compound(tmp_pat
     (tmp_path / "single").mkdir()
     single = world(tmp_path / "single", uncontested_rows(), [record("acme-alone", ["dlrm-v3"])])
     assert check(single, "acme-alone").verdict == CANNOT_BE_CHECKED  # every case uncontested
+
+
+def test_a_first_in_the_earliest_round_held_says_it_cannot_search_further_back(tmp_path):
+    first = {
+        "id": "acme-first",
+        "statement": "Acme's first results on gpt-oss-120b.",
+        "kind": "presence",
+        "rows": {"organization": "Acme", "benchmark": "gpt-oss-120b"},
+        "history": True,
+    }
+    data = world(tmp_path, rows(), [first])
+    assert data.earlier.empty or (data.earlier["round"] >= "v6.1").all()  # nothing before the round
+    outcome = check(data, "acme-first")
+    assert outcome.verdict == "supported with caveats" and "incomplete-data" in outcome.caveats
+    assert (
+        "The book holds no result of a round before v6.1, so it cannot search further back." in outcome.notes
+    )

@@ -56,12 +56,19 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
     the systems of the current round; otherwise for the same submitters on the same benchmark.
     Returns whether an earlier round has such a result."""
-    earlier = data.earlier
-    if earlier.empty or rows.empty:
+    if rows.empty:
         return False
     current = str(rows["round"].iloc[0])
-    earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
+    earlier = data.earlier
+    if not earlier.empty:
+        earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
     codes.add("incomplete-data")
+    if earlier.empty:
+        # Nothing earlier to search: the first holds on what the book has, and says how far back.
+        notes.append(
+            f"The book holds no result of a round before {current}, so it cannot search further back"
+        )
+        return False
     lead = _earlier_rounds_said(earlier)
     if "family" in (claim.get("rows") or {}):
         families = sorted(set(rows["family"]))
