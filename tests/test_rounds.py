@@ -193,3 +193,21 @@ def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
         judged = check(claim, data)
         if judged.rows is not None and not judged.rows.empty:
             assert set(judged.rows["round"]) == {data.announcement(claim).round}, claim.id
+
+
+@needs_two
+def test_a_page_where_rounds_meet_depends_on_every_held_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import _rounds_read, plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    spanning = [job for job in jobs if len({p["announcement"]["round"] for p in job.digest_claims}) > 1]
+    assert spanning  # a page that reads every claim (where the announcements meet)
+    for job in spanning:
+        (entry,) = _rounds_read(ROOT, job)
+        assert sorted(entry["rounds held"]) == sorted(HELD)
+    single = [job for job in jobs if job not in spanning]
+    assert all(_rounds_read(ROOT, job) == [] for job in single)
