@@ -209,6 +209,12 @@ def run(
         own = data.for_claim(claim).results
         by_location = by_round.setdefault(id(own), located(own))
         reports.append(verdict(claim, data, root, by_location))
+    if results is not None and len(data.results):
+        from claimbook.engine.context import results_round_line
+
+        (report or _to_stderr)(
+            results_round_line(data.registry, str(data.results["round"].iloc[0]), chosen(data.registry))
+        )
     found = verify.drifted(root, [row for item in reports for row in item["rows"]])
     if found:
         verify.report_drift(found, report or _to_stderr)

@@ -157,3 +157,13 @@ def test_every_official_v51_result_is_kept_as_the_raw_file_says(tmp_path):
 def test_committed_v51_table_is_what_ingest_makes_of_the_official_file(tmp_path):
     fresh = write_tidy(ingest(SHARED_JSON), tmp_path / "v5.1.csv")
     assert fresh.read_bytes() == (ROOT / "data" / "mlperf" / "v5.1.csv").read_bytes()
+
+
+def test_the_tidy_reader_given_the_json_summary_says_to_ingest_it(tmp_path):
+    from claimbook.inputs.results import ResultsError, load_results
+
+    path = write_json(tmp_path / "summary_results.json", [json_result()])
+    path.write_text(json.dumps([json_result()], indent=2), encoding="utf-8")  # as published: indented
+    with pytest.raises((ResultsError, IngestError)) as raised:
+        load_results(path)
+    assert "MLCommons' JSON results summary; run `python -m claimbook ingest`" in str(raised.value)

@@ -598,3 +598,24 @@ def test_the_software_gains_history_shows_a_held_round_s_figures_as_published_ev
                 assert not same.empty, (claim.id, benchmark, row.scenario)  # the summary's, as published
                 checked.append(claim.id)
     assert checked, "no round-gain claim has a v5.1 figure in its history"
+
+
+def test_each_step_of_a_history_names_the_source_of_both_its_figures():
+    from claimbook.engine.context import book_data
+    from claimbook.inputs.earlier import round_to_round, system_history
+
+    data = book_data(ROOT)
+    steps = 0
+    for claim in data.registry.all_claims():
+        subject = claim.get("subject") or {}
+        if claim.kind != "round-gain" or not isinstance(subject.get("system"), str):
+            continue
+        judged = data.for_claim(claim)
+        for benchmark in sorted(set(judged.results["benchmark"])):
+            history = system_history(judged, subject["organization"], subject["system"], benchmark)
+            source = {(row.round, row.scenario): row.source_type for row in history.itertuples()}
+            for step in round_to_round(history).itertuples():
+                assert step.from_source == source[(step.from_round, step.scenario)]
+                assert step.to_source == source[(step.to_round, step.scenario)]
+                steps += 1
+    assert steps

@@ -371,3 +371,22 @@ def test_no_chart_sizes_by_an_unsorted_category(data, checks):
                 assert not re.search(r'"size": \{"field": "[^"]+", [^}]*"type": "nominal"', text), (
                     leaf.claim.id
                 )
+
+
+def test_tables_that_put_announcements_side_by_side_name_each_one_s_publisher_and_round(data, checks):
+    from claimbook.engine import crossref
+
+    table = crossref.rival_comparisons(checks, data)
+    assert not table.empty
+    for row in table.itertuples():
+        announcement = data.registry.announcements[data.registry.claim(row[2]).announcement]
+        assert row.Announcement == f"{announcement.publisher} ({announcement.round})"
+    meetings = crossref.meeting_points(checks, data)
+    assert meetings
+    for meeting in meetings:
+        sides = crossref.sides_table(meeting, data.registry)
+        expected = {
+            f"{data.registry.announcements[key].publisher} ({data.registry.announcements[key].round})"
+            for key in meeting.sides
+        }
+        assert set(sides["Announcement"]) == expected

@@ -193,3 +193,38 @@ def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
         judged = check(claim, data)
         if judged.rows is not None and not judged.rows.empty:
             assert set(judged.rows["round"]) == {data.announcement(claim).round}, claim.id
+
+
+@needs_two
+def test_a_page_where_rounds_meet_depends_on_every_held_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import _rounds_read, plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    spanning = [job for job in jobs if len({p["announcement"]["round"] for p in job.digest_claims}) > 1]
+    assert spanning  # a page that reads every claim (where the announcements meet)
+    for job in spanning:
+        (entry,) = _rounds_read(ROOT, job)
+        assert sorted(entry["rounds held"]) == sorted(HELD)
+    single = [job for job in jobs if job not in spanning]
+    assert all(_rounds_read(ROOT, job) == [] for job in single)
+
+
+@needs_two
+def test_results_of_another_round_than_the_claims_say_so_naming_both(tmp_path):
+    from summaries import summary_from_tidy
+
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    own = data.announcement(claim).round
+    other = next(name for name in HELD if name != own)
+    path = summary_from_tidy(load_results(HELD[other]).head(3), tmp_path / "summary.csv")
+    done = in_process("check", claim.id, "--results", path, "--round", other)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "the results given hold round" in line]
+    assert f"round {other}" in line and f"1 claim of {own} judged on their own round" in line, line

@@ -252,6 +252,28 @@ def _named_systems(value):
             yield from _named_systems(item)
 
 
+def results_round_line(registry, round_name: str, claims=None) -> str:
+    """What a results file of ``round_name`` given in place of the committed round replaces, in
+    one line naming the rounds: the claims of that round are judged on it, the others on their
+    own rounds' committed results (``claims``: the top-level claims judged; all by default)."""
+    from collections import Counter
+
+    from claimbook.common.formatting import plural
+
+    chosen = registry.claims if claims is None else claims
+    by_round = Counter(registry.announcements[claim.announcement].round for claim in chosen)
+    others = [
+        f"{plural(count, 'claim')} of {name}"
+        for name, count in sorted(by_round.items())
+        if name != round_name
+    ]
+    line = (
+        f"the results given hold round {round_name} and replace only the book's {round_name} results: "
+        f"{plural(by_round.get(round_name, 0), 'claim')} of {round_name} judged on them"
+    )
+    return line + (f"; {', '.join(others)} judged on their own round's committed results" if others else "")
+
+
 def check_systems(data: Data) -> None:
     """A selector naming a system no data the book knows has is a registry mistake (a typo),
     not a missing result: a UsageError naming the file, the claim, the field and the closest real

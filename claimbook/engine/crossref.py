@@ -116,6 +116,11 @@ def registry_publisher(data, announcement: str) -> str:
     return data.registry.announcements[announcement].publisher
 
 
+def publisher_and_round(announcement) -> str:
+    """How a table that puts announcements side by side names one: "AMD (v6.1)"."""
+    return f"{announcement.publisher} ({announcement.round})"
+
+
 def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
     """Each claim that uses the shared results: its announcement, verdict and figure."""
     rows = []
@@ -123,7 +128,7 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
         for leaf in leaves:
             rows.append(
                 {
-                    "Announcement": registry.announcements[announcement].publisher,
+                    "Announcement": publisher_and_round(registry.announcements[announcement]),
                     "Claim": leaf.claim.get("title") or leaf.claim.statement,
                     "Claim id": leaf.claim.id,
                     "Verdict": leaf.verdict,
@@ -165,17 +170,18 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
             if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
+            results = data.for_claim(leaf.claim).results  # the results of the claim's own round
             for case in leaf.cases:
                 if case.measured is None or len(case.evidence) < 2:
                     continue
-                subject = data.results[data.results["location"] == case.evidence[0]].iloc[0]
-                rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
+                subject = results[results["location"] == case.evidence[0]].iloc[0]
+                rival = results[results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
                 best = case.detail.best_rival
                 rows.append(
                     {
-                        "Announcement": announcement.publisher,
+                        "Announcement": publisher_and_round(announcement),
                         "Claim id": leaf.claim.id,
                         "Case": case.label,
                         "Claimant's result": label_of(subject),

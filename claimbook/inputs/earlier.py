@@ -270,7 +270,7 @@ def system_history(data, organization: str, system: str, benchmark: str) -> pd.D
 
 def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
     """The gain from each round to the next one the system has, per scenario, with the weaker of
-    the two figures' sources as the evidence it rests on."""
+    the two figures' sources as the evidence it rests on, and each figure's own source."""
     order = list(SOURCE_TYPES)
     rounds = sorted(set(history["round"]), key=round_order)
     rows = []
@@ -295,6 +295,8 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
                     # the metric's own signed change: a latency that fell is negative
                     "change_percent": 100.0 * (new["result"] / old["result"] - 1.0),
                     "evidence": weaker,
+                    "from_source": old["source_type"],
+                    "to_source": new["source_type"],
                 }
             )
     return pd.DataFrame(
@@ -309,5 +311,7 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
             "gain",
             "change_percent",
             "evidence",
+            "from_source",
+            "to_source",
         ],
     )

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS, round_results_path
+from claimbook.common.paths import (
+    CLAIM_TEMPLATE,
+    DATA_INPUTS,
+    MLPERF_DIR,
+    PROJECT_ROOT,
+    RESULTS,
+    held_rounds,
+    round_results_path,
+)
 from claimbook.common.suggest import closest_hint
 from claimbook.pipeline import digests
 
@@ -262,10 +270,28 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
     check_declared(root, pages)
     return {
         job.name: digests.chapter_digest(
-            root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED
+            root / job.template,
+            job.parameters,
+            book_root,
+            job.digest_claims + _rounds_read(book_root, job),
+            NOT_DIGESTED,
         )
         for job in pages
     }
+
+
+def _rounds_read(book_root: Path, job: Job) -> list:
+    """For a page whose claims span rounds (where announcements of several rounds meet): every
+    held round's table, which it reads beside the one its parameters name."""
+    rounds = {
+        payload["announcement"].get("round")
+        for payload in job.digest_claims
+        if isinstance(payload, dict) and isinstance(payload.get("announcement"), dict)
+    }
+    if len(rounds) < 2:
+        return []
+    held = held_rounds(book_root / MLPERF_DIR)
+    return [{"rounds held": {name: digests.file_digest(path) for name, path in held.items()}}]
 
 
 def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:

@@ -556,14 +556,17 @@ def efficiency_chart(
 
 def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
     """One system's result before and after, per scenario: a line from the earlier round to the
-    current one; the point's shape says the earlier figure's source."""
+    current one; the point's shape says that figure's own source (a round the book holds in full is
+    its published summary, another round's figure a log or a third party's)."""
     long = pd.concat(
         [
-            gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["evidence"]),
-            gains.assign(round=gains["to_round"], result=gains["to_result"], source="mlperf-summary"),
+            gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["from_source"]),
+            gains.assign(round=gains["to_round"], result=gains["to_result"], source=gains["to_source"]),
         ],
         ignore_index=True,
-    )
+    ).drop_duplicates(
+        ["round", "scenario"]
+    )  # a round in the middle is the end of one step and the start of the next
     long = long.assign(label=long["scenario"] + " (" + long["units"] + ")")
     base = alt.Chart(long).encode(
         x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),
