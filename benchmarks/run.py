@@ -220,18 +220,19 @@ def big_summary(rows: int, path: Path) -> Path:
     return path
 
 
-def ingest_measure(path: Path) -> tuple[float, float, float]:
+def ingest_measure(path: Path, round_name: str | None = "v6.1") -> tuple[float, float, float]:
     """Ingest time (in process, best of three, without tracing), then in a separate run the
-    Python peak allocation (tracemalloc) and the process peak RSS, in MiB."""
+    Python peak allocation (tracemalloc) and the process peak RSS, in MiB (``round_name`` None:
+    the round the file's version gives)."""
     timing = (
         "import sys, time\n"
         "from claimbook.inputs.ingest import ingest\n"
-        "t = time.perf_counter(); table = ingest(sys.argv[1], 'v6.1'); print(time.perf_counter() - t)\n"
+        f"t = time.perf_counter(); table = ingest(sys.argv[1], {round_name!r}); print(time.perf_counter() - t)\n"
     )
     memory = (
         "import resource, sys, tracemalloc\n"
         "from claimbook.inputs.ingest import ingest\n"
-        "tracemalloc.start(); table = ingest(sys.argv[1], 'v6.1')\n"
+        f"tracemalloc.start(); table = ingest(sys.argv[1], {round_name!r})\n"
         "print(tracemalloc.get_traced_memory()[1] / 2**20, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
     )
     seconds = min(
@@ -570,6 +571,53 @@ def only_preview(repeat: int) -> None:
     print_preview(measured)
 
 
+SHARED_ROUNDS = {
+    "v5.1": ROOT.parent / "shared" / "mlperf" / "v5.1" / "summary_results.json",
+    "v6.1": ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv",
+}
+CHECK_ONE_GOAL_S = 1.5
+
+
+def rounds_measure(repeat: int) -> dict:
+    """Each shared round's summary ingested as published (time, Python peak and RSS), and
+    ``claimbook check`` of one claim with every round the book holds (best of ``repeat`` runs)."""
+    from claimbook.common.paths import held_rounds
+
+    measured: dict = {"rounds_held": list(held_rounds(ROOT / "data" / "mlperf"))}
+    for round_name, path in SHARED_ROUNDS.items():
+        if path.is_file():
+            seconds, python_peak, rss = ingest_measure(path, None)
+            measured[f"ingest_{round_name}"] = {
+                "file": path.name,
+                "s": seconds,
+                "python_peak_mib": python_peak,
+                "rss_mib": rss,
+            }
+    claim = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text())[0]["claim"]
+    command = [PYTHON, "-m", "claimbook", "check", claim]
+    measured["check_one_claim"] = {"claim": claim, "s": best_of(repeat, command, ROOT, dict(os.environ))}
+    return measured
+
+
+def only_rounds(repeat: int) -> None:
+    """The rounds' ingest and a check of one claim measured alone, added to the last results
+    (``--only-rounds``)."""
+    results_path = ROOT / "benchmarks" / "results.json"
+    results = json.loads(results_path.read_text()) if results_path.is_file() else {}
+    results["rounds"] = measured = rounds_measure(repeat)
+    results_path.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"rounds held: {', '.join(measured['rounds_held'])}")
+    for round_name in SHARED_ROUNDS:
+        entry = measured.get(f"ingest_{round_name}")
+        if entry:
+            print(
+                f"ingest {round_name} ({entry['file']}): {entry['s']:.3f} s, Python peak "
+                f"{entry['python_peak_mib']:.1f} MiB, peak RSS {entry['rss_mib']:.1f} MiB"
+            )
+    check = measured["check_one_claim"]
+    print(f"check {check['claim']}: {check['s']:.2f} s (goal <= {CHECK_ONE_GOAL_S} s)")
+
+
 MAKE_TEST_GOAL_S = 150
 
 
@@ -657,6 +705,12 @@ def main() -> None:
         help="time `make test` alone (its slowest 15 tests listed) and add it to benchmarks/results.json",
     )
     parser.add_argument(
+        "--only-rounds",
+        action="store_true",
+        help="time each round's ingest as published and a check of one claim with every round held, "
+        "and add them to benchmarks/results.json",
+    )
+    parser.add_argument(
         "--by-process",
         action="store_true",
         help="with the timing of `make test`, sample every process and give its CPU by kind of process",
@@ -676,6 +730,9 @@ def main() -> None:
         return
     if args.only_tests:
         only_tests(args.by_process)
+        return
+    if args.only_rounds:
+        only_rounds(max(args.repeat, 3))
         return
     if not SHARED_SUMMARY.is_file():
         raise SystemExit(f"{SHARED_SUMMARY}: the official summary is needed to make large inputs")

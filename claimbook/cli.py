@@ -75,9 +75,14 @@ def _parser() -> argparse.ArgumentParser:
 def _add_ingest_commands(commands) -> None:
     """The three ingest commands: a round's summary, earlier-round figures, GPU-hour prices."""
     ingest_cmd = commands.add_parser(
-        "ingest", help="turn an MLCommons summary.csv into the tidy results table"
+        "ingest",
+        help="turn an MLCommons results summary (summary.csv or its JSON) into the tidy results table",
     )
-    ingest_cmd.add_argument("path", type=Path, help="an MLCommons Inference summary.csv (any round's layout)")
+    ingest_cmd.add_argument(
+        "path",
+        type=Path,
+        help="an MLCommons Inference summary: summary.csv (any round's layout) or summary_results.json, told apart by content",
+    )
     ingest_cmd.add_argument(
         "--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)"
     )
@@ -106,12 +111,14 @@ def _add_ingest_commands(commands) -> None:
 
 
 def _add_fetch_command(commands) -> None:
-    """``fetch``: a round's summary.csv downloaded and checked."""
+    """``fetch``: a round's results summary downloaded and checked."""
     fetch_cmd = commands.add_parser(
         "fetch",
-        help="download a round's summary.csv from the MLCommons results repository",
-        description="Download a round's summary.csv (at most 32 MiB: a summary is a few MB), check it "
-        "is a complete summary of that round, and install it with its checksum record.",
+        help="download a round's results summary from the MLCommons results repository",
+        description="Download a round's results summary (at most 32 MiB: a summary is a few MB) under "
+        "the name the round published it (summary.csv, summary_results.json: the round's own first, "
+        "then the others), check it is a complete summary of that round, and install it with its "
+        "checksum record.",
     )
     fetch_cmd.add_argument("round_name", metavar="ROUND", help="round label, vMAJOR.MINOR, e.g. v6.1")
     fetch_cmd.add_argument(
@@ -125,7 +132,7 @@ def _add_fetch_command(commands) -> None:
         help="seconds the whole download may take, however slowly the server sends (default: 120); "
         "a download is also stopped past 32 MiB",
     )
-    _add_force(fetch_cmd, "the round's summary.csv")
+    _add_force(fetch_cmd, "the round's summary")
 
 
 def _add_reading_commands(commands) -> None:
@@ -175,7 +182,9 @@ def _add_new_announcement_command(commands) -> None:
     new_cmd.add_argument("--title", required=True, help="the announcement's title")
     new_cmd.add_argument("--date", required=True, help="its date, YYYY-MM-DD")
     new_cmd.add_argument(
-        "--round", dest="round_name", default="v6.1", help="the MLPerf round it is about (default v6.1)"
+        "--round",
+        dest="round_name",
+        help="the MLPerf round it is about, one the book holds (default: the newest it holds)",
     )
 
 
@@ -204,7 +213,7 @@ def _add_build_command(commands) -> None:
         "--only",
         action="append",
         metavar="NAME",
-        help="a book of only this chapter, claim or page (needs --out); repeatable",
+        help="a book of only this chapter, claim, page or announcement (every page of its claims; needs --out); repeatable",
     )
     build_cmd.add_argument(
         "--param",
@@ -255,6 +264,9 @@ def _add_drafting_commands(commands) -> None:
     systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
     systems_cmd.add_argument("--division", help="closed or open (default: both)")
     systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
+    systems_cmd.add_argument(
+        "--round", dest="round_name", help="a round the book holds, e.g. v5.1 (default: the book's round)"
+    )
 
     draft_cmd = commands.add_parser(
         "draft",
@@ -268,6 +280,11 @@ def _add_drafting_commands(commands) -> None:
         "--out", type=Path, help="where to write (default: data/claims/ID.yaml, which must not exist)"
     )
     draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
+    draft_cmd.add_argument(
+        "--round",
+        dest="round_name",
+        help="the round the text is about, one the book holds (default: the newest round the text names)",
+    )
 
     coverage_cmd = commands.add_parser(
         "coverage",
@@ -305,7 +322,12 @@ def _run_systems(args) -> int:
     filters = {name: getattr(args, name) for name in systems.FILTERS if name not in ("gpus", "division")}
     filters["gpus"] = _gpus_filter(args.gpus)
     filters["division"] = args.division
-    results = annotate(load_results(args.results or PROJECT_ROOT / RESULTS), load_reference())
+    if args.results is not None and args.round_name is not None:
+        raise UsageError("--results and --round: give one (--round names a round the book holds)")
+    path = args.results or (
+        _held_round(args.round_name, "--round") if args.round_name else PROJECT_ROOT / RESULTS
+    )
+    results = annotate(load_results(path), load_reference())
     found = systems.search(results, filters)
     for system in found:
         print(systems.describe(system))
@@ -313,6 +335,31 @@ def _run_systems(args) -> int:
         why = systems.why_none(results, filters)
         print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
     return 0
+
+
+def _held_round(round_name: str, said: str) -> Path:
+    """The tidy table of a round the book holds; any other round is one line naming those it holds."""
+    from claimbook.common.paths import held_rounds
+
+    held = held_rounds(PROJECT_ROOT / "data" / "mlperf")
+    if round_name not in held:
+        raise UsageError(
+            f"{said} {str(round_name)[:80]!r}: the book holds no results of that round (it holds "
+            f"{', '.join(held) or 'none'}); ingest that round's summary first"
+        )
+    return held[round_name]
+
+
+def _draft_round(args, text: str) -> Path:
+    """The results a draft proposes systems from: --round's, else the round the text names."""
+    from claimbook.claims.draft import round_of_text
+
+    if args.round_name is not None:
+        return _held_round(args.round_name, "--round")
+    named = round_of_text(text)
+    if named is None:
+        return PROJECT_ROOT / RESULTS
+    return _held_round(named, f"{args.path}: the text is about round")
 
 
 def _announcement_id(args) -> str:
@@ -340,7 +387,7 @@ def _run_draft(args) -> int:
             f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
             "outside data/claims); nothing was written"
         )
-    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    results, reference = annotated_results(_draft_round(args, text), PROJECT_ROOT / "data" / "reference")
     drafted, todos = draft_registry(text, announcement, args.path.name, results, reference)
     with writer_lock(out) if args.out is None else contextlib.nullcontext():
         replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
@@ -438,9 +485,15 @@ def _result_changes(out: Path, table):
 
 
 def _run_ingest(args) -> int:
-    from claimbook.inputs.ingest import ingest, tidy_csv
+    from claimbook.inputs.ingest import ingest, ingest_warnings, tidy_csv
 
     table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
+    for warning in ingest_warnings(table, args.path):
+        print(warning, file=sys.stderr)
+    from claimbook.inputs.reference import load_reference, unlisted
+
+    for warning in unlisted(table, load_reference(PROJECT_ROOT / "data" / "reference")):
+        print(warning, file=sys.stderr)  # the reviewed tables lack it: one line, with its count
     round_name = str(table["round"].iloc[0])
     out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
     return _write_table(
@@ -597,8 +650,13 @@ def _run_new_announcement(args) -> int:
     problem = identifiers.id_problem(args.identifier)
     if problem:
         raise UsageError(f"new-announcement {args.identifier[:80]!r}: an announcement id: {problem}")
+    if args.round_name is None:
+        from claimbook.common.paths import held_rounds
+
+        args.round_name = (list(held_rounds(PROJECT_ROOT / "data" / "mlperf")) or ["v6.1"])[-1]
     if not identifiers.is_round(args.round_name):
         raise UsageError(f"--round {args.round_name[:80]!r}: a round is {identifiers.ROUND_RULE}")
+    _held_round(args.round_name, "--round")  # its claims are judged on that round's results
     problem = identifiers.date_problem(args.date)
     if problem:
         raise UsageError(f"--date: {problem}")

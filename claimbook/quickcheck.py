@@ -37,7 +37,25 @@ def load(
             table = ingest_as_read(results, round_name)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if registry_file is not None:
+            same_round(registry_file, results, str(table["round"].iloc[0]) if len(table) else "")
     return checked_data(root, table, overrides, registry_file, claims)
+
+
+def same_round(registry_file, results, results_round: str) -> None:
+    """``--registry R --results F`` of different rounds: a UsageError naming both (a claim is
+    judged on its own round's results, never another's)."""
+    from claimbook.claims.registry import RegistryError, read_registry_file
+
+    try:
+        registry_round = read_registry_file(Path(registry_file), str(registry_file))[0].round
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from None
+    if registry_round and registry_round != results_round:
+        raise UsageError(
+            f"{registry_file}: its announcement is of round {registry_round} but --results {results} "
+            f"holds round {results_round}; a claim is judged on its own round's results (pass that round's summary)"
+        )
 
 
 def chosen_claims(registry, ids, registry_file=None) -> list:
@@ -78,7 +96,9 @@ def verdict(claim, data, root: Path = PROJECT_ROOT, by_location=None) -> dict:
         "statement": claim.statement,
         "verdict": check.verdict,
         "rows": scorecard.normalise(scorecard.rows_for(check, chapter_of(claim, data.registry))),
-        "results": results_used(check, located(data.results) if by_location is None else by_location),
+        "results": results_used(
+            check, located(data.for_claim(claim).results) if by_location is None else by_location
+        ),
     }
 
 
@@ -183,10 +203,18 @@ def run(
 
         overrides = rename_overrides(data.registry, parse(renames))
         data = load(root, registry_file, results, round_name, overrides, chosen)
-    by_location = located(data.results)
-    reports = [
-        verdict(claim, data, root, by_location) for claim in chosen_claims(data.registry, ids, registry_file)
-    ]
+    by_round: dict = {}  # each round's results by location, made once for its claims
+    reports = []
+    for claim in chosen_claims(data.registry, ids, registry_file):
+        own = data.for_claim(claim).results
+        by_location = by_round.setdefault(id(own), located(own))
+        reports.append(verdict(claim, data, root, by_location))
+    if results is not None and len(data.results):
+        from claimbook.engine.context import results_round_line
+
+        (report or _to_stderr)(
+            results_round_line(data.registry, str(data.results["round"].iloc[0]), chosen(data.registry))
+        )
     found = verify.drifted(root, [row for item in reports for row in item["rows"]])
     if found:
         verify.report_drift(found, report or _to_stderr)
@@ -210,14 +238,16 @@ def _to_stderr(message: str) -> None:
 def moved_table(reports, data, root: Path) -> str:
     """What moved against the committed scorecard for these claims (``engine.moves``): the table
     a check of other results ends with ("" when nothing moved)."""
-    from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, RESULTS
+    from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, round_results_path
     from claimbook.engine import drift, moves
     from claimbook.inputs.renames import detect
     from claimbook.inputs.results import load_results
 
     committed = drift.read_committed(root / BOOK_DIR / GENERATED_DIR / "scorecard.json")
     built = [row for report in reports for row in report["rows"]]
-    old = load_results(root / RESULTS) if (root / RESULTS).is_file() else None
+    # Within a round: the other results against the committed table of the round they hold.
+    committed_round = root / round_results_path(str(data.results["round"].iloc[0]))
+    old = load_results(committed_round) if len(data.results) and committed_round.is_file() else None
     renamed = detect(old, data.results) if old is not None else None
     return moves.table(
         moves.compare(committed, built, old, data.results, drift.compare(committed, built), renamed)

@@ -72,3 +72,32 @@ claims:
     kind: not-checkable
     reason: MLPerf Inference measures throughput and latency, not how often a cloud's GPUs fail.
 """
+
+# An announcement of one claim that sets one statement aside: every count on its pages is one
+# ("judges 1 claim", "sets 1 statement aside"), which the generic tests must read as such.
+SINGLE_ID = "oneclaim-v6.1"
+SINGLE_REGISTRY = f"""
+# A test announcement of a single claim, in the test's own words.
+announcement:
+  id: {SINGLE_ID}
+  title: A cloud's one MLPerf Inference v6.1 result (a test announcement)
+  publisher: Azure
+  claimant: Azure
+  vendor: NVIDIA
+  date: "2026-09-20"
+  round: v6.1
+  source_url: https://azure.microsoft.com/blog
+  source_label: the cloud's blog (a test announcement; no real post)
+  results_retrieved: "2026-09-16"
+  division: closed
+  set_aside:
+    - text: Customers can rent the same rack today.
+      why: A statement about availability for rent, which MLPerf results do not record.
+
+claims:
+  - id: oneclaim-submitted
+    title: "Results on DeepSeek-R1"
+    statement: The cloud submitted DeepSeek-R1 results in this round.
+    kind: presence
+    rows: {{organization: Azure, benchmark: deepseek-r1}}
+"""

@@ -239,3 +239,29 @@ def test_a_rebuild_with_nothing_to_do_imports_no_table_or_chart_library(tmp_path
     assert done.returncode == 0, done.stderr
     assert "nothing changed" in done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_only_an_announcement_plans_every_page_of_its_claims_and_no_other():
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import plan, shown_claims
+
+    registry = load_registry()
+    every = plan(registry)
+    for announcement in registry.announcements:
+        own = {claim.id for claim in registry.all_claims() if claim.announcement == announcement}
+        expected = {job.name for job in every if own & set(job.claims)}
+        chosen = plan(registry, only=(announcement,))
+        assert {job.name for job in chosen} == expected, announcement
+        included, text_only = shown_claims(registry, chosen, (announcement,))
+        assert {claim.id for claim in text_only if claim.announcement == announcement} <= included
+
+
+def test_only_an_unknown_name_lists_the_announcements_too():
+    from claimbook.common.errors import UsageError
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import plan
+
+    registry = load_registry()
+    with pytest.raises(UsageError) as raised:
+        plan(registry, only=("no-such-thing",))
+    assert f"announcements: {', '.join(registry.announcements)}" in str(raised.value)

@@ -4,6 +4,7 @@ on the announcement's page, and the TODOs a draft leaves (named on every build, 
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -108,6 +109,11 @@ def test_a_figure_of_another_benchmark_or_unit_is_not_judged_by_the_claim(tmp_pa
     assert "  missed: acme-speed: up-to 3.7x on deepseek-r1" in said
 
 
+def _counted(number: int, noun: str) -> str:
+    """ "1 claim", "2 claims", "0 statements": how a page counts (a registry may have one)."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def test_the_committed_registries_cover_their_set_asides_on_their_pages():
     """The announcement pages show the count and every statement set aside, as the registries say."""
     for path in sorted((ROOT / "data" / "claims").glob("*.yaml")):
@@ -116,10 +122,12 @@ def test_the_committed_registries_cover_their_set_asides_on_their_pages():
         page = (ROOT / "book" / "generated" / f"{document['announcement']['id']}.md").read_text(
             encoding="utf-8"
         )
-        judged = len(document["claims"])
-        assert f"judges {judged} claims of this announcement and sets {len(aside)} statement" in page
+        judged, aside_count = _counted(len(document["claims"]), "claim"), _counted(len(aside), "statement")
+        assert f"judges {judged} of this announcement and sets {aside_count} aside" in page
         for entry in aside:
-            assert " ".join(entry["why"].split()).replace("'", "&#x27;") in page
+            assert (
+                html.escape(" ".join(entry["why"].split())) in page
+            )  # quotes escaped as the page writes them
 
 
 def test_set_aside_text_is_escaped_on_the_page():

@@ -63,3 +63,22 @@ def test_import_statements_over_several_lines_and_in_functions():
         "claimbook.common.formatting.percent",
     } <= found
     assert found >= _whole_parse(source, "claimbook.common")
+
+
+def test_a_fetched_file_in_the_ignored_raw_folder_leaves_the_assembly_digest_as_it_was(tmp_path):
+    """``claimbook fetch`` writes data/raw/ROUND/ (ignored by git): the book holds a round once it
+    is ingested, so a fetched file changes nothing the committed cache records; data does."""
+    from claimbook.pipeline.cache import assembly_digest
+
+    (tmp_path / "_config.yml").write_text("title: x\n", encoding="utf-8")
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.md").write_text("# x\n", encoding="utf-8")
+    (tmp_path / "data" / "mlperf").mkdir(parents=True)
+    (tmp_path / "data" / "mlperf" / "v6.1.csv").write_text("round\nv6.1\n", encoding="utf-8")
+    before = assembly_digest(tmp_path, {}, {})
+    fetched = tmp_path / "data" / "raw" / "v6.1" / "summary.csv"
+    fetched.parent.mkdir(parents=True)
+    fetched.write_text("Organization,Result,Location\n", encoding="utf-8")
+    assert assembly_digest(tmp_path, {}, {}) == before
+    (tmp_path / "data" / "mlperf" / "v5.1.csv").write_text("round\nv5.1\n", encoding="utf-8")
+    assert assembly_digest(tmp_path, {}, {}) != before

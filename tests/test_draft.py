@@ -5,6 +5,7 @@ draft that never replaces a registry."""
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import pytest
@@ -275,3 +276,78 @@ def test_a_draft_of_the_longest_text_it_takes_ends(tmp_path):
     )
     assert done.returncode == 0 and done.stderr.count("\n") == 1, done.stderr[-2000:]
     assert out.stat().st_size <= len(text) * 1.2 + MAX_CLAIMS * 1200
+
+
+# -- the round: read from the text (or --round), and the systems proposed are of that round ----
+
+
+def _held():
+    from claimbook.common.paths import held_rounds
+
+    return held_rounds(ROOT / "data" / "mlperf")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("AMD's MLPerf Inference v5.1 results beat its v5.0 ones.", "v5.1"),
+        ("Over v6.0, our MLPerf Inference v6.1 submission gained 2x; v6.0 was good too.", "v6.1"),
+        ("In mlperf-inference 5.1, and against v5.0.", "v5.1"),
+        ("Against v6.0 we gained, in round v6.1.", "v6.1"),
+        ("No round here, version 2.5 of our software.", None),
+    ],
+)
+def test_the_round_of_a_text_is_the_newest_it_says_the_text_is_about(text, expected):
+    from claimbook.claims.draft import round_of_text
+
+    assert round_of_text(text) == expected
+
+
+@pytest.mark.parametrize("round_name", list(_held()))
+def test_a_draft_is_of_the_round_its_text_names_and_proposes_that_round_s_systems(tmp_path, round_name):
+    from claimbook.inputs.results import load_results
+
+    table = load_results(_held()[round_name])
+    organization = table["organization"].value_counts().index[0]
+    source = tmp_path / "acme.md"
+    source.write_text(
+        f"{organization}'s MLPerf Inference {round_name} results are up to 2x faster than before.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "draft.yaml"
+    done = in_process("draft", source, "--id", "acme-x", "--out", out)
+    assert done.returncode == 0, done.stderr
+    drafted = out.read_text(encoding="utf-8")
+    assert yaml.safe_load(drafted)["announcement"]["round"] == round_name
+    proposed = set(re.findall(r"system: ([^,}\s]+)", drafted))
+    assert proposed and proposed <= set(table["system"]), sorted(proposed - set(table["system"]))[:5]
+    listed = in_process("systems", "--round", round_name, "--organization", organization).stdout.splitlines()
+    assert listed and all(
+        re.search(r"system: ([^,}\s]+)", line)[1] in set(table["system"]) for line in listed
+    )
+
+
+def test_a_round_the_book_does_not_hold_is_one_line_naming_those_it_holds(tmp_path):
+    source = tmp_path / "acme.md"
+    source.write_text("Our MLPerf Inference v1.0 results are up to 2x faster.\n", encoding="utf-8")
+    held = ", ".join(_held())
+    for done in (
+        in_process("draft", source, "--id", "acme-x", "--out", tmp_path / "d.yaml"),
+        in_process("systems", "--round", "v1.0"),
+        in_process(
+            "new-announcement",
+            "acme-v1.0",
+            "--publisher",
+            "A",
+            "--title",
+            "t",
+            "--date",
+            "2026-01-01",
+            "--round",
+            "v1.0",
+        ),
+    ):
+        assert done.returncode == 2, done.stderr
+        assert f"holds no results of that round (it holds {held})" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "d.yaml").exists()

@@ -212,3 +212,71 @@ def test_fetch_help_states_the_cap_and_the_deadline():
     assert (
         f"whole download may take, however slowly the server sends (default: {DEFAULT_TIMEOUT:g})" in text
     ), text
+
+
+def handler_by_name(bodies: dict):
+    """A server that has only the files ``bodies`` names (by the last part of the path): 404 else."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            body = bodies.get(self.path.rsplit("/", 1)[-1])
+            if body is None:
+                self.send_error(404, "Not Found")
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+def test_each_round_is_looked_for_under_its_published_name_first():
+    from claimbook.inputs.fetch import round_urls
+
+    assert [url.rsplit("/", 1)[-1] for url in round_urls("v5.1")] == ["summary_results.json", "summary.csv"]
+    assert [url.rsplit("/", 1)[-1] for url in round_urls("v6.1")] == ["summary.csv", "summary_results.json"]
+    assert all("inference_results_v9.9/" in url for url in round_urls("v9.9"))
+
+
+def test_a_round_published_only_as_json_is_found_and_installed_under_its_name(tmp_path, monkeypatch):
+    import json
+
+    from test_ingest_json import json_result
+
+    from claimbook.inputs import fetch as fetch_module
+
+    body = json.dumps([json_result(version="v9.9")]).encode()
+    server = Server(handler_by_name({"summary_results.json": body}))
+    monkeypatch.setattr(fetch_module, "REPOSITORY_URL", server.url.rsplit("/", 1)[0] + "/{round}/{name}")
+    try:
+        done = in_process("fetch", "v9.9", "--dir", tmp_path, "--timeout", 2)
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "v9.9"
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "summary_results.json",
+        "summary_results.json.sha256.json",
+    ]
+    assert (folder / "summary_results.json").read_bytes() == body
+    record = json.loads((folder / "summary_results.json.sha256.json").read_text())
+    assert record["url"].endswith("/v9.9/summary_results.json") and record["results"] == 1
+
+
+def test_a_round_published_under_no_known_name_is_one_line_naming_each_address(tmp_path, monkeypatch):
+    from claimbook.inputs import fetch as fetch_module
+
+    server = Server(handler_by_name({}))
+    monkeypatch.setattr(fetch_module, "REPOSITORY_URL", server.url.rsplit("/", 1)[0] + "/{round}/{name}")
+    try:
+        done = in_process("fetch", "v9.9", "--dir", tmp_path, "--timeout", 2)
+    finally:
+        server.close()
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 1 and len(errors) == 1, done.stderr
+    assert "/v9.9/summary.csv or " in errors[0] and "/v9.9/summary_results.json" in errors[0]
+    assert not any((tmp_path / "v9.9").glob("summary*"))

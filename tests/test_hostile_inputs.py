@@ -32,7 +32,7 @@ from summaries import summary_row, write_summary
 from claimbook.claims.registry import RegistryError
 from claimbook.common.paths import GENERATED_FILES, RESERVED_NAMES
 from claimbook.inputs.csvfile import IngestError
-from claimbook.inputs.ingest import ingest
+from claimbook.inputs.ingest import ingest, ingest_warnings
 from claimbook.inputs.results import ResultsError, load_results
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
@@ -55,10 +55,6 @@ INGEST_REFUSES = {
         ),
     ),
     "no node": ({"number_of_nodes": "0", "total_accelerators": "0"}, "number_of_nodes is 0"),
-    "accelerators counted 0 where one is named": (
-        {"accelerators_per_node": "0", "total_accelerators": "0"},
-        "accelerators_per_node is 0 but accelerator_model_name names one ('NVIDIA GB300')",
-    ),
     "a huge result": ({"Result": "1e30"}, "Result is 1e+30; a result must be a finite number from"),
     "a tiny result": ({"Result": "1e-30"}, "Result is 1e-30; a result must be a finite number from"),
     "a denormal result": ({"Result": "5e-324"}, "Result is 4.94066e-324"),
@@ -111,6 +107,20 @@ def test_a_cpu_only_system_and_zero_width_characters_are_accepted(tmp_path):
     rows[0]["SystemName"] += "\u200b"
     table = ingest(write_summary(tmp_path / "summary.csv", rows), "v6.1")
     assert table["total_accelerators"].tolist() == [72, 0]
+
+
+def test_accelerators_counted_0_where_one_is_named_are_kept_with_a_warning(tmp_path):
+    # MLCommons publishes integrated GPUs so (v5.1: an Intel Arc with a# 0): data, never a refusal.
+    path = write_summary(
+        tmp_path / "summary.csv", _two_rows(accelerators_per_node="0", total_accelerators="0")
+    )
+    table = ingest(path, "v6.1")
+    assert table["total_accelerators"].tolist() == [72, 0] and table["per_accelerator"].isna().tolist() == [
+        False,
+        True,
+    ]
+    (warning,) = ingest_warnings(table, path)
+    assert "1 result of" in warning and "'NVIDIA GB300'" in warning and "count 0" in warning
 
 
 # ---------------------------------------------------------------------------------------------

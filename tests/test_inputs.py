@@ -443,3 +443,179 @@ def test_a_chapter_template_is_a_notebook_of_the_project(tmp_path, template):
     assert str(raised.value).startswith(f"{chapters}: chapter economics: field template: a notebook of"), (
         raised.value
     )
+
+
+# -- the reviewed reference tables cover every round the book holds ---------------------------
+
+
+def _committed_rounds():
+    return sorted((ROOT / "data" / "mlperf").glob("v*.csv"))
+
+
+@pytest.mark.parametrize("path", _committed_rounds(), ids=lambda path: path.stem)
+def test_every_accelerator_and_benchmark_of_each_round_held_has_a_reviewed_line(path):
+    from claimbook.inputs.reference import load_reference, unlisted
+    from claimbook.inputs.results import load_results
+
+    reference = load_reference(ROOT / "data" / "reference")
+    table = load_results(path)
+    assert unlisted(table, reference) == []
+    for accelerator in set(table["accelerator"]):
+        family = reference.family(accelerator)
+        assert family.listed and family.vendor and family.form_factor, accelerator
+
+
+def test_an_unknown_accelerator_and_benchmark_are_one_warning_each_with_their_count(tmp_path):
+    from claimbook.inputs.ingest import ingest
+    from claimbook.inputs.reference import load_reference, unlisted
+
+    rows = [
+        summary_row(
+            system=f"sys{index}", accelerator_model_name="Acme Tensor X9", Model="acme-bench", MlperfModel=""
+        )
+        for index in range(3)
+    ]
+    table = ingest(write_summary(tmp_path / "summary.csv", rows), "v6.1")
+    said = unlisted(table, load_reference(ROOT / "data" / "reference"))
+    assert len(said) == 2, said
+    assert "'Acme Tensor X9' (3 results)" in said[0] and "accelerators.csv" in said[0]
+    assert "'acme-bench' (3 results)" in said[1] and "benchmarks.csv" in said[1]
+
+
+def test_an_open_division_variant_is_counted_under_its_mlperf_benchmark():
+    import pandas as pd
+
+    from claimbook.inputs.reference import annotate, load_reference
+
+    results = pd.DataFrame(
+        {
+            "accelerator": ["N/A", "N/A"],
+            "model": ["efficientnet-int8-lite0", "llama3_1-8b"],
+            "mlperf_model": ["resnet", "llama3.1-8b"],
+        }
+    )
+    annotated = annotate(results, load_reference(ROOT / "data" / "reference"))
+    assert annotated["benchmark"].tolist() == ["resnet50", "llama3.1-8b"]
+
+
+def test_a_chart_marks_an_accelerator_without_a_family_visibly_under_its_published_name():
+    from claimbook.inputs.reference import load_reference
+    from claimbook.present.charts import family_scales
+
+    reference = load_reference(ROOT / "data" / "reference")
+    published = "Acme Tensor X9 64GB"
+    colours, shapes = family_scales(reference, [reference.short_name("NVIDIA H200"), published])
+    domain, colour_range = list(colours.domain), list(colours.range)
+    assert published in domain
+    colour = colour_range[domain.index(published)]
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    assert max(red, green, blue) - min(red, green, blue) > 80, colour  # a colour, not a pale grey
+    reviewed = set(zip(reference.families()["colour"], reference.families()["shape"]))
+    assert (colour, list(shapes.range)[domain.index(published)]) not in reviewed
+
+
+def test_a_claim_looks_back_on_earlier_rounds_only_and_a_held_summary_supersedes_weaker_sources():
+    from claimbook.inputs.earlier import before_round, load_round_table
+    from claimbook.inputs.results import load_results
+
+    partial = load_round_table(ROOT / "data" / "mlperf" / "earlier_rounds.csv")
+    held = {path.stem: load_results(path) for path in _committed_rounds()}
+    assert "v5.1" in held and "v5.1" in set(partial["round"]), "the test needs v5.1 in both"
+    # A v5.1 claim has nothing earlier in the book: v6.0's figures are later, not earlier.
+    assert before_round(partial, held, "v5.1").empty
+    looked_back = before_round(partial, held, "v6.1")
+    assert set(looked_back["round"]) == {"v5.1", "v6.0"}
+    # Every v5.1 figure the partial table gives from a weaker source is a result of the held
+    # summary: its strongest figure (the first) is now the summary's, with the summary's value.
+    summary = held["v5.1"].set_index(["organization", "system", "model", "scenario"])["result"]
+    weaker = partial[partial["round"] == "v5.1"]
+    assert not weaker.empty
+    for _, row in weaker.iterrows():
+        key = (row["organization"], row["system"], row["model"], row["scenario"])
+        same = looked_back[
+            (looked_back["round"] == "v5.1")
+            & (looked_back[["organization", "system", "model", "scenario"]].apply(tuple, axis=1) == key)
+        ]
+        assert same["source_type"].iloc[0] == "mlperf-summary", key
+        assert same["result"].iloc[0] == summary.loc[key], key
+
+
+def test_each_round_s_claims_look_back_on_the_rounds_before_theirs_only():
+    """A v6.1 claim sees the v5.1 summary the book holds as published evidence; a claim of v5.1
+    (its announcement's round) sees no v6.0 figure as earlier."""
+    from dataclasses import replace
+
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    own = data.for_claim(claim).earlier
+    assert data.announcement(claim).round == "v6.1"
+    assert "mlperf-summary" in set(own.loc[own["round"] == "v5.1", "source_type"])
+    assert "v6.1" not in set(own["round"])
+    announcement = replace(data.announcement(claim), round="v5.1")
+    registry = replace(
+        data.registry, announcements={**data.registry.announcements, claim.announcement: announcement}
+    )
+    older = replace(data, registry=registry).for_claim(claim)
+    assert set(older.results["round"]) == {"v5.1"}
+    assert older.earlier.empty, sorted(set(older.earlier["round"]))
+
+
+def test_the_software_gains_history_shows_a_held_round_s_figures_as_published_evidence():
+    """The chapter's round-to-round history of a rack takes a round the book holds in full (v5.1)
+    from its summary, not from the third parties previous_rounds.csv quotes."""
+    from claimbook.engine.context import book_data
+    from claimbook.inputs.earlier import system_history
+    from claimbook.inputs.results import load_results
+
+    data = book_data(ROOT)
+    held = load_results(ROOT / "data" / "mlperf" / "v5.1.csv")
+    checked = []
+    for claim in data.registry.all_claims():
+        subject = claim.get("subject") or {}
+        if claim.kind != "round-gain" or not isinstance(subject.get("system"), str):
+            continue
+        judged = data.for_claim(claim)
+        mine = judged.results[
+            (judged.results["organization"] == subject["organization"])
+            & (judged.results["system"] == subject["system"])
+        ]
+        published = held[
+            (held["organization"] == subject["organization"])
+            & (held["system"] == subject["system"])
+            & held["division"].isin(set(mine["division"]))
+        ]
+        for benchmark in sorted(
+            set(published["mlperf_model"].map(judged.reference.benchmark)) & set(mine["benchmark"])
+        ):
+            history = system_history(judged, subject["organization"], subject["system"], benchmark)
+            for row in history[history["round"] == "v5.1"].itertuples():
+                assert row.source_type == "mlperf-summary", (claim.id, benchmark, row.scenario)
+                same = published[
+                    (published["scenario"] == row.scenario) & (published["result"] == row.result)
+                ]
+                assert not same.empty, (claim.id, benchmark, row.scenario)  # the summary's, as published
+                checked.append(claim.id)
+    assert checked, "no round-gain claim has a v5.1 figure in its history"
+
+
+def test_each_step_of_a_history_names_the_source_of_both_its_figures():
+    from claimbook.engine.context import book_data
+    from claimbook.inputs.earlier import round_to_round, system_history
+
+    data = book_data(ROOT)
+    steps = 0
+    for claim in data.registry.all_claims():
+        subject = claim.get("subject") or {}
+        if claim.kind != "round-gain" or not isinstance(subject.get("system"), str):
+            continue
+        judged = data.for_claim(claim)
+        for benchmark in sorted(set(judged.results["benchmark"])):
+            history = system_history(judged, subject["organization"], subject["system"], benchmark)
+            source = {(row.round, row.scenario): row.source_type for row in history.itertuples()}
+            for step in round_to_round(history).itertuples():
+                assert step.from_source == source[(step.from_round, step.scenario)]
+                assert step.to_source == source[(step.to_round, step.scenario)]
+                steps += 1
+    assert steps

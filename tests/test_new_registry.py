@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from analyst_registry import ANALYST_ID, ANALYST_REGISTRY
+from analyst_registry import ANALYST_ID, ANALYST_REGISTRY, SINGLE_ID, SINGLE_REGISTRY
 from conftest import ROOT, project_copy
 
 # The generic tests, and those that name the project's own claims (they must not fail because
@@ -25,6 +25,7 @@ SUITE = (
     "tests/test_parts.py::test_the_committed_registries_load_and_name_every_required_claim",
     "tests/test_parts.py::test_the_toc_lists_every_page",
     "tests/test_project.py::test_the_committed_toc_is_current_and_lists_every_page",
+    "tests/test_coverage.py::test_the_committed_registries_cover_their_set_asides_on_their_pages",
 )
 
 
@@ -47,6 +48,8 @@ def analysts_project(tmp_path_factory) -> Path:
         ROOT / "tests", copy / "tests", dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__")
     )
     (copy / "data" / "claims" / f"{ANALYST_ID}.yaml").write_text(ANALYST_REGISTRY.lstrip(), encoding="utf-8")
+    # And one of a single claim and a single statement set aside (its pages count in ones).
+    (copy / "data" / "claims" / f"{SINGLE_ID}.yaml").write_text(SINGLE_REGISTRY.lstrip(), encoding="utf-8")
     (copy / ".venv").mkdir()
     (copy / ".venv" / ".installed").touch()  # newer than the pins: make takes the environment as set up
     done = _run(copy, ["make", "-s", "book", f"PY={sys.executable}"])
@@ -63,6 +66,9 @@ def test_a_new_registry_builds_and_passes_the_generic_tests(analysts_project):
     assert {"supported", "not supported", "cannot be checked"} <= set(verdicts.values()), verdicts
     pages = sorted((copy / "book" / "generated" / ANALYST_ID).glob("*.ipynb"))
     assert len(pages) >= 4, pages
+    single = (copy / "book" / "generated" / f"{SINGLE_ID}.md").read_text(encoding="utf-8")
+    assert "judges 1 claim of this announcement and sets 1 statement aside" in single
+    pages += sorted((copy / "book" / "generated" / SINGLE_ID).glob("*.ipynb"))
     assert (copy / "_build" / "html" / "book" / "generated" / f"{ANALYST_ID}.html").is_file()
     pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *SUITE]
     done = _run(copy, [*pytest, "--nbval", *(str(page.relative_to(copy)) for page in pages)])

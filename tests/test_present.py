@@ -220,9 +220,35 @@ def test_the_tally_counts_each_verdict_per_announcement(data, scorecard):
         counts = [int(value) for value in re.findall(r'<td class="num">(\d+)</td>', row)]
         expected = [
             sum(1 for claim_id in top if verdict_of[claim_id] == (announcement, verdict))
-            for announcement in data.registry.announcements
+            for announcement in _newest_round_first(data.registry)
         ]
         assert counts == expected + [sum(expected)], verdict
+
+
+def _newest_round_first(registry) -> list[str]:
+    """The announcements as the front page puts them: newest round first, the registry's order within."""
+    number = lambda name: tuple(int(part) for part in name.lstrip("v").split("."))
+    return sorted(
+        registry.announcements, key=lambda key: number(registry.announcements[key].round), reverse=True
+    )
+
+
+def test_the_front_page_groups_announcements_by_round_newest_first(data, scorecard):
+    from dataclasses import replace
+
+    first = next(iter(data.registry.announcements))
+    older = replace(data.registry.announcements[first], round="v5.1")
+    registry = replace(data.registry, announcements={**data.registry.announcements, first: older})
+    front = markdown_pages.front_page(scorecard, registry, "v6.1", "", results=data.results)
+    headings = re.findall(r"(?m)^(##+) (.+)$", front)
+    rounds = [title for level, title in headings if level == "##" and title.startswith("MLPerf Inference")]
+    assert rounds == ["MLPerf Inference v6.1", "MLPerf Inference v5.1"]
+    under_older = front[front.index("## MLPerf Inference v5.1") :]
+    assert f"### {blocks.markdown_text(older.title)}" in under_older
+    assert f"### {blocks.markdown_text(older.title)}" not in front[: front.index("## MLPerf Inference v5.1")]
+    assert "checked against the MLPerf Inference v6.1 and v5.1 results (each claim on its own round)" in front
+    tally = front[front.index("claimbook-tally") : front.index("</table>")]
+    assert f"{blocks.escape(older.publisher)}<br>v5.1</a>" in tally
 
 
 def test_the_ledger_is_a_line_a_claim_its_details_a_click_away(data, scorecard):
@@ -416,3 +442,20 @@ def test_every_caveat_label_and_term_on_a_page_links_to_its_definition():
                 terms += 1
                 assert markup.count(label) > outside.count(label), (page, label)
     assert badges and terms, "no caveat badge or term on any page: the check saw nothing"
+def test_tables_that_put_announcements_side_by_side_name_each_one_s_publisher_and_round(data, checks):
+    from claimbook.engine import crossref
+
+    table = crossref.rival_comparisons(checks, data)
+    assert not table.empty
+    for row in table.itertuples():
+        announcement = data.registry.announcements[data.registry.claim(row[2]).announcement]
+        assert row.Announcement == f"{announcement.publisher} ({announcement.round})"
+    meetings = crossref.meeting_points(checks, data)
+    assert meetings
+    for meeting in meetings:
+        sides = crossref.sides_table(meeting, data.registry)
+        expected = {
+            f"{data.registry.announcements[key].publisher} ({data.registry.announcements[key].round})"
+            for key in meeting.sides
+        }
+        assert set(sides["Announcement"]) == expected

@@ -393,6 +393,23 @@ def _other_figures(claim: DraftClaim) -> list[str]:
     return comment(f"other figures of the sentence: {words}", "  ")
 
 
+# "MLPerf Inference v5.1", "Inference 5.1", "v6.0": the rounds a text names (the first form is
+# the round it is about; the others may be earlier rounds it compares with).
+_ABOUT_ROUND = re.compile(r"\bMLPerf[\s-]*Inference[\s-]*v?(\d{1,3}\.\d{1,3})\b", re.IGNORECASE)
+_ANY_ROUND = re.compile(r"(?<![\w.])v(\d{1,3}\.\d{1,3})(?![\w]|\.\d)")
+
+
+def round_of_text(text: str) -> str | None:
+    """The round an announcement is about, read from its text: the newest round it names as
+    "MLPerf Inference vX.Y", else the newest "vX.Y" it names (an announcement names earlier rounds
+    to compare with, never later ones); None if it names none."""
+    for pattern in (_ABOUT_ROUND, _ANY_ROUND):
+        found = {f"v{number}" for number in pattern.findall(text)}
+        if found:
+            return max(found, key=lambda name: tuple(int(part) for part in name[1:].split(".")))
+    return None
+
+
 def annotated_results(results_path, reference_dir="data/reference") -> tuple[pd.DataFrame, object]:
     """The round's results with the reviewed names beside them, and the reference tables."""
     from claimbook.inputs.reference import annotate, load_reference

@@ -13,6 +13,7 @@ import pandas as pd
 
 from claimbook.inputs import announcement_text
 from claimbook.inputs.announcement_text import Figure
+from claimbook.inputs.earlier import round_order
 from claimbook.inputs.names import contains_name, name_span, squash
 
 # The names vendors write for a benchmark besides those of data/reference/benchmarks.csv (its
@@ -87,7 +88,7 @@ def known_names(results: pd.DataFrame, reference) -> Names:
             continue  # a mixed system or "no accelerator": never named by one word
         families[row.family] = tuple(dict.fromkeys([*row.names.split("|"), row.short_name]))
     scenarios = {name: (name, *SCENARIO_ALIASES.get(name, ())) for name in dict.fromkeys(results["scenario"])}
-    rounds = sorted(set(results["round"].astype(str)))
+    rounds = sorted(set(results["round"].astype(str)), key=round_order)  # v5.1 < v6.0 < v10.0
     return Names(
         round=rounds[-1] if rounds else "",
         benchmarks=benchmarks,

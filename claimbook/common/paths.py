@@ -38,6 +38,31 @@ BOOK_INPUTS = {
 # The same, as the build lays them out: the round's results, and the rest (an --out book gets its
 # own copy of each).
 RESULTS = BOOK_INPUTS["results_path"]
+# The book holds rounds: each round's tidy table is ``MLPERF_DIR/ROUND.csv`` (ROUND: vMAJOR.MINOR).
+MLPERF_DIR = "data/mlperf"
+
+
+def round_results_path(round_name: str) -> str:
+    """The tidy table of a round, relative to the book's root."""
+    return f"{MLPERF_DIR}/{round_name}.csv"
+
+
+def held_rounds(folder) -> dict[str, Path]:
+    """The rounds whose tidy tables lie in ``folder`` (``data/mlperf`` of a book), oldest first by
+    version (v5.1 < v6.0 < v6.1 < v10.0): ``{round: path}``."""
+    import re
+
+    found = {}
+    folder = Path(folder)
+    if folder.is_dir():
+        for path in folder.glob("v*.csv"):
+            if re.fullmatch(r"v\d{1,3}\.\d{1,3}", path.stem) and path.is_file():
+                found[path.stem] = path
+    return {
+        name: found[name] for name in sorted(found, key=lambda name: tuple(map(int, name[1:].split("."))))
+    }
+
+
 DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "results_path"}
 BOOK_ROOT_VARIABLE = "CLAIMBOOK_BOOK_ROOT"
 PROJECT_VARIABLE = "CLAIMBOOK_PROJECT"  # the project to work on, from anywhere (``claimbook -C DIR``)

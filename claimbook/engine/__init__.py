@@ -169,6 +169,7 @@ def audit(claim, data: Data) -> list[str]:
     how)."""
     from claimbook.engine.core import several, where
 
+    data = data.for_claim(claim)  # a claim's own round, never another's
     found = []
     for item in (claim, *claim.parts):
         spec = SPECS.get(item.kind)
@@ -256,10 +257,16 @@ def _spelled(selector: dict) -> str:
 
 def check(claim, data: Data) -> Check:
     """The claim's check: its kind's, or for a compound claim its parts': the weakest verdict of
-    its core parts, with a caveat for each detail that does not hold or cannot be checked."""
+    its core parts, with a caveat for each detail that does not hold or cannot be checked. A claim
+    is judged on the results of its announcement's round (``Data.for_claim``)."""
+    data = data.for_claim(claim)
     if claim.parts:
         parts = tuple(check(part, data) for part in claim.parts)
         core = [part for part in parts if role_of(part.claim) == "core"] or list(parts)
+        # A part with no other submitter in any of its cases neither supports nor refutes: shown,
+        # it decides only where every core part is uncontested (the uncontested rule).
+        uncontested = [part for part in core if _uncontested(part)]
+        core = [part for part in core if part not in uncontested] or core
         details = [part for part in parts if role_of(part.claim) == "detail"]
         unsettled = [part for part in details if part.verdict in (NOT_SUPPORTED, CANNOT_BE_CHECKED)]
         verdict = weakest(part.verdict for part in core)
@@ -273,7 +280,8 @@ def check(claim, data: Data) -> Check:
         if verdict == SUPPORTED and qualifies(codes - set(acknowledged)):
             verdict = SUPPORTED_WITH_CAVEATS
         reason = " ".join(
-            f"{part.claim.id.rsplit('.', 1)[-1]}{' (a detail)' if role_of(part.claim) == 'detail' else ''}: {part.verdict}."
+            f"{part.claim.id.rsplit('.', 1)[-1]}{' (a detail)' if role_of(part.claim) == 'detail' else ''}"
+            f"{' (uncontested, not deciding)' if part in uncontested and part not in core else ''}: {part.verdict}."
             for part in parts
         )
         lead = f"Made of {len(parts)} parts"
@@ -295,6 +303,15 @@ def check(claim, data: Data) -> Check:
             acknowledged=acknowledged,
         )
     return KINDS[claim.kind].check(claim, data)
+
+
+def _uncontested(part: Check) -> bool:
+    """Whether a part's every case is one no other submitter contests (nothing judged)."""
+    return (
+        part.verdict == CANNOT_BE_CHECKED
+        and bool(part.cases)
+        and all(case.reaches is None and case.detail.uncontested for case in part.cases)
+    )
 
 
 # The role a kind names a selector by in what it looked for, where it is not the field's name.

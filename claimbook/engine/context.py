@@ -12,6 +12,7 @@ checks. ``template_defaults`` reads a template's declared parameters without run
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -19,9 +20,9 @@ from typing import NamedTuple
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root
+from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root, held_rounds
 from claimbook.engine import load_registry, preloaded, validate_claim
-from claimbook.engine.core import Data
+from claimbook.engine.core import Data, RoundTables
 from claimbook.engine.page_call import PageParameterError
 from claimbook.inputs.earlier import announced_figures, combine_rounds, load_round_table
 from claimbook.inputs.names import closest, squash
@@ -76,7 +77,34 @@ def load_data(
     read = _read(_files(locals()), results_table, registry_file)
     registry = apply_overrides(read.registry, overrides or {})
     earlier = combine_rounds([*read.rounds, announced_figures(registry)])
-    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources)
+    rounds = held_round_tables(results_path, read.results, read.reference, reference_dir)
+    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources, rounds)
+
+
+def held_round_tables(results_path, results, reference, reference_dir) -> RoundTables:
+    """The rounds the book holds: ``results`` for its own round (a ``--results`` table replaces
+    the round it holds, and only it), and each other ``vX.Y.csv`` beside ``results_path`` (the
+    book's ``data/mlperf``), read as a claim of that round is judged."""
+    from claimbook.common.paths import resolve_path
+
+    own = str(results["round"].iloc[0]) if len(results) else None
+    folder = Path(results_path).parent  # as given: a page's paths are relative to the book's root
+    readers = {
+        name: functools.partial(_round_results, str(folder / path.name), reference_dir, reference)
+        for name, path in held_rounds(resolve_path(results_path).parent).items()
+        if name != own
+    }
+    return RoundTables(readers, {own: results} if own else {})
+
+
+def _round_results(path: str, reference_dir: str, reference):
+    """A held round's annotated results, as a page's own round is read (and preloaded)."""
+    return preloaded.through(
+        "results",
+        [path, reference_dir],
+        (path, reference_dir),
+        lambda: annotate(read_results(path), reference),
+    )
 
 
 class _Read(NamedTuple):
@@ -126,14 +154,17 @@ def _part(name: str, path: str, read):
 
 
 def read_results(path) -> object:
-    """The round's results from ``path``: the book's tidy table, or an MLCommons summary.csv
-    ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
+    """The round's results from ``path``: the book's tidy table, or an MLCommons summary (its CSV
+    or its JSON) ingested as it is read (in memory, as ``build --results`` ingests one). Anything else is the
     tidy reader's one-line error."""
     from claimbook.common.paths import resolve_path
-    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_header
+    from claimbook.inputs.csvfile import RAW, IngestError, header_kind, read_head, read_header
+    from claimbook.inputs.summary_json import looks_like_json
 
     try:
-        raw = header_kind(read_header(resolve_path(path), "results file")) == RAW
+        # MLCommons' JSON summary, told by its content, or a summary.csv by its header.
+        raw = looks_like_json(read_head(resolve_path(path), "results file")[0])
+        raw = raw or header_kind(read_header(resolve_path(path), "results file")) == RAW
     except IngestError:
         raw = False  # not a readable CSV: the tidy reader says what it is
     if raw:
@@ -161,7 +192,13 @@ def preload() -> None:
         preloaded.recording() as recorded,
     ):
         warnings.simplefilter("always")
-        _read(files)
+        read = _read(files)
+        # Every other round the book holds, as a page of that round names it.
+        rounds = held_round_tables(
+            files["results_path"], read.results, read.reference, files["reference_dir"]
+        )
+        for name in rounds.names:
+            rounds.table(name)
     # Each part kept under the bytes it was read from: a file that changed meanwhile loses it.
     if not warned and not said.getvalue():
         preloaded.keep(recorded)
@@ -216,18 +253,44 @@ def _named_systems(value):
             yield from _named_systems(item)
 
 
+def results_round_line(registry, round_name: str, claims=None) -> str:
+    """What a results file of ``round_name`` given in place of the committed round replaces, in
+    one line naming the rounds: the claims of that round are judged on it, the others on their
+    own rounds' committed results (``claims``: the top-level claims judged; all by default)."""
+    from collections import Counter
+
+    from claimbook.common.formatting import plural
+
+    chosen = registry.claims if claims is None else claims
+    by_round = Counter(registry.announcements[claim.announcement].round for claim in chosen)
+    others = [
+        f"{plural(count, 'claim')} of {name}"
+        for name, count in sorted(by_round.items())
+        if name != round_name
+    ]
+    line = (
+        f"the results given hold round {round_name} and replace only the book's {round_name} results: "
+        f"{plural(by_round.get(round_name, 0), 'claim')} of {round_name} judged on them"
+    )
+    return line + (f"; {', '.join(others)} judged on their own round's committed results" if others else "")
+
+
 def check_systems(data: Data) -> None:
     """A selector naming a system no data the book knows has is a registry mistake (a typo),
     not a missing result: a UsageError naming the file, the claim, the field and the closest real
     names. A system may be named by the book's id, its SystemName or its result folder, in any
     case, spacing and punctuation (``claimbook.claims.selectors``)."""
-    frames = [data.results, data.earlier]
     committed = PROJECT_ROOT / RESULTS
-    if committed.is_file():
-        frames.append(load_results(committed))
-    known = _known_system_names(frames)
-    ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
+    extra = [load_results(committed)] if committed.is_file() else []
+    names_of: dict = {}  # per round: the names its systems go by, and their ids
     for claim in data.registry.all_claims():
+        results = data.for_claim(claim).results  # a round the book lacks: the error naming those it has
+        round_name = str(results["round"].iloc[0]) if len(results) else ""
+        if round_name not in names_of:
+            frames = [results, data.earlier, *extra]
+            ids = sorted({str(value) for frame in frames for value in frame["system"].dropna()})
+            names_of[round_name] = (_known_system_names(frames), ids)
+        known, ids = names_of[round_name]
         for name, value in claim.fields.items():
             for system in _named_systems(value):
                 if squash(system) not in known:

@@ -61,9 +61,76 @@ class Data:
     registry: Registry
     result_ids: pd.DataFrame | None = None  # IDs announcements cite (data/result_ids.csv)
     sources: dict | None = None  # where each round's results come from (data/mlperf/sources.csv)
+    # Every round the book holds (``RoundTables``: each read when a claim of it is judged); None:
+    # only ``results``' round.
+    rounds: object = None
+    # ``earlier`` as read, before it was narrowed to what one round's claims look back on.
+    all_earlier: pd.DataFrame | None = None
 
     def announcement(self, claim: Claim) -> Announcement:
         return self.registry.announcements[claim.announcement]
+
+    @property
+    def round(self) -> str | None:
+        """The round of ``results`` (None for an empty table)."""
+        return str(self.results["round"].iloc[0]) if len(self.results) else None
+
+    def for_claim(self, claim: Claim) -> Data:
+        """The data a claim is judged on: its announcement's round's results, never another's."""
+        announcement = self.registry.announcements.get(claim.announcement)
+        wanted = announcement.round if announcement is not None else None
+        if wanted is None or self.rounds is None:
+            return self
+        results = self.results if wanted == self.round else self.rounds.table(wanted, announcement.path)
+        read = self.earlier if self.all_earlier is None else self.all_earlier
+        earlier = self.rounds.looked_back_on(wanted, read)
+        if results is self.results and earlier is self.earlier:
+            return self
+        return replace(self, results=results, earlier=earlier, all_earlier=read)
+
+
+class RoundTables:
+    """The rounds a book holds, ``{round: read()}``, each read (once) when first asked for."""
+
+    def __init__(self, readers: dict, known: dict | None = None):
+        self._readers = dict(readers)
+        self._tables = dict(known or {})
+        self._looked_back: dict = {}  # (round, id of the table read): (that table, what it looks back on)
+
+    @property
+    def names(self) -> list[str]:
+        """The rounds held, oldest first by version."""
+        names = set(self._readers) | set(self._tables)
+        return sorted(names, key=lambda name: tuple(int(part) for part in name[1:].split(".")))
+
+    def looked_back_on(self, round_name: str, earlier: pd.DataFrame) -> pd.DataFrame:
+        """What a claim of ``round_name`` looks back on (``inputs.earlier.before_round``): the
+        figures of earlier rounds only, and every round held in full before it. Made once a round."""
+        from claimbook.inputs.earlier import before_round, round_order
+
+        key = (round_name, id(earlier))
+        if key not in self._looked_back:
+            older = [name for name in self.names if round_order(name) < round_order(round_name)]
+            held = {name: self.table(name) for name in older}
+            self._looked_back[key] = (earlier, before_round(earlier, held, round_name))
+        return self._looked_back[key][1]
+
+    def table(self, round_name: str, where="") -> pd.DataFrame:
+        """A round's annotated results; a round the book does not hold is one line naming the rounds it has."""
+        if round_name not in self._tables:
+            if round_name not in self._readers:
+                raise ClaimSpecError(missing_round(round_name, self.names, where))
+            self._tables[round_name] = self._readers[round_name]()
+        return self._tables[round_name]
+
+
+def missing_round(round_name: str, held, where="") -> str:
+    """The error for a registry whose round the book holds no results of."""
+    place = f"{where}: " if where else ""
+    return (
+        f"{place}field announcement.round: {round_name}: the book holds no results of that round "
+        f"(it holds {', '.join(held) or 'none'}); ingest that round's summary first"
+    )
 
 
 class CaseDetail:
@@ -75,6 +142,7 @@ class CaseDetail:
     note = ""  # why a case has no figure ("no result of the subject in Server")
     sides = False  # a subject set against a baseline result (a comparison another vendor may meet)
     cross_division = False  # set against a result of the other division: shown, not judged
+    uncontested = False  # a comparison with a field in which no other submitter has a result
     # The comparison figures the scorecard records, where a kind computes them.
     measured_vs_best_any = None
     best_class = None

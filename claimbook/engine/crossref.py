@@ -40,6 +40,18 @@ def _sides(check) -> bool:
     return check.rows is not None and not check.rows.empty and any(case.detail.sides for case in check.cases)
 
 
+def round_checks(data) -> dict:
+    """The checks of the claims of the book's round (``data``'s): where announcements meet is a
+    page of one round, so a claim of another round is not among them."""
+    from claimbook import engine
+
+    return {
+        claim.id: engine.check(claim, data)
+        for claim in data.registry.claims
+        if data.registry.announcements[claim.announcement].round == data.round
+    }
+
+
 def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
     """Every benchmark and scenario where claims of two or more announcements use a common result."""
     users: dict[str, dict] = {}
@@ -104,6 +116,11 @@ def registry_publisher(data, announcement: str) -> str:
     return data.registry.announcements[announcement].publisher
 
 
+def publisher_and_round(announcement) -> str:
+    """How a table that puts announcements side by side names one: "AMD (v6.1)"."""
+    return f"{announcement.publisher} ({announcement.round})"
+
+
 def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
     """Each claim that uses the shared results: its announcement, verdict and figure."""
     rows = []
@@ -111,7 +128,7 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
         for leaf in leaves:
             rows.append(
                 {
-                    "Announcement": registry.announcements[announcement].publisher,
+                    "Announcement": publisher_and_round(registry.announcements[announcement]),
                     "Claim": leaf.claim.get("title") or leaf.claim.statement,
                     "Claim id": leaf.claim.id,
                     "Verdict": leaf.verdict,
@@ -153,17 +170,18 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
             if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
+            results = data.for_claim(leaf.claim).results  # the results of the claim's own round
             for case in leaf.cases:
                 if case.measured is None or len(case.evidence) < 2:
                     continue
-                subject = data.results[data.results["location"] == case.evidence[0]].iloc[0]
-                rival = data.results[data.results["location"] == case.evidence[1]].iloc[0]
+                subject = results[results["location"] == case.evidence[0]].iloc[0]
+                rival = results[results["location"] == case.evidence[1]].iloc[0]
                 if rival["vendor"] == announcement.vendor:
                     continue
                 best = case.detail.best_rival
                 rows.append(
                     {
-                        "Announcement": announcement.publisher,
+                        "Announcement": publisher_and_round(announcement),
                         "Claim id": leaf.claim.id,
                         "Case": case.label,
                         "Claimant's result": label_of(subject),

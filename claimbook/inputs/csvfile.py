@@ -153,7 +153,10 @@ def _markup(text: str) -> str | None:
             named = f" (title {html.unescape(title.group(1))!r})" if title else ""
             return f"this is an HTML page{named}, not a CSV; the server may have sent an error or login page"
         return "this is XML or other markup, not a CSV"
-    if start.startswith(("{", "[{", '["')):
+    squeezed = "".join(start[:64].split())
+    if squeezed.startswith(("{", "[{", '["')):
+        if '"performance_result"' in start[:HEAD_BYTES]:  # MLCommons' JSON summary (v5.1)
+            return "this is JSON, not a CSV: MLCommons' JSON results summary; run `python -m claimbook ingest` on it first"
         return "this is JSON, not a CSV"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) <= 3 and _HTTP_ERROR.fullmatch(lines[0]):

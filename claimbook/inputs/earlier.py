@@ -222,6 +222,19 @@ def combine_rounds(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frame.drop(columns=["_strength", "_order"]).reset_index(drop=True)
 
 
+def before_round(earlier: pd.DataFrame, held: dict, round_name: str | None) -> pd.DataFrame:
+    """What a claim of ``round_name`` looks back on: the figures of rounds before it (never of a
+    later one: v6.0 is not earlier than v5.1), and every round the book holds in full before it
+    (``held``: ``{round: its tidy table}``) as that round's published results. Those supersede a
+    weaker source's figure of the same result: the check takes the strongest, which comes first."""
+    if round_name is None:
+        return earlier
+    order = round_order(round_name)
+    kept = earlier[[round_order(str(name)) < order for name in earlier["round"]]]
+    full = [from_tidy(table) for name, table in held.items() if round_order(name) < order and len(table)]
+    return combine_rounds([*full, kept])
+
+
 def source_types_table() -> pd.DataFrame:
     """The kinds of source a figure can have, strongest first."""
     return pd.DataFrame({"source_type": list(SOURCE_TYPES), "meaning": list(SOURCE_TYPES.values())})
@@ -245,6 +258,10 @@ def system_history(data, organization: str, system: str, benchmark: str) -> pd.D
         & (data.earlier["system"] == system)
         & (data.earlier["model"].map(data.reference.benchmark) == benchmark)
     ]
+    # A round held in full may have the system in the other division too (an open entry of the
+    # same folder name): the history stays in the current results' division.
+    divisions = set(current["division"]) | {""}
+    earlier = earlier[earlier["division"].isin(divisions)] if not current.empty else earlier
     frame = combine_rounds(
         [from_tidy(current.drop(columns=["family", "vendor", "form_factor", "benchmark"])), earlier]
     )
@@ -253,7 +270,7 @@ def system_history(data, organization: str, system: str, benchmark: str) -> pd.D
 
 def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
     """The gain from each round to the next one the system has, per scenario, with the weaker of
-    the two figures' sources as the evidence it rests on."""
+    the two figures' sources as the evidence it rests on, and each figure's own source."""
     order = list(SOURCE_TYPES)
     rounds = sorted(set(history["round"]), key=round_order)
     rows = []
@@ -278,6 +295,8 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
                     # the metric's own signed change: a latency that fell is negative
                     "change_percent": 100.0 * (new["result"] / old["result"] - 1.0),
                     "evidence": weaker,
+                    "from_source": old["source_type"],
+                    "to_source": new["source_type"],
                 }
             )
     return pd.DataFrame(
@@ -292,5 +311,7 @@ def round_to_round(history: pd.DataFrame) -> pd.DataFrame:
             "gain",
             "change_percent",
             "evidence",
+            "from_source",
+            "to_source",
         ],
     )

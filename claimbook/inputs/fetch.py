@@ -1,4 +1,10 @@
-"""Downloading a round's ``summary.csv`` from the MLCommons results repository.
+"""Downloading a round's results summary from the MLCommons results repository.
+
+MLCommons publishes each round's summary at the root of that round's repository, under the name
+and in the shape of that round (v6.1: ``summary.csv``; v5.1: only ``summary_results.json``).
+``PUBLISHED`` says which name a round is known to use; the others are tried after it, a name the
+server does not have (404) being no error while another remains. The file is installed under the
+name its content gives (a JSON summary as ``summary_results.json``, a CSV as ``summary.csv``).
 
 The file is downloaded to a temporary name beside its destination, checked (complete,
 readable as a results summary, of the round asked for), and only then put in place with a
@@ -38,8 +44,12 @@ from claimbook.common.paths import OutsideError, inside
 from claimbook.inputs.csvfile import IngestError, TruncatedError, row_changes
 from claimbook.inputs.diff import result_changes
 from claimbook.inputs.ingest import ingest, summary_versions
+from claimbook.inputs.summary_json import looks_like_json
 
-DEFAULT_URL = "https://raw.githubusercontent.com/mlcommons/inference_results_{round}/main/summary.csv"
+REPOSITORY_URL = "https://raw.githubusercontent.com/mlcommons/inference_results_{round}/main/{name}"
+CSV_NAME, JSON_NAME = "summary.csv", "summary_results.json"
+SUMMARY_NAMES = (CSV_NAME, JSON_NAME)  # the names a round's summary has been published under
+PUBLISHED = {"v5.1": JSON_NAME, "v6.1": CSV_NAME}  # each known round's own
 CHUNK = 1 << 16
 ROUND = identifiers.ROUND  # v6.1: also the name of the round's folder, so nothing else
 URL_SCHEMES = ("http", "https", "file")
@@ -51,6 +61,10 @@ DEFAULT_TIMEOUT = 120.0
 
 class FetchError(RuntimeError):
     """A download that failed; nothing was replaced."""
+
+
+class NotPublished(FetchError):
+    """The server has no file at that address (404): the next name of a round's summary is tried."""
 
 
 class FetchRefused(ValueError):
@@ -68,8 +82,11 @@ class Fetched:
     unchanged: bool = False  # the file already there was the same; nothing was written
 
 
-def round_url(round_name: str) -> str:
-    return DEFAULT_URL.format(round=round_name)
+def round_urls(round_name: str) -> list[str]:
+    """Where a round's summary may be, in the order tried: its published name, then the others."""
+    first = PUBLISHED.get(round_name, CSV_NAME)
+    names = [first, *(name for name in SUMMARY_NAMES if name != first)]
+    return [REPOSITORY_URL.format(round=round_name, name=name) for name in names]
 
 
 def check_round(round_name: str) -> str:
@@ -117,23 +134,26 @@ def fetch_summary(
     progress: bool = False,
     force: bool = False,
 ) -> Fetched:
-    """Download, verify and install ``destination_dir/ROUND/summary.csv`` and its checksum record.
+    """Download, verify and install ``destination_dir/ROUND/NAME`` (``summary.csv`` or
+    ``summary_results.json``, as its content is) and its checksum record.
 
     An existing different summary is replaced only with ``force``; an identical one is left
     as it is (``Fetched.unchanged``).
     """
     check_round(round_name)
     check_timeout(timeout)
-    url = check_url(url) if url else round_url(round_name)
-    target = round_folder(destination_dir, round_name) / "summary.csv"
+    urls = [check_url(url)] if url else round_urls(round_name)
+    folder = round_folder(destination_dir, round_name)
     held = hold_interrupts()
     created, stream, temporary, installed = [], None, None, False
     try:
-        created = make_directories(target.parent)
-        stream, temporary = open_temporary(target)
+        created = make_directories(folder)
+        stream, temporary = open_temporary(folder / CSV_NAME)
         release_interrupts(held)  # an interrupt from meanwhile is raised here, inside the clean-up
-        size, sha256 = _download(url, stream, timeout, progress)
+        url, size, sha256 = _download_first(urls, stream, temporary, timeout, progress)
         table = _verify(temporary, url, round_name, size)
+        with open(temporary, "rb") as head:
+            target = folder / (JSON_NAME if looks_like_json(head.read(1024)) else CSV_NAME)
         data = temporary.read_bytes()
         existing = existing_bytes(target)
         if existing == data:
@@ -200,6 +220,26 @@ class _Transfer:
         bar.close()
 
 
+def _download_first(
+    urls: list[str], stream: BinaryIO, temporary: Path, timeout: float, progress: bool
+) -> tuple[str, int, str]:
+    """The first of ``urls`` the server has, downloaded into ``temporary``: its URL, size and
+    SHA-256. A 404 moves on to the next; where none has the file, one line names them all."""
+    for position, url in enumerate(urls):
+        if position:
+            stream = open(temporary, "wb")  # noqa: SIM115 -- closed by _download
+        try:
+            size, sha256 = _download(url, stream, timeout, progress)
+            return url, size, sha256
+        except NotPublished:
+            if len(urls) == 1:
+                raise
+    raise FetchError(
+        f"no results summary at {' or '.join(urls)} (the server answered 404 Not Found for each); "
+        "nothing was installed (pass --from URL if the round publishes it elsewhere)"
+    )
+
+
 def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tuple[int, str]:
     """Copy the response into ``stream`` (and close it); the size and SHA-256 of what came.
 
@@ -212,6 +252,9 @@ def _download(url: str, stream: BinaryIO, timeout: float, progress: bool) -> tup
             transfer.copy(response, stream)
     except FetchError:
         raise
+    except urllib.error.HTTPError as exc:
+        error = NotPublished if exc.code == 404 else FetchError
+        raise error(f"{url}: the server answered {exc.code} {exc.reason}") from None
     except Exception as exc:  # noqa: BLE001 -- worded by _download_error, other http.client errors included
         raise _download_error(exc, transfer, timeout) from None
     size, expected = transfer.size, transfer.expected
@@ -298,7 +341,7 @@ def _summary_changes(target: Path, round_name: str, existing: bytes, data: bytes
 
 def _install(temporary: Path, target: Path, record: dict) -> None:
     """Put the verified download and its checksum record in place, the summary first."""
-    checksum = target.with_name("summary.csv.sha256.json")
+    checksum = target.with_name(f"{target.name}.sha256.json")
     stream, checksum_temporary = open_temporary(checksum)
     try:
         with stream:
@@ -322,4 +365,4 @@ def _progress_bar(total, enabled: bool):
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="B", unit_scale=True, desc="summary.csv", leave=False)
+    return tqdm(total=total, unit="B", unit_scale=True, desc="summary", leave=False)

@@ -1,7 +1,9 @@
-"""Raw MLCommons ``summary.csv`` -> the tidy results table under ``data/mlperf/``.
+"""A raw MLCommons results summary -> the tidy results table under ``data/mlperf/``.
 
-Reads both the current column layout and the older one (no ``total_accelerators``,
-``design_power_watts`` or ``PrivateID``), validates every row, and derives what the book
+Reads every shape MLCommons publishes a round in, told apart by content: ``summary.csv`` in the
+current column layout and the older one (no ``total_accelerators``, ``design_power_watts`` or
+``PrivateID``), and the JSON ``summary_results.json`` (v5.1; ``claimbook.inputs.summary_json``
+maps its fields to the CSV's columns). It validates every row, and derives what the book
 needs: the system folder, total accelerators, throughput per accelerator and the GPU power
 stated in the free-text notes. The notes themselves are not copied.
 """
@@ -18,10 +20,10 @@ import pandas as pd
 
 from claimbook.common import identifiers
 from claimbook.common.files import write_atomically
-from claimbook.inputs import rules
+from claimbook.inputs import rules, summary_json
 
 # IngestError lives with the CSV reader, which raises it too; it stays importable from here.
-from claimbook.inputs.csvfile import RAW, IngestError, kind_problem, read_rows
+from claimbook.inputs.csvfile import RAW, IngestError, kind_problem, read_head, read_rows
 from claimbook.inputs.schema import (
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
@@ -136,10 +138,10 @@ RAW_NAMES = {
 _USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
 
 
-def _accelerators(where: str, text: dict[str, str]) -> tuple[int, int, int]:
+def _accelerators(where: str, text: dict[str, str], name) -> tuple[int, int, int]:
     """Nodes, accelerators per node and their product, which a stated total must equal."""
-    nodes = _whole_number(where, "number_of_nodes", text["number_of_nodes"])
-    per_node = _whole_number(where, "accelerators_per_node", text["accelerators_per_node"])
+    nodes = _whole_number(where, name("number_of_nodes"), text["number_of_nodes"])
+    per_node = _whole_number(where, name("accelerators_per_node"), text["accelerators_per_node"])
     total = nodes * per_node
     if text.get("total_accelerators"):
         stated = _whole_number(where, "total_accelerators", text["total_accelerators"])
@@ -151,26 +153,36 @@ def _accelerators(where: str, text: dict[str, str]) -> tuple[int, int, int]:
     return nodes, per_node, total
 
 
-def _tidy_row(where: str, record: dict[str, str], round_name: str) -> dict[str, object]:
+def _tidy_row(
+    where: str, record: dict[str, str], round_name: str, names: dict[str, str] | None = None
+) -> dict[str, object]:
+    """One record tidied, or the IngestError its first broken rule words (``names``: the
+    file's own name of a summary.csv column, for a summary of another shape)."""
+
+    def name(column: str) -> str:
+        return (names or {}).get(column, column)
+
     text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
     scenario = SCENARIO_BY_LOWER.get(text["Scenario"].lower())
     if scenario is None:
         raise IngestError(
-            f"{where}: unknown Scenario {text['Scenario']!r}; known scenarios are {', '.join(SCENARIOS)}"
+            f"{where}: unknown {name('Scenario')} {text['Scenario']!r}; known scenarios are {', '.join(SCENARIOS)}"
         )
     units = text["Units"]
     if units not in UNITS:
-        raise IngestError(f"{where}: unknown Units {units!r}; the book understands {', '.join(UNITS)}")
+        raise IngestError(
+            f"{where}: unknown {name('Units')} {units!r}; the book understands {', '.join(UNITS)}"
+        )
     metric, higher_is_better = UNITS[units]
-    result = positive_result(where, text["Result"])
+    result = positive_result(where, text["Result"], name("Result"))
 
-    nodes, per_node, total = _accelerators(where, text)
+    nodes, per_node, total = _accelerators(where, text, name)
     for column in ("Organization", "Division", "Availability", "Model"):
         if not text[column]:
-            raise IngestError(f"{where}: {column} is empty")
+            raise IngestError(f"{where}: {name(column)} is empty")
     system = system_from_location(text["Location"])
     if system is None:
-        raise IngestError(f"{where}: Location {rules.location_problem(text['Location'])}")
+        raise IngestError(f"{where}: {name('Location')} {rules.location_problem(text['Location'])}")
 
     throughput_per_accelerator = result / total if metric == "throughput" and total > 0 else None
     return {
@@ -238,7 +250,7 @@ def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], di
 
 
 def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
-    """Read, validate and tidy an MLCommons summary.csv; raises IngestError naming the row.
+    """Read, validate and tidy an MLCommons summary (CSV or JSON); raises IngestError naming the row.
 
     The rules are those of ``_tidy_row``. They are applied column by column for speed; the
     first record that breaks one goes through ``_tidy_row``, which words the error.
@@ -247,27 +259,38 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     if round_name is not None and not identifiers.is_round(round_name):
         # A round names files (data/mlperf/ROUND.csv): nothing else may pass.
         raise IngestError(f"--round {str(round_name)[:80]!r}: a round is {identifiers.ROUND_RULE}")
-    header, rows, lines = read_rows(path)
-    _check_columns(path, header)
-    if not rows:
-        raise IngestError(f"{path}: the file has a header but no results")
+    header, rows, places, names = read_summary(path)
     column = _column_reader(header, rows)
     columns = {name: column(name) for name in _USED_COLUMNS}
     if round_name is None:
-        round_name = _round_of(path, column("version"))
+        round_name = _round_of(path, column("version"), names.get("version", "version"))
     valid, values = _validity(columns, len(rows))
     if not all(valid):
         position = valid.index(False)
-        where = f"{path}, line {lines[position]}"
-        _tidy_row(where, dict(zip(header, rows[position])), round_name)
+        where = f"{path}, {places[position]}"
+        _tidy_row(where, dict(zip(header, rows[position])), round_name, names)
         raise IngestError(
             f"{where}: the record breaks a rule of the results format"
         )  # the two passes disagree
     tidy = _tidy_table(columns, values, column("notes", strip=False), round_name)
-    problem = rules.first_problem(tidy, path, lambda position: f"line {lines[position]}", RAW_NAMES)
+    shown = {tidy_name: names.get(raw, raw) for tidy_name, raw in RAW_NAMES.items()}
+    problem = rules.first_problem(tidy, path, lambda position: places[position], shown)
     if problem:
         raise IngestError(problem)
     return tidy.sort_values(list(RESULT_KEY), kind="stable").reset_index(drop=True)
+
+
+def read_summary(path: Path) -> tuple[list[str], list[list[str]], list[str], dict[str, str]]:
+    """A summary of any published shape as summary.csv's header and records, where each record
+    is ("line N", "result N (ID ...)") and the file's own name of each column it renames."""
+    if summary_json.looks_like_json(read_head(path, "results file")[0]):
+        header, rows, places = summary_json.read_json_rows(path)
+        return header, rows, places, summary_json.JSON_NAME
+    header, rows, lines = read_rows(path)
+    _check_columns(path, header)
+    if not rows:
+        raise IngestError(f"{path}: the file has a header but no results")
+    return header, rows, [f"line {line}" for line in lines], {}
 
 
 def _column_reader(header: list[str], rows: list[list[str]]):
@@ -283,17 +306,17 @@ def _column_reader(header: list[str], rows: list[list[str]]):
     return column
 
 
-def _round_of(path: Path, versions: list[str]) -> str:
+def _round_of(path: Path, versions: list[str], column: str = "version") -> str:
     """The round a summary's version column gives, when it gives exactly one that is a round."""
     found = sorted(set(versions) - {""})
     if len(found) != 1:
         listed = ", ".join(found) if found else "none"
         raise IngestError(
-            f"{path}: cannot tell the round from the version column (found: {listed}); pass --round"
+            f"{path}: cannot tell the round from the {column} column (found: {listed}); pass --round"
         )
     if not identifiers.is_round(found[0]):
         raise IngestError(
-            f"{path}: its version column gives the round {found[0][:80]!r}, which is not "
+            f"{path}: its {column} column gives the round {found[0][:80]!r}, which is not "
             f"{identifiers.ROUND_RULE}; pass --round"
         )
     return found[0]
@@ -343,6 +366,11 @@ def _tidy_table(columns: dict[str, list[str]], values: dict[str, list], notes: l
     )
 
 
+def ingest_warnings(table: pd.DataFrame, path) -> list[str]:
+    """What a summary holds that the book keeps but a reader should know of, one line each."""
+    return rules.zero_accelerator_warnings(table, path)
+
+
 def ingest_as_read(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFrame:
     """A summary.csv ingested, as a page reads it back from its tidy file (the same types):
     what a build or ``claimbook check`` with ``--results`` works on."""
@@ -368,7 +396,7 @@ def write_tidy(frame: pd.DataFrame, out_path: str | os.PathLike) -> Path:
 
 def summary_versions(path: str | os.PathLike) -> set[str]:
     """The rounds a summary's ``version`` column names (empty if it has none)."""
-    header, rows, _ = read_rows(Path(path))
+    header, rows, _, _ = read_summary(Path(path))
     if "version" not in header:
         return set()
     index = header.index("version")

@@ -29,8 +29,10 @@ from claimbook.inputs.names import contains_name, squash
 REFERENCE_DIR = "data/reference"
 ACCELERATOR_COLUMNS = ("names", "family", "short_name", "vendor", "form_factor", "colour", "shape", "note")
 BENCHMARK_COLUMNS = ("model", "benchmark", "display_name", "categories", "note")
-# Marks for families no reviewed line covers: grey, and a shape no reviewed family uses.
-UNLISTED_COLOUR = "#BBBBBB"
+# Marks for families no reviewed line covers: a strong colour and a shape no reviewed family
+# uses, under the accelerator's published name (a pale grey one was all but invisible beside
+# the reviewed families' marks).
+UNLISTED_COLOUR = "#E7298A"
 UNLISTED_SHAPE = "arrow"
 
 
@@ -41,6 +43,7 @@ class Family:
     form_factor: str
     colour: str
     shape: str
+    listed: bool = True  # False: no reviewed line names it (it is its own family)
 
 
 class Reference:
@@ -62,6 +65,23 @@ class Reference:
 
     def benchmark(self, model: str) -> str:
         return self._benchmark_row(model)["benchmark"]
+
+    def benchmark_of(self, model: str, mlperf_model: str = "") -> str:
+        """A result's benchmark: its model's line, else its MLPerf model's (an open-division
+        variant, "efficientnet-int8-lite0" of "resnet"), else the model as published."""
+        if self._first_row("model", model) is None and self._first_row("model", mlperf_model) is not None:
+            return self.benchmark(mlperf_model)
+        return self.benchmark(model)
+
+    def has_model(self, model: str, mlperf_model: str = "") -> bool:
+        """Whether the benchmarks table has a line for the model (or for its MLPerf model)."""
+        return (
+            self._first_row("model", model) is not None or self._first_row("model", mlperf_model) is not None
+        )
+
+    def is_listed(self, accelerator: str) -> bool:
+        """Whether a reviewed line names the accelerator (else it is its own family, unreviewed)."""
+        return self.family(accelerator).listed
 
     def display_name(self, benchmark: str) -> str:
         row = self._first_row("benchmark", benchmark)
@@ -136,7 +156,14 @@ def _family(lines: list[tuple[str, Family]], accelerator: str) -> Family:
         if names_accelerator(names, accelerator):
             return family
     words = accelerator.split()
-    return Family(accelerator, words[0] if words else "unknown", "unknown", UNLISTED_COLOUR, UNLISTED_SHAPE)
+    return Family(
+        accelerator,
+        words[0] if words else "unknown",
+        "unknown",
+        UNLISTED_COLOUR,
+        UNLISTED_SHAPE,
+        listed=False,
+    )
 
 
 def _read(path: Path, what: str, columns, items: str) -> pd.DataFrame:
@@ -194,15 +221,42 @@ def annotate(results: pd.DataFrame, reference: Reference) -> pd.DataFrame:
     the canonical ``benchmark`` of the model."""
     families = {name: reference.family(name) for name in set(results["accelerator"])}
     vendors = {name: vendors_of(reference, name) for name in set(results["accelerator"])}
-    benchmarks = {model: reference.benchmark(model) for model in set(results["model"])}
+    mlperf = results["mlperf_model"] if "mlperf_model" in results else results["model"]
+    pairs = list(zip(results["model"], mlperf))
+    benchmarks = {pair: reference.benchmark_of(*pair) for pair in set(pairs)}
     annotated = results.assign(
         family=results["accelerator"].map(lambda name: families[name].name),
         vendor=results["accelerator"].map(lambda name: families[name].vendor),
         vendors=results["accelerator"].map(vendors),
         form_factor=results["accelerator"].map(lambda name: families[name].form_factor),
-        benchmark=results["model"].map(benchmarks),
+        benchmark=[benchmarks[pair] for pair in pairs],
     )
     return as_one_block(annotated)
+
+
+def unlisted(results: pd.DataFrame, reference: Reference) -> list[str]:
+    """One warning for each accelerator and each benchmark of ``results`` that the reviewed
+    tables lack, with how many results it has: charts show such an accelerator under its
+    published name, and such a benchmark under its model's."""
+    warnings = []
+    for accelerator, found in sorted(results["accelerator"].value_counts().items()):
+        if not reference.is_listed(str(accelerator)):
+            warnings.append(
+                f"warning: accelerator {str(accelerator)[:120]!r} ({found} result{'' if found == 1 else 's'}) "
+                f"has no line in {REFERENCE_DIR}/accelerators.csv: it is its own family, shown under its "
+                "published name"
+            )
+    mlperf = results["mlperf_model"] if "mlperf_model" in results else results["model"]
+    unknown = pd.Series(
+        [model for model, other in zip(results["model"], mlperf) if not reference.has_model(model, other)],
+        dtype=object,
+    )
+    for model, found in sorted(unknown.value_counts().items()):
+        warnings.append(
+            f"warning: benchmark {str(model)[:120]!r} ({found} result{'' if found == 1 else 's'}) has no line "
+            f"in {REFERENCE_DIR}/benchmarks.csv: it is its own benchmark, shown under its published name"
+        )
+    return warnings
 
 
 def as_one_block(frame: pd.DataFrame) -> pd.DataFrame:

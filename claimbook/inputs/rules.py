@@ -8,9 +8,11 @@ fuzzes the official summary to hold that):
 * a result is a finite number from ``MIN_RESULT`` to ``MAX_RESULT`` (a figure of 1e30, 1e-30 or
   5e-324 used to reach the verdicts, where a per-GPU figure underflowed to 0 or a rounding
   overflowed Decimal's precision);
-* a system has at least one node, and a count of accelerators of at most ``MAX_COUNT``; a
-  system with no accelerator per node is one whose accelerator is "N/A" (the host processors
-  run the benchmark), and the total is nodes times accelerators per node;
+* a system has at least one node, and a count of accelerators of at most ``MAX_COUNT``, and the
+  total is nodes times accelerators per node. A system with no accelerator is kept: its host
+  processors run the benchmark (accelerator "N/A" or empty), or MLCommons publishes a count of 0
+  beside a named one (an integrated GPU); ``zero_accelerator_warnings`` names the latter, and
+  neither has a per-accelerator figure;
 * units, metric and direction agree (``higher_is_better`` follows the units), scenarios are
   MLPerf's, and the per-accelerator figure is the result over the total;
 * text carries no control or bidirectional-override characters (an ESC sequence would act on
@@ -32,7 +34,7 @@ import re
 
 import pandas as pd
 
-from claimbook.common.formatting import count, data_value, significant
+from claimbook.common.formatting import count, data_value, plural, significant
 from claimbook.common.identifiers import ROUND, ROUND_RULE, UNSAFE_TEXT, unsafe_character
 from claimbook.inputs.schema import RESULT_KEY, SCENARIOS, TIDY_COLUMNS, UNITS
 
@@ -93,6 +95,21 @@ def location_problem(location) -> str | None:
     return f"{text[:200]!r} {reason}; a Location names a result's folder in MLCommons' results repository"
 
 
+def zero_accelerator_warnings(table: pd.DataFrame, path) -> list[str]:
+    """One line per accelerator that results name while counting 0 of them: kept as published
+    (an integrated GPU), with no per-accelerator figure."""
+    named = ~table["accelerator"].astype(str).str.strip().str.lower().isin(CPU_ONLY)
+    rows = table[(table["total_accelerators"] == 0) & named]
+    return [
+        (
+            f"{path}: warning: {plural(len(group), 'result')} of {', '.join(sorted(set(group['system'])))} "
+            f"name the accelerator {accelerator!r} but count 0 accelerators; kept as published, with no "
+            "per-accelerator figure"
+        )
+        for accelerator, group in rows.groupby("accelerator", sort=True)
+    ]
+
+
 def first_problem(table: pd.DataFrame, path, line, names: dict[str, str] | None = None) -> str | None:
     """What is wrong with the first row of ``table`` that breaks a rule, starting with where it
     is ("FILE, line N": ``line(position)`` says the line of a row), naming columns as ``names``
@@ -149,14 +166,6 @@ def _counts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
             lambda row: (
                 f"{names.get('total_accelerators', 'total_accelerators')} is {row['total_accelerators']} "
                 f"but {row['nodes']} node(s) x {row['accelerators_per_node']} is {row['nodes'] * row['accelerators_per_node']}"
-            ),
-        ),
-        (
-            (per_node == 0) & ~table["accelerator"].astype(str).str.strip().str.lower().isin(CPU_ONLY),
-            lambda row: (
-                f"{names.get('accelerators_per_node', 'accelerators_per_node')} is 0 but "
-                f"{names.get('accelerator', 'accelerator')} names one ({row['accelerator']!r}); a system without "
-                "accelerators names none (N/A)"
             ),
         ),
     ]

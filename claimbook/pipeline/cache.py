@@ -38,6 +38,11 @@ def written_toc(target: Path) -> str | None:
     return read_cache(target / BOOK_DIR / GENERATED_DIR / CACHE_NAME).get("toc")
 
 
+# data/raw/: the rounds ``claimbook fetch`` downloads, ignored by git. The book holds a round once
+# it is ingested into data/mlperf/, so a file lying there changes nothing the book is made of.
+UNTRACKED_DATA = ("raw",)
+
+
 def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     """Everything a book is made of besides its pages: the package code (the ledger, the
     scorecard, the generated pages are made in the build), the registries, the data, the book's
@@ -47,7 +52,7 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
         "overrides": overrides,
         "package": digests.folder_digest(PACKAGE_DIR),
         "config": digests.file_digest(root / CONFIG_FILE),
-        "data": digests.folder_digest(root / "data"),
+        "data": digests.folder_digest(root / "data", skip=UNTRACKED_DATA),
         "environment": digests.environment_digest(),
         "book": {
             path.relative_to(root / BOOK_DIR).as_posix(): digests.file_digest(path)

@@ -42,10 +42,12 @@ def _file_digest(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int)
     return bytes_digest(Path(path).read_bytes())
 
 
-def folder_digest(path: Path) -> str:
+def folder_digest(path: Path, skip: tuple[str, ...] = ()) -> str:
+    """The digest of a folder's files, by name and content; ``skip``: folders of its top level
+    left out (what the project does not track)."""
     digest = hashlib.sha256()
     for item in sorted(Path(path).rglob("*")):
-        if item.is_file() and "__pycache__" not in item.parts:
+        if item.is_file() and "__pycache__" not in item.parts and item.relative_to(path).parts[0] not in skip:
             digest.update(item.relative_to(path).as_posix().encode())
             digest.update(file_digest(item).encode())
     return digest.hexdigest()

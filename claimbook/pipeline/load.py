@@ -75,6 +75,10 @@ def load_data(request: BuildRequest, changes: Changes, audited=None) -> Loaded:
     data = checked_data(
         request.root, table, changes.claims, None, None if audited is None else lambda _: audited
     )
+    if table is not None and len(table):
+        from claimbook.engine.context import results_round_line
+
+        request.report(results_round_line(data.registry, str(table["round"].iloc[0])))
     vendors = set(data.reference.accelerators["vendor"]) - {"mixed", "none"}
     parties = party_warnings(data.registry, set(data.results["organization"]), vendors)
     changes = replace(changes, warnings=(*changes.warnings, *unpublishable(request, parties)))

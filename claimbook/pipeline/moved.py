@@ -7,7 +7,7 @@ import datetime
 import hashlib
 from pathlib import Path
 
-from claimbook.common.paths import CHANGES_PAGE, RESULTS
+from claimbook.common.paths import CHANGES_PAGE, RESULTS, round_results_path
 
 PAGE = CHANGES_PAGE  # book/generated/changes.md
 
@@ -19,11 +19,19 @@ def what_moved(request, loaded, committed: list[dict], rows: list[dict], drifts)
 
     new = loaded.data.results
     old = new
-    if loaded.table is not None and (request.root / RESULTS).is_file():
-        old = load_results(request.root / RESULTS)
+    # Within a round: the other results against the committed table of the round they hold.
+    committed_round = request.root / round_results_path(_round_of(loaded))
+    if loaded.table is not None and committed_round.is_file():
+        old = load_results(committed_round)
     from claimbook.inputs.renames import detect
 
     return moves.compare(committed, rows, old, new, drifts, detect(old, new) if old is not new else None)
+
+
+def _round_of(loaded) -> str:
+    """The round of the results a build was given (``--results``), else the book's default."""
+    table = loaded.table if loaded.table is not None else loaded.data.results
+    return str(table["round"].iloc[0]) if len(table) else Path(RESULTS).stem
 
 
 def _file_record(path: Path) -> dict:
@@ -42,9 +50,11 @@ def page_text(request, loaded, found) -> str | None:
         return None
     from claimbook.present.changes_page import changes_page
 
-    source = (loaded.data.sources or {}).get(Path(RESULTS).stem) or {}  # the committed round's
+    round_name = _round_of(loaded)
+    source = (loaded.data.sources or {}).get(round_name) or {}  # the committed round's
     published = {
-        "file": f"{source.get('repository', '')} {source.get('file', '')}".strip() or str(RESULTS),
+        "file": f"{source.get('repository', '')} {source.get('file', '')}".strip()
+        or round_results_path(round_name),
         "sha256": source.get("sha256", ""),
         "date": source.get("published", ""),
     }

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import CLAIM_TEMPLATE, DATA_INPUTS, PROJECT_ROOT, RESULTS
+from claimbook.common.paths import (
+    CLAIM_TEMPLATE,
+    DATA_INPUTS,
+    MLPERF_DIR,
+    PROJECT_ROOT,
+    RESULTS,
+    held_rounds,
+    round_results_path,
+)
 from claimbook.common.suggest import closest_hint
 from claimbook.pipeline import digests
 
@@ -70,10 +78,33 @@ def claim_payload(claim, registry) -> dict:
 
 def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RESULTS) -> list[Job]:
     """Every page of the book: the narrative chapters with claims (or of the round), then one
-    page per claim that has something to show; with ``only``, those it names."""
+    page per claim that has something to show; with ``only``, those it names. A page reads the
+    results of its claims' round (``page_round``): ``results_path`` is the round of the others
+    (a page of the round, a chapter whose claims span rounds)."""
     common = {"results_path": results_path, **DATA_INPUTS}
     jobs = _chapter_jobs(registry, common, changes) + _claim_jobs(registry, common, changes.claims)
+    jobs = [_on_own_round(job, registry, results_path) for job in jobs]
     return _chosen(jobs, only, registry) if only else jobs
+
+
+def page_round(registry, claim_ids) -> str | None:
+    """The one round of the announcements of ``claim_ids`` (None for none, or several)."""
+    rounds = {
+        registry.announcements[claim.announcement].round
+        for claim in registry.all_claims()
+        if claim.id in claim_ids and claim.announcement in registry.announcements
+    }
+    return rounds.pop() if len(rounds) == 1 else None
+
+
+def _on_own_round(job: Job, registry, results_path: str) -> Job:
+    """A page reading its own round's table, where it is not the round of ``results_path``."""
+    own = page_round(registry, set(job.claims))
+    default_round = Path(results_path).stem
+    if own is None or own == default_round:
+        return job
+    parameters = {**job.parameters, "results_path": round_results_path(own)}
+    return Job(job.name, job.template, parameters, job.title, job.claims, job.digest_claims)
 
 
 def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
@@ -139,8 +170,16 @@ def _claim_jobs(registry, common: dict, claim_overrides: dict) -> list[Job]:
 
 
 def _chosen(jobs: list[Job], only, registry) -> list[Job]:
-    """The pages ``--only`` names (a page, a chapter or a claim); an unknown name is refused."""
+    """The pages ``--only`` names (a page, a chapter, a claim or an announcement: every page of its
+    claims); an unknown name is refused."""
     wanted = set(only)
+    announced = wanted & set(registry.announcements)
+    if announced:
+        with_pages = {claim_id for job in jobs for claim_id in job.claims}
+        of_them = {claim.id for claim in registry.all_claims() if claim.announcement in announced}
+        wanted = (wanted - announced) | (of_them & with_pages)
+        if not wanted:
+            return []  # an announcement whose claims have no page of their own: its page alone
     known = {job.name for job in jobs} | {name.split("/")[-1] for name in (job.name for job in jobs)}
     unknown = sorted(
         name for name in wanted if name not in known and not any(name in job.claims for job in jobs)
@@ -153,8 +192,9 @@ def _chosen(jobs: list[Job], only, registry) -> list[Job]:
                 "--only takes a page, a chapter or a claim with a page"
             )
         raise UsageError(
-            f"--only {unknown[0]}: no page, chapter or claim of that name"
-            f"{closest_hint(unknown[0], claims, 'claims')}; chapters: {', '.join(registry.chapters)}"
+            f"--only {unknown[0]}: no page, chapter, claim or announcement of that name"
+            f"{closest_hint(unknown[0], claims, 'claims')}; chapters: {', '.join(registry.chapters)}; "
+            f"announcements: {', '.join(registry.announcements)}"
         )
     return [
         job
@@ -171,6 +211,8 @@ def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
     text_only = [claim for claim in registry.claims if claim.chapter is None and claim not in page_claims]
     if not only:
         included |= {claim.id for claim in text_only}
+    else:  # an announcement named by --only shows all of its claims
+        included |= {claim.id for claim in text_only if claim.announcement in set(only)}
     return included, text_only
 
 
@@ -228,10 +270,28 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
     check_declared(root, pages)
     return {
         job.name: digests.chapter_digest(
-            root / job.template, job.parameters, book_root, job.digest_claims, NOT_DIGESTED
+            root / job.template,
+            job.parameters,
+            book_root,
+            job.digest_claims + _rounds_read(book_root, job),
+            NOT_DIGESTED,
         )
         for job in pages
     }
+
+
+def _rounds_read(book_root: Path, job: Job) -> list:
+    """For a page whose claims span rounds (where announcements of several rounds meet): every
+    held round's table, which it reads beside the one its parameters name."""
+    rounds = {
+        payload["announcement"].get("round")
+        for payload in job.digest_claims
+        if isinstance(payload, dict) and isinstance(payload.get("announcement"), dict)
+    }
+    if len(rounds) < 2:
+        return []
+    held = held_rounds(book_root / MLPERF_DIR)
+    return [{"rounds held": {name: digests.file_digest(path) for name, path in held.items()}}]
 
 
 def committed_plan(root: Path = PROJECT_ROOT) -> tuple[list[Job], dict[str, str]]:

@@ -15,9 +15,12 @@ from claimbook.common.paths import (
     CONFIG_FILE,
     DATA_INPUTS,
     GENERATED_DIR,
+    MLPERF_DIR,
     RESULTS,
+    held_rounds,
     inside,
     is_path_parameter,
+    round_results_path,
 )
 from claimbook.pipeline import outputs
 from claimbook.pipeline.cache import CACHE_NAME, read_cache
@@ -60,8 +63,11 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
     copy_sources(root, folder, with_data=request.to_out)
     results_path = RESULTS
     if table is not None:
-        results_path = f"data/mlperf/{table['round'].iloc[0]}.csv"
-        write_tidy(table, inside(folder, results_path))
+        # The round the file holds is replaced, and only it: the others stay the committed ones.
+        written = round_results_path(str(table["round"].iloc[0]))
+        write_tidy(table, inside(folder, written))
+        if written == RESULTS:
+            results_path = written
     pages = plan(loaded.data.registry, loaded.changes, request.only, results_path)
     if request.to_out:
         copy_named_files(root, folder, pages)
@@ -123,6 +129,7 @@ def copy_sources(root: Path, staging: Path, with_data: bool) -> None:
             DATA_INPUTS["sources_path"],
             DATA_INPUTS["chapters_file"],
             RESULTS,
+            *(f"{MLPERF_DIR}/{path.name}" for path in held_rounds(root / MLPERF_DIR).values()),
             PRICES,
         ]:
             if (root / relative).exists():

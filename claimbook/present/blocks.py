@@ -696,7 +696,10 @@ def citation(
                 f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
                 f"{escape(source.get('published', ''))}; each result above links to its folder of logs."
             )
-        if result_ids is not None and not result_ids.empty:
+        published = sorted({str(value) for value in rows.get("result_id", ()) if pd.notna(value) and value})
+        if published:  # a summary that carries the public result IDs (v5.1's JSON): cited from it
+            parts.append(f"Result IDs, as MLCommons' summary gives them: {escape(', '.join(published))}.")
+        elif result_ids is not None and not result_ids.empty:
             listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
             if listed:
                 parts.append(

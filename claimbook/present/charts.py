@@ -268,7 +268,8 @@ def titled(text: str, subtitle: str | None = None, width: int = 32) -> alt.Title
 def family_scales(reference, families) -> tuple[alt.Scale, alt.Scale]:
     """The reviewed colour and shape of each accelerator family present (by the short names
     charts show), in the reviewed order: one family looks the same on every page of the book (a
-    family no reviewed line covers is grey, with a shape no reviewed family uses)."""
+    family no reviewed line covers has a strong colour and a shape no reviewed family uses, under
+    its published name)."""
     present = set(families)
     table = reference.families().set_index("short_name")
     ordered = [name for name in table.index if name in present] + sorted(present - set(table.index))
@@ -560,14 +561,17 @@ def efficiency_chart(
 
 def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.LayerChart:
     """One system's result before and after, per scenario: a line from the earlier round to the
-    current one; the point's shape says the earlier figure's source."""
+    current one; the point's shape says that figure's own source (a round the book holds in full is
+    its published summary, another round's figure a log or a third party's)."""
     long = pd.concat(
         [
-            gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["evidence"]),
-            gains.assign(round=gains["to_round"], result=gains["to_result"], source="mlperf-summary"),
+            gains.assign(round=gains["from_round"], result=gains["from_result"], source=gains["from_source"]),
+            gains.assign(round=gains["to_round"], result=gains["to_result"], source=gains["to_source"]),
         ],
         ignore_index=True,
-    )
+    ).drop_duplicates(
+        ["round", "scenario"]
+    )  # a round in the middle is the end of one step and the start of the next
     long = long.assign(label=long["scenario"] + " (" + long["units"] + ")")
     base = alt.Chart(long).encode(
         x=alt.X("round:O", title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)),

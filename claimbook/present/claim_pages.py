@@ -62,8 +62,10 @@ class ClaimPage:
         check: Check | None = None,
         parameters: dict | None = None,
     ):
+        claim = data.registry.claim(claim_id)
+        data = data.for_claim(claim)  # the page shows its claim's own round, whatever else is held
         self.data = data
-        self.claim = data.registry.claim(claim_id)
+        self.claim = claim
         self.announcement = data.registry.announcements[self.claim.announcement]
         self.book_root = book_root
         self.chapter = chapter or self.claim.announcement
@@ -355,6 +357,11 @@ def open_chapter(name: str, **parameters) -> Chapter:
         claim = data.registry.claim(claim_id)
         notes = chapter_context(claim, data, name, parameters).get("notes", ())
         checks[claim_id] = with_notes(engine.check(claim, data), notes)
+    # What the chapter's own cells read (a history of rounds, the round's results) is its claims'
+    # round's, as they were judged: the rounds before it, those the book holds in full among them.
+    claim_ids = list(parameters.get("claim_ids", ()))
+    if claim_ids:
+        data = data.for_claim(data.registry.claim(claim_ids[0]))
     return Chapter(data, name, parameters, checks)
 
 

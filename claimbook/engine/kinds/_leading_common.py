@@ -51,6 +51,10 @@ class LeadCase(CaseDetail):
     # submitter, "other submitter" (the field, named wherever a sentence says best or next).
     field: str = "other result"
     ahead: tuple[str, ...] = ()  # every rival ahead of the subject, best first (systems, deduplicated)
+    uncontested: bool = False  # no other submitter in the case: shown, never deciding
+
+
+NO_RIVAL = "no rival"
 
 
 # -- the verdict every metric shares --------------------------------------------------------
@@ -102,16 +106,18 @@ def verdict_of(
         reason = (
             f"The subject has no result in a case the claim covers: {'; '.join(missing)}."
             if missing and not cases
-            else "The subject has no rival in any case the claim covers, so leadership cannot be judged."
+            else _unjudged(cases)
         )
-        return cannot_check(claim, reason, rows=rows, tables=tables, codes=codes, missing=missing)
+        # Every case uncontested: they are the claim's cases, shown (and read by a compound).
+        alone = tuple(cases) if cases and all(case.detail.uncontested for case in cases) else ()
+        return cannot_check(
+            claim, reason, rows=rows, tables=tables, codes=codes, missing=missing, cases=alone
+        )
     if missing:
         codes.add("incomplete-data")
     summary = [reading_text(name, found) for name, found in judged.items()]
     alone = [case for found in readings.values() for case in found if case.reaches is None]
-    if alone:
-        # Where no one else ran, the subject leads trivially: said, not counted.
-        notes.append("No rival in " + ", ".join(dict.fromkeys(case.label for case in alone)))
+    notes.extend(_case_notes(readings, alone))
     verdict = _over_readings(judged, codes)
     failing = [case for found in judged.values() for case in found if not case.reaches]
     deciding = (failing or [case for found in judged.values() for case in found])[0].label
@@ -139,6 +145,38 @@ def verdict_of(
         context=context_notes,
     )
     return finish(claim, outcome)
+
+
+def _case_notes(readings: dict[str, list[Case]], alone: list[Case]) -> list[str]:
+    """The cases with no rival (where no one else ran, the subject leads trivially: said, not
+    counted), and what a case says of systems it could not rank (no per-GPU figure)."""
+    rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
+    said = [uncontested_text(rivalless)] if rivalless else []
+    return said + list(
+        dict.fromkeys(
+            f"{case.label}: {case.detail.note}"
+            for found in readings.values()
+            for case in found
+            if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
+        )
+    )
+
+
+def _unjudged(cases) -> str:
+    """Why no case is judged: no rival, or (per GPU) no figure for the systems compared."""
+    said = dict.fromkeys(
+        f"{case.label}: {case.detail.note}"
+        for case in cases
+        if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
+    )
+    if said:
+        return f"No case the claim covers can be judged: {'; '.join(said)}."
+    return f"{uncontested_text(cases)}, so leadership cannot be judged."
+
+
+def uncontested_text(cases) -> str:
+    """The cases where no other submitter has a result, as the card says them."""
+    return "Uncontested: no other submitter on " + ", ".join(dict.fromkeys(case.label for case in cases))
 
 
 def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
@@ -229,7 +267,9 @@ def lead_case(
     """The subject's best result against the best of ``rivals`` (none: a case with no rival),
     its pair added to ``used`` and its row to the leaders ``table``. ``selected``: the case
     records the results it stands on (a reading of the claim, not the context one)."""
-    if rivals.empty:
+    rivals, note = _rankable(own, rivals, measure)
+    if note is None or rivals.empty:  # no figure of the subject's, or no rival to set it against
+        detail = LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T))
         return Case(
             label,
             scenario,
@@ -239,7 +279,7 @@ def lead_case(
             None,
             (own["location"],),
             selected=chosen("subject", own) if selected else (),
-            detail=LeadCase(note="no rival"),
+            detail=detail if note is None else LeadCase(note=note or NO_RIVAL, uncontested=not note),
         )
     top = best_of(rivals, measure)
     value, rival_value = value_of(own, measure), value_of(top, measure)
@@ -268,8 +308,22 @@ def lead_case(
             next_per_gpu=value_of(top, "per-gpu"),
             field=field_of(own, rivals),
             ahead=() if leads else _ahead(own, rivals, measure),
+            note=note,
         ),
     )
+
+
+def _rankable(own: pd.Series, rivals: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, str | None]:
+    """The rivals a case ranks the subject among, and what it says of the others: per GPU, a
+    system without accelerators (a CPU-only one) has no figure, so it is said and the rest are
+    judged; None when the subject itself has none."""
+    if measure != "per-gpu":
+        return rivals, ""
+    if int(own["total_accelerators"]) <= 0:
+        return rivals, None
+    without = rivals[rivals["total_accelerators"] <= 0]
+    note = f"{no_per_gpu_figure(without)}; the rest are judged" if not without.empty else ""
+    return rivals[rivals["total_accelerators"] > 0], note
 
 
 def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads: bool) -> dict:
@@ -287,20 +341,31 @@ def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads:
     }
 
 
-def value_of(row: pd.Series, measure: str) -> float:
-    return (
-        float(row["result"]) / int(row["total_accelerators"])
-        if measure == "per-gpu"
-        else float(row["result"])
-    )
+def value_of(row: pd.Series, measure: str) -> float | None:
+    """A result's figure in a measure; None per GPU for a system without accelerators."""
+    if measure != "per-gpu":
+        return float(row["result"])
+    gpus = int(row["total_accelerators"])
+    return float(row["result"]) / gpus if gpus > 0 else None
+
+
+def no_per_gpu_figure(rows: pd.DataFrame) -> str:
+    """What a per-GPU reading says of the systems it cannot rank: they have no accelerators."""
+    names = sorted(dict.fromkeys(label_of(row) for _, row in rows.iterrows()))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"no per-GPU figure for {shown} (no accelerators)"
 
 
 def best_of(rows: pd.DataFrame, measure: str) -> pd.Series:
+    """The best of ``rows`` in a measure; per GPU, among systems with accelerators (the best
+    whole system where none has any: the case then says it has no per-GPU figure)."""
+    with_gpus = rows[rows["total_accelerators"] > 0]
     ordered = (
-        rows[rows["total_accelerators"] > 0].sort_values("location", kind="stable")
-        if measure == "per-gpu"
+        with_gpus.sort_values("location", kind="stable")
+        if measure == "per-gpu" and not with_gpus.empty
         else rows.sort_values("location", kind="stable")
     )
+    measure = measure if not with_gpus.empty else "whole-system"
     values = ordered["result"] / ordered["total_accelerators"] if measure == "per-gpu" else ordered["result"]
     higher = bool(ordered["higher_is_better"].iloc[0])
     return ordered.loc[values.idxmax() if higher else values.idxmin()]

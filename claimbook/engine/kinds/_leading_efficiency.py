@@ -134,7 +134,16 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
     """The claim's pair against the most efficient of ``theirs`` (none: a case with no rival)."""
     theirs = theirs.sort_values(["efficiency", "large_location"], ascending=[False, True])
     if theirs.empty:
-        return Case(label, scenario, None, None, "%", None, (mine["large_location"],), detail=LeadCase())
+        return Case(
+            label,
+            scenario,
+            None,
+            None,
+            "%",
+            None,
+            (mine["large_location"],),
+            detail=LeadCase(uncontested=True),
+        )
     top = theirs.iloc[0]
     leads = mine["efficiency_percent"] >= top["efficiency_percent"]
     return Case(

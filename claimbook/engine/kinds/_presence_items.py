@@ -56,17 +56,23 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
     the systems of the current round; otherwise for the same submitters on the same benchmark.
     Returns whether an earlier round has such a result."""
-    earlier = data.earlier
-    if earlier.empty or rows.empty:
+    if rows.empty:
         return False
     current = str(rows["round"].iloc[0])
-    earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
-    rounds = sorted(set(data.earlier["round"]) - {current}, key=round_order)
+    earlier = data.earlier
+    if not earlier.empty:
+        earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
     codes.add("incomplete-data")
-    lead = f"Of earlier rounds the book has only partial figures ({', '.join(rounds) or 'none'}); "
+    if earlier.empty:
+        # Nothing earlier to search: the first holds on what the book has, and says how far back.
+        notes.append(
+            f"The book holds no result of a round before {current}, so it cannot search further back"
+        )
+        return False
+    lead = _earlier_rounds_said(earlier)
     if "family" in (claim.get("rows") or {}):
         families = sorted(set(rows["family"]))
-        placed = earlier["system"].map(dict(zip(data.results["system"], data.results["family"])))
+        placed = _earlier_families(data, earlier)
         same = earlier[placed.isin(families)]
         unplaced = int(placed.isna().sum())
         notes.append(
@@ -103,6 +109,40 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
             + "; ".join(f"{row.organization} {row.system} {row.round}" for row in same.itertuples())
         )
     return not same.empty
+
+
+def _earlier_rounds_said(earlier: pd.DataFrame) -> str:
+    """Which earlier rounds the book has in full (a results summary) and which only in part."""
+    full = sorted(set(earlier.loc[earlier["source_type"] == "mlperf-summary", "round"]), key=round_order)
+    partial = sorted(set(earlier["round"]) - set(full), key=round_order)
+    if not full:
+        return f"Of earlier rounds the book has only partial figures ({', '.join(partial) or 'none'}); "
+    return (
+        f"Of earlier rounds the book has full results of {', '.join(full)}"
+        + (f" and partial figures of {', '.join(partial)}" if partial else "")
+        + "; "
+    )
+
+
+def _earlier_families(data: Data, earlier: pd.DataFrame) -> pd.Series:
+    """The accelerator family of each earlier figure: from its own round's results where the book
+    holds that round in full, else from the current round's system of that name (None if none)."""
+    current = dict(zip(data.results["system"], data.results["family"]))
+    held = {}
+    for name in sorted(set(earlier.loc[earlier["source_type"] == "mlperf-summary", "round"])):
+        if data.rounds is not None and name in data.rounds.names:
+            table = data.rounds.table(name)
+            held[name] = dict(zip(zip(table["organization"], table["system"]), table["family"]))
+    return pd.Series(
+        [
+            held.get(name, {}).get((organization, system), current.get(system))
+            for name, organization, system in zip(
+                earlier["round"], earlier["organization"], earlier["system"]
+            )
+        ],
+        index=earlier.index,
+        dtype=object,
+    )
 
 
 def check_rows(claim: Claim, data: Data):

@@ -1,0 +1,230 @@
+"""The book holds rounds: a claim is judged on its announcement's round, whatever else is held;
+a registry of a round the book lacks, or a --results file of another round, is one line naming
+the rounds. Generic over the rounds the book holds (``data/mlperf/vX.Y.csv``): no code per round."""
+
+import json
+
+import pytest
+import yaml
+from clirun import in_process
+from conftest import ROOT
+
+from claimbook.common.paths import held_rounds
+from claimbook.inputs.results import load_results
+
+HELD = held_rounds(ROOT / "data" / "mlperf")
+needs_two = pytest.mark.skipif(len(HELD) < 2, reason="the book holds one round")
+
+
+def largest_result(round_name: str):
+    """The round's largest throughput result of its most common benchmark (the best of its system
+    there, so what a figure claim of it selects): a figure claim's
+    subject, read from the tidy table (an independent reading, not the engine's)."""
+    from claimbook.inputs.reference import annotate, load_reference
+
+    table = annotate(load_results(HELD[round_name]), load_reference(ROOT / "data" / "reference"))
+    throughput = table[(table["metric"] == "throughput") & table["benchmark"].notna()]
+    benchmark = throughput["benchmark"].value_counts().index[0]
+    return throughput[throughput["benchmark"] == benchmark].sort_values("result", kind="stable").iloc[-1]
+
+
+def registry_of(path, round_name: str, row) -> object:
+    """A one-claim registry of ``round_name`` whose claim states ``row``'s figure as published."""
+    document = {
+        "announcement": {
+            "id": f"test-{round_name}",
+            "title": f"A test announcement of {round_name}",
+            "publisher": "Test",
+            "claimant": row["organization"],
+            "vendor": row["organization"],
+            "date": "2030-01-01",
+            "round": round_name,
+            "source_url": "https://example.org/",
+            "source_label": "a test",
+            "results_retrieved": "2030-01-01",
+            "division": "any",
+        },
+        "claims": [
+            {
+                "id": f"test-{round_name.replace('.', '')}-figure",
+                "title": "A published figure",
+                "statement": "The system reaches its published figure.",
+                "kind": "figure",
+                "claimed": {str(row["scenario"]): float(row["result"])},
+                "scenarios": [str(row["scenario"])],
+                "division": "any",
+                "benchmark": str(row["benchmark"]),
+                "subject": {
+                    "organization": str(row["organization"]),
+                    "system": str(row["system"]),
+                    "combine": "best",
+                },
+            }
+        ],
+    }
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@needs_two
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_registry_is_judged_on_its_own_round_without_results(round_name, tmp_path):
+    row = largest_result(round_name)
+    path = registry_of(tmp_path / f"test-{round_name}.yaml", round_name, row)
+    done = in_process("check", "--registry", path, "--json")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    assert [item["location"] for item in report["results"]] == [row["location"]]
+    assert report["rows"][0]["measured"] == pytest.approx(float(row["result"]))
+
+
+def test_a_registry_of_a_round_the_book_lacks_names_the_rounds_it_holds(tmp_path):
+    some = next(iter(HELD))
+    row = largest_result(some)
+    absent = "v99.9"
+    path = registry_of(tmp_path / "test-absent.yaml", absent, row)
+    done = in_process("check", "--registry", path)
+    assert done.returncode == 2
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert absent in line and all(name in line for name in HELD), line
+
+
+@needs_two
+def test_a_results_file_of_another_round_than_the_registry_is_an_error_naming_both(tmp_path):
+    from summaries import summary_from_tidy
+
+    first, second = list(HELD)[:2]
+    path = registry_of(tmp_path / "test.yaml", first, largest_result(first))
+    other = summary_from_tidy(load_results(HELD[second]).head(3), tmp_path / "summary.csv")
+    done = in_process("check", "--registry", path, "--results", other, "--round", second)
+    assert done.returncode == 2
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert f"round {first}" in line and f"round {second}" in line, line
+
+
+@needs_two
+def test_for_claim_gives_each_claim_its_own_rounds_results():
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    for claim in data.registry.all_claims():
+        own = data.for_claim(claim).results
+        assert set(own["round"]) == {data.announcement(claim).round}
+
+
+@needs_two
+def test_each_page_is_planned_on_its_claims_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    for job in jobs:
+        rounds = {registry.announcements[registry.claim(claim).announcement].round for claim in job.claims}
+        if len(rounds) == 1:
+            assert job.parameters["results_path"] == f"data/mlperf/{rounds.pop()}.csv", job.name
+    assert any(job.parameters["results_path"] == f"data/mlperf/{first}.csv" for job in jobs)
+
+
+def test_an_out_book_gets_every_round_the_book_holds(tmp_path):
+    from claimbook.pipeline.staging import copy_sources
+
+    copy_sources(ROOT, tmp_path, with_data=True)
+    assert sorted(held_rounds(tmp_path / "data" / "mlperf")) == sorted(HELD)
+
+
+def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
+    import pandas as pd
+    from test_ingest_json import SHARED_JSON
+
+    from claimbook.engine.context import read_results
+
+    if not SHARED_JSON.is_file():
+        pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
+    pd.testing.assert_frame_equal(read_results(str(SHARED_JSON)), load_results(HELD["v5.1"]))
+
+
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_citation_gives_the_result_ids_a_summary_carries(round_name):
+    from claimbook.engine.context import book_data
+    from claimbook.present import blocks
+
+    data = book_data(ROOT)
+    table = data.rounds.table(round_name)
+    rows = table.head(3)
+    text = blocks.citation(rows, None, data.sources)
+    ids = [value for value in rows["result_id"] if isinstance(value, str) and value]
+    assert all(value in text for value in ids)
+    assert ("carries no ID" in text) is False or not ids
+
+
+def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
+    """A renamed copy of a real round, written here: the book holds it beside the others, a
+    registry of it is judged on it alone, and the others' claims on their own."""
+    from claimbook.engine import check
+    from claimbook.engine.context import load_data
+    from claimbook.inputs.ingest import write_tidy
+
+    folder = tmp_path / "data" / "mlperf"
+    folder.mkdir(parents=True)
+    for path in HELD.values():
+        (folder / path.name).write_bytes(path.read_bytes())
+    real = list(HELD)[-1]
+    synthetic = "v10.0"  # after v6.1 by version, before it by spelling
+    table = load_results(HELD[real])
+    table["round"] = synthetic
+    write_tidy(table, folder / f"{synthetic}.csv")
+    assert list(held_rounds(folder)) == [*HELD, synthetic]  # ordered by version, not by name
+
+    registry = registry_of(tmp_path / f"test-{synthetic}.yaml", synthetic, largest_result(real))
+    data = load_data(
+        str(folder / f"{real}.csv"),
+        reference_dir=str(ROOT / "data" / "reference"),
+        registry_dir=str(ROOT / "data" / "claims"),
+        chapters_file=str(ROOT / "data" / "chapters.yaml"),
+        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
+        sources_path=str(ROOT / "data" / "mlperf" / "sources.csv"),
+        registry_file=registry,
+    )
+    assert data.rounds.names == [*HELD, synthetic]
+    for claim in data.registry.claims:
+        judged = check(claim, data)
+        if judged.rows is not None and not judged.rows.empty:
+            assert set(judged.rows["round"]) == {data.announcement(claim).round}, claim.id
+
+
+@needs_two
+def test_a_page_where_rounds_meet_depends_on_every_held_round(tmp_path):
+    from claimbook.engine import load_registry
+    from claimbook.pipeline.plan import _rounds_read, plan
+
+    first = next(iter(HELD))
+    also = registry_of(tmp_path / f"test-{first}.yaml", first, largest_result(first))
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml", also=also)
+    jobs = plan(registry)
+    spanning = [job for job in jobs if len({p["announcement"]["round"] for p in job.digest_claims}) > 1]
+    assert spanning  # a page that reads every claim (where the announcements meet)
+    for job in spanning:
+        (entry,) = _rounds_read(ROOT, job)
+        assert sorted(entry["rounds held"]) == sorted(HELD)
+    single = [job for job in jobs if job not in spanning]
+    assert all(_rounds_read(ROOT, job) == [] for job in single)
+
+
+@needs_two
+def test_results_of_another_round_than_the_claims_say_so_naming_both(tmp_path):
+    from summaries import summary_from_tidy
+
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    own = data.announcement(claim).round
+    other = next(name for name in HELD if name != own)
+    path = summary_from_tidy(load_results(HELD[other]).head(3), tmp_path / "summary.csv")
+    done = in_process("check", claim.id, "--results", path, "--round", other)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "the results given hold round" in line]
+    assert f"round {other}" in line and f"1 claim of {own} judged on their own round" in line, line
