@@ -621,7 +621,7 @@ REFUSED_COMMANDS = {
     ),
     "--only a name that is no page": (
         lambda tmp: ("build", "--no-html", "--only", "typo", "--out", tmp / "new"),
-        "--only typo: no page, chapter or claim of that name",
+        "--only typo: no page, chapter, claim or announcement of that name",
     ),
     "--param inside a price": (
         lambda tmp: ("build", "--no-html", "--param", "economics.assumed_prices.a.b=1", "--out", tmp / "new"),
