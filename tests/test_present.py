@@ -442,6 +442,8 @@ def test_every_caveat_label_and_term_on_a_page_links_to_its_definition():
                 terms += 1
                 assert markup.count(label) > outside.count(label), (page, label)
     assert badges and terms, "no caveat badge or term on any page: the check saw nothing"
+
+
 def test_tables_that_put_announcements_side_by_side_name_each_one_s_publisher_and_round(data, checks):
     from claimbook.engine import crossref
 
