@@ -548,9 +548,8 @@ def test_each_round_s_claims_look_back_on_the_rounds_before_theirs_only():
     from claimbook.engine.context import book_data
 
     data = book_data(ROOT)
-    claim = data.registry.claims[0]
+    claim = next(claim for claim in data.registry.claims if data.announcement(claim).round == "v6.1")
     own = data.for_claim(claim).earlier
-    assert data.announcement(claim).round == "v6.1"
     assert "mlperf-summary" in set(own.loc[own["round"] == "v5.1", "source_type"])
     assert "v6.1" not in set(own["round"])
     announcement = replace(data.announcement(claim), round="v5.1")

@@ -417,8 +417,10 @@ def _sum_row(picked: list[tuple[int, pd.Series]]) -> pd.Series:
     first["organization"] = " + ".join(dict.fromkeys(row["organization"] for _, row in picked))
     first["system"] = " + ".join(f"{count} × {row['system']}" for count, row in picked)
     first["location"] = " + ".join(row["location"] for _, row in picked)
+    # Each item sized in the sentence too: a published name never stands for a system's size.
     first["combined"] = "the sum of " + " and ".join(
-        f"{count} × {row['organization']} {row['system']}" for count, row in picked
+        f"{count} × {row['organization']} {row['system']} ({plural(int(row['total_accelerators']), 'GPU')} each)"
+        for count, row in picked
     )
     first["members"] = tuple(
         (row["organization"], row["system"], row["location"], count) for count, row in picked
@@ -542,8 +544,9 @@ def label_of(row: pd.Series) -> str:
     """ "NVIDIA GB300-NVL72_..._x72_TRT (72 GPUs)" """
     gpus = int(row["total_accelerators"])
     combined = row.get("combined")
-    name = combined if isinstance(combined, str) else f"{row['organization']} {row['system']}"
-    return f"{name} ({plural(gpus, 'GPU')})"
+    if isinstance(combined, str):
+        return f"{combined}, {plural(gpus, 'GPU')} in all"
+    return f"{row['organization']} {row['system']} ({plural(gpus, 'GPU')})"
 
 
 # The book's rule for a comparison across divisions (book/method.md, "Judgment rules").
