@@ -545,7 +545,7 @@ def label_of(row: pd.Series) -> str:
     gpus = int(row["total_accelerators"])
     combined = row.get("combined")
     if isinstance(combined, str):
-        return f"{combined}, {plural(gpus, 'GPU')} in all"
+        return f"{combined} ({plural(gpus, 'GPU')} in all)"
     return f"{row['organization']} {row['system']} ({plural(gpus, 'GPU')})"
 
 
