@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 
 from claimbook.common.errors import ChapterError
+from claimbook.common.paths import held_rounds
 from claimbook.engine import load_registry
 from claimbook.pipeline import digests, kernels
 from claimbook.pipeline.execute import execute_chapter
@@ -137,6 +138,7 @@ TAKES_PRELOADED = [
         "print(preloaded.held(), len(data.registry.claims), data.registry.claim('scaling-288gpu-99pct').fields['tolerance'])"
     ),
     "again = page_data(page_parameters({'overrides': overrides}))\nprint(again is data, again.results.equals(data.results))",
+    "print(len(preloaded._KEPT))",
 ]
 
 
@@ -148,9 +150,11 @@ def test_a_page_takes_the_data_the_server_loaded_once_and_a_fresh_kernel_loads_t
         outputs[way] = [cell.outputs[0]["text"].strip() for cell in notebook.cells]
     claims = len(load_registry().claims)
     # The forked kernel holds the server's data and takes it once; the next load reads the files.
-    # The overrides apply to what the server read as to what a page reads itself.
-    assert outputs["forked"] == ["True", f"False {claims} 0.5", "False True"]
-    assert outputs["fresh"] == ["False", f"False {claims} 0.5", "False True"]
+    # The overrides apply to what the server read as to what a page reads itself. What stays
+    # held is each other round's results, which only a claim of that round takes.
+    others = len(held_rounds(ROOT / "data" / "mlperf")) - 1
+    assert outputs["forked"] == ["True", f"{others > 0} {claims} 0.5", "False True", str(others)]
+    assert outputs["fresh"] == ["False", f"False {claims} 0.5", "False True", "0"]
 
 
 def _preloaded_book(tmp_path, monkeypatch) -> Path:
@@ -193,8 +197,10 @@ def test_a_page_reads_again_only_the_parts_whose_files_changed(edited, read_agai
 
     book = _preloaded_book(tmp_path, monkeypatch)
     registries = len(list((book / "data" / "claims").glob("*.yaml")))
-    # Each registry, the chapters, the reference, the results, each earlier round, the IDs, the sources.
-    assert len(preloaded._KEPT) == registries + 4 + len(context.PAGE_INPUTS["earlier_paths"]) + 1
+    # Each registry, the chapters, the reference, the results, each earlier round, the IDs, the
+    # sources, and each other round the book holds (its results).
+    others = len(held_rounds(book / "data" / "mlperf")) - 1
+    assert len(preloaded._KEPT) == registries + 4 + len(context.PAGE_INPUTS["earlier_paths"]) + 1 + others
     if edited:
         path = book / edited
         text = path.read_text(encoding="utf-8")
@@ -206,7 +212,9 @@ def test_a_page_reads_again_only_the_parts_whose_files_changed(edited, read_agai
         assert edit != text
         path.write_text(edit, encoding="utf-8")
     taken = context.page_data(context.page_parameters({}))
-    assert len(preloaded._KEPT) == read_again
+    # What stays: the edited file's parts, and each other round's results (only a claim of that
+    # round takes them).
+    assert len(preloaded._KEPT) == read_again + others
     preloaded._KEPT.clear()
     assert _same_data(taken, context.page_data(context.page_parameters({})))
 
