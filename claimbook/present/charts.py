@@ -213,9 +213,11 @@ def value_axis(values) -> alt.Axis:
     """Axis numbers as readers read them: 1.2M, 350k and 4k for large values (a nice axis over
     9,000 ends at 10k, never at "1e+4"; zero stays "0", not "0k"), 0.65 for small ones."""
     values = [abs(value) for value in values if pd.notna(value)]
+    # The end labels flush with the axis, and a label that would still pass its end (a tick just
+    # short of a "nice" domain's end) hidden: on a phone-wide chart it would run past the edge.
     if values and max(values) >= 1000:
-        return alt.Axis(labelExpr="format(datum.value, '~s')")
-    return alt.Axis(format=",.4~g")
+        return alt.Axis(labelExpr="format(datum.value, '~s')", labelFlush=True, labelBound=True)
+    return alt.Axis(format=",.4~g", labelFlush=True, labelBound=True)
 
 
 # Axis numbers for data of any size: SI prefixes from a thousand up (2k, 350k, 1.2M), plain digits

@@ -39,6 +39,8 @@ from claimbook.engine.core import (
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
+PUBLISHED_SUMMARY = "mlperf-summary"  # of SOURCE_TYPES: the round's own results file
+
 
 @dataclass(frozen=True)
 class GainCase(CaseDetail):
@@ -355,8 +357,10 @@ def _gain_row(
         "gain": gain,
         "change_percent": change,
         "evidence": earlier["source_type"],
-        "from_source": earlier["source"],
-        "to_source": current["location"],
+        # Each figure's kind of source, as inputs.earlier.round_to_round gives them (the chart
+        # marks each point by its own): this round's figure is its published summary.
+        "from_source": earlier["source_type"],
+        "to_source": PUBLISHED_SUMMARY,
     }
 
 
