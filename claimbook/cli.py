@@ -415,7 +415,9 @@ def _run_coverage(args) -> int:
             f"{announcement!r}: no registry of that announcement; give --registry FILE or --id "
             f"({', '.join(registry.announcements)})"
         )
-    results, reference = annotated_results(PROJECT_ROOT / RESULTS, PROJECT_ROOT / "data" / "reference")
+    # The names a sentence may state are those of the announcement's own round.
+    own_round = _held_round(registry.announcements[announcement].round, f"announcement {announcement}: round")
+    results, reference = annotated_results(own_round, PROJECT_ROOT / "data" / "reference")
     names = known_names(results, reference)
     found = statements(text, names)
     judging = coverage.judges(

@@ -223,12 +223,33 @@ def test_coverage_counts_statements_and_a_figure_is_judged_only_by_a_claim_of_it
     assert "\n2 of 4 statements judged or set aside (1 judged by a claim, 1 set aside with a reason)" in said
 
 
+def test_a_short_sentence_is_covered_by_an_entry_sharing_its_every_word_its_last_one_included(tmp_path):
+    """A sentence of two content words beyond its names is covered by an entry sharing both, the
+    one before its full stop included; an entry sharing one word only does not cover it."""
+    text = tmp_path / "acme-v6.1.txt"
+    text.write_text("It lists no GB300 entry.\nThey count no GB300 rack.\n", encoding="utf-8")
+    registry = tmp_path / "acme-v6.1.yaml"
+    entries = (
+        "    - text: The post lists no GB300 entry of its own.\n      why: A test's entry.\n"
+        "    - text: The post counts GB300 results.\n      why: A test's entry.\n"
+    )
+    header = HEADER.replace(
+        "    - text: Acme's fans are 2x quieter than before.\n      why: MLPerf measures no noise.\n", entries
+    )
+    assert header != HEADER
+    registry.write_text(header + CLAIMS["acme-speed"], encoding="utf-8")
+    said = in_process("coverage", text, "--registry", registry).stdout
+    assert "line 1: set aside: set aside: The post lists no GB300 entry of its own." in said
+    assert "line 2: not yet covered" in said  # "count" is not "counts", and one word is no paraphrase
+
+
 def test_the_committed_coverage_by_statement_is_what_the_texts_give_and_the_pages_show_it():
     """Each recorded count (data/coverage/ID.csv) is recomputed from the announcement's text where
     the text is at hand (../shared/claims), and each announcement's page shows it."""
     from claimbook.claims.coverage import recorded_count
 
-    texts = {"nvidia-v6.1": "announcement.txt", "amd-v6.1": "amd-v6.1.md"}
+    texts = {"nvidia-v6.1": "announcement.txt", "amd-v6.1": "amd-v6.1.md", "amd-v5.1": "amd-v5.1.md"}
+    assert set(texts) == set(load_registry().announcements), "an announcement without its text's name here"
     for announcement, name in texts.items():
         counted = recorded_count(ROOT / "data" / "coverage", announcement)
         assert counted is not None, announcement

@@ -348,6 +348,7 @@ JUDGED, SET_ASIDE, NOT_COVERED = "judged", "set aside", "not yet covered"
 NOTHING_TO_CHECK = "it states no figure, superlative or name of a benchmark, accelerator or submitter"
 _RESULT_ID = re.compile(r"\b\d+\.\d+-\d{4}\b")  # an MLPerf result ID, "6.1-0106"
 _MIN_SHARED = 3  # content words a judge shares with a sentence that has no figure, to cover it
+_MIN_SHORT = 2  # ... or, for a sentence of fewer content words, every one of them and two at least
 _STOP = frozenset(
     [
         "the",
@@ -402,11 +403,10 @@ class StatementCoverage:
 
 
 def _words(text: str) -> set[str]:
-    return {
-        word
-        for word in re.findall(r"[a-z0-9][a-z0-9.\-]+", text.lower())
-        if word not in _STOP and len(word) > 2
-    }
+    """A text's content words; a dot or hyphen inside one stays ("v5.1", "gpt-oss"), one that
+    ends a sentence does not ("entry." is "entry")."""
+    found = (word.rstrip(".-") for word in re.findall(r"[a-z0-9][a-z0-9.\-]+", text.lower()))
+    return {word for word in found if word not in _STOP and len(word) > 2}
 
 
 def _shared(judge: Judge, statement: Statement) -> int:
@@ -493,13 +493,21 @@ def statement_coverage(statements: list[Statement], judged: list[Judge]) -> list
     return found
 
 
+def _words_needed(statement: Statement) -> int:
+    """The content words a judge must share with a sentence that has no figure: ``_MIN_SHARED``,
+    or every one of a shorter sentence's (two at least: one word is no paraphrase)."""
+    named = {word for name in _names(statement) for word in _words(name)}
+    return max(_MIN_SHORT, min(_MIN_SHARED, len(_words(statement.text) - named)))
+
+
 def _by_words(statement: Statement, judged: list[Judge]) -> StatementCoverage:
     if not _names(statement):
         return StatementCoverage(statement, SET_ASIDE, why=NOTHING_TO_CHECK)
+    needed = _words_needed(statement)
     candidates = [
         judge
         for judge in judged
-        if (_names(statement) & judge.names) and _shared_beyond_names(judge, statement) >= _MIN_SHARED
+        if (_names(statement) & judge.names) and _shared_beyond_names(judge, statement) >= needed
     ]
     if not candidates:
         return StatementCoverage(statement, NOT_COVERED)
