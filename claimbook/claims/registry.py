@@ -11,6 +11,7 @@ claim id and the field.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -134,18 +135,30 @@ class Registry:
     todos: tuple[str, ...] = ()  # where the files still say TODO (claimbook.claims.todos)
 
     def claim(self, claim_id: str) -> Claim:
-        for claim in self.all_claims():
-            if claim.id == claim_id:
-                return claim
-        raise KeyError(f"no claim {claim_id!r} in the registry")
+        found = self._by_id.get(claim_id)
+        if found is None:
+            raise KeyError(f"no claim {claim_id!r} in the registry")
+        return found
 
     def all_claims(self) -> tuple[Claim, ...]:
         """Every claim and every part, parents before their parts."""
+        return self._all_claims
+
+    # (Made once per registry, which is frozen: pages and the ledger ask for them per claim.)
+    @functools.cached_property
+    def _all_claims(self) -> tuple[Claim, ...]:
         found = []
         for claim in self.claims:
             found.append(claim)
             found.extend(claim.parts)
         return tuple(found)
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Claim]:
+        found: dict[str, Claim] = {}
+        for claim in self._all_claims:
+            found.setdefault(claim.id, claim)
+        return found
 
     def claims_of(self, announcement: str) -> tuple[Claim, ...]:
         return tuple(claim for claim in self.claims if claim.announcement == announcement)
@@ -155,7 +168,19 @@ class Registry:
 
     def page_claims(self) -> tuple[Claim, ...]:
         """Claims that get a page of their own: no narrative chapter, and something to compute."""
+        return self._page_claims
+
+    @functools.cached_property
+    def _page_claims(self) -> tuple[Claim, ...]:
         return tuple(claim for claim in self.claims if claim.chapter is None and not _text_only(claim))
+
+    def has_page(self, claim: Claim) -> bool:
+        """Whether ``claim`` (one of this registry's) has a page of its own."""
+        return claim.id in self._page_claim_ids and self._page_claim_ids[claim.id] == claim
+
+    @functools.cached_property
+    def _page_claim_ids(self) -> dict[str, Claim]:
+        return {claim.id: claim for claim in self._page_claims}
 
     def sentence(self, claim: Claim) -> tuple[Claim, ...]:
         """The claims that share ``claim``'s sentence (judged against one baseline), itself included."""

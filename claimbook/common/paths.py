@@ -221,3 +221,18 @@ def inside(target: str | os.PathLike, *parts: str | os.PathLike) -> Path:
         shown = "/".join(str(part) for part in parts)
         raise OutsideError(f"{shown!r} leads to {resolved}, outside {base}; not writing there")
     return path
+
+
+# Where a machine keeps what the book makes once for every project, clone and --out book (the
+# chart bundle, seconds of vl-convert's bundler; the claims' checks): the XDG cache folder, as
+# pip and matplotlib keep theirs.
+CACHE_VARIABLE = "CLAIMBOOK_CACHE_DIR"
+
+
+def cache_folder() -> Path:
+    """``$CLAIMBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/claimbook``, else ``~/.cache/claimbook``."""
+    chosen = os.environ.get(CACHE_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "claimbook"

@@ -12,6 +12,15 @@ def speedup(new: float, baseline: float, higher_is_better: bool) -> float:
     return new / baseline if higher_is_better else baseline / new
 
 
+def per_gpu(result: float, gpus: int, higher_is_better: bool) -> float | None:
+    """A throughput per GPU; None for a system without GPUs, and for a lower-is-better figure
+    (a latency): a time is not shared out among GPUs, and dividing it by their number would make
+    the larger system look faster per GPU, the opposite of what it costs (the ingest's own
+    ``per_accelerator`` column is for throughputs alone, as MLCommons' summary gives it)."""
+    gpus = int(gpus)
+    return float(result) / gpus if gpus > 0 and higher_is_better else None
+
+
 def per_watt(result: float, gpus: int, gpu_watts: float) -> float | None:
     """Throughput per watt of GPU board power, or None where the power is not stated."""
     if gpus <= 0 or pd.isna(gpu_watts) or gpu_watts <= 0:

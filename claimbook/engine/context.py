@@ -74,11 +74,34 @@ def load_data(
     In a page's kernel forked by the build's server, what the server read from these very files
     is taken instead of reading them again (``claimbook.engine.preloaded``); the overrides are
     applied to it as to what is read."""
-    read = _read(_files(locals()), results_table, registry_file)
+    files = _files(locals())
+    read = _read(files, results_table, registry_file)
     registry = apply_overrides(read.registry, overrides or {})
     earlier = combine_rounds([*read.rounds, announced_figures(registry)])
     rounds = held_round_tables(results_path, read.results, read.reference, reference_dir)
-    return Data(read.results, earlier, read.reference, registry, read.result_ids, read.sources, rounds)
+    return Data(
+        read.results,
+        earlier,
+        read.reference,
+        registry,
+        read.result_ids,
+        read.sources,
+        rounds,
+        # (A table given in memory is not the files': its checks are not kept.)
+        inputs=_input_files(files) if results_table is None else (),
+    )
+
+
+def _input_files(files: dict) -> tuple[str, ...]:
+    """Every data file (or folder) ``load_data`` reads results and tables from, each round held
+    beside ``results_path`` among them (the registries are not: a check reads its claim alone)."""
+    from claimbook.common.paths import resolve_path
+
+    named = [files["results_path"], *files["earlier_paths"], files["reference_dir"]]
+    named += [files["result_ids_path"], files["sources_path"]]
+    folder = Path(files["results_path"]).parent  # as given, as the rounds are read (held_round_tables)
+    held = held_rounds(resolve_path(files["results_path"]).parent)
+    return tuple(dict.fromkeys([*named, *(str(folder / path.name) for path in held.values())]))
 
 
 def held_round_tables(results_path, results, reference, reference_dir) -> RoundTables:

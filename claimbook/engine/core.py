@@ -66,6 +66,9 @@ class Data:
     rounds: object = None
     # ``earlier`` as read, before it was narrowed to what one round's claims look back on.
     all_earlier: pd.DataFrame | None = None
+    # The data files (and folders) these were read from, every round held among them: what a
+    # check reads besides its claim (``claimbook.engine.check_cache``); () when not known.
+    inputs: tuple = ()
 
     def announcement(self, claim: Claim) -> Announcement:
         return self.registry.announcements[claim.announcement]
@@ -74,6 +77,19 @@ class Data:
     def round(self) -> str | None:
         """The round of ``results`` (None for an empty table)."""
         return str(self.results["round"].iloc[0]) if len(self.results) else None
+
+    def round_table(self, round_name: str | None) -> pd.DataFrame:
+        """The results of ``round_name`` where the book holds it, else this round's."""
+        if self.rounds is None or round_name is None or round_name == self.round:
+            return self.results
+        return self.rounds.table(round_name) if round_name in self.rounds.names else self.results
+
+    def all_rounds(self) -> pd.DataFrame:
+        """Every round the book holds, as one table (what pages of several rounds cite)."""
+        if self.rounds is None:
+            return self.results
+        tables = [self.round_table(name) for name in self.rounds.names]
+        return pd.concat(tables, ignore_index=True) if len(tables) > 1 else self.results
 
     def for_claim(self, claim: Claim) -> Data:
         """The data a claim is judged on: its announcement's round's results, never another's."""

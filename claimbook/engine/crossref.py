@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from claimbook.engine import check_cache
 from claimbook.engine.core import label_of
 
 
@@ -43,13 +44,36 @@ def _sides(check) -> bool:
 def round_checks(data) -> dict:
     """The checks of the claims of the book's round (``data``'s): where announcements meet is a
     page of one round, so a claim of another round is not among them."""
-    from claimbook import engine
-
-    return {
-        claim.id: engine.check(claim, data)
+    of_round = [
+        claim
         for claim in data.registry.claims
         if data.registry.announcements[claim.announcement].round == data.round
-    }
+    ]
+    # Kept between builds: after one claim's edit, the others are taken from the cache.
+    return check_cache.checks(of_round, data)
+
+
+def round_announcements(data) -> str:
+    """Which announcements of the book's round this page sets side by side, each with its
+    publisher and date, from the registries (never a fixed sentence: dates differ)."""
+    from claimbook.common import formatting
+
+    of_round = [item for item in data.registry.announcements.values() if item.round == data.round]
+    if not of_round:
+        return f"No announcement of {data.round} is in the registries."
+    listed = [f"{item.title} ({item.publisher}, {item.date})" for item in of_round]
+    dates = {item.date for item in of_round}
+    when = ""
+    if len(of_round) > 1:
+        when = (
+            ", published on the same day"
+            if len(dates) == 1
+            else f", published on {len(dates)} different days"
+        )
+    return (
+        f"{formatting.plural(len(of_round), 'announcement')} of MLPerf Inference {data.round}{when}: "
+        f"{'; '.join(listed)}."
+    )
 
 
 def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:

@@ -253,6 +253,7 @@ def _singular(noun: str) -> str:
 
 _MEMORY = re.compile(r"\s?(?P<unit>[KMGT]B|[KMGT]iB)\b")
 _CURRENCY_BEFORE = re.compile(r"(?:\$|USD\s?|US\$\s?)$")
+_CURRENCY_REACH = 8  # the longest the pattern matches ("US$ "), with room to spare
 
 
 def _unit(rest: str, accelerators: frozenset) -> tuple[str, float, int] | None:
@@ -332,7 +333,8 @@ def figures(sentence: str, accelerators: frozenset = frozenset()) -> list[Figure
         if fraction and re.match(r"-\d", rest):
             continue  # a result ID (6.1-0106)
         value = float(whole.replace(",", "") + fraction)
-        currency = _CURRENCY_BEFORE.search(text[: match.start()])
+        # (The few characters before the number: searching all of them made a long sentence quadratic.)
+        currency = _CURRENCY_BEFORE.search(text[max(0, match.start() - _CURRENCY_REACH) : match.start()])
         unit = ("USD", 1.0, 0) if currency else _unit(rest, accelerators)
         unit = unit or _unit_around(text, match, rest, found)
         if unit is not None and fraction and unit[0] in COUNT_NOUNS.values():

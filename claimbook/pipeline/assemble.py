@@ -92,15 +92,17 @@ def write_pages(
 
     generated, round_label = staged.generated, str(data.results["round"].iloc[0])
 
+    every_round = data.all_rounds()
+
     def cite(selected_rows, announcement=None):
-        used = markdown_pages.used_results(selected_rows, data.results)
+        used = markdown_pages.used_results(selected_rows, every_round)
         return blocks.citation(
             used if not used.empty else None, announcement, data.sources or {}, result_ids=data.result_ids
         )
 
     front, caveats, kinds = GENERATED_FILES[:3]
     pages_text = {
-        front: markdown_pages.front_page(rows, registry, round_label, cite(rows), results=data.results),
+        front: markdown_pages.front_page(rows, registry, round_label, cite(rows), results=every_round),
         caveats: markdown_pages.caveats_page(),
         kinds: markdown_pages.kinds_page(registry),
     }
@@ -112,7 +114,12 @@ def write_pages(
         }
         own = [row for row in rows if row["announcement"] == announcement.id]
         pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
-            announcement, rows, registry, text_checks, cite(own, announcement), results=data.results
+            announcement,
+            rows,
+            registry,
+            text_checks,
+            cite(own, announcement),
+            results=data.round_table(announcement.round),
         )
     if changes is not None:  # an --out book from other results: what moved against the published one
         pages_text[f"{moved.PAGE}.md"] = changes

@@ -7,10 +7,9 @@ import os
 import stat
 from pathlib import Path
 
+from claimbook.common.paths import CACHE_VARIABLE, cache_folder  # noqa: F401 -- (the bundle's cache)
+
 VEGA_BUNDLE = "claimbook-vega.js"
-# Where a machine keeps the bundle once made (seconds of vl-convert's bundler), for every project,
-# clone and --out book: the XDG cache folder, as pip and matplotlib keep theirs.
-CACHE_VARIABLE = "CLAIMBOOK_CACHE_DIR"
 _BUNDLE_END = "})();\n"
 
 
@@ -20,15 +19,6 @@ def vegalite_version() -> str:
 
     major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
-
-
-def cache_folder() -> Path:
-    """``$CLAIMBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/claimbook``, else ``~/.cache/claimbook``."""
-    chosen = os.environ.get(CACHE_VARIABLE)
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "claimbook"
 
 
 def write_vega_bundle(static_dir: str | os.PathLike) -> Path:

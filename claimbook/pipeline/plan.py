@@ -207,8 +207,7 @@ def shown_claims(registry, pages: list[Job], only) -> tuple[set[str], list]:
     """The ids of the claims the book shows (those of its pages, and without ``--only`` those
     with no page: the ledger shows their check), and the claims with no page."""
     included = {claim_id for job in pages for claim_id in job.claims}
-    page_claims = registry.page_claims()
-    text_only = [claim for claim in registry.claims if claim.chapter is None and claim not in page_claims]
+    text_only = [claim for claim in registry.claims if claim.chapter is None and not registry.has_page(claim)]
     if not only:
         included |= {claim.id for claim in text_only}
     else:  # an announcement named by --only shows all of its claims

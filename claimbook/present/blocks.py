@@ -595,9 +595,12 @@ def _cited(item, with_system: bool) -> str:
     announcement's, or inferred by this book where its note says so)."""
     if not with_system:
         return f"{item.id} ({item.stated_by})"
+    # One system may have entries in both divisions (two IDs): the division tells them apart.
+    division = f", {str(item.division).capitalize()} division" if item.division else ""
+    system = f"{item.organization} {item.system}{division}"
     if str(item.note).startswith(INFERRED_SYSTEM):
-        return f"{item.id} ({item.organization} {item.system}, {INFERRED_SYSTEM}; the ID as cited by {item.stated_by})"
-    return f"{item.id} ({item.organization} {item.system}, as stated by {item.stated_by})"
+        return f"{item.id} ({system}, {INFERRED_SYSTEM}; the ID as cited by {item.stated_by})"
+    return f"{item.id} ({system}, as stated by {item.stated_by})"
 
 
 def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -646,8 +649,20 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
             rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool)
         )
     ]
-    if result_ids is not None and not result_ids.empty:
-        frame["Result ID"] = ["; ".join(ids) or "—" for ids in ids_for(result_ids, rows)]
+    # The summary's own ID where it carries one (v5.1's JSON), else the IDs announcements cite.
+    published = (
+        rows["result_id"] if "result_id" in rows.columns else pd.Series([None] * len(rows), index=rows.index)
+    )
+    cited = (
+        ids_for(result_ids, rows)
+        if result_ids is not None and not result_ids.empty
+        else [[] for _ in range(len(rows))]
+    )
+    if (result_ids is not None and not result_ids.empty) or published.notna().any():
+        frame["Result ID"] = [
+            f"{value} (MLCommons' summary)" if isinstance(value, str) and value else "; ".join(ids) or "—"
+            for value, ids in zip(published, cited)
+        ]
     frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
     return frame
 
@@ -680,31 +695,9 @@ def citation(
     trademark legend."""
     parts = []
     if rows is not None and not rows.empty:
-        round_name = str(rows["round"].iloc[0])
-        divisions = " and ".join(f"{name.capitalize()} division" for name in sorted(set(rows["division"])))
-        scenarios = ", ".join(sorted(set(rows["scenario"])))
-        benchmarks = ", ".join(sorted(set(rows["benchmark"])))
-        source = sources.get(round_name, {})
-        parts.append(
-            f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
-            f"({escape(scenarios)})."
-        )
-        if source:
-            parts.append(
-                f"Results from MLCommons' {escape(source.get('repository', ''))} "
-                f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
-                f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
-                f"{escape(source.get('published', ''))}; each result above links to its folder of logs."
-            )
-        published = sorted({str(value) for value in rows.get("result_id", ()) if pd.notna(value) and value})
-        if published:  # a summary that carries the public result IDs (v5.1's JSON): cited from it
-            parts.append(f"Result IDs, as MLCommons' summary gives them: {escape(', '.join(published))}.")
-        elif result_ids is not None and not result_ids.empty:
-            listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
-            if listed:
-                parts.append(
-                    f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID."
-                )
+        # Each round its own citation, the newest first: its version, divisions, source and IDs.
+        for round_name in sorted(set(rows["round"].astype(str)), key=_round_key, reverse=True):
+            parts += _round_citation(rows[rows["round"].astype(str) == round_name], sources, result_ids)
     if announcement is not None:
         parts.append(f"Claims paraphrased from {escape(announcement.title)} ({escape(announcement.date)}).")
     if derived:
@@ -714,6 +707,42 @@ def citation(
         )
     parts.append(escape(TRADEMARK))
     return '<p class="claimbook-citation">' + " ".join(parts) + "</p>"
+
+
+def _round_key(round_name: str) -> tuple:
+    digits = [int(part) for part in round_name.lstrip("v").split(".") if part.isdigit()]
+    return (digits, round_name)
+
+
+def _round_citation(rows: pd.DataFrame, sources: dict, result_ids: pd.DataFrame | None) -> list[str]:
+    """The citation's sentences for the results of one round."""
+    parts = []
+    round_name = str(rows["round"].iloc[0])
+    divisions = " and ".join(f"{name.capitalize()} division" for name in sorted(set(rows["division"])))
+    scenarios = ", ".join(sorted(set(rows["scenario"])))
+    benchmarks = ", ".join(sorted(set(rows["benchmark"])))
+    source = sources.get(round_name, {})
+    parts.append(
+        f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
+        f"({escape(scenarios)})."
+    )
+    if source:
+        parts.append(
+            f"Results from MLCommons' {escape(source.get('repository', ''))} "
+            f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
+            f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
+            f"{escape(source.get('published', ''))}; each result above links to its folder of logs."
+        )
+    published = sorted({str(value) for value in rows.get("result_id", ()) if pd.notna(value) and value})
+    if published:  # a summary that carries the public result IDs (v5.1's JSON): cited from it
+        parts.append(f"Result IDs, as MLCommons' summary gives them: {escape(', '.join(published))}.")
+    elif result_ids is not None and not result_ids.empty:
+        listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
+        if listed:
+            parts.append(
+                f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID."
+            )
+    return parts
 
 
 def show_citation(rows, announcement, sources: dict, derived: bool = True, result_ids=None):

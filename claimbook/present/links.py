@@ -49,7 +49,7 @@ def claim(claim, registry, root: str = "") -> str:
         claim = registry.claim(claim.parent)
     if claim.chapter:
         return generated(claim.chapter, root, card_anchor(claim.id))
-    if claim in registry.page_claims():
+    if registry.has_page(claim):
         return generated(f"{claim.announcement}/{claim.id}", root, card_anchor(claim.id))
     return generated(claim.announcement, root, card_anchor(claim.id))
 

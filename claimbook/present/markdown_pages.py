@@ -106,9 +106,7 @@ def _results_used(locations: list[str], round_name: str, results, names) -> str:
     """The published results a claim rests on, each link labelled with its system and scenario."""
     if not locations:
         return ""
-    rows = {}
-    if results is not None and not results.empty:
-        rows = {row.location: row for row in results[results["location"].isin(locations)].itertuples()}
+    rows = _rows_by_location(results) if results is not None and not results.empty else {}
     labelled = []
     for location in locations:
         row = rows.get(location)
@@ -121,6 +119,19 @@ def _results_used(locations: list[str], round_name: str, results, names) -> str:
             f'<li><a href="{blocks.escape(blocks.provenance_url(round_name, location))}">{blocks.escape(label)}</a></li>'
         )
     return f'<p>The published results it rests on (their folders of logs):</p><ul class="claimbook-ledger-results">{"".join(labelled)}</ul>'
+
+
+def _rows_by_location(results) -> dict:
+    """Each result of ``results`` by its folder, made once per table (every ledger line asks)."""
+    from claimbook.common.frame_memo import memo
+
+    kept = memo(results)
+    if "rows by location" not in kept:
+        rows = results[["location", "organization", "system", "benchmark", "scenario"]].itertuples(
+            index=False
+        )
+        kept["rows by location"] = {row.location: row for row in rows}
+    return kept["rows by location"]
 
 
 def _entry_html(entry: dict, registry, round_name: str, prefix: str, results=None, names=blocks.PLAIN) -> str:
@@ -315,7 +326,7 @@ def announcement_page(
     cards = []
     for entry in entries:
         claim = entry["claim"]
-        check = checks.get(claim.id) if not claim.chapter and claim not in registry.page_claims() else None
+        check = checks.get(claim.id) if not claim.chapter and not registry.has_page(claim) else None
         if check is not None:
             cards.append(blocks.card(check, "../", registry=registry, names=names))
         else:

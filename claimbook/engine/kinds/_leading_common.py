@@ -191,30 +191,61 @@ def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
 
 
 def reading_text(name: str, found: list[Case]) -> str:
-    """One reading in the reason: in how many of its cases the subject leads, by how much where
-    there is one case, and who is ahead where it trails."""
+    """One reading in the reason: in how many of its cases the subject leads, by how much and
+    over whom (up to four cases), which system stands for the subject where that varies, and who
+    is ahead where it trails; one parenthesis for all of it."""
     if not found:
         return f"{name}: no rival"
     led = [case for case in found if case.reaches]
     trailing = [case for case in found if not case.reaches]
     text = f"{name}: leads in {len(led)} of {formatting.plural(len(found), 'case')}"
-    only = found[0]
-    if len(found) == 1 and led and only.detail.next and only.measured is not None:
-        if only.unit == "%":  # an efficiency: both figures, not a ratio of them
-            text += (
-                f" ({formatting.quantity(only.measured, '%')} against {formatting.quantity(only.detail.next_value, '%')}, "
-                f"{only.detail.next})"
-            )
-        else:
-            text += (
-                f" ({formatting.times(only.measured)} the next best {only.detail.field}, {only.detail.next})"
-            )
+    said = []
+    shown = [case for case in led if case.detail.next and case.measured is not None]
+    if shown and len(led) <= 4:
+        named = len(found) > 1  # each case by its label where there are several
+        said += [_lead_text(case, _within(name, case.label) if named else "") for case in shown]
+    said += _subjects_text(name, found)
     if trailing:
-        text += " (behind in " + "; ".join(
-            f"{case.label}, {ahead_text(case.detail)}" for case in trailing[:4]
+        behind = "behind in " + "; ".join(
+            f"{_within(name, case.label)}: {ahead_text(case.detail)}" for case in trailing[:4]
         )
-        text += (f" and {len(trailing) - 4} more" if len(trailing) > 4 else "") + ")"
-    return text
+        said.append(behind + (f" and {len(trailing) - 4} more" if len(trailing) > 4 else ""))
+    return text + (f" ({'; '.join(said)})" if said else "")
+
+
+def _lead_text(case: Case, label: str) -> str:
+    """By how much a case leads, and over whom (an efficiency: both figures, not their ratio)."""
+    where = f"{label}: " if label else ""
+    if case.unit == "%":
+        return (
+            f"{where}{formatting.quantity(case.measured, '%')} against "
+            f"{formatting.quantity(case.detail.next_value, '%')}, {case.detail.next}"
+        )
+    return f"{where}{formatting.times(case.measured)} the next best {case.detail.field}, {case.detail.next}"
+
+
+def _within(name: str, label: str) -> str:
+    """A case's label inside its reading's sentence, without the reading's own name."""
+    return label[len(name) + 3 :] if label.startswith(f"{name} · ") else label
+
+
+def _subjects_text(name: str, found: list[Case]) -> list[str]:
+    """Where the subject is the best of several systems (an accelerator, across submitters) and
+    not the same one in every case: which system stands for it in which case."""
+    by_subject: dict[str, list[str]] = {}
+    for case in found:
+        if case.detail.subject:
+            by_subject.setdefault(case.detail.subject, []).append(_within(name, case.label))
+    if len(by_subject) < 2:
+        return []
+    ordered = sorted(by_subject.items(), key=lambda item: (-len(item[1]), item[0]))
+    return [
+        "the subject's best system: "
+        + "; ".join(
+            f"{subject} in {'; '.join(labels)}" if len(labels) <= 2 else f"{subject} in {len(labels)} cases"
+            for subject, labels in ordered
+        )
+    ]
 
 
 AHEAD_NAMED = 3  # a "behind" names every rival ahead up to this many, else the count and the best

@@ -146,6 +146,11 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
         )
     top = theirs.iloc[0]
     leads = mine["efficiency_percent"] >= top["efficiency_percent"]
+    # Every pair ahead, best first: a "behind" names them all (or their count and the best few).
+    ahead = tuple(
+        f"{pair_label(pair)} at {formatting.quantity(pair['efficiency_percent'], '%')}"
+        for _, pair in theirs[theirs["efficiency_percent"] > mine["efficiency_percent"]].iterrows()
+    )
     return Case(
         label,
         scenario,
@@ -158,6 +163,7 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
             leader=pair_label(top) + f" at {formatting.quantity(top['efficiency_percent'], '%')}"
             if not leads
             else pair_label(mine),
+            ahead=ahead,
             next=pair_label(top),
             next_value=float(top["efficiency_percent"]),
             subject_value=float(mine["efficiency_percent"]),

@@ -121,7 +121,8 @@ def check_result(claim: Claim, data: Data):
         if beside:
             context.insert(0, beside)
             codes.add("derived-metric")
-        notes.append(SAME_MEASURE_NOTE)
+        if benchmarks == [None]:  # a reading over several benchmarks: the note says why the other
+            notes.append(SAME_MEASURE_NOTE)
     history = (
         _history(claim, data, subject, benchmarks, codes, notes) if claim.get("scope") == "history" else []
     )

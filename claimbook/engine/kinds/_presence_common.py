@@ -205,3 +205,14 @@ def result_dots(check, data: Data) -> list:
 def no_charts(check, data: Data) -> list:
     """Items and pairs: the evidence and context tables say it all."""
     return []
+
+
+def division_note(rows: pd.DataFrame) -> str:
+    """The divisions of the results counted, as a sentence names them beside the count: a count
+    of one division is not the count of the round."""
+    divisions = rows["division"].astype(str).str.capitalize().value_counts()
+    if divisions.empty:
+        return ""
+    if len(divisions) == 1:
+        return f" in the {divisions.index[0]} division"
+    return " (" + ", ".join(f"{count} {name}" for name, count in sorted(divisions.items())) + ")"

@@ -24,6 +24,7 @@ from claimbook.engine.kinds._presence_common import (
     PresenceCase,
     absent_check,
     detail_check,
+    division_note,
     found_table,
     named_of,
     strongest,
@@ -74,8 +75,9 @@ def check_only(claim: Claim, data: Data):
         claim,
         Outcome(
             SUPPORTED if holds else NOT_SUPPORTED,
-            f"All {len(rows)} such results are on {field} {', '.join(found) or 'none'} "
-            f"(submitted by {', '.join(submitters) or 'no one'}){besides}{none_on}.",
+            f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(found) or 'none'} "
+            f"(from {formatting.plural(len(submitters), 'submitter')}: {', '.join(submitters) or 'none'})"
+            f"{besides}{none_on}.",
             cases=(case,),
             deciding=field,
             rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),

@@ -28,6 +28,7 @@ from claimbook.engine.kinds._presence_common import (
     PresenceCase,
     absent_check,
     detail_check,
+    division_note,
     validate_detail,
 )
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
@@ -164,7 +165,7 @@ def check_rows(claim: Claim, data: Data):
     systems = sorted({label_of(row) for _, row in rows.iterrows()})
     benchmarks = sorted(set(rows["benchmark"]))
     reason = (
-        f"The data has {formatting.plural(len(rows), 'such result')}: "
+        f"The data has {formatting.plural(len(rows), 'such result')}{division_note(rows)}: "
         f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
         f" ({', '.join(sorted(set(rows['scenario'])))})."
     )

@@ -9,16 +9,23 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.common import formatting
-from claimbook.engine.compare import per_watt, speedup
+from claimbook.engine.compare import per_gpu, per_watt, speedup
 from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, select_for, where
 
 
 def value(row: pd.Series, measure: str) -> float | None:
-    """The figure compared; None per GPU for a result without GPUs (a CPU-only system)."""
+    """The figure compared; None per GPU for a result without GPUs (a CPU-only system) or of
+    a latency (``compare.per_gpu``)."""
     if measure != "per-gpu":
         return float(row["result"])
-    gpus = int(row["total_accelerators"])
-    return float(row["result"]) / gpus if gpus else None
+    return per_gpu(row["result"], row["total_accelerators"], bool(row["higher_is_better"]))
+
+
+def no_per_gpu_reason(*rows: pd.Series) -> str:
+    """Why ``value`` gives no per-GPU figure for one of ``rows``."""
+    if any(not bool(row["higher_is_better"]) for row in rows):
+        return "since a latency is a time, not a throughput its GPUs share"
+    return "since a system without accelerators has no per-GPU figure"
 
 
 def in_unit(ratio: float, unit: str) -> float:

@@ -19,7 +19,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
-from claimbook.engine.compare import metric_change, speedup
+from claimbook.engine.compare import metric_change
 from claimbook.engine.core import (
     Case,
     CaseDetail,
@@ -37,6 +37,7 @@ from claimbook.engine.core import (
     select_for,
     sizes_differ,
 )
+from claimbook.engine.kinds._ratio_context import no_per_gpu_reason, ratio_of
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 
 CLASSES = ("claimant's own", "on the claimant's accelerators", "rival")
@@ -118,15 +119,10 @@ def _measure(claim: Claim) -> str:
     return claim.get("measure") or "whole-system"
 
 
-def _ratio(mine: pd.Series, theirs: pd.Series, measure: str) -> float:
-    """The subject over a candidate, whole systems or per GPU; higher is better either way."""
-    if measure == "per-gpu":
-        return speedup(
-            mine["result"] / int(mine["total_accelerators"]),
-            theirs["result"] / int(theirs["total_accelerators"]),
-            bool(mine["higher_is_better"]),
-        )
-    return speedup(mine["result"], theirs["result"], bool(mine["higher_is_better"]))
+def _ratio(mine: pd.Series, theirs: pd.Series, measure: str) -> float | None:
+    """The subject over a candidate, whole systems or per GPU; higher is better either way.
+    None per GPU where either has no per-GPU figure (``compare.per_gpu``: a latency)."""
+    return ratio_of(mine, theirs, measure)
 
 
 def _reproduces(claim: Claim, ratio: float) -> bool:
@@ -422,9 +418,15 @@ def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> l
     notes = []
     if int(mine["total_accelerators"]) != int(base_row["total_accelerators"]):
         other = "per-gpu" if measure != "per-gpu" else "whole-system"
+        ratio = _ratio(mine, base_row, other)
+        reading = "Per GPU" if other == "per-gpu" else "As whole systems"
         notes.append(
-            f"{'Per GPU' if other == 'per-gpu' else 'As whole systems'}, beside the claim's reading (the two differ in "
-            f"size): {formatting.times(_ratio(mine, base_row, other))} against {label_of(base_row)}"
+            f"{reading}, beside the claim's reading (the two differ in size): "
+            + (
+                f"{formatting.times(ratio)} against {label_of(base_row)}"
+                if ratio is not None
+                else f"none, {no_per_gpu_reason(mine, base_row)}"
+            )
         )
     results = data.results
     same = results[

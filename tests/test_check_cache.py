@@ -1,0 +1,140 @@
+"""The checks kept between processes (claimbook.engine.check_cache): a check taken from the cache
+is the check made again, for every claim of the book; an entry is found only for the very same
+inputs; nothing but an entry signed with this user's key is ever unpickled."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from claimbook import engine
+from claimbook.common.paths import CACHE_VARIABLE, PROJECT_ROOT
+from claimbook.engine import check_cache, scorecard
+from claimbook.engine.context import book_data
+
+ROOT = PROJECT_ROOT
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.delenv(check_cache.SWITCH, raising=False)
+    return tmp_path / "cache" / check_cache.FOLDER
+
+
+def _seen(check) -> tuple:
+    """What a page shows of a check: its scorecard rows, reason, caveats, notes and context."""
+    return (
+        scorecard.rows_for(check, "chapter"),
+        check.verdict,
+        check.reason,
+        check.caveats,
+        check.notes,
+        check.context,
+        None if check.rows is None else (check.rows.to_csv(), tuple(map(str, check.rows.dtypes))),
+        sorted(check.tables),
+    )
+
+
+def test_every_claim_taken_from_the_cache_is_the_claim_checked_again(cache):
+    data = book_data(ROOT)
+    claims = list(data.registry.claims)
+    first = check_cache.checks(claims, data)  # checked, and kept
+    assert len(list(cache.glob(f"*{check_cache.SUFFIX}"))) == len(
+        {check_cache.entry_key(c, data) for c in claims}
+    )
+    again = check_cache.checks(claims, book_data(ROOT))  # a new process's data: every one from the cache
+    for claim in claims:
+        fresh = engine.check(claim, data)
+        assert _seen(again[claim.id]) == _seen(fresh) == _seen(first[claim.id]), claim.id
+
+
+def test_an_entry_is_found_only_for_the_same_claim_and_the_same_bytes(cache, tmp_path):
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    key = check_cache.entry_key(claim, data)
+    assert check_cache.entry_key(claim, book_data(ROOT)) == key
+    # One field of the claim edited: another key.
+    edited = replace(claim, fields=dict(claim.fields, title=f"{claim.get('title')} (edited)"))
+    assert check_cache.entry_key(edited, data) != key
+    # One byte more in a reference table of a copy of the book: another key than the copy's.
+    copy = tmp_path / "book"
+    shutil.copytree(ROOT / "data", copy / "data")
+    before = book_data(copy)
+    before_key = check_cache.entry_key(before.registry.claim(claim.id), before)
+    table = next((copy / "data" / "reference").glob("*.csv"))
+    table.write_bytes(table.read_bytes() + b"\n")
+    after = book_data(copy)
+    assert check_cache.entry_key(after.registry.claim(claim.id), after) != before_key
+    # Every round the book holds is among the inputs, v5.1 as much as v6.1.
+    assert {Path(path).name for path in data.inputs} >= {"v5.1.csv", "v6.1.csv"}
+
+
+def test_an_entry_not_signed_with_this_users_key_is_never_unpickled(cache, tmp_path):
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    check_cache.checks([claim], data)
+    entry = cache / f"{check_cache.entry_key(claim, data)}{check_cache.SUFFIX}"
+    assert entry.is_file()
+    marker = tmp_path / "ran"
+
+    class Payload:  # what a planted file would run when unpickled
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    planted = pickle.dumps(Payload())
+    for blob in (planted, b"\0" * 32 + planted, entry.read_bytes()[:32] + planted):
+        entry.write_bytes(blob)
+        found = check_cache.checks([claim], data)[claim.id]
+        assert not marker.exists()
+        assert _seen(found) == _seen(engine.check(claim, data))
+        # ... and the entry is replaced by a signed one.
+        assert entry.read_bytes() != blob
+
+
+def test_a_folder_others_may_write_to_is_not_used(cache):
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    cache.mkdir(parents=True)
+    os.chmod(cache, 0o777)
+    check_cache.checks([claim], data)
+    assert list(cache.iterdir()) == []
+    os.chmod(cache, 0o700)
+    (cache / check_cache.KEY_FILE).write_bytes(b"k" * 32)
+    os.chmod(cache / check_cache.KEY_FILE, 0o644)  # a key others can read signs nothing
+    check_cache.checks([claim], data)
+    assert sorted(path.name for path in cache.iterdir()) == [check_cache.KEY_FILE]
+
+
+def test_off_switch_and_data_read_from_no_files(cache, monkeypatch):
+    data = book_data(ROOT)
+    claim = data.registry.claims[0]
+    monkeypatch.setenv(check_cache.SWITCH, "0")
+    check_cache.checks([claim], data)
+    assert not cache.exists()
+    monkeypatch.delenv(check_cache.SWITCH)
+    in_memory = book_data(ROOT, table=data.results)  # a table given in memory: not the files'
+    assert in_memory.inputs == ()
+    check_cache.checks([claim], in_memory)
+    assert not cache.exists()
+
+
+def test_pruning_removes_the_least_recently_used_entries_and_nothing_else(cache, monkeypatch):
+    monkeypatch.setattr(check_cache, "MAX_ENTRIES", 4)
+    monkeypatch.setattr(check_cache, "KEPT_AFTER_PRUNING", 2)
+    cache.mkdir(parents=True)
+    entries = [cache / f"{index:064x}{check_cache.SUFFIX}" for index in range(6)]
+    for age, entry in enumerate(entries):
+        entry.write_bytes(b"x")
+        os.utime(entry, ns=(age * 10**9, age * 10**9))
+    mine = cache / "notes.txt"
+    mine.write_text("someone's file")
+    check_cache._prune(cache)
+    assert sorted(path.name for path in cache.iterdir()) == sorted(
+        [mine.name, entries[4].name, entries[5].name]
+    )
