@@ -409,7 +409,7 @@ def test_a_tie_uses_the_claims_own_definition(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim], {"vendor": "AMD"}), "ties")
     assert result_.verdict == NOT_SUPPORTED  # Server is 4% behind: a trail, not a tie
-    assert "B300 · Server -4.0%: trail, claimed tie" in result_.reason
+    assert "B300 · Server -4.0% against NVIDIA own (8 GPUs): trail, claimed tie" in result_.reason
 
 
 # -- what a selection does not find is said, with the closest names -----------------------------
@@ -446,7 +446,7 @@ def test_a_partner_counts_through_its_strongest_results(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim]), "partners")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and result_.caveats == ("open-division",)
-    assert any("Beta y (8 GPUs): Open division" in note for note in result_.notes)
+    assert any("Beta y (8 GPUs, NVIDIA B300): Open division" in note for note in result_.notes)
 
 
 def test_a_count_that_depends_on_a_definition_says_so(tmp_path):

@@ -125,6 +125,17 @@ def quantity(value: float | None, unit: str = "") -> str:
     return _with_unit(text, unit)
 
 
+def beside_claimed(value: float | None, decimals: int | None, unit: str = "") -> str:
+    """A measured figure set beside a claimed one stated with ``decimals`` decimals: two more
+    than the claim's, so that a reader sees it round to the claim (0.6546, not 0.655 beside a
+    claimed 0.65); as ``quantity`` for a whole claimed figure or a large one."""
+    if is_missing(value) or not decimals or abs(value) >= 100:
+        return quantity(value, unit)
+    if unit in _COUNT_FORMS:
+        unit = _COUNT_FORMS[unit][0 if value == 1 else 1]
+    return _with_unit(f"{value:.{int(decimals) + 2}f}", unit)
+
+
 def significant(value: float | None, digits: int, unit: str = "") -> str:
     """A figure to ``digits`` significant digits, thousands separated, its unit after a space:
     the precision of a chart's label (4) or tooltip (6) and of a diff (4)."""

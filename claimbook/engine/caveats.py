@@ -206,7 +206,18 @@ def explain_rows(rows: pd.DataFrame, codes=None) -> list[str]:
         named = sorted(set(systems[rows["availability"] == status]))
         if named and code in codes:
             sentences.append(f"{_join(named)} {'is' if len(named) == 1 else 'are'} in the {status} category")
-    open_rows = sorted(set(systems[rows["division"] == "open"]))
+    # With its accelerator: one published name may stand for systems of both divisions.
+    open_rows = sorted(
+        {
+            f"{system[:-1]}, {family})" if system.endswith(")") and isinstance(family, str) else system
+            for system, family in zip(
+                systems[rows["division"] == "open"],
+                rows["family"][rows["division"] == "open"]
+                if "family" in rows.columns
+                else [None] * len(rows),
+            )
+        }
+    )
     if open_rows and "open-division" in codes:
         sentences.append(f"{_join(open_rows)}: Open division")
     inferred = rows[rows["inferred"].astype(bool)]

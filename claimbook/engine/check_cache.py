@@ -48,28 +48,35 @@ def checks(claims, data) -> dict:
     it for these very inputs, else checked (and kept)."""
     from claimbook import engine
 
+    return kept(claims, data, "check", lambda claim: engine.check(claim, data))
+
+
+def kept(claims, data, what: str, compute) -> dict:
+    """``{claim id: compute(claim)}``, a function of the claim and ``data`` alone that ``what``
+    names ("check", "audit"): each from the cache where an entry holds it, else computed (and kept)."""
     folder = _folder(data)
     if folder is None:
-        return {claim.id: engine.check(claim, data) for claim in claims}
+        return {claim.id: compute(claim) for claim in claims}
     found = {}
     inputs = inputs_digest(data.inputs)
     for claim in claims:
-        key = entry_key(claim, data, inputs)
-        check = _read(folder, key, claim)
-        if check is None:
-            check = engine.check(claim, data)
-            _write(folder, key, check)
-        found[claim.id] = check
+        key = entry_key(claim, data, inputs, what)
+        value = _read(folder, key, claim)
+        if value is _ABSENT:
+            value = compute(claim)
+            _write(folder, key, claim, value)
+        found[claim.id] = value
     _prune(folder)
     return found
 
 
-def entry_key(claim, data, inputs: str | None = None) -> str:
+def entry_key(claim, data, inputs: str | None = None, what: str = "check") -> str:
     """The digest of everything ``engine.check(claim, data)`` reads (``inputs``: the data files'
     digest, ``inputs_digest``, where it is known already)."""
     registry = data.registry
     announcement = registry.announcements.get(claim.announcement)
     material = {
+        "what": what,
         "claim": _claim_material(claim),
         "announcement": None if announcement is None else announcement.__dict__,
         "sentence": [_claim_material(other) for other in registry.sentence(claim)],
@@ -166,26 +173,32 @@ def _signature(folder: Path, payload: bytes) -> bytes:
     return hmac.new(_signing_key(folder), payload, hashlib.sha256).digest()
 
 
+_ABSENT = object()
+
+
 def _read(folder: Path, key: str, claim):
-    """The check an entry holds for ``claim``, or None (no entry, or one not signed by this
+    """What an entry holds for ``claim``, or ``_ABSENT`` (no entry, or one not signed by this
     user's key, or not of this very claim)."""
     path = folder / f"{key}{SUFFIX}"
     try:
         blob = path.read_bytes()
         signature, payload = blob[:_SIGNATURE_BYTES], blob[_SIGNATURE_BYTES:]
         if not hmac.compare_digest(signature, _signature(folder, payload)):
-            return None
-        check = pickle.loads(payload)  # signed with this user's own key (above)
+            return _ABSENT
+        stored = pickle.loads(payload)  # signed with this user's own key (above)
         os.utime(path)  # recently used: pruned last
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        return None
-    return check if getattr(check, "claim", None) == claim else None
+        return _ABSENT
+    if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == claim):
+        return _ABSENT
+    return stored[1]
 
 
-def _write(folder: Path, key: str, check) -> None:
-    """Keep ``check`` under ``key`` (written whole, then renamed: a reader never sees half)."""
+def _write(folder: Path, key: str, claim, value) -> None:
+    """Keep ``value`` for ``claim`` under ``key`` (written whole, then renamed: a reader never
+    sees half)."""
     try:
-        payload = pickle.dumps(check, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((claim, value), protocol=pickle.HIGHEST_PROTOCOL)
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=SUFFIX)
         try:
             with os.fdopen(descriptor, "wb") as handle:
@@ -196,7 +209,7 @@ def _write(folder: Path, key: str, check) -> None:
                 os.unlink(temporary)
             raise
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        return  # a check that cannot be kept is checked again next time
+        return  # what cannot be kept is computed again next time
 
 
 def _prune(folder: Path) -> None:

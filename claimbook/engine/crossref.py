@@ -145,6 +145,17 @@ def publisher_and_round(announcement) -> str:
     return f"{announcement.publisher} ({announcement.round})"
 
 
+def claim_title(claim, registry) -> str:
+    """A claim as a table names it: its title; a part, its parent's title and the part's name."""
+    if claim.get("title"):
+        return str(claim.get("title"))
+    if claim.parent:
+        parent = registry.claim(claim.parent)
+        if parent.get("title"):
+            return f"{parent.get('title')} (part {claim.id.rsplit('.', 1)[-1]})"
+    return claim.statement
+
+
 def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
     """Each claim that uses the shared results: its announcement, verdict and figure."""
     rows = []
@@ -153,7 +164,7 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
             rows.append(
                 {
                     "Announcement": publisher_and_round(registry.announcements[announcement]),
-                    "Claim": leaf.claim.get("title") or leaf.claim.statement,
+                    "Claim": claim_title(leaf.claim, registry),
                     "Claim id": leaf.claim.id,
                     "Verdict": leaf.verdict,
                     "Measured": leaf.measured_range() or "—",

@@ -142,19 +142,27 @@ def summed_twice(claim, data) -> list[str]:
     return found
 
 
+def _audit(claim, data) -> list[str]:
+    """The registry errors one claim's selections make on ``data`` (``check_selections``)."""
+    from claimbook import engine
+    from claimbook.engine.core import ClaimSpecError
+
+    try:
+        return engine.audit(claim, data) + summed_twice(claim, data)
+    except ClaimSpecError as exc:
+        return [str(exc)]
+
+
 def check_selections(data, claims=None) -> None:
     """Every selector that takes one result per case and finds several without saying how they
     combine, and every sum that counts a result twice, among ``claims`` (all of them by
     default): one error listing them all (a claim must always mean the same results)."""
-    from claimbook import engine
-    from claimbook.engine.core import ClaimSpecError
+    from claimbook.engine import check_cache
 
-    found = []
-    for claim in data.registry.claims if claims is None else claims:
-        try:
-            found += engine.audit(claim, data) + summed_twice(claim, data)
-        except ClaimSpecError as exc:
-            found.append(str(exc))
+    chosen = data.registry.claims if claims is None else claims
+    # Kept between builds, as the checks are: a function of the claim and the data files alone.
+    audits = check_cache.kept(chosen, data, "audit", lambda claim: _audit(claim, data))
+    found = [problem for claim in chosen for problem in audits[claim.id]]
     if found:
         more = f" (and {len(found) - 1} more: {' / '.join(found[1:])})" if len(found) > 1 else ""
         raise UsageError(found[0] + more)

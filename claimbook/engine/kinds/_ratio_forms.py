@@ -221,15 +221,21 @@ def _decide_every_case(
     return SUPPORTED, f"Every case holds: {described}.", deciding.label
 
 
+def _against(case: Case) -> str:
+    """The result a case is set against, named (a best-of baseline is a system the reader needs)."""
+    baseline = getattr(case.detail, "baseline", "")
+    return f" against {baseline}" if baseline and baseline not in case.label else ""
+
+
 def _describe_lead(claim: Claim, case: Case, unit: str) -> str:
-    return f"{case.label} {formatting.case_figure(case.measured, unit)}"
+    return f"{case.label} {formatting.case_figure(case.measured, unit)}{_against(case)}"
 
 
 def _describe_outcome(claim: Claim, case: Case, unit: str) -> str:
     ratio = case.measured if unit == "x" else 1.0 + case.measured / 100.0
     return (
-        f"{case.label} {formatting.case_figure(case.measured, unit)}: {outcome(ratio, _tie(claim))}, "
-        f"claimed {case.detail.expected}"
+        f"{case.label} {formatting.case_figure(case.measured, unit)}{_against(case)}: "
+        f"{outcome(ratio, _tie(claim))}, claimed {case.detail.expected}"
     )
 
 

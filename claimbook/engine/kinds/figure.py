@@ -366,6 +366,10 @@ def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found
         f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
     )
     if exact and reading.rule.precise:
+        published = (
+            f"The published {scenario} result of {label_of(row)} is "
+            f"{formatting.beside_claimed(measured, claimed.decimals, claim.unit)}"
+        )
         found.sentences.append(f"{published}, which is the claimed {claimed.text()} at the precision stated")
     elif reading.rule.precise:
         gap = gap_percent(claimed.value, measured)

@@ -280,6 +280,11 @@ def _other_source(from_round: str, scenario: str, earlier: pd.Series, other: pd.
         f"{', ID ' + earlier['result_id'] if earlier['result_id'] else ''}) {agree} with "
         f"{formatting.quantity(other['result'])} from {SOURCE_TYPES[other['source_type']]}"
         f"{' (ID ' + other['result_id'] + ')' if other['result_id'] else ''}"
+        + (
+            "; the two give different result IDs for it"
+            if earlier["result_id"] and other["result_id"] and earlier["result_id"] != other["result_id"]
+            else ""
+        )
     )
 
 
