@@ -138,3 +138,32 @@ def test_pruning_removes_the_least_recently_used_entries_and_nothing_else(cache,
     assert sorted(path.name for path in cache.iterdir()) == sorted(
         [mine.name, entries[4].name, entries[5].name]
     )
+
+
+def test_an_incremental_build_that_takes_the_other_claims_from_the_cache_is_a_cold_build(
+    cache, tmp_path, monkeypatch
+):
+    """The page that reads every claim, after one claim's edit: executed with every other claim's
+    check taken from the cache, it is byte for byte the page a cold build with no cache makes."""
+    from clirun import in_process
+
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    change = "wan-latency-5.7s.claimed=5.8"
+    page = Path("book", "generated", "where_they_meet.ipynb")
+    first = in_process("build", "--no-html", "--force", "--out", warm, "--only", "where_they_meet")
+    assert first.returncode == 0 and "executed where_they_meet" in first.stderr, first.stderr
+    kept = set(cache.glob(f"*{check_cache.SUFFIX}"))
+    assert len(kept) > len(book_data(ROOT).registry.claims) // 2  # the round's checks, kept
+    edited = in_process("build", "--no-html", "--out", warm, "--only", "where_they_meet", "--param", change)
+    assert edited.returncode == 0 and "executed where_they_meet" in edited.stderr, edited.stderr
+    # Only the changed claim was checked again: its check, and the build's audit of it.
+    assert len(set(cache.glob(f"*{check_cache.SUFFIX}")) - kept) <= 2
+    monkeypatch.setenv(check_cache.SWITCH, "0")
+    fresh = in_process(
+        "build", "--no-html", "--force", "--out", cold, "--only", "where_they_meet", "--param", change
+    )
+    assert fresh.returncode == 0 and "executed where_they_meet" in fresh.stderr, fresh.stderr
+    assert (warm / page).read_bytes() == (cold / page).read_bytes()
+    assert (warm / page).read_bytes() != (ROOT / page).read_bytes()  # the edit shows on the page
+    for name in ("scorecard.json", "scorecard.csv"):
+        assert (warm / page.parent / name).read_bytes() == (cold / page.parent / name).read_bytes()

@@ -246,7 +246,7 @@ def test_a_figure_beside_its_claim_shows_how_it_rounds():
 
     assert formatting.beside_claimed(0.6546111, 2, "samples/s") == "0.6546 samples/s"  # not "0.655"
     assert formatting.beside_claimed(18.04, 0, "x") == formatting.quantity(18.04, "x")
-    assert formatting.beside_claimed(123456.0, 1, "tokens/s") == "123,456 tokens/s"
+    assert formatting.beside_claimed(16194.4, 2, "queries/s") == "16,194.40 queries/s"  # not "16,194"
 
 
 def test_a_lead_names_the_result_it_is_set_against(tmp_path):

@@ -126,14 +126,16 @@ def quantity(value: float | None, unit: str = "") -> str:
 
 
 def beside_claimed(value: float | None, decimals: int | None, unit: str = "") -> str:
-    """A measured figure set beside a claimed one stated with ``decimals`` decimals: two more
-    than the claim's, so that a reader sees it round to the claim (0.6546, not 0.655 beside a
-    claimed 0.65); as ``quantity`` for a whole claimed figure or a large one."""
-    if is_missing(value) or not decimals or abs(value) >= 100:
+    """A measured figure set beside a claimed one stated with ``decimals`` decimals, so that a
+    reader sees it round to the claim: two decimals more than the claim's below 100 (0.6546, not
+    0.655 beside a claimed 0.65), the claim's own above (16,194.40, not 16,194 beside 16,194.40);
+    as ``quantity`` beside a whole claimed figure."""
+    if is_missing(value) or not decimals:
         return quantity(value, unit)
     if unit in _COUNT_FORMS:
         unit = _COUNT_FORMS[unit][0 if value == 1 else 1]
-    return _with_unit(f"{value:.{int(decimals) + 2}f}", unit)
+    shown = int(decimals) + (2 if abs(value) < 100 else 0)
+    return _with_unit(f"{value:,.{shown}f}", unit)
 
 
 def significant(value: float | None, digits: int, unit: str = "") -> str:

@@ -335,12 +335,13 @@ def assumption_notes(setting: PriceSetting, display_name=str) -> tuple[str, ...]
     assumed = table[table["price_kind"] == ASSUMED]
     public = table[table["price_kind"] != ASSUMED]
     mine = set(setting.new_rows["location"]) | set(setting.baseline_rows["location"])
-    found = []
+    found, cases = [], 0
     for item in setting.break_even.itertuples():
         racks = _in_case(assumed[assumed["location"].isin(mine)], item.benchmark, item.scenario)
         cheaper = _in_case(public, item.benchmark, item.scenario)
         if racks.empty or cheaper.empty:
             continue
+        cases += 1
         best = cheaper.sort_values(["usd_per_million_tokens", "location"], kind="stable").iloc[0]
         if best["usd_per_million_tokens"] < racks["usd_per_million_tokens"].min():
             found.append(
@@ -359,8 +360,9 @@ def assumption_notes(setting: PriceSetting, display_name=str) -> tuple[str, ...]
     lead = f"The break-even comparison rests on assumed prices per GPU-hour ({prices}), not on public ones"
     if not found:
         return (lead + ".",)
+    kinds = " or ".join(sorted(set(public["price_kind"].astype(str))))
     return (
-        lead
-        + "; at public list prices, other systems are cheaper per token than both at those assumed prices. "
-        "The cheapest, scenario by scenario: " + "; ".join(found) + ".",
+        lead + f"; at the public prices this chapter takes (the lowest {kinds} price of each accelerator), "
+        f"another system is cheaper per token than both at those assumed prices in {len(found)} of "
+        f"{cases} scenarios. The cheapest at those prices, scenario by scenario: " + "; ".join(found) + ".",
     )

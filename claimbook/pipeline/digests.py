@@ -53,15 +53,22 @@ def folder_digest(path: Path, skip: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
-def with_file_digests(value, root: Path, skip=()):
+def with_file_digests(value, root: Path, skip=(), memo: dict | None = None):
     """Parameters with every path to an existing file or folder (relative to ``root``) replaced
-    by the digest of its content."""
+    by the digest of its content; ``memo``: the digests found so far for the same files (every
+    page of a plan names the same data files)."""
     if isinstance(value, dict):
         return {
-            key: (item if key in skip else with_file_digests(item, root, skip)) for key, item in value.items()
+            key: (item if key in skip else with_file_digests(item, root, skip, memo))
+            for key, item in value.items()
         }
     if isinstance(value, list):
-        return [with_file_digests(item, root, skip) for item in value]
+        return [with_file_digests(item, root, skip, memo) for item in value]
+    if memo is not None and isinstance(value, str):
+        key = (value, str(root))
+        if key not in memo:
+            memo[key] = with_file_digests(value, root, skip)
+        return memo[key]
     if isinstance(value, str) and value and len(value) < 4096 and "\n" not in value:
         path = Path(value) if Path(value).is_absolute() else root / value
         try:
@@ -198,13 +205,21 @@ def environment_digest() -> str:
     return bytes_digest(data + f"{sys.version_info.major}.{sys.version_info.minor}".encode())
 
 
-def chapter_digest(template: Path, parameters: dict, root: Path, claims: list, skip=()) -> str:
-    """The digest of everything one executed notebook depends on."""
+def chapter_digest(template: Path, parameters: dict, root: Path, claims: list, skip=(), memo=None) -> str:
+    """The digest of everything one executed notebook depends on; ``memo``: what the other
+    pages of the same plan found for the same files and templates (a dict, or None)."""
+    if memo is None:
+        modules = modules_digest(template_modules(template))
+    else:
+        key = ("modules", str(template))
+        if key not in memo:
+            memo[key] = modules_digest(template_modules(template))
+        modules = memo[key]
     inputs = {
         "template": file_digest(template),
-        "parameters": with_file_digests(parameters, root, skip),
+        "parameters": with_file_digests(parameters, root, skip, memo),
         "claims": claims,
-        "modules": modules_digest(template_modules(template)),
+        "modules": modules,
         "environment": environment_digest(),
     }
     return bytes_digest(json.dumps(inputs, sort_keys=True, default=str).encode())

@@ -267,6 +267,7 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
     """What each page's executed notebook depends on (see ``claimbook.pipeline.digests``), once
     every page is known to be given only parameters its template declares."""
     check_declared(root, pages)
+    memo: dict = {}  # the pages name the same data files and templates: each digested once
     return {
         job.name: digests.chapter_digest(
             root / job.template,
@@ -274,6 +275,7 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
             book_root,
             job.digest_claims + _rounds_read(book_root, job),
             NOT_DIGESTED,
+            memo,
         )
         for job in pages
     }

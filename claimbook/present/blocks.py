@@ -586,8 +586,9 @@ def ids_for(result_ids: pd.DataFrame, rows: pd.DataFrame, with_system: bool = Fa
     return found
 
 
-# A result ID whose system the book inferred says so in its note (data/result_ids.csv).
+# A result ID whose system (or division) the book inferred says so in its note (data/result_ids.csv).
 INFERRED_SYSTEM = "system inferred by this book"
+INFERRED_DIVISION = "division inferred by this book"
 
 
 def _cited(item, with_system: bool) -> str:
@@ -598,6 +599,8 @@ def _cited(item, with_system: bool) -> str:
     # One system may have entries in both divisions (two IDs): the division tells them apart.
     division = f", {str(item.division).capitalize()} division" if item.division else ""
     system = f"{item.organization} {item.system}{division}"
+    if str(item.note).startswith(INFERRED_DIVISION):
+        return f"{item.id} ({system} {INFERRED_DIVISION}; the ID as cited by {item.stated_by})"
     if str(item.note).startswith(INFERRED_SYSTEM):
         return f"{item.id} ({system}, {INFERRED_SYSTEM}; the ID as cited by {item.stated_by})"
     return f"{item.id} ({system}, as stated by {item.stated_by})"

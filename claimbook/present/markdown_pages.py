@@ -33,7 +33,9 @@ def evidence_locations(evidence) -> list[str]:
     """The results' Locations a scorecard row's ``evidence`` lists (joined by "; "), each a
     result's folder by ingest's rule (``inputs.rules.location_parts``): a Location is linked only
     when it is one, and whole (an organization's folder may hold a space: "Naeem Khoshnevis")."""
-    return [part for part in str(evidence or "").split("; ") if location_parts(part) is not None]
+    # A sum's results are joined by " + " (a cluster of two systems): each its own folder.
+    parts = [item for part in str(evidence or "").split("; ") for item in part.split(" + ")]
+    return [part for part in parts if location_parts(part) is not None]
 
 
 def html_block(markup: str) -> str:
@@ -115,8 +117,10 @@ def _results_used(locations: list[str], round_name: str, results, names) -> str:
         else:  # the folder says it: ./division/organization/results/system/benchmark/scenario
             parts = location.strip("./").split("/")
             label = " ".join(parts[1:2] + parts[3:]) or location
+        # Each result in its own round's repository (an earlier round's result beside this one's).
+        own_round = str(row.round) if row is not None else round_name
         labelled.append(
-            f'<li><a href="{blocks.escape(blocks.provenance_url(round_name, location))}">{blocks.escape(label)}</a></li>'
+            f'<li><a href="{blocks.escape(blocks.provenance_url(own_round, location))}">{blocks.escape(label)}</a></li>'
         )
     return f'<p>The published results it rests on (their folders of logs):</p><ul class="claimbook-ledger-results">{"".join(labelled)}</ul>'
 
@@ -127,9 +131,8 @@ def _rows_by_location(results) -> dict:
 
     kept = memo(results)
     if "rows by location" not in kept:
-        rows = results[["location", "organization", "system", "benchmark", "scenario"]].itertuples(
-            index=False
-        )
+        columns = ["location", "round", "organization", "system", "benchmark", "scenario"]
+        rows = results[columns].itertuples(index=False)
         kept["rows by location"] = {row.location: row for row in rows}
     return kept["rows by location"]
 

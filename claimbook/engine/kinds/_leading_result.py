@@ -36,6 +36,7 @@ from claimbook.engine.kinds._leading_common import (
     rounds_note,
     verdict_of,
 )
+from claimbook.inputs.rules import location_parts
 
 
 def validate_scope(claim: Claim) -> None:
@@ -264,6 +265,13 @@ def per_gpu_context(readings: dict[str, list[Case]]) -> str:
     )
 
 
+def _published(earlier: pd.Series) -> tuple[str, ...]:
+    """An earlier figure's folder where it is a published result of a round the book holds (its
+    source is the Location): cited and linked as every other result a case uses."""
+    source = str(earlier.get("source") or "") if earlier.get("source_type") == "mlperf-summary" else ""
+    return (source,) if location_parts(source) is not None else ()
+
+
 def _history(
     claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes: set, notes: list
 ) -> list[Case]:
@@ -292,6 +300,7 @@ def _history(
     where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
+    evidence = (best_own["location"],) + _published(top)
     return [
         Case(
             "earlier rounds",
@@ -300,7 +309,7 @@ def _history(
             None,
             "x",
             leads,
-            (best_own["location"],),
+            evidence,
             detail=LeadCase(
                 leader=where if not leads else label_of(best_own),
                 next=where,
@@ -392,7 +401,12 @@ def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> di
     return {
         "earlier rounds the book has": [
             _size_case(
-                "earlier rounds", biggest, top, where, (biggest["location"],), "system of the earlier rounds"
+                "earlier rounds",
+                biggest,
+                top,
+                where,
+                (biggest["location"],) + _published(top),
+                "system of the earlier rounds",
             )
         ]
     }
