@@ -652,7 +652,17 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
             rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool)
         )
     ]
-    # The summary's own ID where it carries one (v5.1's JSON), else the IDs announcements cite.
+    if (result_ids is not None and not result_ids.empty) or (
+        "result_id" in rows.columns and rows["result_id"].notna().any()
+    ):
+        frame["Result ID"] = _result_id_column(rows, result_ids)
+    frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
+    return frame
+
+
+def _result_id_column(rows: pd.DataFrame, result_ids: pd.DataFrame | None) -> list[str]:
+    """Each result's ID: the summary's own where it carries one (v5.1's JSON), else the IDs
+    announcements cite for its entry, else a dash."""
     published = (
         rows["result_id"] if "result_id" in rows.columns else pd.Series([None] * len(rows), index=rows.index)
     )
@@ -661,13 +671,10 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
         if result_ids is not None and not result_ids.empty
         else [[] for _ in range(len(rows))]
     )
-    if (result_ids is not None and not result_ids.empty) or published.notna().any():
-        frame["Result ID"] = [
-            f"{value} (MLCommons' summary)" if isinstance(value, str) and value else "; ".join(ids) or "—"
-            for value, ids in zip(published, cited)
-        ]
-    frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
-    return frame
+    return [
+        f"{value} (MLCommons' summary)" if isinstance(value, str) and value else "; ".join(ids) or "—"
+        for value, ids in zip(published, cited)
+    ]
 
 
 def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None = None):
