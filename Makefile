@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: book test nbval preview clean
+.PHONY: book test test-quick nbval preview clean
 
 # The virtual environment, rebuilt whenever the pins or the package metadata change.
 # It says what it does first: pip, kept quiet (a line per package would bury CI's log), takes about
@@ -40,6 +40,12 @@ test: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	@echo "running the test suite: about 2,000 tests, a few minutes on two cores; each line ends with how many are done"
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 3 --dist loadfile --no-loadscope-reorder -o console_output_style=count --nbval tests book/generated
+
+# The unit tier alone, for a developer's own loop (about a minute): every test that runs no build,
+# kernel, preview, Sphinx or browser (tests/conftest.py tier_of). `make test` stays the whole suite.
+test-quick: $(STAMP)
+	$(VENV)/bin/ruff check .
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 3 --dist loadfile -q -m "not build and not browser" tests
 
 # The committed executed pages re-run strictly in fresh kernels: the README's "nbval in CI" command.
 nbval: $(STAMP)

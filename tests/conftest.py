@@ -39,6 +39,38 @@ LONG_FIRST = (
 )
 
 
+# The suite's tiers, by file (pyproject.toml registers the markers): ``browser``, the files that
+# drive Chromium; ``build``, those that run real builds, kernels, the preview or Sphinx, and the
+# committed pages nbval re-runs. ``make test-quick`` runs the rest, the unit tier.
+BROWSER_FILES = {"test_browser.py", "test_browser_hostile.py"}
+BUILD_FILES = {
+    "test_build.py",
+    "test_cli_writes.py",
+    "test_faults.py",
+    "test_faults_registries.py",
+    "test_kernels.py",
+    "test_new_registry.py",
+    "test_papermill.py",
+    "test_parity.py",
+    "test_parts.py",
+    "test_placeholders.py",
+    "test_preview.py",
+    "test_processes.py",
+    "test_project.py",
+    "test_registry_as_data.py",
+    "test_safety.py",
+    "test_same_sides.py",
+    "test_what_moved.py",
+}
+
+
+def tier_of(path: Path) -> str:
+    """The tier of a test file or page: browser, build, or unit."""
+    if path.suffix == ".ipynb" or path.name in BUILD_FILES:
+        return "build"
+    return "browser" if path.name in BROWSER_FILES else "unit"
+
+
 def _interrupted(signum, frame):
     raise KeyboardInterrupt(f"signal {signum}")
 
@@ -97,6 +129,10 @@ def pytest_collection_modifyitems(config, items):
         return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
 
     items.sort(key=rank)  # stable: the order within a file is kept
+    for item in items:
+        tier = tier_of(Path(str(item.fspath)))
+        if tier != "unit":
+            item.add_marker(getattr(pytest.mark, tier))
 
 
 @pytest.fixture(scope="session")

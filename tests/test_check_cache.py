@@ -140,6 +140,7 @@ def test_pruning_removes_the_least_recently_used_entries_and_nothing_else(cache,
     )
 
 
+@pytest.mark.build
 def test_an_incremental_build_that_takes_the_other_claims_from_the_cache_is_a_cold_build(
     cache, tmp_path, monkeypatch
 ):

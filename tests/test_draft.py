@@ -253,6 +253,7 @@ def test_a_draft_is_linear_in_its_text_and_bounded(tmp_path):
     assert sizes[600] <= 4 * sizes[150] * 1.2  # four times the text, at most four times the draft
 
 
+@pytest.mark.slow
 def test_a_draft_of_the_longest_text_it_takes_ends(tmp_path):
     """A line of 2 MB (the most ``draft`` reads) is drafted, its draft bounded (a hang guard of
     minutes, not a measure of speed: it was not done after 300 s)."""
