@@ -311,3 +311,20 @@ def test_a_part_in_a_table_is_named_by_its_parents_title(tmp_path):
     registry = world(tmp_path, rows, [claim]).registry
     assert claim_title(registry.claim("whole.figure"), registry) == "The whole claim (part figure)"
     assert claim_title(registry.claim("whole"), registry) == "The whole claim"
+
+
+def test_a_list_of_results_gives_each_system_its_own_scenarios(tmp_path):
+    rows = [
+        result("Acme", "Rack-72", scenario, 100.0, gpus=72, nodes=18, accelerator=NVL72)
+        for scenario in ("Offline", "Server", "Interactive")
+    ] + [result("Partner", "Half-36", "Offline", 50.0, gpus=36, nodes=9, accelerator=NVL72)]
+    claim = {
+        "id": "present",
+        "statement": "GB300 results were submitted.",
+        "kind": "presence",
+        "rows": {"family": NVL72, "benchmark": "gpt-oss-120b"},
+    }
+    reason = check(world(tmp_path, rows, [claim]), "present").reason
+    # The partner ran Offline alone: never listed under the scenarios of the other system.
+    assert "Partner Half-36 (36 GPUs) on gpt-oss-120b (Offline)" in reason, reason
+    assert "Acme Rack-72 (72 GPUs) on gpt-oss-120b (Interactive, Offline, Server)" in reason, reason

@@ -146,6 +146,31 @@ def _earlier_families(data: Data, earlier: pd.DataFrame) -> pd.Series:
     )
 
 
+SYSTEMS_EACH = 6  # up to this many systems, each is said with its own benchmarks and scenarios
+
+
+def _where_each(rows: pd.DataFrame, display_name) -> str:
+    """The systems of ``rows`` and what they ran: one list where every system ran the same
+    benchmarks and scenarios, else each system with its own (one system's scenarios are not
+    another's); for many systems, the lists across them, said so."""
+    labels = [label_of(row) for _, row in rows.iterrows()]
+    systems = sorted(set(labels))
+
+    def ran(part: pd.DataFrame) -> str:
+        listed = [
+            f"{display_name(benchmark)} ({', '.join(sorted(set(group['scenario'])))})"
+            for benchmark, group in sorted(part.groupby("benchmark"), key=lambda item: str(item[0]))
+        ]
+        return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+
+    each = {system: ran(rows[[label == system for label in labels]]) for system in systems}
+    if len(set(each.values())) == 1:
+        return f"{', '.join(systems)} on {next(iter(each.values()))}"
+    if len(systems) > SYSTEMS_EACH:
+        return f"{', '.join(systems)} on (across them) {ran(rows)}"
+    return "; ".join(f"{system} on {what}" for system, what in each.items())
+
+
 def check_rows(claim: Claim, data: Data):
     """At least one such result must exist; ``detail`` says what the claim states of them."""
     rows, why = select_for(data, claim, claim.get("rows"), "rows")
@@ -162,12 +187,9 @@ def check_rows(claim: Claim, data: Data):
     if ids is not None:
         return _result_ids(claim, rows, [str(item) for item in ids], codes, notes)
     organizations = sorted(set(rows["organization"]))
-    systems = sorted({label_of(row) for _, row in rows.iterrows()})
-    benchmarks = sorted(set(rows["benchmark"]))
     reason = (
         f"The data has {formatting.plural(len(rows), 'such result')}{division_note(rows)}: "
-        f"{', '.join(systems)} on {', '.join(data.reference.display_name(name) for name in benchmarks)}"
-        f" ({', '.join(sorted(set(rows['scenario'])))})."
+        f"{_where_each(rows, data.reference.display_name)}."
     )
     if len(organizations) > 1:
         reason += f" They come from {len(organizations)} submitters."
