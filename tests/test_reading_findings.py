@@ -328,3 +328,22 @@ def test_a_list_of_results_gives_each_system_its_own_scenarios(tmp_path):
     # The partner ran Offline alone: never listed under the scenarios of the other system.
     assert "Partner Half-36 (36 GPUs) on gpt-oss-120b (Offline)" in reason, reason
     assert "Acme Rack-72 (72 GPUs) on gpt-oss-120b (Interactive, Offline, Server)" in reason, reason
+
+
+def test_the_measured_line_beside_a_stated_figure_shows_how_it_rounds(tmp_path):
+    rows = [
+        result(
+            "Acme", "Rack-72", "Offline", 0.6546111, gpus=72, nodes=18, accelerator=NVL72, units="Samples/s"
+        )
+    ]
+    claim = {
+        "id": "videos",
+        "statement": "0.65 videos a second.",
+        "kind": "figure",
+        "claimed": {"Offline": 0.65},
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "subject": {"organization": "Acme"},
+    }
+    found = check(world(tmp_path, rows, [claim]), "videos")
+    assert found.measured_range().startswith("0.6546"), found.measured_range()  # not "0.655" beside 0.65

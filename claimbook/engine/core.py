@@ -16,7 +16,7 @@ import pandas as pd
 
 from claimbook.claims.registry import Announcement, Claim, Registry
 from claimbook.claims.selectors import Missing, describe, item_selector, missing, select, with_defaults
-from claimbook.common.formatting import plural, quantity
+from claimbook.common.formatting import beside_claimed, plural, quantity
 from claimbook.common.frame_memo import kept
 from claimbook.engine import caveats as caveat_codes
 from claimbook.engine.verdict import (
@@ -24,6 +24,7 @@ from claimbook.engine.verdict import (
     NOT_SUPPORTED,
     SUPPORTED,
     SUPPORTED_WITH_CAVEATS,
+    decimals_of,
 )
 from claimbook.inputs.reference import Reference
 
@@ -228,7 +229,13 @@ class Check:
         low = min(case.measured for case in measured)
         high = max(case.measured for case in measured)
         if len(measured) == 1 or math.isclose(low, high):
-            text = quantity(measured[0].measured, unit)
+            only = measured[0]
+            # Beside a stated figure, as many decimals as show how it rounds to it (0.6546, not 0.655).
+            text = (
+                beside_claimed(only.measured, decimals_of(only.claimed), unit)
+                if only.claimed is not None and unit not in ("x", "%")
+                else quantity(only.measured, unit)
+            )
         else:
             text = f"{quantity(low, '')}–{quantity(high, unit)}"
         unnamed = [case for case in measured if case.claimed is None and case.reaches is None]
