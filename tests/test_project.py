@@ -123,6 +123,8 @@ def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
         check=False,
     )
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    # The theme's templates are kept compiled beside Sphinx's environment, for the next build.
+    assert list((clone / "_build" / ".doctrees" / "claimbook-jinja").glob("__jinja2_*.cache"))
     jupyter_book_site = tmp_path / "jupyter-book-html"
     shutil.move(clone / "_build" / "html", jupyter_book_site)
     shutil.rmtree(clone / "_build")
@@ -170,6 +172,18 @@ def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
     again = in_copy(clone, "build", "--strict")
     assert again.returncode == 0, again.stderr
     assert toc.read_bytes() == (ROOT / "_toc.yml").read_bytes()
+
+
+def test_sphinx_numbers_no_figure():
+    """The book numbers no figure: Sphinx is told so (jupyter-book's default, and its LaTeX
+    extension, turn numbering on, which walks every page's doctree on every build)."""
+    from jupyter_book.config import get_final_config
+
+    config, _ = get_final_config(
+        user_yaml=ROOT / "_config.yml", cli_config={"latex_individualpages": False}, sourcedir=ROOT
+    )
+    assert config["numfig"] is False
+    assert "sphinx_jupyterbook_latex" not in config["extensions"]
 
 
 def test_the_root_config_excludes_everything_but_the_book():

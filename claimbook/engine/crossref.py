@@ -100,12 +100,12 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
                     entry["sides"][announcement].append(leaf)
     found = []
     for (benchmark, scenario), entry in sorted(meetings.items()):
-        used = {
-            location
-            for leaves in entry["sides"].values()
-            for leaf in leaves
-            for location in leaf.rows["location"]
+        # each leaf's locations as a set, once (not once for every location it is asked about)
+        locations_of = {
+            announcement: [set(leaf.rows["location"]) for leaf in leaves]
+            for announcement, leaves in entry["sides"].items()
         }
+        used = set().union(*(leaf_set for sets in locations_of.values() for leaf_set in sets))
         same = data.results[
             (data.results["benchmark"] == benchmark)
             & (data.results["scenario"] == scenario)
@@ -117,8 +117,8 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
         users_of = {
             location: sorted(
                 registry_publisher(data, announcement)
-                for announcement, leaves in entry["sides"].items()
-                if any(location in set(leaf.rows["location"]) for leaf in leaves)
+                for announcement, sets in locations_of.items()
+                if any(location in leaf_set for leaf_set in sets)
             )
             for location in in_scenario["location"]
         }
@@ -200,17 +200,26 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     best result of another vendor's system at the claimant's size, on any accelerator (the figure
     the claim's own card shows, computed once by the engine)."""
     rows = []
+    # a round's results: each location's first row, found once (the frame is kept with it, so
+    # that its id names no other frame meanwhile)
+    positions: dict[int, tuple] = {}
     for check in checks.values():
         for leaf in check.parts or (check,):
             if not _sides(leaf):
                 continue
             announcement = data.registry.announcements[leaf.claim.announcement]
             results = data.for_claim(leaf.claim).results  # the results of the claim's own round
+            if id(results) not in positions:
+                first: dict = {}
+                for position, location in enumerate(results["location"]):
+                    first.setdefault(location, position)
+                positions[id(results)] = (results, first)
+            at = positions[id(results)][1]
             for case in leaf.cases:
                 if case.measured is None or len(case.evidence) < 2:
                     continue
-                subject = results[results["location"] == case.evidence[0]].iloc[0]
-                rival = results[results["location"] == case.evidence[1]].iloc[0]
+                subject = results.iloc[at[case.evidence[0]]]
+                rival = results.iloc[at[case.evidence[1]]]
                 if rival["vendor"] == announcement.vendor:
                     continue
                 best = case.detail.best_rival

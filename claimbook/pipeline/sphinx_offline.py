@@ -40,8 +40,27 @@ def _ship_vega(app, exception):
         write_vega_bundle(static)
 
 
+# The theme's templates compiled once, not by every jupyter-book process (a third of a second of
+# a build that writes one page): kept beside Sphinx's own saved environment. Jinja names each
+# entry by its template's source digest, so a changed template is compiled again.
+JINJA_CACHE = "claimbook-jinja"
+
+
+def _keep_compiled_templates(app):
+    templates = getattr(app.builder, "templates", None)
+    environment = getattr(templates, "environment", None)
+    if environment is None or app.builder.format != "html":
+        return
+    from jinja2 import FileSystemBytecodeCache
+
+    folder = Path(app.doctreedir) / JINJA_CACHE
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    environment.bytecode_cache = FileSystemBytecodeCache(str(folder))
+
+
 def setup(app):
     app.connect("html-page-context", _drop_thebe, priority=900)
+    app.connect("builder-inited", _keep_compiled_templates)
     # Page titles from the registries are text in the theme's templates too (claimbook.present.sphinx_text).
     app.setup_extension("claimbook.present.sphinx_text")
     app.connect("build-finished", _ship_vega)
