@@ -388,7 +388,9 @@ def _run_draft(args) -> int:
             "outside data/claims); nothing was written"
         )
     results, reference = annotated_results(_draft_round(args, text), PROJECT_ROOT / "data" / "reference")
-    drafted, todos = draft_registry(text, announcement, args.path.name, results, reference)
+    from claimbook.engine import DRAFTING
+
+    drafted, todos = draft_registry(text, announcement, args.path.name, results, reference, DRAFTING)
     with writer_lock(out) if args.out is None else contextlib.nullcontext():
         replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
     print(

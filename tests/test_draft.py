@@ -232,7 +232,9 @@ def _drafted(text: str):
     from claimbook.claims.draft import annotated_results, draft_registry
 
     results, reference = annotated_results(ROOT / "data" / "mlperf" / "v6.1.csv", ROOT / "data" / "reference")
-    return draft_registry(text, "acme-v6.1", "acme.txt", results, reference)
+    from claimbook.engine import DRAFTING
+
+    return draft_registry(text, "acme-v6.1", "acme.txt", results, reference, DRAFTING)
 
 
 def test_a_draft_is_linear_in_its_text_and_bounded(tmp_path):

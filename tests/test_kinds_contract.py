@@ -257,32 +257,47 @@ def test_every_kind_module_is_under_700_lines():
 
 
 def test_no_module_outside_the_kinds_branches_on_a_kinds_name():
-    """What code elsewhere needs of a kind it asks the kind's spec or case detail: a comparison
-    of a claim's kind with a kind's name anywhere else is a kind's logic out of its module."""
+    """What code elsewhere needs of a kind it asks the kind's spec or case detail: a kind's name
+    compared with anything (a claim's kind, a variable, a row's field) outside the kinds' modules
+    is a kind's logic out of its module. The package is read, and the tests that hold for every
+    claim (they must hold for a kind added tomorrow too)."""
     import ast
     from pathlib import Path
 
     package = Path(engine.__file__).parents[1]
-    names = set(engine.KINDS)
+    names = set(engine.KINDS) | {engine.PARENT_KIND}
+    read = [path for path in sorted(package.rglob("*.py")) if "engine/kinds" not in path.as_posix()]
+    read += [Path(__file__).with_name(name) for name in GENERIC_TESTS]
     found = []
-    for path in sorted(package.rglob("*.py")):
-        if "engine/kinds" in path.as_posix():
-            continue
+    for path in read:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Compare):
-                continue
-            operands = [node.left, *node.comparators]
-            texts = {
-                item.value
-                for operand in operands
-                for item in (
-                    [operand] if not isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else operand.elts
-                )
-                if isinstance(item, ast.Constant) and isinstance(item.value, str)
-            }
-            kinds_read = any(
-                isinstance(operand, ast.Attribute) and operand.attr == "kind" for operand in operands
-            )
-            if kinds_read and texts & names:
-                found.append(f"{path.relative_to(package)}:{node.lineno}")
+            if isinstance(node, ast.Compare) and _strings_compared(node) & names:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert not found, found
+
+
+# The tests that hold for every claim of every registry, whatever its kind.
+GENERIC_TESTS = ("test_every_claim.py",)
+
+
+def _strings_compared(node) -> set[str]:
+    """The texts a comparison compares with (``x == "ratio"``, ``x in ("ratio", "figure")``)."""
+    import ast
+
+    texts = set()
+    for operand in (node.left, *node.comparators):
+        items = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+        texts |= {
+            item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)
+        }
+    return texts
+
+
+def test_a_kind_leaves_to_the_analyst_only_fields_it_has():
+    """What a kind's draft leaves to the analyst (``TODO``) and what the text fills are fields of
+    that kind: a draft never holds a field its kind would refuse."""
+    for name, drafting in engine.DRAFTING.items():
+        spec = engine.SPECS[name]
+        unknown = [field for field in drafting.todos if spec.field(field) is None]
+        assert not unknown, (name, unknown)
+        assert drafting.proposals or drafting.superlatives, name

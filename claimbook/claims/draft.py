@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -20,7 +21,7 @@ import yaml
 from claimbook.claims import systems
 from claimbook.claims.names_in_text import Names, Statement
 from claimbook.common import formatting, identifiers
-from claimbook.inputs.announcement_text import A_FEW_PERCENT, EXACTLY, WITHIN, Figure
+from claimbook.inputs.announcement_text import EXACTLY, WITHIN, Figure
 
 TODO = "TODO"
 COMMENT_WIDTH = 100
@@ -30,43 +31,38 @@ MAX_CANDIDATES = 6
 # is bounded by its text's and these, never by the square of its figures.
 MAX_CLAIMS = 200
 MAX_OTHER_FIGURES = 5  # the other figures of a sentence a claim lists
-# Which kind a figure proposes, first rule that holds: (kind, test, why). A test reads the
-# statement and the figure claimed.
-_SCALING_WORDS = re.compile(r"\bscal(?:ing|ed|es|e)\b", re.IGNORECASE)
-_LEAD_WORDS = re.compile(r"\b(?:lead|leads|ahead|faster|higher|better|more|lower|beats?)\b", re.IGNORECASE)
-_COUNTS = ("partners", "submitters", "submissions", "results", "entries", "systems", "benchmarks", "rounds")
-KIND_RULES = (
-    (
-        "not-checkable",
-        lambda s, f: not (s.benchmarks or s.families or s.organizations),
-        "it names no benchmark, accelerator or submitter of the results",
-    ),
-    ("scaling", lambda s, f: f.unit == "%" and bool(_SCALING_WORDS.search(s.text)), "a scaling efficiency"),
-    ("round-gain", lambda s, f: f.unit in ("x", "%") and bool(s.rounds), "a gain over an earlier round"),
-    (
-        "ratio",
-        lambda s, f: f.quantifier in (WITHIN, A_FEW_PERCENT),
-        "results within a bound of others: a ratio, form within",
-    ),
-    ("ratio", lambda s, f: f.unit == "x", "a multiple between two systems' results"),
-    ("ratio", lambda s, f: f.unit == "%" and bool(_LEAD_WORDS.search(s.text)), "a lead in percent"),
-    ("presence", lambda s, f: f.unit in _COUNTS or f.unit in ("GPUs",), "a count of what the results hold"),
-    ("figure", lambda s, f: True, "a stated result or figure"),
-)
-SUPERLATIVE_RULES = (
-    ("presence", ("first", "only"), "says something is the first or the only one: what the results hold"),
-    ("leading", (), "a superlative: the subject against the field"),
-)
-# What each proposed kind leaves to the analyst, in the order a registry writes it.
-KIND_TODOS = {
-    "ratio": ("subject", "baseline"),
-    "round-gain": ("subject", "from_round"),
-    "scaling": ("small", "large"),
-    "figure": ("subject",),
-    "presence": ("rows",),
-    "leading": ("metric", "subject", "field"),
-    "not-checkable": ("reason",),
-}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """When a kind is proposed for a figure: ``test(statement, figure)`` holds, and no proposal
+    of a lower ``order`` (of any kind) does; ``why``, in words."""
+
+    order: int
+    test: Callable[[Statement, Figure], bool]
+    why: str
+
+
+@dataclass(frozen=True)
+class Superlative:
+    """When a kind is proposed for a superlative without a figure: the statement has one of
+    ``words`` (none: any superlative), and no superlative proposal of a lower ``order`` holds."""
+
+    order: int
+    words: tuple[str, ...]
+    why: str
+
+
+@dataclass(frozen=True)
+class Drafting:
+    """What ``draft`` needs of a kind, declared by the kind itself (its SPEC's ``drafting``):
+    when to propose it, the fields it leaves to the analyst (in the order a registry writes
+    them), and the fields the text settles (``fill(statement, figure, results)``)."""
+
+    proposals: tuple[Proposal, ...] = ()
+    superlatives: tuple[Superlative, ...] = ()
+    todos: tuple[str, ...] = ()
+    fill: Callable[[Statement, Figure | None, pd.DataFrame], dict] | None = None
 
 
 @dataclass(frozen=True)
@@ -82,16 +78,24 @@ class DraftClaim:
     candidates: tuple
 
 
-def propose(statement: Statement, figure: Figure | None) -> tuple[str, str]:
-    """The kind a statement's figure (or superlative) proposes, and why."""
+def propose(statement: Statement, figure: Figure | None, kinds: dict[str, Drafting]) -> tuple[str, str]:
+    """The kind a statement's figure (or superlative) proposes among ``kinds``, and why."""
     if figure is None:
-        for kind, words, why in SUPERLATIVE_RULES:
-            if not words or set(words) & set(statement.superlatives):
-                return kind, why
-    for kind, test, why in KIND_RULES:
-        if test(statement, figure):
-            return kind, why
-    return "figure", "a stated figure"
+        superlatives = sorted(
+            (rule.order, name, rule) for name, drafting in kinds.items() for rule in drafting.superlatives
+        )
+        for _, name, rule in superlatives:
+            if not rule.words or set(rule.words) & set(statement.superlatives):
+                return name, rule.why
+    proposals = sorted(
+        (rule.order, name, rule) for name, drafting in kinds.items() for rule in drafting.proposals
+    )
+    for _, name, rule in proposals:
+        if rule.test(statement, figure):
+            return name, rule.why
+    raise ValueError(
+        f"no kind is proposed for {statement.text[:60]!r}: no kind declares a proposal that always holds"
+    )
 
 
 def _by_scenario(statement: Statement, figures: tuple[Figure, ...]) -> dict | None:
@@ -117,28 +121,32 @@ def claimed_figures(statement: Statement) -> tuple[Figure, ...]:
     return tuple(figure for figure in statement.claimed if figure.value is not None or figure.quantifier)
 
 
-def draft_claims(statement: Statement, results: pd.DataFrame, limit: int | None = None) -> list[DraftClaim]:
+def draft_claims(
+    statement: Statement, results: pd.DataFrame, kinds: dict[str, Drafting], limit: int | None = None
+) -> list[DraftClaim]:
     """The draft claims of one statement: one per figure claimed (one for figures by scenario),
-    or one for a superlative without a figure; the first ``limit`` of them."""
+    or one for a superlative without a figure, each of the kind ``kinds`` propose; the first
+    ``limit`` of them."""
     claimed = claimed_figures(statement)
     candidates = _candidates(statement, results)
-    if not claimed:
-        kind, why = propose(statement, None)
-        return [DraftClaim(statement, None, kind, why, _fields(statement, None, kind, None), candidates)]
-    by_scenario = _by_scenario(statement, claimed)
-    groups = [(claimed[0], by_scenario)] if by_scenario else [(figure, None) for figure in claimed]
-    groups = groups[:limit]
+    groups = [(None, None)]
+    if claimed:
+        by_scenario = _by_scenario(statement, claimed)
+        groups = [(claimed[0], by_scenario)] if by_scenario else [(figure, None) for figure in claimed]
+        groups = groups[:limit]
     drafted = []
     for figure, mapping in groups:
-        kind, why = propose(statement, figure)
+        kind, why = propose(statement, figure, kinds)
         fields = _fields(statement, figure, kind, mapping)
-        if kind == "ratio":
-            fields.update(_sides(statement, results))
+        drafting = kinds[kind]
+        fields.update({name: TODO for name in drafting.todos if name not in fields})
+        if drafting.fill is not None:  # what the text settles takes the place of its TODO
+            fields.update(drafting.fill(statement, figure, results))
         drafted.append(DraftClaim(statement, figure, kind, why, fields, candidates))
     return drafted
 
 
-def _sides(statement: Statement, results: pd.DataFrame) -> dict:
+def sides_from_text(statement: Statement, results: pd.DataFrame) -> dict:
     """A ratio's subject and baseline where the text settles them: the first accelerator family
     named is the subject's, the second the baseline's, each filled only when one system of that
     family has results on the benchmark named (else left to the analyst)."""
@@ -156,6 +164,8 @@ def _sides(statement: Statement, results: pd.DataFrame) -> dict:
 
 
 def _fields(statement: Statement, figure: Figure | None, kind: str, mapping: dict | None) -> dict:
+    """The fields every kind's draft has: its title and statement left to the analyst, the
+    figure claimed with its quantifier and unit, and the benchmarks and scenarios named."""
     fields: dict = {"title": TODO, "statement": _statement_todo(figure), "kind": kind}
     if figure is not None:
         fields["quantifier"] = figure.quantifier
@@ -172,10 +182,6 @@ def _fields(statement: Statement, figure: Figure | None, kind: str, mapping: dic
         )
     if statement.scenarios:
         fields["scenarios"] = list(mapping or statement.scenarios)
-    if kind == "round-gain" and statement.rounds:
-        fields["from_round"] = statement.rounds[0]
-    for name in KIND_TODOS.get(kind, ()):
-        fields.setdefault(name, TODO)
     return fields
 
 
@@ -273,9 +279,18 @@ def _field(name: str, value) -> str:
     return f"{name}: {text.removesuffix(chr(10) + '...').strip()}"
 
 
-def render(announcement: str, source: str, text: str, statements, names: Names, results: pd.DataFrame) -> str:
+def render(
+    announcement: str,
+    source: str,
+    text: str,
+    statements,
+    names: Names,
+    results: pd.DataFrame,
+    kinds: dict[str, Drafting],
+) -> str:
     """The draft registry as YAML text: a header with its TODOs, then each draft claim under the
-    sentence it comes from (a comment), the kind proposed and why, and the candidate systems."""
+    sentence it comes from (a comment), the kind ``kinds`` propose and why, and the candidate
+    systems."""
     organizations = [name for statement in statements for name in statement.organizations]
     most = max(set(organizations), key=organizations.count) if organizations else None
     lines = [
@@ -310,7 +325,7 @@ def render(announcement: str, source: str, text: str, statements, names: Names, 
         if number >= MAX_CLAIMS:
             lines += _left_out(statements[index:], MAX_CLAIMS)
             break
-        drafted = draft_claims(statement, results, limit=MAX_CLAIMS - number)
+        drafted = draft_claims(statement, results, kinds, limit=MAX_CLAIMS - number)
         for place, claim in enumerate(drafted):
             number += 1
             lines += _claim_lines(claim, f"{announcement}-{str(number).zfill(2)}", first=place == 0)
@@ -420,11 +435,12 @@ def annotated_results(results_path, reference_dir="data/reference") -> tuple[pd.
 
 
 def draft_registry(
-    text: str, announcement: str, source: str, results: pd.DataFrame, reference
+    text: str, announcement: str, source: str, results: pd.DataFrame, reference, kinds: dict[str, Drafting]
 ) -> tuple[str, int]:
-    """The draft registry of an announcement's text, and how many TODOs it leaves."""
+    """The draft registry of an announcement's text, and how many TODOs it leaves; each claim
+    of the kind ``kinds`` propose (``claimbook.engine.DRAFTING``: what each kind declares)."""
     from claimbook.claims.names_in_text import known_names, statements
 
     names = known_names(results, reference)
-    drafted = render(announcement, source, text, statements(text, names), names, results)
+    drafted = render(announcement, source, text, statements(text, names), names, results, kinds)
     return drafted, len(re.findall(rf"(?m)^\s*-?\s*[\w.]+: '?{TODO}\b", drafted))

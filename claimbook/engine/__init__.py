@@ -34,6 +34,8 @@ from claimbook.engine.verdict import (
 
 KINDS = kinds_package.discover()  # every kind module of engine/kinds, by its kind's name
 SPECS: dict[str, KindSpec] = {name: spec_of(module) for name, module in KINDS.items()}
+# What ``claimbook draft`` may propose: each kind's own rules (``KindSpec.drafting``).
+DRAFTING = {name: spec.drafting for name, spec in SPECS.items() if spec.drafting is not None}
 PARENT_KIND = "compound"  # a claim made only of parts
 ROLES = ("core", "detail")  # a part is the claim's core (decides) or a detail (a caveat when it fails)
 

@@ -63,6 +63,7 @@ from typing import NoReturn
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting
 from claimbook.claims.fields import Field
 from claimbook.engine import quantifiers
 from claimbook.engine.core import CaseDetail, ClaimSpecError
@@ -113,6 +114,16 @@ class Table:
     head: int | None = None
 
 
+# The unit of a claim that compares two figures (a ratio, a gain, a lead) where it writes none:
+# a multiple ("2.5x"); "%" is its other unit.
+MULTIPLE = "x"
+
+
+def multiple_unit(claim) -> str:
+    """The unit a comparing claim states its figure in: its ``unit``, a multiple by default."""
+    return claim.get("unit", MULTIPLE)
+
+
 @dataclass(frozen=True)
 class KindSpec:
     name: str  # the registry's ``kind:``
@@ -137,6 +148,9 @@ class KindSpec:
     # False for a kind that records a claim without checking it against results: a tool that
     # matches an announcement's figures to claims takes such a claim's statement as a whole.
     checked: bool = True
+    # When ``claimbook draft`` proposes this kind for a sentence, and what it leaves to the
+    # analyst (``claimbook.claims.draft.Drafting``); None: never proposed.
+    drafting: Drafting | None = None
 
     @property
     def fields(self) -> tuple[Field, ...]:

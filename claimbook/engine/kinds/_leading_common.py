@@ -20,6 +20,7 @@ from claimbook.engine.core import (
     finish,
     label_of,
 )
+from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.earlier import round_order
 
@@ -65,7 +66,7 @@ def with_figure(claim: Claim, readings: dict[str, list[Case]]) -> dict[str, list
     rival must lead and reach it, read by the claim's quantifier."""
     if claim.claimed is None:
         return readings
-    reading, target, unit = quantifiers.read(claim), quantifiers.figure(claim.claimed), claim.get("unit", "x")
+    reading, target, unit = quantifiers.read(claim), quantifiers.figure(claim.claimed), multiple_unit(claim)
     judged = {}
     for name, cases in readings.items():
         judged[name] = []
@@ -128,7 +129,7 @@ def verdict_of(
     )
     if claim.claimed is not None:
         context_notes = (
-            quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.get("unit", "x")),
+            quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), multiple_unit(claim)),
             *context_notes,
         )
     outcome = Outcome(

@@ -15,6 +15,7 @@ from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import Case
+from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 
 OUTCOMES = ("lead", "tie", "trail")
@@ -101,7 +102,7 @@ def _judge_read(claim: Claim, measured: float, ratio: float, label: str, scenari
     figure = target(claim, label, scenario)
     if figure is None and not form_of(claim).parity:
         return None, None, None
-    judgment = quantifiers.judge(reading(claim), measured, figure, claim.get("unit", "x"))
+    judgment = quantifiers.judge(reading(claim), measured, figure, multiple_unit(claim))
     claimed = figure.value if figure is not None else parity_bound(claim)
     return claimed, judgment.holds, judgment
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import ambiguity, kinds, quantifiers
@@ -44,8 +45,15 @@ class FigureCase(CaseDetail):
     higher_is_better: bool = True
 
 
+# Proposed by ``draft`` for any figure no other kind is proposed for.
+DRAFTING = Drafting(
+    proposals=(Proposal(80, lambda s, f: True, "a stated result or figure"),), todos=("subject",)
+)
+
+
 SPEC = kinds.KindSpec(
     name="figure",
+    drafting=DRAFTING,
     description="a figure stated for one system",
     required=(
         kinds.BENCHMARK,

@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from claimbook.claims.draft import Drafting, Superlative
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import Check, Data
+from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._leading_common import LeadCase, lead_bars
 from claimbook.engine.kinds._leading_efficiency import (
     check_efficiency,
@@ -84,7 +86,7 @@ def validate(claim: Claim) -> None:
             kinds.fail(claim, *problem)
         if isinstance(claim.claimed, dict):
             kinds.fail(claim, "claimed", "the figure of the lead, one number (x, or % with unit: %)")
-        if claim.get("unit", "x") not in ("x", "%"):
+        if multiple_unit(claim) not in ("x", "%"):
             kinds.fail(claim, "unit", "a lead is stated in x (times the next best) or % (ahead by)")
     metric.validate(claim)
 
@@ -156,8 +158,16 @@ def _of_metrics(item: kinds.Field) -> kinds.Field:
     return kinds.used_only_by(item, used, needs, figure)
 
 
+# Proposed by ``draft`` for a superlative without a figure.
+DRAFTING = Drafting(
+    superlatives=(Superlative(20, (), "a superlative: the subject against the field"),),
+    todos=("metric", "subject", "field"),
+)
+
+
 SPEC = kinds.KindSpec(
     name="leading",
+    drafting=DRAFTING,
     description="a leadership or record claim (per system, per GPU, size, scaling efficiency)",
     required=(
         kinds.Field("subject", "a selector of the results of the system said to lead"),

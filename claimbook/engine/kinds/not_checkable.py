@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import describe
 from claimbook.common import formatting
@@ -39,8 +40,22 @@ class NotCheckableCase(CaseDetail):
     """A statement no result settles has no cases: nothing to detail."""
 
 
+# Proposed by ``draft`` for a sentence that names nothing the results hold.
+DRAFTING = Drafting(
+    proposals=(
+        Proposal(
+            10,
+            lambda s, f: not (s.benchmarks or s.families or s.organizations),
+            "it names no benchmark, accelerator or submitter of the results",
+        ),
+    ),
+    todos=("reason",),
+)
+
+
 SPEC = kinds.KindSpec(
     name="not-checkable",
+    drafting=DRAFTING,
     description="a statement no published MLPerf result can settle",
     required=(kinds.Field("reason", "why no public data can check the claim"),),
     optional=(

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from claimbook.claims.draft import Drafting, Proposal, Superlative
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import Check, Data
@@ -170,8 +171,33 @@ def _of_modes(item: kinds.Field) -> kinds.Field:
     return kinds.used_only_by(item, used, needs, "a claimed count" if item.name in FIGURE else "")
 
 
+_COUNTS = (
+    "partners",
+    "submitters",
+    "submissions",
+    "results",
+    "entries",
+    "systems",
+    "benchmarks",
+    "rounds",
+    "GPUs",
+)
+# Proposed by ``draft`` for a count of what the results hold, and for a sentence that says
+# something is the first or the only one.
+DRAFTING = Drafting(
+    proposals=(Proposal(70, lambda s, f: f.unit in _COUNTS, "a count of what the results hold"),),
+    superlatives=(
+        Superlative(
+            10, ("first", "only"), "says something is the first or the only one: what the results hold"
+        ),
+    ),
+    todos=("rows",),
+)
+
+
 SPEC = kinds.KindSpec(
     name="presence",
+    drafting=DRAFTING,
     description="a count or a presence (partners, submitters, kinds of benchmark, pairs of results)",
     required=(),
     optional=tuple(

@@ -17,10 +17,12 @@ divisions against each other is shown but not judged.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting, Proposal, sides_from_text
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
 from claimbook.common import formatting
@@ -48,8 +50,10 @@ from claimbook.engine.core import (
     within_divisions,
 )
 from claimbook.engine.kinds import _ratio_context as context
+from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED
+from claimbook.inputs.announcement_text import A_FEW_PERCENT, WITHIN
 
 
 @dataclass(frozen=True)
@@ -117,8 +121,27 @@ def _described(claim: Claim) -> str:
     return text
 
 
+_LEAD_WORDS = re.compile(r"\b(?:lead|leads|ahead|faster|higher|better|more|lower|beats?)\b", re.IGNORECASE)
+# Proposed by ``draft`` for results within a bound of others, a multiple, or a lead in percent;
+# the sides are filled where the text settles them (``draft.sides_from_text``).
+DRAFTING = Drafting(
+    proposals=(
+        Proposal(
+            40,
+            lambda s, f: f.quantifier in (WITHIN, A_FEW_PERCENT),
+            "results within a bound of others: a ratio, form within",
+        ),
+        Proposal(50, lambda s, f: f.unit == "x", "a multiple between two systems' results"),
+        Proposal(60, lambda s, f: f.unit == "%" and bool(_LEAD_WORDS.search(s.text)), "a lead in percent"),
+    ),
+    todos=("subject", "baseline"),
+    fill=lambda s, f, results: sides_from_text(s, results),
+)
+
+
 SPEC = kinds.KindSpec(
     name="ratio",
+    drafting=DRAFTING,
     description="a ratio between two systems (or sets of results), scenario by scenario",
     required=(
         kinds.BENCHMARK,
@@ -217,7 +240,7 @@ def validate(claim: Claim) -> None:
             + (f" (say {renamed})" if renamed else ""),
         )
     form.check(claim)
-    if claim.get("unit", "x") not in ("x", "%"):
+    if multiple_unit(claim) not in ("x", "%"):
         kinds.fail(claim, "unit", "a ratio is in x (times) or % (lead in percent)")
     if claim.get("measure") is not None and claim.get("measure") not in kinds.MEASURES:
         kinds.fail(claim, "measure", f"how the two sides are compared: {' or '.join(kinds.MEASURES)}")
@@ -412,7 +435,7 @@ def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baseline: Baseline
                 why = _unmeasured(claim, baseline, scenario, subject_row, base_row)
                 if why is not None:
                     found.cases.append(
-                        Case(case_label, scenario, None, None, claim.get("unit", "x"), None, detail=why)
+                        Case(case_label, scenario, None, None, multiple_unit(claim), None, detail=why)
                     )
                 continue
             problem = _size_problem(claim, subject_row, base_row, f"{benchmark} {scenario}")
@@ -426,7 +449,7 @@ def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple
     """Results the subject's selector leaves out that its words may cover (the same company's
     joint submissions, systems mixing its family with another): the figure each would give
     against the baseline (its counterpart), judged as the claim would, to be shown."""
-    unit, found = claim.get("unit", "x"), []
+    unit, found = multiple_unit(claim), []
     for benchmark, scenario in sorted(set(zip(joint["benchmark"], joint["scenario"]))):
         if scenario not in scenarios_of(claim, [scenario]):
             continue
@@ -478,7 +501,7 @@ def _measure_case(
     the ratio judged under the claim's form, against the best of the baseline's class too, with
     the figures a reader expects beside it."""
     subject_row, base_row, how = pair
-    unit = claim.get("unit", "x")
+    unit = multiple_unit(claim)
     ratio = context.ratio_of(subject_row, base_row, _measure(claim))
     measured = context.in_unit(ratio, unit)
     claimed, holds, judgment = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
@@ -530,7 +553,7 @@ def _written(claim: Claim, label: str, scenario: str) -> str:
     if "claimed" not in form_of(claim).fields:
         return ""
     figure = target(claim, label, scenario)
-    return "" if figure is None else figure.text(claim.get("unit", "x"))
+    return "" if figure is None else figure.text(multiple_unit(claim))
 
 
 def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, subject_row, found: Found):
@@ -547,7 +570,7 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     best_ratio = context.ratio_of(subject_row, best_any, _measure(claim))
     if best_ratio is None:  # the best of the class has no GPUs to count per GPU
         return best_any, None
-    against_best = context.in_unit(best_ratio, claim.get("unit", "x"))
+    against_best = context.in_unit(best_ratio, multiple_unit(claim))
     if baseline.rival:
         _, best_holds, _ = form.judge(claim, against_best, best_ratio, baseline.label, scenario)
         found.rivals.append((label, best_holds, best_any))
@@ -557,7 +580,7 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
 def _decide(claim: Claim, data: Data, found: Found):
     """The verdict on the cases found: the claim's form decides on the measured cases within one
     division, with the caveats and notes of sizes, power, missing cases and rivals."""
-    unit = claim.get("unit", "x")
+    unit = multiple_unit(claim)
     rows = rows_of(found.used)
     tables = {"comparisons": pd.DataFrame(found.table)}
     measured_cases = [case for case in found.cases if case.measured is not None]

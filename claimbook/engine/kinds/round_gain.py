@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
@@ -36,6 +37,7 @@ from claimbook.engine.core import (
     select_for,
     within_divisions,
 )
+from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
@@ -87,8 +89,20 @@ def _decide_gain(claim: Claim, unit: str, cases: list[Case], codes: set, spread:
     return (NOT_SUPPORTED if decision.failing else SUPPORTED), f"{lead}: {listed}.", decision.deciding.label
 
 
+# Proposed by ``draft`` for a multiple or a percentage in a sentence that names an earlier round
+# (the first round it names is the one the gain is from).
+DRAFTING = Drafting(
+    proposals=(
+        Proposal(30, lambda s, f: f.unit in ("x", "%") and bool(s.rounds), "a gain over an earlier round"),
+    ),
+    todos=("from_round", "subject"),
+    fill=lambda s, f, results: {"from_round": s.rounds[0]} if s.rounds else {},
+)
+
+
 SPEC = kinds.KindSpec(
     name="round-gain",
+    drafting=DRAFTING,
     description="one system's gain from an earlier round to the current one",
     required=(
         kinds.BENCHMARK,
@@ -154,7 +168,7 @@ def validate(claim: Claim) -> None:
     problem = quantifiers.problem(claim)
     if problem:
         kinds.fail(claim, *problem)
-    if claim.get("unit", "x") not in ("x", "%"):
+    if multiple_unit(claim) not in ("x", "%"):
         kinds.fail(claim, "unit", "a gain is in x (times) or % (improvement in percent)")
     stated = claim.get("stated")
     if stated is not None:
@@ -236,7 +250,7 @@ def check(claim: Claim, data: Data):
 
 
 def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
-    unit = claim.get("unit", "x")
+    unit = multiple_unit(claim)
     value = None if claimed is None else claimed.value
     found.cases.append(Case(scenario, scenario, None, value, unit, None, detail=GainCase(note=note)))
 
@@ -302,7 +316,7 @@ def _measure(
     from_round = str(claim.get("from_round"))
     higher = bool(current["higher_is_better"])
     gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
-    measured = _measured(gain, claim.get("unit", "x"))
+    measured = _measured(gain, multiple_unit(claim))
     crossed = across_divisions(earlier["division"], current["division"])
     judgment = (
         None if claimed is None or crossed else quantifiers.judge(quantifiers.read(claim), measured, claimed)
@@ -335,7 +349,7 @@ def _measure(
         cross_division=crossed,
         judgment=judgment,
     )
-    unit = claim.get("unit", "x")
+    unit = multiple_unit(claim)
     evidence, selected = (current["location"],), chosen("subject", current)
     value, holds = (
         (None if claimed is None else claimed.value),
@@ -371,7 +385,7 @@ def _gain_row(
 
 def _decide(claim: Claim, found: Found):
     """The verdict on the scenarios found: the claim's form decides on those within one division."""
-    unit, codes = claim.get("unit", "x"), found.codes
+    unit, codes = multiple_unit(claim), found.codes
     rows = pd.concat(found.used) if found.used else pd.DataFrame()
     known = pd.concat(found.headlines) if found.headlines else pd.DataFrame()
     tables = {"gains": pd.DataFrame(found.table), "headline_figures": known}

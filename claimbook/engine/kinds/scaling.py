@@ -12,10 +12,12 @@ claimed figure is a caveat, shown with other submitters' pairs of the same step.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from claimbook.claims.draft import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
@@ -62,8 +64,21 @@ class ScalingCase(CaseDetail):
     judgment: object = None  # the quantifier's judgment of the case (quantifiers.Judgment)
 
 
+_SCALING_WORDS = re.compile(r"\bscal(?:ing|ed|es|e)\b", re.IGNORECASE)
+# Proposed by ``draft`` for a percentage said of scaling.
+DRAFTING = Drafting(
+    proposals=(
+        Proposal(
+            20, lambda s, f: f.unit == "%" and bool(_SCALING_WORDS.search(s.text)), "a scaling efficiency"
+        ),
+    ),
+    todos=("small", "large"),
+)
+
+
 SPEC = kinds.KindSpec(
     name="scaling",
+    drafting=DRAFTING,
     description="the scaling efficiency of one submitter's two configurations",
     required=(
         kinds.BENCHMARK,
