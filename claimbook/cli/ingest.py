@@ -1,0 +1,130 @@
+"""``ingest``, ``ingest-earlier`` and ``ingest-prices``: a round's summary, earlier-round figures
+and GPU-hour prices checked and written as the book's tables."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from claimbook.cli.options import add_force
+from claimbook.cli.shared import writer_lock
+from claimbook.common.files import UNCHANGED, replace_file
+from claimbook.common.paths import PROJECT_ROOT, inside
+
+
+def add_commands(commands) -> None:
+    """The three ingest commands: a round's summary, earlier-round figures, GPU-hour prices."""
+    ingest_cmd = commands.add_parser(
+        "ingest",
+        help="turn an MLCommons results summary (summary.csv or its JSON) into the tidy results table",
+    )
+    ingest_cmd.add_argument(
+        "path",
+        type=Path,
+        help="an MLCommons Inference summary: summary.csv (any round's layout) or summary_results.json, told apart by content",
+    )
+    ingest_cmd.add_argument(
+        "--round", dest="round_name", help="round label, e.g. v6.1 (default: the file's version column)"
+    )
+    ingest_cmd.add_argument("--out", type=Path, help="where to write (default: data/mlperf/ROUND.csv)")
+    add_force(ingest_cmd)
+
+    earlier_cmd = commands.add_parser(
+        "ingest-earlier", help="validate a partial table of earlier-round figures (with source_type)"
+    )
+    earlier_cmd.add_argument(
+        "path", type=Path, help="CSV with version, organization, platform, ..., source_type, source"
+    )
+    earlier_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/mlperf/earlier_rounds.csv)"
+    )
+    add_force(earlier_cmd)
+
+    prices_cmd = commands.add_parser("ingest-prices", help="validate a table of GPU-hour prices")
+    prices_cmd.add_argument(
+        "path", type=Path, help="CSV with provider, accelerator, usd_per_gpu_hour, pricing, as_of, note"
+    )
+    prices_cmd.add_argument(
+        "--out", type=Path, help="where to write (default: data/prices/gpu_hour_prices.csv)"
+    )
+    add_force(prices_cmd)
+
+
+def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -> int:
+    """Write an ingested table unless a different file is there (then only with --force), and say so.
+    Under the lock of the target it belongs to: never while a build reads the data it replaces."""
+    with writer_lock(out):
+        written = replace_file(out, data, force, what_changes)
+    if written == UNCHANGED:
+        print(f"unchanged: {out} already holds these {what}", file=sys.stderr)
+    else:
+        print(f"wrote {what} to {out}", file=sys.stderr)
+    return 0
+
+
+def _result_changes(out: Path, table):
+    """For a refusal: what the new tidy table changes, by result (whole rows if the file there
+    is not a tidy table)."""
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.diff import result_changes
+    from claimbook.inputs.ingest import tidy_csv
+    from claimbook.inputs.results import ResultsError, load_results
+
+    def what_changes(existing: bytes) -> str:
+        try:
+            return result_changes(load_results(out.absolute()), table)
+        except ResultsError:
+            return row_changes(existing, tidy_csv(table))
+
+    return what_changes
+
+
+def _run_ingest(args) -> int:
+    from claimbook.inputs.ingest import ingest, ingest_warnings, tidy_csv
+
+    table = ingest(args.path, args.round_name)  # the round is vMAJOR.MINOR, checked there
+    for warning in ingest_warnings(table, args.path):
+        print(warning, file=sys.stderr)
+    from claimbook.inputs.reference import load_reference, unlisted
+
+    for warning in unlisted(table, load_reference(PROJECT_ROOT / "data" / "reference")):
+        print(warning, file=sys.stderr)  # the reviewed tables lack it: one line, with its count
+    round_name = str(table["round"].iloc[0])
+    out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
+    return _write_table(
+        tidy_csv(table),
+        out,
+        args.force,
+        f"{len(table)} results of round {round_name}",
+        _result_changes(out, table),
+    )
+
+
+def _run_ingest_earlier(args) -> int:
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.earlier import ingest_earlier
+    from claimbook.inputs.ingest import tidy_csv
+
+    table = ingest_earlier(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+    data = tidy_csv(table)
+    return _write_table(
+        data,
+        out,
+        args.force,
+        f"{len(table)} earlier-round figures",
+        lambda existing: row_changes(existing, data),
+    )
+
+
+def _run_ingest_prices(args) -> int:
+    from claimbook.inputs.csvfile import row_changes
+    from claimbook.inputs.ingest import tidy_csv
+    from claimbook.inputs.prices import ingest_prices
+
+    table = ingest_prices(args.path)
+    out = args.out or PROJECT_ROOT / "data" / "prices" / "gpu_hour_prices.csv"
+    data = tidy_csv(table)
+    return _write_table(
+        data, out, args.force, f"{len(table)} prices", lambda existing: row_changes(existing, data)
+    )

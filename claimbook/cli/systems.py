@@ -1,0 +1,60 @@
+"""``systems``: the results searched for systems, each line starting with the selector that picks it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from claimbook.cli.shared import held_round
+from claimbook.common.errors import UsageError
+from claimbook.common.paths import PROJECT_ROOT, RESULTS
+
+
+def add_commands(commands) -> None:
+    systems_cmd = commands.add_parser(
+        "systems",
+        help="search the results for systems; each line starts with the selector that picks it",
+        description="Names match as a registry's selectors match them (case, spacing and punctuation "
+        "aside). Every division unless --division says one.",
+    )
+    for name in ("organization", "system", "family", "vendor", "benchmark", "scenario"):
+        systems_cmd.add_argument(f"--{name}", action="append", metavar="NAME", help="repeatable: any of them")
+    systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
+    systems_cmd.add_argument("--division", help="closed or open (default: both)")
+    systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
+    systems_cmd.add_argument(
+        "--round", dest="round_name", help="a round the book holds, e.g. v5.1 (default: the book's round)"
+    )
+
+
+def _gpus_filter(text: str | None):
+    """``--gpus 8`` or ``--gpus 8-72`` as a selector value."""
+    if text is None:
+        return None
+    low, dash, high = text.partition("-")
+    if not (low.strip().isdigit() and (not dash or high.strip().isdigit())):
+        raise UsageError(f"--gpus {text[:40]!r}: a whole number (8) or a range (8-72)")
+    return {"min": int(low), "max": int(high)} if dash else int(low)
+
+
+def _run_systems(args) -> int:
+    from claimbook.claims import systems
+    from claimbook.inputs.reference import annotate, load_reference
+    from claimbook.inputs.results import load_results
+
+    filters = {name: getattr(args, name) for name in systems.FILTERS if name not in ("gpus", "division")}
+    filters["gpus"] = _gpus_filter(args.gpus)
+    filters["division"] = args.division
+    if args.results is not None and args.round_name is not None:
+        raise UsageError("--results and --round: give one (--round names a round the book holds)")
+    path = args.results or (
+        held_round(args.round_name, "--round") if args.round_name else PROJECT_ROOT / RESULTS
+    )
+    results = annotate(load_results(path), load_reference())
+    found = systems.search(results, filters)
+    for system in found:
+        print(systems.describe(system))
+    if not found:
+        why = systems.why_none(results, filters)
+        print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
+    return 0
