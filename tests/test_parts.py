@@ -608,6 +608,36 @@ def test_the_html_builder_ends_with_sphinxs_own_verdict(tmp_path):
         jupyterbook.compile_book(bad, tmp_path / "bad-work")
 
 
+def test_a_prepared_html_builder_builds_what_the_book_became(tmp_path):
+    # A builder started beside an earlier build's Sphinx environment reads it at once (while
+    # the pages execute), and builds once the new sources are in place: the changed page, or,
+    # where the table of contents changed since it read it, a process that reads the new one.
+    book, work_root = _tiny_book(tmp_path / "book", "# Intro\n\nFirst text.\n"), tmp_path / "build"
+    work = work_root / jupyterbook.WORK_DIR
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    first = jupyterbook.start_builder(staging, work)
+    assert first.prepared_with is None  # no environment yet: an ordinary builder
+    jupyterbook.compile_book(book, work_root, first)
+    (book / "book" / "intro.md").write_text("# Intro\n\nSecond text.\n")
+    prepared = jupyterbook.start_builder(staging, work)
+    assert prepared.prepared_with is not None
+    site = jupyterbook.compile_book(book, work_root, prepared)
+    assert prepared.returncode == 0 and "Second text." in (site / "book" / "intro.html").read_text()
+
+    (book / "book" / "more.md").write_text("# More\n\nA new page.\n")
+    (book / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n- file: book/more\n")
+    stale = jupyterbook.start_builder(staging, work)
+    site = jupyterbook.compile_book(book, work_root, stale)
+    assert stale.returncode is not None  # it read the old table of contents: replaced
+    assert "A new page." in (site / "book" / "more.html").read_text()
+    assert "more.html" in (site / "book" / "intro.html").read_text()
+
+    idle = jupyterbook.start_builder(staging, work)
+    jupyterbook.stop_builder(idle)  # told nothing: it ends without building
+    assert idle.returncode == 0
+
+
 def test_the_html_builder_executes_no_page_and_says_so_if_asked_to(tmp_path):
     # Its process does without myst-nb's clients that execute pages (the build executes them):
     # a book that asks jupyter-book to execute one fails, saying why, rather than render it as is.

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
 import yaml
 
 from claimbook.claims import systems
+from claimbook.claims.drafting import Drafting
 from claimbook.claims.names_in_text import Names, Statement
 from claimbook.common import formatting, identifiers
 from claimbook.inputs.announcement_text import EXACTLY, WITHIN, Figure
@@ -31,38 +31,6 @@ MAX_CANDIDATES = 6
 # is bounded by its text's and these, never by the square of its figures.
 MAX_CLAIMS = 200
 MAX_OTHER_FIGURES = 5  # the other figures of a sentence a claim lists
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """When a kind is proposed for a figure: ``test(statement, figure)`` holds, and no proposal
-    of a lower ``order`` (of any kind) does; ``why``, in words."""
-
-    order: int
-    test: Callable[[Statement, Figure], bool]
-    why: str
-
-
-@dataclass(frozen=True)
-class Superlative:
-    """When a kind is proposed for a superlative without a figure: the statement has one of
-    ``words`` (none: any superlative), and no superlative proposal of a lower ``order`` holds."""
-
-    order: int
-    words: tuple[str, ...]
-    why: str
-
-
-@dataclass(frozen=True)
-class Drafting:
-    """What ``draft`` needs of a kind, declared by the kind itself (its SPEC's ``drafting``):
-    when to propose it, the fields it leaves to the analyst (in the order a registry writes
-    them), and the fields the text settles (``fill(statement, figure, results)``)."""
-
-    proposals: tuple[Proposal, ...] = ()
-    superlatives: tuple[Superlative, ...] = ()
-    todos: tuple[str, ...] = ()
-    fill: Callable[[Statement, Figure | None, pd.DataFrame], dict] | None = None
 
 
 @dataclass(frozen=True)

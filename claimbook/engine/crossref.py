@@ -98,42 +98,46 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
                     for existing in entry["sides"].setdefault(announcement, [])
                 ):
                     entry["sides"][announcement].append(leaf)
-    found = []
-    for (benchmark, scenario), entry in sorted(meetings.items()):
-        # each leaf's locations as a set, once (not once for every location it is asked about)
-        locations_of = {
-            announcement: [set(leaf.rows["location"]) for leaf in leaves]
-            for announcement, leaves in entry["sides"].items()
-        }
-        used = set().union(*(leaf_set for sets in locations_of.values() for leaf_set in sets))
-        same = data.results[
-            (data.results["benchmark"] == benchmark)
-            & (data.results["scenario"] == scenario)
-            & (data.results["division"] == "closed")
-        ]
-        higher = bool(same["higher_is_better"].iloc[0]) if not same.empty else True
-        others = same[~same["location"].isin(used)].sort_values("result", ascending=not higher).head(top)
-        in_scenario = same[same["location"].isin(used)].sort_values("result", ascending=not higher)
-        users_of = {
-            location: sorted(
-                registry_publisher(data, announcement)
-                for announcement, sets in locations_of.items()
-                if any(location in leaf_set for leaf_set in sets)
-            )
-            for location in in_scenario["location"]
-        }
-        found.append(
-            Meeting(
-                benchmark,
-                scenario,
-                in_scenario.assign(
-                    used_by=[" and ".join(users_of[location]) for location in in_scenario["location"]]
-                ).reset_index(drop=True),
-                entry["sides"],
-                others.reset_index(drop=True),
-            )
+    return [
+        _meeting(benchmark, scenario, entry, data, top)
+        for (benchmark, scenario), entry in sorted(meetings.items())
+    ]
+
+
+def _meeting(benchmark: str, scenario: str, entry: dict, data, top: int) -> Meeting:
+    """One benchmark and scenario where announcements meet: the results they share (with whose
+    claims use each), each side's claims, and the best results neither uses."""
+    # each leaf's locations as a set, once (not once for every location it is asked about)
+    locations_of = {
+        announcement: [set(leaf.rows["location"]) for leaf in leaves]
+        for announcement, leaves in entry["sides"].items()
+    }
+    used = set().union(*(leaf_set for sets in locations_of.values() for leaf_set in sets))
+    same = data.results[
+        (data.results["benchmark"] == benchmark)
+        & (data.results["scenario"] == scenario)
+        & (data.results["division"] == "closed")
+    ]
+    higher = bool(same["higher_is_better"].iloc[0]) if not same.empty else True
+    others = same[~same["location"].isin(used)].sort_values("result", ascending=not higher).head(top)
+    in_scenario = same[same["location"].isin(used)].sort_values("result", ascending=not higher)
+    users_of = {
+        location: sorted(
+            registry_publisher(data, announcement)
+            for announcement, sets in locations_of.items()
+            if any(location in leaf_set for leaf_set in sets)
         )
-    return found
+        for location in in_scenario["location"]
+    }
+    return Meeting(
+        benchmark,
+        scenario,
+        in_scenario.assign(
+            used_by=[" and ".join(users_of[location]) for location in in_scenario["location"]]
+        ).reset_index(drop=True),
+        entry["sides"],
+        others.reset_index(drop=True),
+    )
 
 
 def registry_publisher(data, announcement: str) -> str:

@@ -138,7 +138,11 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: Bu
     else:
         server = None
         servers.stop()  # nothing to execute: one foreseen wrongly ends now
-    builder = jupyterbook.start_builder(staged.folder) if request.html and staged.to_run else None
+    builder = (
+        jupyterbook.start_builder(staged.folder, jupyterbook.work_folder(request.target))
+        if request.html and staged.to_run
+        else None
+    )
     try:
         checks = run_pages(request, staged, loaded.data, server)
         assembled = assemble(request, staged, loaded, checks)

@@ -67,7 +67,25 @@ for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "s
         importlib.import_module(name)
     except Exception:  # only a head start: the build imports what it needs anyway
         pass
-line = sys.stdin.readline()
+if len(sys.argv) > 3:
+    # Prepared: Sphinx's application is made now (its configuration, extensions and saved
+    # environment read while the pages execute); it builds once told to ("build"), after the
+    # build has put the new sources in place, and ends without building on anything else.
+    from sphinx.application import Sphinx
+
+    build = Sphinx.build
+
+    def build_when_told(app, *args, **kwargs):
+        if sys.stdin.readline().strip() != "build":
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        return build(app, *args, **kwargs)
+
+    Sphinx.build = build_when_told
+    line = sys.argv[3]
+else:
+    line = sys.stdin.readline()
 code = 0
 if line.strip():
     try:
@@ -97,19 +115,59 @@ class HtmlError(RuntimeError):
 TEMPORARY = ".claimbook-sphinx-tmp"
 
 
-def start_builder(staging: Path) -> subprocess.Popen:
+def start_builder(staging: Path, work: Path | None = None) -> subprocess.Popen:
     """Start a jupyter-book process early, so its imports overlap the chapters' execution; its
-    temporary files go in the build's ``staging`` folder (nothing of it stays in /tmp)."""
+    temporary files go in the build's ``staging`` folder (nothing of it stays in /tmp).
+
+    Given Sphinx's ``work`` folder, and where that folder holds a whole environment from an
+    earlier build, the process is prepared: Sphinx's application is made at once too (its
+    configuration and saved environment read), and it builds once ``_compile`` has synced the
+    new sources and found the configuration and table of contents it read unchanged."""
     temporary = staging / TEMPORARY
     temporary.mkdir(exist_ok=True)
-    return subprocess.Popen(
-        [sys.executable, "-c", _WARM_BUILDER, str(os.getpid()), str(temporary)],
+    prepared = work is not None and _environment_kept(work)
+    command = [sys.executable, "-c", _WARM_BUILDER, str(os.getpid()), str(temporary)]
+    if prepared:
+        command.append(json.dumps(_arguments(work)))
+    builder = subprocess.Popen(
+        command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "TMPDIR": str(temporary)},  # (and for what it starts)
     )
+    builder.prepared_with = _read_by_sphinx(work) if prepared else None
+    return builder
+
+
+def _environment_kept(work: Path) -> bool:
+    """Whether Sphinx's work folder holds the environment of a build that ran to its end."""
+    return (work / "_build" / ".doctrees" / "environment.pickle").is_file() and not (
+        work / RUNNING_STAMP
+    ).exists()
+
+
+def _read_by_sphinx(folder: Path) -> tuple:
+    """What a prepared Sphinx reads as it starts: the book's configuration and table of
+    contents (their bytes), and which pages the book has."""
+    return tuple(
+        (folder / name).read_bytes() if (folder / name).is_file() else None
+        for name in (CONFIG_FILE, TOC_FILE)
+    ) + (frozenset(documents(folder)),)
+
+
+def _arguments(work: Path) -> list[str]:
+    """jupyter-book's command line for the book in Sphinx's ``work`` folder."""
+    return [
+        "build",
+        str(work),
+        "--toc",
+        str(work / TOC_FILE),
+        "--config",
+        str(work / CONFIG_FILE),
+        *ARGUMENTS,
+    ]
 
 
 def stop_builder(builder: subprocess.Popen | None) -> None:
@@ -188,6 +246,11 @@ RUNNING_STAMP = ".claimbook-sphinx-running"
 ARGUMENTS = ["--builder", "html", "-W", "-n", "--keep-going", "--quiet"]
 
 
+def work_folder(target: Path) -> Path:
+    """Sphinx's own copy of the sources of the book built into ``target``, kept between builds."""
+    return target / "_build" / WORK_DIR
+
+
 def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None = None) -> Path:
     """Compile the staged ``book`` (its root: ``_config.yml``, ``_toc.yml``, ``book/``) in the
     work folder under ``work_root``; the HTML folder. On a full disk (here or in Sphinx) the
@@ -225,16 +288,21 @@ def copy_site(html: Path, target: Path, work_root: Path, stamp: str, assembly: s
 def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:
     before = documents(work)
     sync(book, work)
-    if before != documents(work) or (work / RUNNING_STAMP).exists():
+    afresh = before != documents(work) or (work / RUNNING_STAMP).exists()
+    if afresh:
         # Sphinx keeps the pages of documents that are gone (a removed claim's), and does not
         # rewrite every page's navigation for one added: when the book's pages are not the same
         # ones (or a killed build left Sphinx's files half written), they start afresh.
         shutil.rmtree(work / "_build", ignore_errors=True)
-    arguments = ["build", str(work), "--toc", str(work / TOC_FILE), "--config", str(work / CONFIG_FILE)]
+    prepared = getattr(builder, "prepared_with", None)
+    if prepared is not None and (afresh or _read_by_sphinx(work) != prepared):
+        kill_builder(builder)  # it read what the book no longer is: a process that reads it now
+        builder, prepared = None, None
     builder = builder if builder is not None and builder.poll() is None else start_builder(book)
     (work / RUNNING_STAMP).write_bytes(b"")
     try:
-        stdout, stderr = builder.communicate(json.dumps(arguments + ARGUMENTS) + "\n")
+        told = "build" if prepared is not None else json.dumps(_arguments(work))
+        stdout, stderr = builder.communicate(told + "\n")
     except BaseException:
         kill_builder(builder)
         raise

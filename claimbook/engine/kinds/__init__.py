@@ -63,7 +63,7 @@ from typing import NoReturn
 
 import pandas as pd
 
-from claimbook.claims.draft import Drafting
+from claimbook.claims.drafting import Drafting
 from claimbook.claims.fields import Field
 from claimbook.engine import quantifiers
 from claimbook.engine.core import CaseDetail, ClaimSpecError
@@ -149,7 +149,7 @@ class KindSpec:
     # matches an announcement's figures to claims takes such a claim's statement as a whole.
     checked: bool = True
     # When ``claimbook draft`` proposes this kind for a sentence, and what it leaves to the
-    # analyst (``claimbook.claims.draft.Drafting``); None: never proposed.
+    # analyst (``claimbook.claims.drafting.Drafting``); None: never proposed.
     drafting: Drafting | None = None
 
     @property

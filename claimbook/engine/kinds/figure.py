@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from claimbook.claims.draft import Drafting, Proposal
+from claimbook.claims.drafting import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import ambiguity, kinds, quantifiers

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from claimbook.claims.draft import Drafting, Proposal
+from claimbook.claims.drafting import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import describe
 from claimbook.common import formatting

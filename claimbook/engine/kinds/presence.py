@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from claimbook.claims.draft import Drafting, Proposal, Superlative
+from claimbook.claims.drafting import Drafting, Proposal, Superlative
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import Check, Data

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
-from claimbook.claims.draft import Drafting, Proposal, sides_from_text
+from claimbook.claims.drafting import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.claims.selectors import validate as validate_selector
 from claimbook.common import formatting
@@ -53,7 +53,6 @@ from claimbook.engine.kinds import _ratio_context as context
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED
-from claimbook.inputs.announcement_text import A_FEW_PERCENT, WITHIN
 
 
 @dataclass(frozen=True)
@@ -122,20 +121,28 @@ def _described(claim: Claim) -> str:
 
 
 _LEAD_WORDS = re.compile(r"\b(?:lead|leads|ahead|faster|higher|better|more|lower|beats?)\b", re.IGNORECASE)
+
+
+def _sides_from_text(statement, results) -> dict:
+    from claimbook.claims.draft import sides_from_text  # (only ``draft`` reads text)
+
+    return sides_from_text(statement, results)
+
+
 # Proposed by ``draft`` for results within a bound of others, a multiple, or a lead in percent;
 # the sides are filled where the text settles them (``draft.sides_from_text``).
 DRAFTING = Drafting(
     proposals=(
         Proposal(
             40,
-            lambda s, f: f.quantifier in (WITHIN, A_FEW_PERCENT),
+            lambda s, f: f.quantifier in (quantifiers.WITHIN, quantifiers.A_FEW_PERCENT),
             "results within a bound of others: a ratio, form within",
         ),
         Proposal(50, lambda s, f: f.unit == "x", "a multiple between two systems' results"),
         Proposal(60, lambda s, f: f.unit == "%" and bool(_LEAD_WORDS.search(s.text)), "a lead in percent"),
     ),
     todos=("subject", "baseline"),
-    fill=lambda s, f, results: sides_from_text(s, results),
+    fill=lambda s, f, results: _sides_from_text(s, results),
 )
 
 
