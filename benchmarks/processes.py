@@ -49,7 +49,7 @@ def kind(command: str, parent_command: str | None) -> str:
         return "fresh kernel (nbval, papermill, kernel tests)"
     if XDIST_WORKER_MARK in command:
         worker = parent_command is not None and XDIST_WORKER_MARK not in parent_command
-        return "test worker" if worker else "command forked by a test (tests/clirun.py)"
+        return "test worker" if worker else "command forked by a test (tests/helpers/clirun.py)"
     if "chromium" in command.split(" ", 1)[0]:
         return "Chromium"
     if "playwright" in command:

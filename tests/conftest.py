@@ -1,18 +1,16 @@
+"""The suite's fixtures and hooks, and nothing a test file imports: what the files share is in
+the package ``tests.helpers`` (``from tests.helpers.project import ROOT``, for example)."""
+
 import csv
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
-SHARED_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
-sys.path.insert(0, str(TESTS))
+from tests.helpers.project import ROOT, build_book, project_copy, run_copy
 
 # The chapters of the hostile-data book: the pages that list submitters by name (the scaling
 # pairs, the WAN 2.2 results, the priced systems, every result of the round).
@@ -142,16 +140,6 @@ def committed_results():
     return load_results(ROOT / "data" / "mlperf" / "v6.1.csv")
 
 
-def build_book(out: Path, *extra) -> Path:
-    """``python -m claimbook build --out OUT [extra...]``; the built site's folder."""
-    command = [sys.executable, "-m", "claimbook", "build", "--out", str(out), *map(str, extra)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, f"{' '.join(command[1:])} failed:\n{done.stderr[-4000:]}"
-    site = out / "_build" / "html"
-    assert (site / "book" / "index.html").is_file(), f"{site} has no book/index.html"
-    return site
-
-
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory) -> Path:
     """The whole book, built once per test session from the committed data; its HTML folder.
@@ -165,7 +153,7 @@ def built_book(tmp_path_factory) -> Path:
 def hostile_book(tmp_path_factory, committed_results) -> Path:
     """A book of a few chapters built from the committed results plus rows whose text carries
     markup, script, links, bidi and zero-width characters and a 3000-character name; its HTML folder."""
-    from summaries import hostile_rows, summary_from_tidy, write_summary
+    from tests.helpers.summaries import hostile_rows, summary_from_tidy, write_summary
 
     folder = tmp_path_factory.mktemp("hostile")
     honest = summary_from_tidy(committed_results, folder / "honest.csv")
@@ -176,47 +164,12 @@ def hostile_book(tmp_path_factory, committed_results) -> Path:
     return build_book(folder / "out", "--results", summary, *only)
 
 
-def project_copy(target: Path) -> Path:
-    """The project's tracked files (and this checkout's package and tests as they are now),
-    copied to ``target``: a project a test may change."""
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
-    names = [name for name in listed.stdout.decode().split("\0") if name] if listed.returncode == 0 else []
-    for name in names:
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    for folder in ("claimbook", "notebooks", "book", "data"):  # what is not committed yet too
-        shutil.copytree(
-            ROOT / folder,
-            target / folder,
-            dirs_exist_ok=True,
-            ignore=shutil.ignore_patterns("__pycache__", "_build", ".claimbook-*"),
-        )
-    return target
-
-
-def run_copy(copy: Path, *args, timeout: float = 900) -> subprocess.CompletedProcess:
-    """``python -m claimbook ARGS`` run from a project copy, with the copy's own package."""
-    env = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
-    env["PYTHONPATH"] = str(copy)
-    return subprocess.run(
-        [sys.executable, "-m", "claimbook", *map(str, args)],
-        cwd=copy,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="session")
 def hostile_registry_book(tmp_path_factory) -> Path:
     """A book of one claim page built from a project copy with a registry whose every text
     field carries script, event handlers, ``javascript:`` links and Markdown/MyST markup (see
-    tests/registries.py); its ``--out`` folder (the site is in ``_build/html``)."""
-    from registries import EVIL_CLAIM, EVIL_ID, evil_registry
+    tests/helpers/registries.py); its ``--out`` folder (the site is in ``_build/html``)."""
+    from tests.helpers.registries import EVIL_CLAIM, EVIL_ID, evil_registry
 
     folder = tmp_path_factory.mktemp("hostile-registry")
     copy = project_copy(folder / "project")

@@ -37,7 +37,8 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-from conftest import ROOT
+
+from tests.helpers.project import ROOT
 
 CHROMIUM = next(
     (

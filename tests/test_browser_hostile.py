@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
+
+from tests.test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
 
 
 def load_problems(page, status, blocked, errors, pwned, script: str) -> list[str]:
@@ -47,7 +48,7 @@ def test_hostile_text_renders_inert(browser, hostile_site):
     """Each page of the hostile book, at phone width (where a 3000-character name would most
     easily push the page sideways): no injected script runs, no injected element or link
     exists, nothing is fetched from outside, and the names show as plain text."""
-    from summaries import IMAGE
+    from tests.helpers.summaries import IMAGE
 
     pages = hostile_site.pages()
     assert {

@@ -8,15 +8,15 @@ import subprocess
 import sys
 
 import pytest
-from clirun import in_process
-from conftest import ROOT, project_copy
-from summaries import OLDER_LAYOUT, summary_from_tidy
 
 from claimbook.engine import load_registry
 from claimbook.engine.touched import claimed_systems
 from claimbook.inputs.diff import diff_results, format_diff
 from claimbook.pipeline.cache import CACHE_NAME
 from claimbook.pipeline.plan import committed_plan
+from tests.helpers.clirun import in_process
+from tests.helpers.project import ROOT, project_copy
+from tests.helpers.summaries import OLDER_LAYOUT, summary_from_tidy
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT"
@@ -74,7 +74,7 @@ def out_book(tmp_path_factory):
 
 
 def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
-    # (in this process, tests/clirun.py: the same code without a second of imports; the book
+    # (in this process, tests/helpers/clirun.py: the same code without a second of imports; the book
     # itself was built by the real command line)
     before = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
     done = in_process("build", "--no-html", "--out", out_book, "--param", "wan-latency-5.7s.claimed=5.8")
@@ -135,7 +135,7 @@ def test_changed_results_change_the_verdicts(tmp_path, committed_results):
     scale("GB300-NVL72_GB300-288GB_aarch64x288_TRT", "deepseek-r1", "Offline", 0.9)  # 99.5% -> 89.5%
     scale(RACK, "wan-2.2-t2v-a14b", "SingleStream", 5.7 / 5.807651162902777)  # now exactly 5.7 s
     summary = summary_from_tidy(changed, tmp_path / "summary.csv")
-    done = in_process(  # (in this process, tests/clirun.py: the same code without a second of imports)
+    done = in_process(  # (in this process, tests/helpers/clirun.py: the same code, no second of imports)
         "build",
         "--no-html",
         "--results",
@@ -193,7 +193,7 @@ def test_list_shows_every_claim_and_its_verdict():
 
 
 def test_kinds_and_a_new_announcement(tmp_path):
-    # In this process (tests/clirun.py): neither starts anything; the list above is the real command.
+    # In this process (tests/helpers/clirun.py): neither starts anything; the list above is the real command.
     done = in_process("kinds")
     assert done.returncode == 0 and "unnamed-baseline" in done.stdout
     refused = in_process(

@@ -4,10 +4,10 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
-from treehash import snapshot
-
 from claimbook.engine import load_registry
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
+from tests.helpers.treehash import snapshot
 
 
 def check(*args, cwd=ROOT):
@@ -90,8 +90,7 @@ def test_a_draft_registry_is_checked_in_place_of_its_announcement(tmp_path):
     wan["kind"] = "no-such-kind"
     draft.write_text(yaml.safe_dump(document))
     refused = check("--registry", draft)
-    assert refused.returncode == 2 and "field kind: unknown kind 'no-such-kind'" in refused.stderr
-    assert len(refused.stderr.splitlines()) == 1
+    one_error_line(refused, "field kind: unknown kind 'no-such-kind'", code=2)
 
 
 def test_a_missing_draft_or_a_stray_round_is_one_line_and_exit_2(tmp_path):
@@ -100,8 +99,7 @@ def test_a_missing_draft_or_a_stray_round_is_one_line_and_exit_2(tmp_path):
         (("--round", "v6.1"), "--round goes with --results"),
     ):
         done = check(*args)
-        assert done.returncode == 2 and done.stdout == ""
-        assert len(done.stderr.splitlines()) == 1 and said in done.stderr
+        one_error_line(done, said, code=2, stdout="")
 
 
 def test_check_names_what_a_claims_selector_leaves_out():

@@ -146,7 +146,7 @@ def test_an_incremental_build_that_takes_the_other_claims_from_the_cache_is_a_co
 ):
     """The page that reads every claim, after one claim's edit: executed with every other claim's
     check taken from the cache, it is byte for byte the page a cold build with no cache makes."""
-    from clirun import in_process
+    from tests.helpers.clirun import in_process
 
     warm, cold = tmp_path / "warm", tmp_path / "cold"
     change = "wan-latency-5.7s.claimed=5.8"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from enginekit import check, result, world
 
 from claimbook import engine
 from claimbook.claims.registry import RegistryError
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED
+from tests.helpers.enginekit import check, result, world
 
 
 def rows():

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from enginekit import HEADER, ROOT, check, result, world
 
 from claimbook import engine
 from claimbook.claims import params
 from claimbook.engine import scorecard
 from claimbook.engine.context import apply_overrides
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from tests.helpers.enginekit import HEADER, ROOT, check, result, world
 
 MI355X = "AMD Instinct MI355X 288GB HBM3e"
 
@@ -333,10 +333,9 @@ def test_every_kind_with_a_selector_has_a_suggestion_tested():
 
 def registry_world(tmp_path, rows, claims_text: str):
     """A world whose registry is YAML text as an analyst writes it (``2.90`` as written)."""
-    from summaries import tidy_from_rows
-
     from claimbook.engine.core import Data
     from claimbook.inputs.reference import annotate, load_reference
+    from tests.helpers.summaries import tidy_from_rows
 
     folder = tmp_path / "claims"
     folder.mkdir()

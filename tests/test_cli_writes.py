@@ -9,11 +9,13 @@ import os
 import stat
 
 import pytest
-from clirun import as_subprocess, in_process
-from conftest import ROOT
-from summaries import OLDER_LAYOUT, summary_row, write_summary
-from test_fetch import Server, handler_for
-from treehash import REPO_EXCLUDED, snapshot
+
+from tests.helpers.clirun import as_subprocess, in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
+from tests.helpers.summaries import OLDER_LAYOUT, summary_row, write_summary
+from tests.helpers.treehash import REPO_EXCLUDED, snapshot
+from tests.test_fetch import Server, handler_for
 
 # The command line runs in this process (a subprocess costs a second of imports); the first
 # test runs the real `python -m claimbook`, to prove the entry point behaves the same.
@@ -32,15 +34,6 @@ def repository_untouched():
     before = tree_state()
     yield
     assert tree_state() == before
-
-
-def one_error(done, *phrases):
-    assert "Traceback" not in done.stderr, done.stderr
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    for phrase in phrases:
-        assert phrase in lines[0], lines[0]
-    return lines[0]
 
 
 def summary(tmp_path, name="summary.csv", *changes, version="v6.1"):
@@ -79,7 +72,7 @@ def test_ingest_refuses_to_replace_a_different_file(tmp_path):
     )
     done = as_subprocess("ingest", changed, "--out", out)
     assert done.returncode == 2
-    one_error(
+    one_error_line(
         done, f"{out} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it"
     )
     assert out.read_bytes() == before
@@ -90,7 +83,7 @@ def test_ingest_counts_removed_results(tmp_path):
     claimbook("ingest", summary(tmp_path), "--out", out)
     fewer = write_summary(tmp_path / "fewer.csv", [summary_row(Result="1000")])
     done = claimbook("ingest", fewer, "--out", out)
-    one_error(done, "0 results changed, 0 new, 2 removed")
+    one_error_line(done, "0 results changed, 0 new, 2 removed")
 
 
 def test_ingest_replaces_with_force(tmp_path):
@@ -119,20 +112,20 @@ def test_ingest_refuses_to_replace_a_file_that_is_not_a_results_table(tmp_path):
     out = tmp_path / "notes.csv"
     out.write_text("my,own\nnotes,here\n")
     done = claimbook("ingest", summary(tmp_path), "--out", out)
-    one_error(done, f"{out} exists and differs: the columns differ", "pass --force")
+    one_error_line(done, f"{out} exists and differs: the columns differ", "pass --force")
     assert out.read_text() == "my,own\nnotes,here\n"
 
 
 def test_ingest_onto_a_folder_is_refused(tmp_path):
     done = claimbook("ingest", summary(tmp_path), "--out", tmp_path)
     assert done.returncode == 2
-    one_error(done, f"{tmp_path} exists and is not a file")
+    one_error_line(done, f"{tmp_path} exists and is not a file")
 
 
 def test_a_round_that_cannot_name_a_file(tmp_path):
     done = claimbook("ingest", summary(tmp_path), "--round", "../../outside")
     assert done.returncode == 2
-    one_error(done, "--round '../../outside': a round is of the form vMAJOR.MINOR")
+    one_error_line(done, "--round '../../outside': a round is of the form vMAJOR.MINOR")
 
 
 @pytest.mark.parametrize(
@@ -156,7 +149,7 @@ def test_small_tables_refuse_by_row_counts(tmp_path, command, source):
     out.write_text("".join(lines[:-1]))  # one row fewer than ingest makes
     done = claimbook(command, source, "--out", out)
     assert done.returncode == 2
-    one_error(
+    one_error_line(
         done, f"{out} exists and differs: 1 row added, 0 removed, {len(lines) - 2} kept", "pass --force"
     )
     assert claimbook(command, source, "--out", out, "--force").returncode == 0
@@ -214,7 +207,7 @@ def test_fetch_takes_only_a_round_label(tmp_path, serve, round_name):
     folder = tmp_path / "raw"
     done = fetch(round_name, url, folder)
     assert done.returncode == 2
-    one_error(done, f"round {round_name!r} is not of the form vMAJOR.MINOR")
+    one_error_line(done, f"round {round_name!r} is not of the form vMAJOR.MINOR")
     assert not folder.exists() and not (tmp_path / "outside").exists()
 
 
@@ -226,7 +219,7 @@ def test_fetch_writes_only_inside_its_folder(tmp_path, serve):
     (folder / "v6.1").symlink_to(elsewhere)  # the round's folder leads out of DIR
     done = fetch("v6.1", url, folder)
     assert done.returncode == 2
-    one_error(done, f"leads to {elsewhere}, outside {folder}")
+    one_error_line(done, f"leads to {elsewhere}, outside {folder}")
     assert list(elsewhere.iterdir()) == []
 
 
@@ -236,7 +229,7 @@ def test_fetch_writes_only_inside_its_folder(tmp_path, serve):
 def test_fetch_from_something_that_is_not_a_url(tmp_path, url):
     done = fetch("v6.1", url, tmp_path / "raw")
     assert done.returncode == 2
-    one_error(done, f"--from {url!r} is not an http, https or file URL")
+    one_error_line(done, f"--from {url!r} is not an http, https or file URL")
     assert not (tmp_path / "raw").exists()
 
 
@@ -244,7 +237,9 @@ def test_fetch_refuses_a_file_of_another_round(tmp_path, serve):
     url = serve(summary(tmp_path, version="v6.1").read_bytes())
     done = fetch("v9.9", url, tmp_path / "raw")
     assert done.returncode == 2
-    one_error(done, f"{url}: the file is of round v6.1 (its version column), not v9.9; nothing was installed")
+    one_error_line(
+        done, f"{url}: the file is of round v6.1 (its version column), not v9.9; nothing was installed"
+    )
     assert not (tmp_path / "raw").exists()
 
 
@@ -284,7 +279,7 @@ def test_fetch_refuses_to_replace_a_different_summary(tmp_path, serve):
     url = serve(newer.read_bytes())
     done = fetch("v6.1", url, folder)
     assert done.returncode == 2
-    one_error(
+    one_error_line(
         done,
         f"{installed} exists and differs: 1 result changed, 1 new, 0 removed; pass --force to replace it",
     )
@@ -318,7 +313,7 @@ def test_fetch_over_a_file_that_is_not_a_summary_counts_rows(tmp_path, serve):
     (folder / "summary.csv").write_bytes(b"previous data\n")
     done = fetch("v6.1", serve(summary(tmp_path).read_bytes()), tmp_path / "raw")
     assert done.returncode == 2
-    one_error(done, "exists and differs: the columns differ; 3 rows would replace 0", "pass --force")
+    one_error_line(done, "exists and differs: the columns differ; 3 rows would replace 0", "pass --force")
     assert (folder / "summary.csv").read_bytes() == b"previous data\n"
 
 
@@ -334,7 +329,7 @@ def test_a_truncated_download_names_the_url_not_a_temporary_file(tmp_path, serve
     url = serve(cut)
     done = fetch("v6.1", url, tmp_path / "raw")
     assert done.returncode == 1
-    line = one_error(
+    line = one_error_line(
         done, f"{url}: truncated download: {len(cut)} bytes received and the last record (line 3) is cut off"
     )
     assert ".part" not in line and ".tmp" not in line and str(tmp_path) not in line
@@ -345,7 +340,7 @@ def test_an_invalid_download_names_the_url_not_a_temporary_file(tmp_path, serve)
     url = serve(b"<!DOCTYPE html><html><title>Oops</title></html>")
     done = fetch("v6.1", url, tmp_path / "raw")
     assert done.returncode == 1
-    line = one_error(done, f"{url}: the download is not a valid results summary", "HTML page")
+    line = one_error_line(done, f"{url}: the download is not a valid results summary", "HTML page")
     assert ".tmp" not in line and str(tmp_path) not in line
 
 

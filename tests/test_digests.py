@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 
 import pytest
-from conftest import ROOT
 
 from claimbook.pipeline import digests
+from tests.helpers.project import ROOT
 
 
 def _whole_parse(source: str, package: str) -> set[str]:

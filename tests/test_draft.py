@@ -10,11 +10,12 @@ import shlex
 
 import pytest
 import yaml
-from clirun import in_process
-from conftest import ROOT
 
 from claimbook.claims.draft import MAX_CANDIDATES
 from claimbook.inputs.announcement_text import QUANTIFIERS, figures, sentences
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
 
 ACCELERATORS = frozenset({"mi355x", "b300", "gb300"})
 
@@ -190,8 +191,7 @@ def test_a_huge_or_binary_file_is_one_line(tmp_path):
     nul.write_bytes(b"Acme is 2x faster.\x00\x00\x00")
     for path in (huge, binary, nul, tmp_path):
         done = in_process("draft", path, "--id", "acme-v6.1", "--out", tmp_path / "out.yaml")
-        assert done.returncode == 2, done.stderr
-        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+        one_error_line(done, code=2)
     assert not (tmp_path / "out.yaml").exists()
 
 
@@ -350,7 +350,5 @@ def test_a_round_the_book_does_not_hold_is_one_line_naming_those_it_holds(tmp_pa
             "v1.0",
         ),
     ):
-        assert done.returncode == 2, done.stderr
-        assert f"holds no results of that round (it holds {held})" in done.stderr
-        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        one_error_line(done, f"holds no results of that round (it holds {held})", code=2)
     assert not (tmp_path / "d.yaml").exists()

@@ -2,7 +2,6 @@ import re
 
 import numpy as np
 import pytest
-from conftest import ROOT
 
 from claimbook.engine.economics import (
     break_even_notes,
@@ -15,6 +14,7 @@ from claimbook.engine.economics import (
 from claimbook.inputs.ingest import IngestError
 from claimbook.inputs.prices import ASSUMED, PRICE_COLUMNS, choose_prices, ingest_prices, load_prices
 from claimbook.inputs.reference import annotate, load_reference
+from tests.helpers.project import ROOT
 
 
 def test_cost_formula():

@@ -7,10 +7,10 @@ import csv
 
 import pytest
 import yaml
-from conftest import ROOT
 
 from claimbook.engine import economics
 from claimbook.engine.context import chapter_context, page_data, page_parameters
+from tests.helpers.project import ROOT
 
 ON_DEMAND = "on-demand"
 

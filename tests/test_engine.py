@@ -3,9 +3,9 @@
 from pathlib import Path
 
 import pytest
-from enginekit import check, result, world
 
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from tests.helpers.enginekit import check, result, world
 
 
 def ratio_claim(**fields):

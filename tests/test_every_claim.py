@@ -17,7 +17,6 @@ import json
 import re
 
 import pytest
-from conftest import ROOT
 
 from claimbook.engine import SPECS, load_registry
 from claimbook.engine.verdict import (
@@ -27,6 +26,7 @@ from claimbook.engine.verdict import (
     SUPPORTED_WITH_CAVEATS,
     VERDICTS,
 )
+from tests.helpers.project import ROOT
 
 GENERATED = ROOT / "book" / "generated"
 ROWS = json.loads((GENERATED / "scorecard.json").read_text(encoding="utf-8"))

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_faults import copy_of_the_project
+
+from tests.test_faults import copy_of_the_project
 
 
 @pytest.fixture(scope="module")

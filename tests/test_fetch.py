@@ -6,8 +6,10 @@ import threading
 import time
 
 import pytest
-from clirun import in_process
-from summaries import summary_row, write_summary
+
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.summaries import summary_row, write_summary
 
 
 class Server:
@@ -113,9 +115,7 @@ def test_a_failed_fetch_keeps_the_previous_data(tmp_path, summary_bytes, behavio
         done = fetch(server.url, tmp_path, timeout=1)
     finally:
         server.close()
-    assert done.returncode == 1
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and message in errors[0], done.stderr
+    one_error_line(done, message, code=1, among_others=True)
     assert (previous / "summary.csv").read_bytes() == b"previous data"
     assert (previous / "summary.csv.sha256.json").read_text() == "previous record"
     assert sorted(path.name for path in previous.iterdir()) == ["summary.csv", "summary.csv.sha256.json"]
@@ -145,7 +145,7 @@ def test_a_server_that_trickles_is_stopped_at_the_deadline(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "took longer than --timeout 1.5 s" in done.stderr and "nothing was installed" in done.stderr
     # (Only the error lines: a server thread of another test may print to the captured stderr.)
-    assert len([line for line in done.stderr.splitlines() if line.startswith("error:")]) == 1, done.stderr
+    one_error_line(done, among_others=True)
     assert took < 10, f"the download went on for {took:.1f} s"
     assert not list(tmp_path.rglob("*")), list(tmp_path.rglob("*"))  # no .tmp, no empty folder
 
@@ -245,9 +245,8 @@ def test_each_round_is_looked_for_under_its_published_name_first():
 def test_a_round_published_only_as_json_is_found_and_installed_under_its_name(tmp_path, monkeypatch):
     import json
 
-    from test_ingest_json import json_result
-
     from claimbook.inputs import fetch as fetch_module
+    from tests.test_ingest_json import json_result
 
     body = json.dumps([json_result(version="v9.9")]).encode()
     server = Server(handler_by_name({"summary_results.json": body}))
@@ -276,7 +275,5 @@ def test_a_round_published_under_no_known_name_is_one_line_naming_each_address(t
         done = in_process("fetch", "v9.9", "--dir", tmp_path, "--timeout", 2)
     finally:
         server.close()
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert done.returncode == 1 and len(errors) == 1, done.stderr
-    assert "/v9.9/summary.csv or " in errors[0] and "/v9.9/summary_results.json" in errors[0]
+    one_error_line(done, "/v9.9/summary.csv or ", "/v9.9/summary_results.json", code=1, among_others=True)
     assert not any((tmp_path / "v9.9").glob("summary*"))

@@ -17,8 +17,10 @@ import json
 import random
 
 import pytest
-from clirun import in_process
-from conftest import ROOT, SHARED_SUMMARY
+
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT, SHARED_SUMMARY
 
 pytestmark = pytest.mark.skipif(
     not SHARED_SUMMARY.is_file(), reason=f"the official summary is not here ({SHARED_SUMMARY})"
@@ -133,10 +135,10 @@ def test_a_single_field_edit_gives_verdicts_or_one_error_line(official, field, n
             "raw control text reached the terminal"
         )
     elif done.returncode == 2:
-        assert done.stderr.count("\n") == 1 and errors, done.stderr  # bad input: one line
+        one_error_line(done)  # bad input: one line
     else:  # a subject moved to another organization's system: the drift list, then the error
-        assert len(errors) == 1 and done.stderr.rstrip("\n").splitlines()[-1] == errors[0], done.stderr
-        assert "another organization's system" in errors[0], done.stderr
+        error = one_error_line(done, "another organization's system", among_others=True)
+        assert done.stderr.rstrip("\n").splitlines()[-1] == error, done.stderr
 
 
 # The values drawn for the property test: the bounds ingest keeps, just inside and outside them,

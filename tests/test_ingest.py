@@ -2,8 +2,6 @@ import math
 
 import pandas as pd
 import pytest
-from conftest import ROOT, SHARED_SUMMARY
-from summaries import CURRENT_LAYOUT, OLDER_LAYOUT, summary_row, write_summary
 
 from claimbook.inputs.ingest import (
     IngestError,
@@ -13,6 +11,8 @@ from claimbook.inputs.ingest import (
     write_tidy,
 )
 from claimbook.inputs.schema import TIDY_COLUMNS
+from tests.helpers.project import ROOT, SHARED_SUMMARY
+from tests.helpers.summaries import CURRENT_LAYOUT, OLDER_LAYOUT, summary_row, write_summary
 
 
 def test_current_layout_is_tidied(tmp_path):

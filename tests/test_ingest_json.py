@@ -4,10 +4,10 @@ by its content, checked against an independent reading of the raw file."""
 import json
 
 import pytest
-from conftest import ROOT
-from summaries import summary_row, write_summary
 
 from claimbook.inputs.ingest import IngestError, ingest, ingest_warnings, write_tidy
+from tests.helpers.project import ROOT
+from tests.helpers.summaries import summary_row, write_summary
 
 SHARED_JSON = ROOT.parent / "shared" / "mlperf" / "v5.1" / "summary_results.json"
 needs_shared = pytest.mark.skipif(

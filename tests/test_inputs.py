@@ -10,11 +10,12 @@ import gzip
 import io
 
 import pytest
-from clirun import as_subprocess, in_process
-from conftest import ROOT, SHARED_SUMMARY
-from summaries import CURRENT_LAYOUT, summary_row, write_summary
 
 from claimbook.inputs.csvfile import read_head, sniff
+from tests.helpers.clirun import as_subprocess, in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT, SHARED_SUMMARY
+from tests.helpers.summaries import CURRENT_LAYOUT, summary_row, write_summary
 
 COMMITTED = ROOT / "data" / "mlperf" / "v6.1.csv"
 
@@ -113,23 +114,13 @@ DIFF_PHRASES = {
 }
 
 
-def assert_one_line_error(done, path, phrase):
-    assert "Traceback" not in done.stderr, done.stderr
-    assert done.returncode == 2, done.stderr
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert lines[0].startswith(f"error: {path}"), lines[0]
-    assert phrase in lines[0], lines[0]
-    assert done.stdout == ""
-
-
 @pytest.mark.parametrize("case", list(INGEST_CASES))
 def test_ingest_names_what_a_bad_file_is(tmp_path, case):
     path = tmp_path / f"{case.replace(' ', '-')}.csv"
     path.write_bytes(INGEST_CASES[case](tmp_path))
     out = tmp_path / "out" / "tidy.csv"
     done = claimbook("ingest", path, "--out", out)
-    assert_one_line_error(done, path, INGEST_PHRASES[case])
+    one_error_line(done, INGEST_PHRASES[case], code=2, starts=f"error: {path}", stdout="")
     assert not out.parent.exists()
 
 
@@ -139,12 +130,18 @@ def test_diff_names_what_a_bad_file_is(tmp_path, case, side):
     path = tmp_path / f"{case.replace(' ', '-')}.csv"
     path.write_bytes(DIFF_CASES[case](tmp_path))
     pair = (COMMITTED, path) if side == "new" else (path, COMMITTED)
-    assert_one_line_error(claimbook("diff", *pair), path, DIFF_PHRASES[case])
+    one_error_line(claimbook("diff", *pair), DIFF_PHRASES[case], code=2, starts=f"error: {path}", stdout="")
 
 
 def test_diff_of_a_missing_file(tmp_path):
     absent = tmp_path / "absent.csv"
-    assert_one_line_error(claimbook("diff", COMMITTED, absent), absent, "no such results table")
+    one_error_line(
+        claimbook("diff", COMMITTED, absent),
+        "no such results table",
+        code=2,
+        starts=f"error: {absent}",
+        stdout="",
+    )
 
 
 def test_the_latin_1_line_is_named(tmp_path):
@@ -152,7 +149,7 @@ def test_the_latin_1_line_is_named(tmp_path):
     path = tmp_path / "latin.csv"
     path.write_bytes(write_summary(tmp_path / "utf8.csv", rows).read_text().encode("latin-1"))
     done = as_subprocess("ingest", path, "--out", tmp_path / "out.csv")
-    assert_one_line_error(done, f"{path}, line 3", "not UTF-8 text (byte 0xe9)")
+    one_error_line(done, "not UTF-8 text (byte 0xe9)", code=2, starts=f"error: {path}, line 3", stdout="")
 
 
 def test_a_bad_byte_beyond_the_first_look_is_named_with_its_line(tmp_path):
@@ -164,7 +161,7 @@ def test_a_bad_byte_beyond_the_first_look_is_named_with_its_line(tmp_path):
     path = tmp_path / "latin.csv"
     path.write_bytes(text.encode("latin-1"))
     done = claimbook("ingest", path, "--out", tmp_path / "out.csv")
-    assert_one_line_error(done, f"{path}, line 301", "not UTF-8 text (byte 0xe9)")
+    one_error_line(done, "not UTF-8 text (byte 0xe9)", code=2, starts=f"error: {path}, line 301", stdout="")
 
 
 def test_a_record_cut_off_mid_line_is_called_truncated(tmp_path):
@@ -172,7 +169,13 @@ def test_a_record_cut_off_mid_line_is_called_truncated(tmp_path):
     path = tmp_path / "cut.csv"
     path.write_bytes(data[: data.rindex(b",Acme ") + 4])  # the last record, a few fields in, no line end
     done = claimbook("ingest", path, "--out", tmp_path / "out.csv")
-    assert_one_line_error(done, f"{path}, line 3", "of 31 fields and no line end; it looks truncated")
+    one_error_line(
+        done,
+        "of 31 fields and no line end; it looks truncated",
+        code=2,
+        starts=f"error: {path}, line 3",
+        stdout="",
+    )
 
 
 @pytest.mark.parametrize(
@@ -186,7 +189,13 @@ def test_a_record_cut_off_mid_line_is_called_truncated(tmp_path):
 def test_error_bodies_served_instead_of_a_csv(tmp_path, text, phrase):
     path = tmp_path / "body.csv"
     path.write_text(text)
-    assert_one_line_error(claimbook("ingest", path, "--out", tmp_path / "out.csv"), path, phrase)
+    one_error_line(
+        claimbook("ingest", path, "--out", tmp_path / "out.csv"),
+        phrase,
+        code=2,
+        starts=f"error: {path}",
+        stdout="",
+    )
 
 
 def test_utf_8_with_a_byte_order_mark_is_fine(tmp_path):
@@ -416,7 +425,7 @@ def test_a_summary_that_is_a_fifo_or_a_device(tmp_path):
         for path, kind in ((fifo, "a named pipe"), (zero, "a device")):
             out = tmp_path / "out" / "tidy.csv"
             done = claimbook("ingest", path, "--out", out)
-            assert_one_line_error(done, path, f"not a regular file ({kind})")
+            one_error_line(done, f"not a regular file ({kind})", code=2, starts=f"error: {path}", stdout="")
             assert not out.parent.exists()
     finally:
         signal.alarm(0)
@@ -426,7 +435,13 @@ def test_a_version_column_that_is_a_path(tmp_path):
     """The round a summary names in its version column names files: a path is refused."""
     path = write_summary(tmp_path / "summary.csv", [summary_row(version="../../data/mlperf/v6.1")])
     done = claimbook("ingest", path)
-    assert_one_line_error(done, path, "its version column gives the round '../../data/mlperf/v6.1'")
+    one_error_line(
+        done,
+        "its version column gives the round '../../data/mlperf/v6.1'",
+        code=2,
+        starts=f"error: {path}",
+        stdout="",
+    )
 
 
 @pytest.mark.parametrize(

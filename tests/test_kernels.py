@@ -9,7 +9,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import ROOT
 
 from claimbook.common.errors import ChapterError
 from claimbook.common.paths import held_rounds
@@ -17,6 +16,7 @@ from claimbook.engine import load_registry
 from claimbook.pipeline import digests, kernels
 from claimbook.pipeline.execute import execute_chapter
 from claimbook.pipeline.plan import committed_plan
+from tests.helpers.project import ROOT
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="forking kernels needs POSIX fork")
 

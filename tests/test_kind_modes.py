@@ -4,11 +4,11 @@ by its own fields, and a claim that mixes two modes' fields is refused with the 
 from __future__ import annotations
 
 import pytest
-from enginekit import check, result, world
 
 from claimbook.claims.registry import RegistryError
 from claimbook.engine.kinds import leading, presence
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, SUPPORTED_WITH_CAVEATS
+from tests.helpers.enginekit import check, result, world
 
 
 def rows():

@@ -169,9 +169,8 @@ def test_every_chart_a_kind_may_ask_for_has_a_renderer():
 
 @pytest.fixture(scope="module")
 def committed():
-    from conftest import ROOT
-
     from claimbook.engine.context import load_data
+    from tests.helpers.project import ROOT
 
     return load_data(
         str(ROOT / "data" / "mlperf" / "v6.1.csv"),

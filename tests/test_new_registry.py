@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from analyst_registry import ANALYST_ID, ANALYST_REGISTRY, SINGLE_ID, SINGLE_REGISTRY
-from conftest import ROOT, project_copy
+
+from tests.helpers.analyst_registry import ANALYST_ID, ANALYST_REGISTRY, SINGLE_ID, SINGLE_REGISTRY
+from tests.helpers.project import ROOT, project_copy
 
 # The generic tests, and those that name the project's own claims (they must not fail because
 # another registry exists).
@@ -22,6 +23,7 @@ SUITE = (
     "tests/test_every_claim.py",
     "tests/test_check.py::test_check_gives_the_scorecard_of_the_built_pages_for_every_claim",
     "tests/test_recompute.py",
+    "tests/test_recompute_against_engine.py",
     "tests/test_parts.py::test_the_committed_registries_load_and_name_every_required_claim",
     "tests/test_parts.py::test_the_toc_lists_every_page",
     "tests/test_project.py::test_the_committed_toc_is_current_and_lists_every_page",

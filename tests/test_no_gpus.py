@@ -1,9 +1,8 @@
 """A result with no accelerators (a CPU-only system has 0 GPUs) has no per-GPU figure: a ratio
 claim against it is still judged on its results, never a division by zero."""
 
-from enginekit import check, result, world
-
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED_WITH_CAVEATS
+from tests.helpers.enginekit import check, result, world
 
 
 def claim(**fields):
@@ -81,9 +80,9 @@ def _book_with_gpuless_rows(committed_results):
     """The committed book's data with, in every benchmark, scenario and division, a CPU-only rival
     ahead of everyone, an integrated-GPU rival, and the same two systems under the leader's name."""
     import pandas as pd
-    from conftest import ROOT
 
     from claimbook.engine.context import book_data
+    from tests.helpers.project import ROOT
 
     extra = []
     for _, group in committed_results.groupby(["model", "scenario", "division"], sort=True):

@@ -13,13 +13,13 @@ import subprocess
 import sys
 
 import pytest
-from clirun import in_process
-from conftest import ROOT
-from summaries import summary_from_tidy
 
 from claimbook.engine import scorecard
 from claimbook.inputs.results import load_results
 from claimbook.pipeline.plan import declared_parameters
+from tests.helpers.clirun import in_process
+from tests.helpers.project import ROOT
+from tests.helpers.summaries import summary_from_tidy
 
 # The claim whose page runs from a raw summary, and a chapter that runs from the tidy table.
 CLAIM, CHAPTER = "amd-wan-vs-b300", "scaling"

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import project_copy
+
+from tests.helpers.project import project_copy
 
 MI350P = "XE7745_8xMI350P_2xEPYC-9455"
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
@@ -138,10 +139,9 @@ print(json.dumps(said))
 def _results(kind: str | None, folder: Path) -> Path | None:
     if kind is None:
         return None
-    from summaries import summary_from_tidy
-    from test_selections import duplicated, without_rubin
-
     from claimbook.inputs.results import load_results
+    from tests.helpers.summaries import summary_from_tidy
+    from tests.test_selections import duplicated, without_rubin
 
     committed = load_results(Path(__file__).resolve().parents[1] / "data" / "mlperf" / "v6.1.csv")
     table = {"duplicated": duplicated, "without_rubin": without_rubin}[kind](committed)

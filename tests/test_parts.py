@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
-from own_registries import OWN_ANNOUNCEMENTS, own_order
 
 from claimbook.claims import params
 from claimbook.claims.registry import RegistryError
@@ -18,6 +16,8 @@ from claimbook.engine.verdict import gap_percent, matches, reaches, weakest
 from claimbook.inputs.reference import annotate, load_reference
 from claimbook.pipeline import digests, jupyterbook, outputs
 from claimbook.present import blocks, charts, markdown_pages
+from tests.helpers.own_registries import OWN_ANNOUNCEMENTS, own_order
+from tests.helpers.project import ROOT
 
 REFERENCE = load_reference(ROOT / "data" / "reference")
 
@@ -666,7 +666,7 @@ def test_the_command_line_ends_at_once_and_loses_no_output():
     import subprocess
     import sys
 
-    from clirun import in_process
+    from tests.helpers.clirun import in_process
 
     # Buffered, as a user's shell has it (this machine's environment may turn buffering off).
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}

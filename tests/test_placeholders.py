@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from clirun import in_copy, in_process
-from conftest import project_copy, run_copy
 
 from claimbook.claims import placeholders
 from claimbook.engine import load_registry
+from tests.helpers.clirun import in_copy, in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import project_copy, run_copy
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ FILLED_IN = """
 
 
 def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tmp_path):
-    # Run in children forked from this process with the copy's package (tests/clirun.py), but
+    # Run in children forked from this process with the copy's package (tests/helpers/clirun.py), but
     # for the build that executes the page, the real command line.
     only = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-example")
     assert only.returncode == 2 and "has no page of its own" in only.stderr, only.stderr
@@ -72,9 +73,7 @@ def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tm
     strict = in_copy(
         scaffolded, "build", "--no-html", "--strict", "--out", tmp_path / "b", "--only", "acme-rack-figure"
     )
-    errors = [line for line in strict.stderr.splitlines() if line.startswith("error: ")]
-    assert strict.returncode == 1 and len(errors) == 1, strict.stderr
-    assert "--strict" in errors[0] and "source_url" in errors[0] and "nothing was written" in errors[0]
+    one_error_line(strict, "--strict", "source_url", "nothing was written", code=1, among_others=True)
     assert not (tmp_path / "b" / "book").exists()
 
 

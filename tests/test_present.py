@@ -12,7 +12,6 @@ import re
 
 import pandas as pd
 import pytest
-from conftest import ROOT
 from markdown_it import MarkdownIt
 
 from claimbook import engine
@@ -21,6 +20,7 @@ from claimbook.engine.kinds import CaseBars
 from claimbook.engine.scorecard import rows_for
 from claimbook.engine.verdict import VERDICTS
 from claimbook.present import blocks, charts, claim_pages, explorer, links, markdown_pages
+from tests.helpers.project import ROOT
 
 
 @pytest.fixture(scope="module")

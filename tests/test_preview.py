@@ -17,8 +17,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from clirun import in_process
-from conftest import ROOT, project_copy
+
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT, project_copy
 
 CLAIM_FILE = "data/claims/amd-v6.1.yaml"
 PAGE = "book/generated/amd-v6.1/amd-wan-vs-b300.html"
@@ -204,9 +206,7 @@ def test_a_port_already_taken_is_refused_in_one_line():
         taken.listen(1)
         port = taken.getsockname()[1]
         done = in_process("preview", "--port", port)
-    assert done.returncode == 2
-    assert done.stderr.startswith(f"error: --port {port}: cannot listen on 127.0.0.1:{port}")
-    assert done.stderr.count("\n") == 1
+    one_error_line(done, code=2, starts=f"error: --port {port}: cannot listen on 127.0.0.1:{port}")
 
 
 def _command_line(pid: int) -> str:
@@ -338,8 +338,7 @@ def test_the_kept_jupyter_book_outlives_the_thread_that_started_it_and_dies_with
 @pytest.mark.parametrize("port", ["99999", "-1", "65536"])
 def test_a_port_that_is_no_port_is_one_line(port):
     done = in_process("preview", "--port", port)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"error: --port {port}: not a port"), done.stderr
+    one_error_line(done, code=2, starts=f"error: --port {port}: not a port")
 
 
 def _answer(app, scope_type: str, host: str, origin: str | None = None) -> list[dict]:

@@ -30,8 +30,10 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
-from clirun import in_copy
-from conftest import project_copy
+
+from tests.helpers.clirun import in_copy
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import project_copy
 
 WAITING = ("waiting_1", "waiting_2", "waiting_3")
 SURVIVAL_SECONDS = 10.0  # "a few seconds": a kernel's parent poller alone takes one
@@ -219,7 +221,7 @@ def project(tmp_path_factory) -> Project:
     yield Project(root, temporary, started, release, environment)
     for line in naming(base):
         os.kill(int(line.split(" ", 1)[0]), signal.SIGKILL)
-    from test_faults import remove_folder
+    from tests.test_faults import remove_folder
 
     remove_folder(temporary)
 
@@ -319,8 +321,7 @@ def test_too_few_open_files_is_one_line_before_anything(project, tmp_path):
     project.release.write_text("")
     build = project.start(out, "--no-html", "--only", WAITING[0], limit_files=64)
     assert build.wait() == 1, build.text()
-    assert build.text().startswith("error: ") and build.text().count("\n") == 1, build.text()
-    assert "ulimit -n" in build.text()
+    one_error_line(build.text(), "ulimit -n")
     no_survivors(tmp_path)
     _clean(project, out)
 
@@ -492,9 +493,8 @@ def test_a_full_disk_during_html_is_one_line_and_leaves_no_work_files(project, f
     )
     _fill(out / "_build")
     assert build.wait() == 1, build.text()
-    errors = [line for line in build.text().splitlines() if line.startswith("error")]
-    assert len(errors) == 1 and "No space left on device" in errors[0], build.text()
-    assert build.text().splitlines()[-1] == errors[0] and "\x1b" not in build.text(), build.text()
+    error = one_error_line(build.text(), "No space left on device", among_others=True)
+    assert build.text().splitlines()[-1] == error and "\x1b" not in build.text(), build.text()
     (out / "_build" / "filler").unlink()
     left = sorted(path.name for path in (out / "_build").iterdir())
     assert ".sphinx-work" not in left and not [name for name in left if name.startswith(".claimbook-")], left
@@ -542,7 +542,7 @@ def test_a_full_disk_while_the_site_is_copied_out_is_one_line_and_keeps_the_publ
 ):
     """After Sphinx has finished, the copy of its site into the staging folder fills the disk:
     the same one line as a full disk in Sphinx, no work files left, the published site as it was."""
-    from treehash import snapshot
+    from tests.helpers.treehash import snapshot
 
     out, hooks = full_disk_out, tmp_path / "hooks"
     hooks.mkdir()
@@ -560,10 +560,13 @@ def test_a_full_disk_while_the_site_is_copied_out_is_one_line_and_keeps_the_publ
     finally:
         project.environment = environment
     assert code == 1, build.text()
-    errors = [line for line in build.text().splitlines() if line.startswith("error")]
-    assert len(errors) == 1 and "No space left on device" in errors[0], build.text()
-    assert errors[0].startswith("error: jupyter-book could not write the HTML: "), build.text()
-    assert build.text().splitlines()[-1] == errors[0] and "Traceback" not in build.text(), build.text()
+    error = one_error_line(
+        build.text(),
+        "No space left on device",
+        starts="error: jupyter-book could not write the HTML: ",
+        among_others=True,
+    )
+    assert build.text().splitlines()[-1] == error and "Traceback" not in build.text(), build.text()
     (out / "_build" / "filler").unlink()
     left = sorted(path.name for path in (out / "_build").iterdir())
     assert ".sphinx-work" not in left and not [name for name in left if name.startswith(".claimbook-")], left

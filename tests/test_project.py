@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from clirun import in_copy
-from conftest import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from claimbook.pipeline.assemble import committed_toc
+from tests.helpers.clirun import in_copy
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
 
 BIN = Path(sys.executable).parent
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
@@ -161,7 +162,7 @@ def test_jupyter_book_build_renders_the_same_book_as_the_build(tmp_path):
 
     # The table of contents is the build's own: edited by hand, it is not replaced (exit 2); once
     # removed, the build writes it again. (These two builds run in children forked from this
-    # process with the clone's package, tests/clirun.py: the same code without a second of imports.)
+    # process with the clone's package, tests/helpers/clirun.py: the same code without a second of imports.)
     toc = clone / "_toc.yml"
     toc.write_text(toc.read_text() + "  - file: book/my-page\n")
     edited = toc.read_bytes()
@@ -312,8 +313,7 @@ def test_the_installed_package_finds_the_project_it_is_run_in(installed, tmp_pat
     assert done.returncode == 0, done.stderr
     assert "amd-wan-vs-b300" in done.stdout
     done = run_installed(installed, [str(command), "list"], tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.startswith("error: not inside a claimbook project") and done.stderr.count("\n") == 1
+    one_error_line(done, code=2, starts="error: not inside a claimbook project")
 
 
 def test_the_installed_command_works_on_a_project_named_from_anywhere(installed, tmp_path):
@@ -333,8 +333,7 @@ def test_the_installed_command_works_on_a_project_named_from_anywhere(installed,
     )
     assert done.returncode == 0 and done.stdout.startswith("amd-wan-vs-b300 (amd-v6.1): "), done.stderr
     done = run_installed(installed, [command, "-C", str(tmp_path), "list"], tmp_path)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"error: not a claimbook project: {tmp_path} (named by -C")
+    one_error_line(done, code=2, starts=f"error: not a claimbook project: {tmp_path} (named by -C")
     done = run_installed(installed, [command, "--help"], tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("usage: claimbook "), done.stdout
     assert "-C DIR" in done.stdout
@@ -431,9 +430,8 @@ def test_every_file_the_readme_links_exists_and_every_moved_part_is_linked():
 def test_every_command_the_readme_shows_is_one_the_project_runs():
     """``make`` targets exist; every ``claimbook`` subcommand answers ``--help``; every papermill
     parameter is one its template declares; the nbval command is the Makefile's own."""
-    from clirun import in_process
-
     from claimbook.pipeline.plan import declared_parameters
+    from tests.helpers.clirun import in_process
 
     targets, commands = _makefile_targets(), _readme_commands()
     assert {"book", "test"} <= {words[1] for words in commands if words[0] == "make"}

@@ -10,8 +10,9 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import project_copy, run_copy
-from test_recompute import SOURCE, load, matches, one, row_caveats, verdict
+
+from tests.helpers.project import project_copy, run_copy
+from tests.test_recompute import SOURCE, load, matches, one, row_caveats, verdict
 
 DELL, AMD_8, AMD_72 = "XE9785L_8xMI355X", "8xMI355X_2xEPYC_9575F", "9x8xMI355X_2xEPYC_9575F"
 GPTOSS, WAN = "gpt-oss-120b", "wan-2.2-t2v-a14b"

@@ -7,11 +7,11 @@ announcements meet says when each was published."""
 from __future__ import annotations
 
 import pandas as pd
-from enginekit import check, result, world
 
 from claimbook.engine.compare import per_gpu
 from claimbook.engine.crossref import round_announcements
 from claimbook.present import blocks
+from tests.helpers.enginekit import check, result, world
 
 NVL72 = "NVIDIA GB300"
 

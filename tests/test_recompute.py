@@ -8,6 +8,8 @@ is used when it is there, else the committed tidy table; ``load`` gives both the
 and when both are there the first test checks they hold the same results. A scorecard row of the
 project's own announcements (``own_registries``) this module does not check is a failure: a new
 claim of theirs must come with its recomputation here. Other registries are the generic tests'.
+Where a page shows what the engine computes beyond the scorecard, the comparison with the package
+is in ``test_recompute_against_engine.py``, which also holds this module to importing nothing of it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from own_registries import own_registry_files, own_rows
+
+from tests.helpers.own_registries import own_registry_files, own_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
@@ -1451,41 +1454,6 @@ def test_leading_efficiency_depends_on_the_definition(data):
     assert rival["organization"] == "Azure" and round(rival["efficiency"], 1) == 93.6
     assert round(nvidia_288_efficiency(data, "Server")[0], 1) == 84.9
     assert len(flagged) == 15 and (flagged["efficiency"] > 101).all()
-
-
-def test_the_chapter_lists_the_superlinear_pairs_it_left_out(data):
-    """The scaling chapter's table of pairs above linear (from the engine) is the independently
-    computed set, highest first."""
-    from claimbook import engine
-    from claimbook.engine.context import load_data
-    from claimbook.present.claim_pages import superlinear_pairs
-
-    _, flagged = efficiency_field(data)
-    book = load_data(
-        str(ROOT / "data" / "mlperf" / "v6.1.csv"),
-        [str(ROOT / "data" / "mlperf" / "earlier_rounds.csv")],
-        str(ROOT / "data" / "reference"),
-        str(ROOT / "data" / "claims"),
-        str(ROOT / "data" / "chapters.yaml"),
-    )
-    shown = superlinear_pairs(engine.check(book.registry.claim("scaling-leading-efficiency"), book))
-    assert list(shown["efficiency_percent"]) == sorted(shown["efficiency_percent"], reverse=True)
-    key = ["organization", "benchmark", "scenario", "small_gpus", "large_gpus"]
-    mine = sorted(
-        (*(row[k] for k in key), round(row["efficiency_percent"], 6)) for _, row in shown.iterrows()
-    )
-    theirs = sorted(
-        (
-            row["organization"],
-            row["benchmark"],
-            row["scenario"],
-            row["gpus_s"],
-            row["gpus_l"],
-            round(row["efficiency"], 6),
-        )
-        for _, row in flagged.iterrows()
-    )
-    assert len(mine) == 15 and mine == theirs
 
 
 def test_wan_figures_and_the_unnamed_single_node(data):

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clirun import in_copy
+
+from tests.helpers.clirun import in_copy
+from tests.helpers.errors import one_error_line
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path("data") / "mlperf" / "v6.1.csv"
@@ -328,18 +330,13 @@ def test_a_registry_mistake_stops_the_build_with_one_line(project, tmp_path, mis
     append_claims(project / AMD_REGISTRY, text)
     out = tmp_path / "out"
     # The mistake stops the build before any work: the real command line for the first case, the
-    # rest in a child of this process with the copy's own package (tests/clirun.py).
+    # rest in a child of this process with the copy's own package (tests/helpers/clirun.py).
     if mistake == next(iter(MISTAKES)):
         done = build(project, out)
     else:
         done = in_copy(project, "build", "--no-html", "--out", out)
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert done.returncode == 2, done.stderr
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert "amd-v6.1.yaml" in lines[0] and f"claim {claim_id}" in lines[0] and f"field {field}" in lines[0], (
-        lines[0]
-    )
+    line = one_error_line(done, "amd-v6.1.yaml", f"claim {claim_id}", f"field {field}", code=2)
     if field == "measure":  # the one line names the two sizes
-        assert "(512 GPUs) against AMD 8xMI355X_2xEPYC_9575F (8 GPUs)" in lines[0], lines[0]
+        assert "(512 GPUs) against AMD 8xMI355X_2xEPYC_9575F (8 GPUs)" in line, line
     left = sorted(path.name for path in out.iterdir()) if out.exists() else []
     assert not left, f"the failed build left {left} in the --out folder"

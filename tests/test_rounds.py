@@ -6,11 +6,12 @@ import json
 
 import pytest
 import yaml
-from clirun import in_process
-from conftest import ROOT
 
 from claimbook.common.paths import held_rounds
 from claimbook.inputs.results import load_results
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
 
 HELD = held_rounds(ROOT / "data" / "mlperf")
 needs_two = pytest.mark.skipif(len(HELD) < 2, reason="the book holds one round")
@@ -84,22 +85,18 @@ def test_a_registry_of_a_round_the_book_lacks_names_the_rounds_it_holds(tmp_path
     absent = "v99.9"
     path = registry_of(tmp_path / "test-absent.yaml", absent, row)
     done = in_process("check", "--registry", path)
-    assert done.returncode == 2
-    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert absent in line and all(name in line for name in HELD), line
+    one_error_line(done, absent, *HELD, code=2, among_others=True)
 
 
 @needs_two
 def test_a_results_file_of_another_round_than_the_registry_is_an_error_naming_both(tmp_path):
-    from summaries import summary_from_tidy
+    from tests.helpers.summaries import summary_from_tidy
 
     first, second = list(HELD)[:2]
     path = registry_of(tmp_path / "test.yaml", first, largest_result(first))
     other = summary_from_tidy(load_results(HELD[second]).head(3), tmp_path / "summary.csv")
     done = in_process("check", "--registry", path, "--results", other, "--round", second)
-    assert done.returncode == 2
-    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert f"round {first}" in line and f"round {second}" in line, line
+    one_error_line(done, f"round {first}", f"round {second}", code=2, among_others=True)
 
 
 @needs_two
@@ -137,9 +134,9 @@ def test_an_out_book_gets_every_round_the_book_holds(tmp_path):
 
 def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
     import pandas as pd
-    from test_ingest_json import SHARED_JSON
 
     from claimbook.engine.context import read_results
+    from tests.test_ingest_json import SHARED_JSON
 
     if not SHARED_JSON.is_file():
         pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
@@ -215,9 +212,8 @@ def test_a_page_where_rounds_meet_depends_on_every_held_round(tmp_path):
 
 @needs_two
 def test_results_of_another_round_than_the_claims_say_so_naming_both(tmp_path):
-    from summaries import summary_from_tidy
-
     from claimbook.engine.context import book_data
+    from tests.helpers.summaries import summary_from_tidy
 
     data = book_data(ROOT)
     claim = data.registry.claims[0]

@@ -40,10 +40,12 @@ import nbformat
 import pandas as pd
 import pytest
 import yaml
-from clirun import as_subprocess, in_copy, in_process
-from conftest import ROOT as REPO
-from summaries import summary_from_tidy
-from treehash import REPO_EXCLUDED, changes, outside, snapshot
+
+from tests.helpers.clirun import as_subprocess, in_copy, in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT as REPO
+from tests.helpers.summaries import summary_from_tidy
+from tests.helpers.treehash import REPO_EXCLUDED, changes, outside, snapshot
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 MARKER = ".claimbook-out"
@@ -78,15 +80,6 @@ def error_lines(done) -> list[str]:
 
 def assert_unchanged(before: dict, after: dict, what: str) -> None:
     assert before == after, f"{what} changed: {changes(before, after)[:20]}"
-
-
-def assert_refused(done, given: str | None = None) -> None:
-    """Exit 2 and exactly one line on stderr, an ``error:`` naming what was refused."""
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2, f"exit {done.returncode}, expected 2 (refused):\n{done.stderr}"
-    assert len(lines) == 1 and lines[0].startswith("error: "), f"expected one error line:\n{done.stderr}"
-    if given is not None:
-        assert f"--out {given}" in lines[0], lines[0]
 
 
 def injected_parameters(notebook) -> list[str]:
@@ -194,7 +187,7 @@ def test_refused_out_changes_nothing(case, tmp_path):
     before_parent = _entries(REPO.parent) if watch_parent else None
     # The real command line for the first case, the rest in this process.
     done = claimbook("build", "--no-html", "--out", given, real=case == next(iter(REFUSED)))
-    assert_refused(done, given)
+    one_error_line(done, f"--out {given}", code=2)
     assert_unchanged(before_project, project(), "the project")
     assert_unchanged(before_tmp, snapshot(tmp_path, strict=True), "the output's parent")
     if watch_parent:
@@ -229,7 +222,7 @@ def test_other_inputs_need_out(option, full_summary):
     }[option]
     before = project()
     done = claimbook("build", "--no-html", option, value, real=False)
-    assert_refused(done)
+    one_error_line(done, code=2)
     assert option in done.stderr and "--out" in done.stderr
     assert_unchanged(before, project(), "the project")
 
@@ -367,7 +360,7 @@ def test_missing_systems_with_strict_exit_1(tmp_path, without_rubin):
         tmp_path / "out", "--no-html", "--strict", "--only", "rubin_speedup", "--results", without_rubin
     )
     assert built.done.returncode == 1, built.done.stderr
-    assert len(error_lines(built.done)) == 1 and "--strict" in error_lines(built.done)[0], built.done.stderr
+    one_error_line(built.done, "--strict", among_others=True)
     assert any(line.startswith("warning: page rubin_speedup:") for line in built.done.stderr.splitlines())
     assert not built.project_changes, built.project_changes[:20]
     assert not built.parent_changes, built.parent_changes[:20]
@@ -498,7 +491,7 @@ def test_rebuild_keeps_user_files_inside_the_out_book(shared):
 
 
 def _summary_of_round(tmp: Path, version: str) -> Path:
-    from summaries import summary_row, write_summary
+    from tests.helpers.summaries import summary_row, write_summary
 
     return write_summary(tmp / "summary.csv", [summary_row(version=version)])
 
@@ -694,7 +687,7 @@ def test_a_hostile_command_line_is_refused_with_one_line(case, tmp_path):
     said = "".join(
         line for line in done.stderr.splitlines(keepends=True) if not line.startswith("ingesting ")
     )
-    assert_refused(subprocess.CompletedProcess(done.args, done.returncode, done.stdout, said))
+    one_error_line(subprocess.CompletedProcess(done.args, done.returncode, done.stdout, said), code=2)
     assert phrase in done.stderr, done.stderr
     assert_unchanged(before_project, project(), "the project")
     assert_unchanged(before_tmp, snapshot(tmp_path, strict=True), "the temporary folder")
@@ -704,7 +697,7 @@ def test_out_in_proc_is_one_line(tmp_path):
     """A folder the kernel's /proc will not hold: one line naming it, exit 2, nothing made."""
     before = project()
     done = claimbook("build", "--no-html", "--out", "/proc/claimbook-test", real=False)
-    assert_refused(done)
+    one_error_line(done, code=2)
     assert "/proc/claimbook-test" in done.stderr, done.stderr
     assert not Path("/proc/claimbook-test").exists()
     assert_unchanged(before, project(), "the project")
@@ -716,7 +709,7 @@ def test_list_of_a_corrupt_scorecard_is_one_line(tmp_path):
     for text in ('{"not": "a list"', "[1, 2]", '[{"claim": "rubin-dsr1-2.5x"}]'):
         (claims / "scorecard.json").write_text(text)
         done = claimbook("list", "--book", tmp_path, real=False)
-        assert_refused(done)
+        one_error_line(done, code=2)
         assert f"{claims / 'scorecard.json'}: not a scorecard this book can read" in done.stderr, done.stderr
 
 
@@ -779,7 +772,7 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
     import signal
     import sys
 
-    from test_fetch import Server, handler_for
+    from tests.test_fetch import Server, handler_for
 
     server = Server(handler_for("trickle", b"x" * 1000))
     try:
@@ -889,9 +882,8 @@ def markup_from_data(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def evil_registry_loaded(tmp_path_factory):
-    from registries import evil_registry
-
     from claimbook.engine import load_registry
+    from tests.helpers.registries import evil_registry
 
     folder = tmp_path_factory.mktemp("evil") / "claims"
     folder.mkdir()
@@ -905,12 +897,12 @@ def test_every_generated_page_shows_a_hostile_registry_as_text(evil_registry_loa
     whose every text field is hostile: no markup of the registry's survives MyST's parser, and
     each field's text is there, as text."""
     import nbformat
-    from registries import EVIL_CLAIM, EVIL_ID, EVIL_TEXT_CLAIM
 
     from claimbook.engine import scorecard
     from claimbook.engine.core import cannot_check
     from claimbook.pipeline.execute import with_title
     from claimbook.present import markdown_pages
+    from tests.helpers.registries import EVIL_CLAIM, EVIL_ID, EVIL_TEXT_CLAIM
 
     registry = evil_registry_loaded
     checks = {
@@ -1017,7 +1009,7 @@ def test_a_hostile_registry_s_site_holds_no_markup_of_its_own(hostile_registry_b
 
 @pytest.fixture(scope="module")
 def pristine_copy(tmp_path_factory) -> Path:
-    from conftest import project_copy
+    from tests.helpers.project import project_copy
 
     return project_copy(tmp_path_factory.mktemp("pristine") / "project")
 
@@ -1081,7 +1073,7 @@ HOSTILE_REGISTRIES = {
 def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_copy, tmp_path):
     import shutil
 
-    from conftest import run_copy
+    from tests.helpers.project import run_copy
 
     change, phrase = HOSTILE_REGISTRIES[case]
     copy = tmp_path / "project"
@@ -1091,11 +1083,11 @@ def test_a_hostile_registry_stops_the_build_with_one_line(case, where, pristine_
     before, before_tmp = snapshot(copy, strict=True), _entries(tmp_path)
     args = ["build", "--no-html", *(["--out", out] if where == "out" else [])]
     # The refusal comes before any work: the real command line for the first case, the rest in
-    # a child of this process with the copy's own package (tests/clirun.py).
+    # a child of this process with the copy's own package (tests/helpers/clirun.py).
     done = (
         run_copy(copy, *args, timeout=120) if case == next(iter(HOSTILE_REGISTRIES)) else in_copy(copy, *args)
     )
-    assert_refused(done)
+    one_error_line(done, code=2)
     assert "amd-v6.1.yaml" in done.stderr and phrase in done.stderr, done.stderr
     assert_unchanged(before, snapshot(copy, strict=True), "the project")
     assert_unchanged(before_tmp, _entries(tmp_path), "the folder around it")
@@ -1106,9 +1098,8 @@ def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_p
     the new file is the only change; a title with a line break was refused above."""
     import shutil
 
-    from conftest import run_copy
-
     from claimbook.claims.registry import read_registry_file
+    from tests.helpers.project import run_copy
 
     copy = tmp_path / "project"
     shutil.copytree(pristine_copy, copy, symlinks=True)
@@ -1188,7 +1179,7 @@ def test_a_link_to_dev_zero_among_the_registries_is_never_copied(pristine_copy, 
     until the disk was full."""
     import shutil
 
-    from conftest import run_copy
+    from tests.helpers.project import run_copy
 
     copy = tmp_path / "project"
     shutil.copytree(pristine_copy, copy, symlinks=True)

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from clirun import in_process
-from conftest import ROOT, project_copy, run_copy
 
 from claimbook.common.paths import BOOK_DIR, GENERATED_DIR
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT, project_copy, run_copy
 
 SYSTEM = "8xMI355X_2xEPYC_9575F"  # AMD's MI355X node on WAN 2.2 (committed data)
 SUBJECT = {"organization": "AMD", "system": SYSTEM}
@@ -73,9 +74,7 @@ def registry(baseline: dict, claim_id: str = "same-twice") -> str:
 
 def _said_once(done, claim_id: str, baseline: dict) -> str:
     """The one line of a refusal: the claim, the field, both spellings (invisible characters shown)."""
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    line = done.stderr
+    line = one_error_line(done, code=2)
     assert f"claim {claim_id}: field baseline: finds the same 2 results as the subject (AMD {SYSTEM})" in line
     assert f"the subject is written organization 'AMD', system '{SYSTEM}'" in line, line
     written = ", ".join(f"{field} {value!r}" for field, value in baseline.items())
@@ -125,11 +124,10 @@ def test_one_case_whose_sides_coincide_is_said_on_the_card(tmp_path):
     """A subject's best that is, in one scenario, the very result it is set against: a real
     comparison (the best of a set against one of them), judged; the card and ``check``'s reason
     say that case shows no difference by construction, and only that case."""
-    from enginekit import check, result, world
-
     from claimbook.engine import scorecard
     from claimbook.pipeline.load import check_selections
     from claimbook.present.blocks import card, card_text
+    from tests.helpers.enginekit import check, result, world
 
     rows = [
         result("Acme", "rack", "Offline", 100.0),
@@ -168,10 +166,9 @@ def test_one_case_whose_sides_coincide_is_said_on_the_card(tmp_path):
 
 def test_a_larger_configuration_equal_to_the_smaller_is_a_registry_error(tmp_path):
     """The same rule for a scaling claim's two sides, written as the results write them and not."""
-    from enginekit import result, world
-
     from claimbook.common.errors import UsageError
     from claimbook.pipeline.load import check_selections
+    from tests.helpers.enginekit import result, world
 
     rows = [
         result("Acme", "rack", "Offline", 100.0, gpus=72, nodes=9),

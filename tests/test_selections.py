@@ -17,9 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from clirun import in_process
-from conftest import ROOT, SHARED_SUMMARY
-from summaries import summary_from_tidy
 
 from claimbook import engine
 from claimbook.claims.selectors import missing, select
@@ -30,6 +27,10 @@ from claimbook.engine.touched import touched_claims
 from claimbook.inputs.diff import diff_results, format_diff, result_changes
 from claimbook.inputs.names import contains_name, squash
 from claimbook.inputs.reference import load_reference
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT, SHARED_SUMMARY
+from tests.helpers.summaries import summary_from_tidy
 
 RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RUBIN_NAME = "NVIDIA Vera Rubin NVL72 (72x VR-288GB_aarch64)"
@@ -251,9 +252,7 @@ def test_the_duplicated_system_build_stops_with_exit_2(tmp_path, committed_resul
     done = in_process(
         "build", "--no-html", "--only", "rubin-leading-debut", "--results", summary, "--out", tmp_path / "out"
     )
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert done.returncode == 2, done.stderr
-    assert len(errors) == 1 and "field subject" in errors[0] and "match in" in errors[0], done.stderr
+    one_error_line(done, "field subject", "match in", code=2, among_others=True)
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
@@ -280,9 +279,7 @@ def test_a_subject_never_moves_to_another_organization(tmp_path, committed_resul
     done = in_process(
         "build", "--no-html", "--only", "rubin-leading-debut", "--results", summary, "--out", out
     )
-    assert done.returncode == 1, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and "another organization's system" in errors[0], done.stderr
+    one_error_line(done, "another organization's system", code=1, among_others=True)
     assert "drift: 1 claim(s)" in done.stderr and "Nebius VR200-NVL72_aarch64x36" in done.stderr
     assert not (out / "book").exists(), "a refused build wrote the book"
 

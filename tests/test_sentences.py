@@ -3,7 +3,7 @@ and fails on a sentence that reads wrongly for it."""
 
 from __future__ import annotations
 
-from enginekit import check, result, world
+from tests.helpers.enginekit import check, result, world
 
 MI355X = "AMD Instinct MI355X 288GB HBM3e"
 
@@ -221,10 +221,9 @@ def test_every_system_the_committed_pages_name_in_running_text_carries_its_gpu_c
     GPU count (a published name such as "(72x GB300 ...)" never stands for the size)."""
     import re
 
-    from conftest import ROOT
-
     from claimbook import engine
     from claimbook.engine.context import book_data
+    from tests.helpers.project import ROOT
 
     data = book_data(ROOT)
     systems = sorted(
@@ -255,7 +254,7 @@ def test_no_template_states_a_fact_about_the_results_in_fixed_prose():
     import json
     import re
 
-    from conftest import ROOT
+    from tests.helpers.project import ROOT
 
     found = []
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
@@ -274,7 +273,7 @@ def test_no_sentence_of_present_types_a_verdict_or_a_lead():
     """present/ writes no sentence of its own that states who leads or that something never happens."""
     import re
 
-    from conftest import ROOT
+    from tests.helpers.project import ROOT
 
     found = []
     for path in sorted((ROOT / "claimbook" / "present").glob("*.py")):
@@ -291,10 +290,9 @@ def test_each_announcement_page_carries_the_spread_of_every_best_case_claim():
     """The short cards of an announcement's page carry the spread too, from the scorecard's rows."""
     import json
 
-    from conftest import ROOT
-
     from claimbook.engine import load_registry
     from claimbook.present import blocks
+    from tests.helpers.project import ROOT
 
     registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
     rows = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text(encoding="utf-8"))

@@ -8,12 +8,13 @@ import csv
 
 import pytest
 import yaml
-from clirun import in_process
-from conftest import ROOT
 
 from claimbook.claims.selectors import select
 from claimbook.inputs.reference import annotate, load_reference
 from claimbook.inputs.results import load_results
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
 
 TABLE = ROOT / "data" / "mlperf" / "v6.1.csv"
 
@@ -111,5 +112,4 @@ def test_a_search_that_finds_nothing_names_the_closest_values():
 
 def test_a_bad_gpu_count_is_one_line():
     done = in_process("systems", "--gpus", "eight")
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "--gpus" in done.stderr
+    one_error_line(done, "--gpus", code=2)

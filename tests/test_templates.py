@@ -8,12 +8,12 @@ import ast
 import json
 
 import pytest
-from conftest import ROOT
 
 from claimbook.common.errors import UsageError
 from claimbook.engine.context import PAGE_INPUTS, page_parameters
 from claimbook.pipeline.execute import cell_id
 from claimbook.pipeline.plan import Job, check_declared, committed_plan, declared_parameters
+from tests.helpers.project import ROOT
 
 TEMPLATES = sorted((ROOT / "notebooks").glob("*.ipynb"))
 OPENERS = {"open_chapter", "open_claim_page"}

@@ -10,11 +10,12 @@ import json
 import re
 
 import pytest
-from clirun import in_process
-from conftest import ROOT
-from summaries import summary_from_tidy
 
 from claimbook.inputs.renames import parse
+from tests.helpers.clirun import in_process
+from tests.helpers.errors import one_error_line
+from tests.helpers.project import ROOT
+from tests.helpers.summaries import summary_from_tidy
 
 VR = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 OLD_RACK, NEW_RACK = "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72-RACK_TRT"
@@ -182,8 +183,4 @@ def test_renames_are_read_from_the_command_line_or_a_yaml_file(tmp_path):
     assert parse([str(file)]) == {("Org", "C"): "D", (None, "E"): "F"}
     for bad in (["A=A"], ["A=B", "A=C"], ["nothing"], ["A=x/y"]):
         done = in_process("diff", "x.csv", "y.csv", *[item for text in bad for item in ("--rename", text)])
-        assert (
-            done.returncode == 2
-            and done.stderr.startswith("error: --rename")
-            and len(done.stderr.splitlines()) == 1
-        )
+        one_error_line(done, code=2, starts="error: --rename")

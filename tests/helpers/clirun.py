@@ -12,7 +12,7 @@ imported, so the child imports it afresh from the copy, while the libraries it u
 numpy, yaml...) stay imported (this process imports what a first child used). It saves the
 second of imports of a subprocess where that second is most of the command: a refusal, a build
 of a page or two (its kernels are started as a build starts them, by a server of their own). Keep
-at least one real command line (``conftest.run_copy``) for each behaviour.
+at least one real command line (``project.run_copy``) for each behaviour.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
-from conftest import ROOT
+from tests.helpers.project import ROOT
 
 # A build's book root comes from this variable when it is set; the command line never sees it.
 HIDDEN_VARIABLES = ("CLAIMBOOK_BOOK_ROOT",)
@@ -93,7 +93,7 @@ def in_copy(
     timeout: float = 900,
 ) -> subprocess.CompletedProcess:
     """``python -m claimbook ARGS`` run in the project copy ``copy`` with its own package (as
-    ``conftest.run_copy`` runs it), in a forked child of this process (see above); with
+    ``project.run_copy`` runs it), in a forked child of this process (see above); with
     ``environment``, in that environment instead of this process's; with ``prelude``, that Python
     code run first (as a ``sitecustomize`` module on the command's path would be). A child killed
     by a signal gives the signal's negative number as its exit code, and nothing it said; one still
@@ -111,7 +111,7 @@ def in_copy(
             tempfile.tempdir = None  # found again from TMPDIR, as a new process finds it
             for name in [name for name in sys.modules if name.split(".")[0] == "claimbook"]:
                 del sys.modules[name]
-            sys.path.insert(0, str(copy))
+            sys.path.insert(0, str(copy))  # the copy's package first, as PYTHONPATH puts it for a new process
             if prelude is not None:
                 exec(compile(prelude, "<prelude>", "exec"), {"__name__": "sitecustomize"})  # noqa: S102
             import claimbook

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from summaries import IMAGE, JAVASCRIPT_LINK, SCRIPT, SVG
+from tests.helpers.summaries import IMAGE, JAVASCRIPT_LINK, SCRIPT, SVG
 
 EVIL_ID = "evil-v6.1"
 EVIL_CLAIM = "evil-scaling"

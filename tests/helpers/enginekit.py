@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from summaries import summary_row, tidy_from_rows
 
 from claimbook.engine import load_registry
 from claimbook.engine.core import Data
 from claimbook.inputs.earlier import announced_figures, combine_rounds
 from claimbook.inputs.reference import annotate, load_reference
+from tests.helpers.project import ROOT
+from tests.helpers.summaries import summary_row, tidy_from_rows
 
-ROOT = Path(__file__).resolve().parents[1]
 HEADER = {
     "id": "acme-v6.1",
     "title": "Acme's post",

@@ -1,0 +1,1 @@
+"""The test suite, a package so that its files import the helpers as ``tests.helpers``."""
