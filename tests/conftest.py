@@ -37,36 +37,19 @@ LONG_FIRST = (
 )
 
 
-# The suite's tiers, by file (pyproject.toml registers the markers): ``browser``, the files that
-# drive Chromium; ``build``, those that run real builds, kernels, the preview or Sphinx, and the
-# committed pages nbval re-runs. ``make test-quick`` runs the rest, the unit tier.
-BROWSER_FILES = {"test_browser.py", "test_browser_hostile.py"}
-BUILD_FILES = {
-    "test_build.py",
-    "test_cli_writes.py",
-    "test_faults.py",
-    "test_faults_registries.py",
-    "test_kernels.py",
-    "test_new_registry.py",
-    "test_papermill.py",
-    "test_parity.py",
-    "test_parts.py",
-    "test_placeholders.py",
-    "test_preview.py",
-    "test_processes.py",
-    "test_project.py",
-    "test_registry_as_data.py",
-    "test_safety.py",
-    "test_same_sides.py",
-    "test_what_moved.py",
-}
+# The suite's tiers are its folders, laid out along the project (pyproject.toml registers the
+# markers): ``unit/`` and ``book/`` (the committed book against an independent recomputation)
+# make the unit tier ``make test-quick`` runs; ``pipeline/``, the files that run real builds,
+# kernels, the preview or Sphinx, and the committed pages nbval re-runs, are marked ``build``;
+# ``browser/``, the files that drive Chromium, ``browser``.
+TIER_OF_FOLDER = {"pipeline": "build", "browser": "browser"}
 
 
 def tier_of(path: Path) -> str:
     """The tier of a test file or page: browser, build, or unit."""
-    if path.suffix == ".ipynb" or path.name in BUILD_FILES:
+    if path.suffix == ".ipynb":
         return "build"
-    return "browser" if path.name in BROWSER_FILES else "unit"
+    return TIER_OF_FOLDER.get(path.parent.name, "unit")
 
 
 def _interrupted(signum, frame):

@@ -8,7 +8,7 @@ their currency; a count agrees with its noun ("1 result", "3 results"). A missin
 NaN, infinity, pandas' NA) prints as an em dash wherever a number would be.
 
 Every number of the book's pages, of the scorecard's reasons and of the commands' output is
-worded here, and no other module gives a number a format of its own (tests/test_formatting.py
+worded here, and no other module gives a number a format of its own (tests/unit/test_formatting.py
 checks the source), so a rule changes in one place. Only the charts' tooltips and axes are
 formatted apart, by Vega in the browser (present/charts.py).
 """

@@ -10,5 +10,5 @@
 - ``treehash``: snapshots of folder trees, to prove what a command changed and what it did not.
 
 Nothing here is imported by this file, and ``own_registries`` imports nothing of ``claimbook``:
-the independent recomputations (``tests/test_recompute.py``) import it and stay package-free.
+the independent recomputations (``tests/book/test_recompute.py``) import it and stay package-free.
 """

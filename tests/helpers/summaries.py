@@ -159,7 +159,7 @@ IMAGE = '<img src=x onerror="window.__pwned=2">'
 JAVASCRIPT_LINK = "javascript:window.__pwned=3"
 SVG = "<svg onload=window.__pwned=4>"
 # Right-to-left script and zero-width characters (a bidirectional override is refused by ingest:
-# tests/test_hostile_inputs.py).
+# tests/unit/test_hostile_inputs.py).
 RIGHT_TO_LEFT = "\u05e8\u05e2evil\u200b\u200dname"
 LONG = "L" * 3000
 

@@ -48,7 +48,7 @@ Rules of the house:
 - Code outside a kind reads a case detail only through the attributes ``CaseDetail`` declares
   (``note``, ``cross_division``, the scorecard's comparison figures); a kind that has them
   declares them as fields of its dataclass.
-- ``problems(module)`` lists what a module lacks of this contract; ``tests/test_kinds_contract.py``
+- ``problems(module)`` lists what a module lacks of this contract; ``tests/unit/test_kinds_contract.py``
   runs it on every kind, validates each example and draws each kind's checks on the committed data.
 """
 

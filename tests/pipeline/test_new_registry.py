@@ -20,14 +20,14 @@ from tests.helpers.project import ROOT, project_copy
 # The generic tests, and those that name the project's own claims (they must not fail because
 # another registry exists).
 SUITE = (
-    "tests/test_every_claim.py",
-    "tests/test_check.py::test_check_gives_the_scorecard_of_the_built_pages_for_every_claim",
-    "tests/test_recompute.py",
-    "tests/test_recompute_against_engine.py",
-    "tests/test_parts.py::test_the_committed_registries_load_and_name_every_required_claim",
-    "tests/test_parts.py::test_the_toc_lists_every_page",
-    "tests/test_project.py::test_the_committed_toc_is_current_and_lists_every_page",
-    "tests/test_coverage.py::test_the_committed_registries_cover_their_set_asides_on_their_pages",
+    "tests/book/test_every_claim.py",
+    "tests/unit/test_check.py::test_check_gives_the_scorecard_of_the_built_pages_for_every_claim",
+    "tests/book/test_recompute.py",
+    "tests/book/test_recompute_against_engine.py",
+    "tests/pipeline/test_parts.py::test_the_committed_registries_load_and_name_every_required_claim",
+    "tests/pipeline/test_parts.py::test_the_toc_lists_every_page",
+    "tests/pipeline/test_project.py::test_the_committed_toc_is_current_and_lists_every_page",
+    "tests/unit/test_coverage.py::test_the_committed_registries_cover_their_set_asides_on_their_pages",
 )
 
 

@@ -221,7 +221,7 @@ def project(tmp_path_factory) -> Project:
     yield Project(root, temporary, started, release, environment)
     for line in naming(base):
         os.kill(int(line.split(" ", 1)[0]), signal.SIGKILL)
-    from tests.test_faults import remove_folder
+    from tests.pipeline.test_faults import remove_folder
 
     remove_folder(temporary)
 

@@ -11,8 +11,8 @@ import json
 import pandas as pd
 import pytest
 
+from tests.book.test_recompute import SOURCE, load, matches, one, row_caveats, verdict
 from tests.helpers.project import project_copy, run_copy
-from tests.test_recompute import SOURCE, load, matches, one, row_caveats, verdict
 
 DELL, AMD_8, AMD_72 = "XE9785L_8xMI355X", "8xMI355X_2xEPYC_9575F", "9x8xMI355X_2xEPYC_9575F"
 GPTOSS, WAN = "gpt-oss-120b", "wan-2.2-t2v-a14b"
@@ -270,7 +270,7 @@ def test_the_quantifier_table_of_the_method_page_is_the_engines():
 
     from claimbook.engine.quantifiers import RULES
 
-    method = (Path(__file__).resolve().parents[1] / "book" / "method.md").read_text(encoding="utf-8")
+    method = (Path(__file__).resolve().parents[2] / "book" / "method.md").read_text(encoding="utf-8")
     table = [line for line in method.splitlines() if line.startswith("| `")]
     assert len(table) == len(RULES)
     for line, (word, rule) in zip(table, RULES.items(), strict=True):
@@ -282,7 +282,7 @@ def test_the_method_pages_two_band_rules_are_the_engines_and_cards_cite_them():
 
     from claimbook.engine.quantifiers import A_FEW_PERCENT, BAND_RULES, RULES, WITHIN, Reading
 
-    method = (Path(__file__).resolve().parents[1] / "book" / "method.md").read_text(encoding="utf-8")
+    method = (Path(__file__).resolve().parents[2] / "book" / "method.md").read_text(encoding="utf-8")
     for band, rule in BAND_RULES.items():
         assert f"| {band} | {rule} |" in method
     vague = Reading(RULES[A_FEW_PERCENT], "every").sentence(None, "%")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT.parent / "shared" / "mlperf" / "v5.1" / "summary_results.json"
 SCORECARD = ROOT / "book" / "generated" / "scorecard.json"
 ANNOUNCEMENT = "amd-v5.1"

@@ -246,7 +246,7 @@ def test_a_round_published_only_as_json_is_found_and_installed_under_its_name(tm
     import json
 
     from claimbook.inputs import fetch as fetch_module
-    from tests.test_ingest_json import json_result
+    from tests.unit.test_ingest_json import json_result
 
     body = json.dumps([json_result(version="v9.9")]).encode()
     server = Server(handler_by_name({"summary_results.json": body}))

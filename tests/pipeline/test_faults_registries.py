@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.test_faults import copy_of_the_project
+from tests.pipeline.test_faults import copy_of_the_project
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ import yaml
 
 from tests.helpers.own_registries import own_registry_files, own_rows
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RAW_SUMMARY = ROOT.parent / "shared" / "mlperf" / "v6.1" / "summary.csv"
 TIDY_TABLE = ROOT / "data" / "mlperf" / "v6.1.csv"
 EARLIER = ROOT / "data" / "mlperf" / "earlier_rounds.csv"

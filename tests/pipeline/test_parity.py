@@ -141,9 +141,9 @@ def _results(kind: str | None, folder: Path) -> Path | None:
         return None
     from claimbook.inputs.results import load_results
     from tests.helpers.summaries import summary_from_tidy
-    from tests.test_selections import duplicated, without_rubin
+    from tests.unit.test_selections import duplicated, without_rubin
 
-    committed = load_results(Path(__file__).resolve().parents[1] / "data" / "mlperf" / "v6.1.csv")
+    committed = load_results(Path(__file__).resolve().parents[2] / "data" / "mlperf" / "v6.1.csv")
     table = {"duplicated": duplicated, "without_rubin": without_rubin}[kind](committed)
     return summary_from_tidy(table, folder / f"{kind}.csv")
 

@@ -772,7 +772,7 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, signal_name):
     import signal
     import sys
 
-    from tests.test_fetch import Server, handler_for
+    from tests.unit.test_fetch import Server, handler_for
 
     server = Server(handler_for("trickle", b"x" * 1000))
     try:
@@ -1140,7 +1140,7 @@ def test_user_files_in_an_out_book_survive_the_loss_of_its_build_folder(shared):
 def build_on_tmpfs(tmp_path):
     """An --out folder whose _build/ is a file system of its own (a tmpfs; needs root)."""
     if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root; tests/test_parts.py simulates another file system")
+        pytest.skip("mounting a tmpfs needs root; tests/pipeline/test_parts.py simulates another file system")
     out = tmp_path / "out"
     (out / "_build").mkdir(parents=True)
     (out / MARKER).write_text("{}\n")

@@ -11,7 +11,7 @@ project is never at risk. After one successful plain build:
 * a second build, each ``ingest --force``, a ``fetch`` and a ``new-announcement`` started while the
   first holds the lock refuse with one ``error: another build`` line (exit 1) and change nothing, and the first
   succeeds; a SIGTERM ends a build as Ctrl-C does and removes its kernel folders at once, and the
-  next build removes those of the SIGKILLed ones (``tests/test_processes.py`` checks that no
+  next build removes those of the SIGKILLed ones (``tests/pipeline/test_processes.py`` checks that no
   process outlives a build, however it ends);
 * the moments a timer hardly ever hits, inside the final swap (``claimbook.pipeline.outputs.publish``: a
   journal, the new folders and the old exchanged one by one, the old ones then removed from the

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
+PACKAGE = Path(__file__).resolve().parents[2] / "claimbook"
 
 # Lowest first. A top-level module or the cli package (the command line) is the highest layer.
 LAYERS = ["common", "inputs", "claims", "engine", "present", "pipeline"]

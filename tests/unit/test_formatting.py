@@ -227,7 +227,7 @@ def test_table_cells():
     ]
 
 
-PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
+PACKAGE = Path(__file__).resolve().parents[2] / "claimbook"
 # A format spec that words a quantity: a decimal presentation type, a thousands separator or a
 # sign. A width alone ("{claim.id:40}") pads text, a precision alone on text ("{x!r:.60}") cuts it,
 # and a byte in hexadecimal ("0x{byte:02x}") is a code, not a quantity.

@@ -15,7 +15,7 @@ from tests.helpers.errors import one_error_line
 from tests.helpers.project import ROOT
 from tests.helpers.summaries import OLDER_LAYOUT, summary_row, write_summary
 from tests.helpers.treehash import REPO_EXCLUDED, snapshot
-from tests.test_fetch import Server, handler_for
+from tests.unit.test_fetch import Server, handler_for
 
 # The command line runs in this process (a subprocess costs a second of imports); the first
 # test runs the real `python -m claimbook`, to prove the entry point behaves the same.

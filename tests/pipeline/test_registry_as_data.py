@@ -23,7 +23,7 @@ import pytest
 from tests.helpers.clirun import in_copy
 from tests.helpers.errors import one_error_line
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path("data") / "mlperf" / "v6.1.csv"
 AMD_REGISTRY = Path("data") / "claims" / "amd-v6.1.yaml"
 

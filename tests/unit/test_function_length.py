@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "claimbook"
+PACKAGE = Path(__file__).resolve().parents[2] / "claimbook"
 
 LIMIT = 60  # lines of a function, its signature, docstring and nested functions included
 # The layers held to the limit, and "" for the top-level modules and "cli" for the command line.

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
+from tests.browser.test_browser import VIEWPORTS, Browser, Site, failing, launched_chromium
 
 
 def load_problems(page, status, blocked, errors, pwned, script: str) -> list[str]:

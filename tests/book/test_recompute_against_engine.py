@@ -20,10 +20,10 @@ import pandas as pd
 import pytest
 
 from tests.helpers.project import ROOT
-from tests.test_recompute import SOURCE, efficiency_field, load
+from tests.book.test_recompute import SOURCE, efficiency_field, load
 
 # The modules that recompute on their own: nothing of the package may be imported by them.
-INDEPENDENT = ("tests.test_recompute", "tests.test_recompute_v51")
+INDEPENDENT = ("tests.book.test_recompute", "tests.book.test_recompute_v51")
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +120,7 @@ def test_the_recomputation_imports_nothing_of_the_package(module):
 
 def test_the_import_check_sees_the_imports_inside_functions():
     """The check above would see this module's imports of the package, made inside a test."""
-    found = _imported_by("tests.test_recompute_against_engine")
+    found = _imported_by("tests.book.test_recompute_against_engine")
     assert {"claimbook", "claimbook.engine.context", "claimbook.present.claim_pages"} <= set(found), found
 
 

@@ -136,7 +136,7 @@ def test_a_page_given_the_json_summary_reads_it_as_the_committed_round():
     import pandas as pd
 
     from claimbook.engine.context import read_results
-    from tests.test_ingest_json import SHARED_JSON
+    from tests.unit.test_ingest_json import SHARED_JSON
 
     if not SHARED_JSON.is_file():
         pytest.skip("the official v5.1 summary is not beside this clone (../shared)")
