@@ -24,6 +24,9 @@ PACKAGE = "claimbook"
 # Packages that find their modules at run time rather than import them by name: each depends on
 # every module of its folder (a kind module, claimbook.engine.kinds.discover).
 DISCOVERED = ("claimbook.engine.kinds",)
+# Modules that read files of the package as they run: each depends on that folder too (the
+# templates the book's HTML is written with), so an edit of a template re-executes its pages.
+READS = {"claimbook.present.templating": PACKAGE_DIR / "present" / "templates"}
 
 
 def bytes_digest(data: bytes) -> str:
@@ -195,7 +198,11 @@ def _template_modules(template: str, mtime_ns: int, size: int) -> tuple[str, ...
 
 
 def modules_digest(modules) -> dict[str, str]:
-    return {name: file_digest(_module_file(name)) for name in modules}
+    found = {name: file_digest(_module_file(name)) for name in modules}
+    for name, folder in READS.items():
+        if name in found:
+            found[f"{name} {folder.name}"] = folder_digest(folder)
+    return found
 
 
 def environment_digest() -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 import math
 import re
+from typing import NamedTuple
 from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
+from markupsafe import Markup
 
 from claimbook.common import formatting
 from claimbook.engine import caveats, quantifiers
@@ -23,6 +25,7 @@ from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.names import squash
 from claimbook.inputs.rules import location_parts
 from claimbook.present import links as addresses  # (``links`` is a table's argument)
+from claimbook.present.templating import escape, macro, render, trusted
 
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
 TRADEMARK = (
@@ -38,11 +41,6 @@ BADGES = {
     NOT_SUPPORTED: ("✘", "not supported", "not-supported"),
     CANNOT_BE_CHECKED: ("?", "cannot be checked", "unchecked"),
 }
-
-
-def escape(text) -> str:
-    """HTML-escaped text, safe in an element or an attribute; no newline starts a Markdown line."""
-    return html.escape(str(text)).replace("`", "&#96;").replace("\r", " ").replace("\n", " ")
 
 
 _LITERAL = re.compile(r"``(.+?)``")
@@ -329,7 +327,7 @@ def show_card(check, book_root: str = "", registry=None, names=PLAIN):
     display_html(card(check, book_root, registry=registry, names=names), card_text(check))
 
 
-def _cell(value, numeric: bool, decimals: int | None = None) -> str:
+def _cell(value, numeric: bool, decimals: int | None = None) -> Cell:
     if isinstance(value, (bool, np.bool_)):
         value = "yes" if value else "no"
     text = escape(
@@ -340,21 +338,36 @@ def _cell(value, numeric: bool, decimals: int | None = None) -> str:
         )
     )
     if numeric:
-        return f'<td class="num">{text}</td>'
-    return text_cell(text)
+        return Cell(css="num", content=trusted(text))
+    return _text_cell(text)
+
+
+class Cell(NamedTuple):
+    """A table's cell as ``templates/cells.html`` writes it: ``content`` is markup (escaped text
+    with its break points, or a badge); ``title`` a tooltip, ``href`` a link around the content."""
+
+    content: Markup
+    css: str = ""
+    title: str | None = None
+    href: str | None = None
+    lead: bool = False
+
+
+def _text_cell(text: str) -> Cell:
+    if len(text) <= 14:
+        return Cell(content=trusted(_CAMEL.sub("<wbr>", text)))
+    long = max((len(word) for word in text.split()), default=0) > 14
+    return Cell(css="claimbook-long" if long else "", content=trusted(breakable(text)))
 
 
 def text_cell(text: str) -> str:
     """A cell of escaped text. Short text ("Tokens/s") never breaks; a long name may, after "/"
     and "_" first, and anywhere if a table must (``claimbook-long``), so the table fits its column."""
-    if len(text) <= 14:
-        return f"<td>{_CAMEL.sub('<wbr>', text)}</td>"
-    long = max((len(word) for word in text.split()), default=0) > 14
-    opening = '<td class="claimbook-long">' if long else "<td>"
-    return opening + breakable(text) + "</td>"
+    return str(_TD(_text_cell(text)))
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_TD = macro("cells.html", "td")
 
 
 def breakable(text: str) -> str:
@@ -502,42 +515,37 @@ class _CellStyle:
     def __init__(self, links: dict, titles: dict, decimals: dict, numeric: dict):
         self.links, self.titles, self.decimals, self.numeric = links, titles, decimals, numeric
 
-    def cell(self, row, column) -> str:
+    def cell(self, row, column, lead: bool = False) -> Cell:
         cell = _cell(row[column], self.numeric[column], self.decimals.get(column))
         url = row[self.links[column]] if column in self.links else None
         if isinstance(url, str) and url:
-            text = text_cell(escape(row[column]))
-            opening = text[: text.index(">") + 1]
-            cell = f'{opening}<a href="{escape(url)}">{text[len(opening) : -len("</td>")]}</a></td>'
+            cell = _text_cell(escape(row[column]))._replace(href=url)
         elif column == "Verdict" and row[column] in BADGES:
-            cell = f"<td>{badge(row[column])}</td>"
+            cell = Cell(content=trusted(badge(row[column])))
         if column in self.titles and isinstance(row[self.titles[column]], str):
-            cell = cell.replace("<td", f'<td title="{escape(row[self.titles[column]])}"', 1)
-        return cell
+            cell = cell._replace(title=row[self.titles[column]])
+        return cell._replace(lead=lead)
 
 
 def _table_part(frame: pd.DataFrame, columns: list, caption: str, style: _CellStyle) -> str:
     # the lead columns are marked: a phone keeps them narrow enough to be read before the table scrolls
-    lead = {column: " data-lead" if _LEAD.fullmatch(str(column)) else "" for column in columns}
-    head = "".join(
-        f'<th scope="col"{" class=num" if style.numeric[column] else ""}{lead[column]}>'
-        f"{breakable(escape(heading(column)))}</th>"
+    lead = {column: bool(_LEAD.fullmatch(str(column))) for column in columns}
+    heads = [
+        {
+            "numeric": style.numeric[column],
+            "lead": lead[column],
+            "heading": trusted(breakable(escape(heading(column)))),
+        }
         for column in columns
-    )
+    ]
     # Each row's values as the frame holds them, without a Series made for each row (iterrows):
     # the tables of a page reading every claim are written in a tenth of the time.
     names = list(frame.columns)
-    body = "".join(
-        "<tr>"
-        + "".join(style.cell(row, column).replace("<td", "<td" + lead[column], 1) for column in columns)
-        + "</tr>"
+    rows = (
+        [style.cell(row, column, lead[column]) for column in columns]
         for row in (dict(zip(names, values)) for values in frame.to_numpy())
     )
-    return (
-        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
-        f'<table class="{table_class(len(columns))}"><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
+    return render("table.html", caption=caption, classes=table_class(len(columns)), columns=heads, rows=rows)
 
 
 def table_text(frame: pd.DataFrame, caption: str) -> str:

@@ -229,10 +229,12 @@ def test_the_wheel_holds_every_module_and_the_command(wheel):
         info = {name.split("/", 1)[1]: archive.read(name).decode() for name in names if ".dist-info/" in name}
     modules = {
         path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "claimbook").rglob("*.py")
+        for path in (ROOT / "claimbook").rglob("*")
+        if path.suffix == ".py" or path.parent.name == "templates"
         if "__pycache__" not in path.parts
     }
     assert "claimbook/engine/kinds/ratio.py" in modules
+    assert "claimbook/present/templates/table.html" in modules  # the HTML templates are package data
     assert {name for name in names if ".dist-info/" not in name} == modules
     assert "claimbook = claimbook.__main__:run" in info["entry_points.txt"]
     assert "Requires-Dist: pandas<4,>=3.1" in info["METADATA"]

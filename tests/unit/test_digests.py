@@ -82,3 +82,19 @@ def test_a_fetched_file_in_the_ignored_raw_folder_leaves_the_assembly_digest_as_
     assert assembly_digest(tmp_path, {}, {}) == before
     (tmp_path / "data" / "mlperf" / "v5.1.csv").write_text("round\nv5.1\n", encoding="utf-8")
     assert assembly_digest(tmp_path, {}, {}) != before
+
+
+def test_a_page_depends_on_the_html_templates_its_modules_write_with(tmp_path, monkeypatch):
+    """The templates of ``claimbook.present.templating`` are read as a page runs: an edit of one
+    changes the digest of every page whose code writes HTML with them."""
+    modules = digests.template_modules(ROOT / "notebooks" / "claim.ipynb")
+    assert "claimbook.present.templating" in modules
+    key = "claimbook.present.templating templates"
+    assert key in digests.modules_digest(modules)
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "table.html").write_text("<table></table>", encoding="utf-8")
+    monkeypatch.setattr(digests, "READS", {"claimbook.present.templating": folder})
+    before = digests.modules_digest(modules)[key]
+    (folder / "table.html").write_text("<table class=x></table>", encoding="utf-8")
+    assert digests.modules_digest(modules)[key] != before

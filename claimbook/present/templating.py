@@ -1,0 +1,66 @@
+"""The one Jinja2 environment every piece of the book's HTML is written with: cards, badges,
+tables, citations and the pages' HTML blocks, each a template in ``templates/``.
+
+Escaping is the template's, never the caller's: the environment autoescapes every value it
+writes (``{{ value }}``) with ``escape`` (``html.escape``'s entities, a backtick as ``&#96;`` and
+no newline, so no value starts a line of Markdown), and a value is written as markup only when it
+is ``Markup``: what another template wrote (``trusted``). An undefined name is an error, never an
+empty string (``StrictUndefined``).
+
+Templates are written one element or so a line, indented as the markup nests; the loader joins
+the lines, dropping each line's indentation and its newline, so what a template writes is one
+line, as a Markdown HTML block needs (a space wanted between two pieces is written inside a line).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def escape(text) -> str:
+    """HTML-escaped text, safe in an element or an attribute; no newline starts a Markdown line."""
+    return html.escape(str(text)).replace("`", "&#96;").replace("\r", " ").replace("\n", " ")
+
+
+def trusted(markup: str) -> Markup:
+    """Markup written by a template of this environment (or by ``escape``), to be written as it is."""
+    return Markup(markup)
+
+
+def _escaped(value) -> Markup:
+    """A value as a template writes it: markup as it is, anything else escaped by ``escape``."""
+    return value if hasattr(value, "__html__") else Markup(escape(value))
+
+
+class _JoinedLines(jinja2.FileSystemLoader):
+    """Templates from ``templates/``, each line's indentation and newline dropped."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        return "".join(line.lstrip() for line in source.splitlines()), filename, uptodate
+
+
+ENVIRONMENT = jinja2.Environment(
+    loader=_JoinedLines(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    finalize=_escaped,
+)
+# ``|e`` says what every ``{{ }}`` does already, with the same entities (MarkupSafe's own differ).
+ENVIRONMENT.filters["e"] = ENVIRONMENT.filters["escape"] = _escaped
+
+
+def render(name: str, **context) -> str:
+    """The template ``name`` of ``templates/`` written with ``context``."""
+    return ENVIRONMENT.get_template(name).render(**context)
+
+
+def macro(name: str, function: str):
+    """A macro of a template, to call from Python (it returns ``Markup``)."""
+    return getattr(ENVIRONMENT.get_template(name).module, function)
