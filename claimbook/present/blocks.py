@@ -25,7 +25,7 @@ from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.names import squash
 from claimbook.inputs.rules import location_parts
 from claimbook.present import links as addresses  # (``links`` is a table's argument)
-from claimbook.present.templating import escape, macro, render, trusted
+from claimbook.present.templating import escape, macro, macros, render, trusted
 
 RESULTS_REPOSITORY = "https://github.com/mlcommons/inference_results_{round}/tree/main/{path}"
 TRADEMARK = (
@@ -49,10 +49,7 @@ _LITERAL = re.compile(r"``(.+?)``")
 def prose_html(text) -> str:
     """Text written for the package's own readers (a docstring, a field's meaning) as HTML: escaped,
     its reStructuredText literals (double backticks) set as code, never shown as backticks."""
-    parts = _LITERAL.split(" ".join(str(text).split()))
-    return "".join(
-        f"<code>{escape(part)}</code>" if index % 2 else escape(part) for index, part in enumerate(parts)
-    )
+    return str(_BADGES.prose(_LITERAL.split(" ".join(str(text).split()))))
 
 
 def prose_text(text) -> str:
@@ -93,11 +90,7 @@ def provenance_url(round_name: str, location: str) -> str:
 
 
 def badge(verdict: str) -> str:
-    icon, word, css = BADGES[verdict]
-    return (
-        f'<span class="claimbook-badge claimbook-badge-{css}"><span aria-hidden="true">{icon}</span> '
-        f"{escape(word)}</span>"
-    )
+    return str(_BADGES.badge(*BADGES[verdict]))
 
 
 # The book's own words a reader meets in a card's prose and the citation, by the caveat that
@@ -116,10 +109,7 @@ def defined_terms(markup: str, book_root: str = "") -> str:
         for index, piece in enumerate(pieces):
             at = -1 if piece.startswith("<") else piece.find(caveat.label)
             if at >= 0:
-                link = (
-                    f'<a class="claimbook-term" href="{escape(addresses.caveat(code, book_root))}" '
-                    f'title="{escape(caveat.explanation)}">{escape(caveat.label)}</a>'
-                )
+                link = str(_BADGES.term(addresses.caveat(code, book_root), caveat.explanation, caveat.label))
                 pieces[index] = piece[:at] + link + piece[at + len(caveat.label) :]
                 break
         markup = "".join(pieces)
@@ -128,17 +118,19 @@ def defined_terms(markup: str, book_root: str = "") -> str:
 
 def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
     """One small labelled badge per caveat code, linked to its explanation on the method page."""
-    parts = []
+    items = []
     for code in codes:
         caveat = caveats.BY_CODE[code]
-        css = "claimbook-caveat" + ("" if caveat.qualifies else " claimbook-caveat-label")
         stated = code in set(acknowledged)
-        label = caveat.label + (" (stated by the claim)" if stated else "")
-        parts.append(
-            f'<a class="{css}" href="{escape(addresses.caveat(code, book_root))}" '
-            f'title="{escape(caveat.explanation)}">{escape(label)}</a>'
+        items.append(
+            {
+                "css": "claimbook-caveat" + ("" if caveat.qualifies else " claimbook-caveat-label"),
+                "href": addresses.caveat(code, book_root),
+                "explanation": caveat.explanation,
+                "label": caveat.label + (" (stated by the claim)" if stated else ""),
+            }
         )
-    return " ".join(parts)
+    return str(_BADGES.caveats(items))
 
 
 def display_html(markup: str, text: str):
@@ -177,7 +169,7 @@ class SystemNames:
         for match in self.pattern.finditer(text):
             shown, identifier = self.names[match.group(1)]
             out.append(escape(text[last : match.start()]))
-            out.append(f'<span class="claimbook-system" title="{escape(identifier)}">{escape(shown)}</span>')
+            out.append(str(_BADGES.system(identifier, shown)))
             last = match.end()
         return "".join(out) + escape(text[last:])
 
@@ -198,10 +190,10 @@ PLAIN = SystemNames()
 def claim_heading(claim, registry=None, root: str = "", title: str | None = None) -> str:
     """A claim's title (or ``title``) as a link to its card, its id on hover; as text without a
     registry to place it."""
-    text = escape(title or claim.get("title") or claim.id)
+    text = title or claim.get("title") or claim.id
     if registry is None:
-        return text
-    return f'<a class="claimbook-claim-link" href="{escape(addresses.claim(claim, registry, root))}" title="{escape(claim.id)}">{text}</a>'
+        return escape(text)
+    return str(_BADGES.claim_link(addresses.claim(claim, registry, root), claim.id, text))
 
 
 def card(
@@ -213,47 +205,42 @@ def card(
     claim = check.claim
     heading = claim_heading(claim, registry, book_root, title)
     if link:
-        heading = f'<a class="claimbook-claim-link" href="{escape(link)}" title="{escape(claim.id)}">{escape(title or claim.get("title") or claim.id)}</a>'
-    measured = check.measured_range()
-    parts_html = ""
-    if check.parts:
-        items = "".join(
-            f"<li>{badge(part.verdict)} "
-            + ('<em class="claimbook-role">A detail:</em> ' if part.claim.get("role") == "detail" else "")
-            + f'{escape(part.claim.statement)} <span class="claimbook-finding">'
-            f"{names.html(part.reason)}</span>{_caveat_line(part, book_root)}{_context_html(part, names, book_root)}</li>"
-            for part in check.parts
-        )
-        parts_html = f'<ul class="claimbook-parts">{items}</ul>'
-    figures = ""
-    if measured:
-        figures = f'<p class="claimbook-range"><strong>Measured:</strong> {escape(measured)}</p>'
-    decision = claim.get("decision")
-    decision_html = (
-        f'<p class="claimbook-decision"><em>Why the book decided so:</em> {escape(" ".join(decision.split()))}</p>'
-        if decision
-        else ""
-    )
+        heading = str(_BADGES.claim_link(link, claim.id, title or claim.get("title") or claim.id))
     every_row = check.tables.get("every_row")
-    rows_html = ""
-    if every_row is not None and not every_row.empty:
-        rows_html = (
-            f'<details class="claimbook-every-row"><summary>Every row of the table ({formatting.count(len(every_row))})</summary>'
-            f"{table_html(every_row, 'Every row of the table the claim states, as checked')}</details>"
-        )
-    notes = "".join(f"<li>{names.html(note)}</li>" for note in check.notes)
-    notes_html = (
-        f'<details class="claimbook-notes"><summary>Why, in detail</summary><ul>{notes}</ul></details>'
-        if notes
-        else ""
+    if every_row is not None and every_row.empty:
+        every_row = None
+    return render(
+        "card.html",
+        anchor=addresses.card_anchor(claim.id),
+        verdict=check.verdict,
+        claim_id=claim.id,
+        heading=trusted(heading),
+        badge=trusted(badge(check.verdict)),
+        spread=trusted(_spread_html(check)),
+        statement=claim.statement,
+        finding=trusted(names.html(check.reason)),
+        measured=check.measured_range(),
+        caveats=trusted(_caveat_badges_of(check, book_root)),
+        decision=" ".join(claim.get("decision").split()) if claim.get("decision") else "",
+        context=trusted(_context_html(check, names, book_root)),
+        parts=[_part(part, names, book_root) for part in check.parts],
+        every_row=every_row is not None
+        and trusted(table_html(every_row, "Every row of the table the claim states, as checked")),
+        every_row_count=formatting.count(len(every_row)) if every_row is not None else "",
+        notes=[trusted(names.html(note)) for note in check.notes],
     )
-    return (
-        f'<div class="claimbook-card" id="{escape(addresses.card_anchor(claim.id))}" data-verdict="{escape(check.verdict)}" data-claim="{escape(claim.id)}">'
-        f'<p class="claimbook-card-title">{heading} {badge(check.verdict)}{_spread_html(check)}</p>'
-        f'<p class="claimbook-claim"><em>The claim:</em> {escape(claim.statement)}</p>'
-        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(check.reason)}</p>'
-        f"{figures}{_caveat_line(check, book_root)}{decision_html}{_context_html(check, names, book_root)}{parts_html}{rows_html}{notes_html}</div>"
-    )
+
+
+def _part(part, names, book_root: str) -> dict:
+    """A part of a claim as its card lists it."""
+    return {
+        "badge": trusted(badge(part.verdict)),
+        "detail": part.claim.get("role") == "detail",
+        "statement": part.claim.statement,
+        "finding": trusted(names.html(part.reason)),
+        "caveats": trusted(_caveat_badges_of(part, book_root)),
+        "context": trusted(_context_html(part, names, book_root)),
+    }
 
 
 def spread(check) -> str:
@@ -281,7 +268,7 @@ def spread_of(claim, cases) -> str:
 
 
 def spread_html(text: str) -> str:
-    return f' <span class="claimbook-spread">{escape(text)}</span>' if text else ""
+    return str(_BADGES.spread(text))
 
 
 def _spread_html(check) -> str:
@@ -291,19 +278,12 @@ def _spread_html(check) -> str:
 def _context_html(check, names=PLAIN, book_root: str = "") -> str:
     """What a reader expects beside the figures (the best rival, per-GPU figures, an inferred
     side), visible on the card and never deciding."""
-    if not check.context:
-        return ""
-    items = "".join(f"<li>{defined_terms(names.html(note), book_root)}</li>" for note in check.context)
-    return (
-        '<div class="claimbook-context"><p><strong>For context</strong> (never deciding):</p>'
-        f"<ul>{items}</ul></div>"
-    )
+    notes = [trusted(defined_terms(names.html(note), book_root)) for note in check.context]
+    return render("context.html", notes=notes)
 
 
-def _caveat_line(check, book_root: str) -> str:
-    if not check.caveats:
-        return ""
-    return f'<p class="claimbook-caveats">{caveat_badges(check.caveats, book_root, check.acknowledged)}</p>'
+def _caveat_badges_of(check, book_root: str) -> str:
+    return caveat_badges(check.caveats, book_root, check.acknowledged) if check.caveats else ""
 
 
 def card_text(check) -> str:
@@ -368,6 +348,8 @@ def text_cell(text: str) -> str:
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _TD = macro("cells.html", "td")
+_BADGES = macros("badges.html")
+_DETAILS = macros("details.html")
 
 
 def breakable(text: str) -> str:
@@ -692,7 +674,9 @@ def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None =
     """The exact results a check used, each system linked to its folder of published logs."""
     frame = evidence_frame(rows, result_ids)
     if frame.empty:
-        display_html(f"<p>{escape(caption)}: no published result.</p>", f"{caption}: no published result.")
+        display_html(
+            str(_DETAILS.paragraph(f"{caption}: no published result.")), f"{caption}: no published result."
+        )
         return
     if "Benchmark" not in frame.columns and "benchmark" in rows.columns and not rows.empty:
         caption = f"{caption}: {rows['benchmark'].iloc[0]}"
@@ -714,20 +698,17 @@ def citation(
     """The footnote MLCommons' rules ask for: suite and version, division, benchmarks and
     scenarios, source and date, result IDs where known, the derived-metric statement and the
     trademark legend."""
-    parts = []
+    sentences = []
     if rows is not None and not rows.empty:
         # Each round its own citation, the newest first: its version, divisions, source and IDs.
         for round_name in sorted(set(rows["round"].astype(str)), key=_round_key, reverse=True):
-            parts += _round_citation(rows[rows["round"].astype(str) == round_name], sources, result_ids)
+            sentences += _round_citation(rows[rows["round"].astype(str) == round_name], sources, result_ids)
     if announcement is not None:
-        parts.append(f"Claims paraphrased from {escape(announcement.title)} ({escape(announcement.date)}).")
+        sentences.append(("announcement", {"title": announcement.title, "date": announcement.date}))
     if derived:
-        parts.append(
-            "Ratios, per-GPU and per-watt figures, efficiencies, costs and verdicts are derived by this "
-            f"book from the published results. {NOT_VERIFIED}"
-        )
-    parts.append(escape(TRADEMARK))
-    return '<p class="claimbook-citation">' + " ".join(parts) + "</p>"
+        sentences.append(("derived", NOT_VERIFIED))
+    sentences.append(("trademark", TRADEMARK))
+    return render("citation.html", sentences=sentences)
 
 
 def _round_key(round_name: str) -> tuple:
@@ -736,33 +717,35 @@ def _round_key(round_name: str) -> tuple:
 
 
 def _round_citation(rows: pd.DataFrame, sources: dict, result_ids: pd.DataFrame | None) -> list[str]:
-    """The citation's sentences for the results of one round."""
-    parts = []
+    """The citation's sentences for the results of one round, each (its kind, what it says)."""
     round_name = str(rows["round"].iloc[0])
-    divisions = " and ".join(f"{name.capitalize()} division" for name in sorted(set(rows["division"])))
-    scenarios = ", ".join(sorted(set(rows["scenario"])))
-    benchmarks = ", ".join(sorted(set(rows["benchmark"])))
+    said = {
+        "round": round_name,
+        "divisions": " and ".join(f"{name.capitalize()} division" for name in sorted(set(rows["division"]))),
+        "scenarios": ", ".join(sorted(set(rows["scenario"]))),
+        "benchmarks": ", ".join(sorted(set(rows["benchmark"]))),
+    }
+    parts = [("round", said)]
     source = sources.get(round_name, {})
-    parts.append(
-        f"MLPerf® Inference {escape(round_name)}, {escape(divisions)}; {escape(benchmarks)} "
-        f"({escape(scenarios)})."
-    )
     if source:
         parts.append(
-            f"Results from MLCommons' {escape(source.get('repository', ''))} "
-            f"(<code>{escape(source.get('file', 'summary.csv'))}</code>, commit "
-            f"<code>{escape(str(source.get('commit', ''))[:12])}</code>), published "
-            f"{escape(source.get('published', ''))}; each result above links to its folder of logs."
+            (
+                "source",
+                {
+                    "repository": source.get("repository", ""),
+                    "file": source.get("file", "summary.csv"),
+                    "commit": str(source.get("commit", ""))[:12],
+                    "published": source.get("published", ""),
+                },
+            )
         )
     published = sorted({str(value) for value in rows.get("result_id", ()) if pd.notna(value) and value})
     if published:  # a summary that carries the public result IDs (v5.1's JSON): cited from it
-        parts.append(f"Result IDs, as MLCommons' summary gives them: {escape(', '.join(published))}.")
+        parts.append(("published ids", ", ".join(published)))
     elif result_ids is not None and not result_ids.empty:
         listed = sorted({text for ids in ids_for(result_ids, rows, with_system=True) for text in ids})
         if listed:
-            parts.append(
-                f"Result IDs: {escape('; '.join(listed))}. The results summary itself carries no ID."
-            )
+            parts.append(("cited ids", "; ".join(listed)))
     return parts
 
 
@@ -775,10 +758,7 @@ def show_citation(rows, announcement, sources: dict, derived: bool = True, resul
 
 def details(summary: str, markup: str, text: str):
     """Folded content for readers who want it (a chapter's parameters, for instance)."""
-    display_html(
-        f'<details class="claimbook-details"><summary>{escape(summary)}</summary>{markup}</details>',
-        f"{summary}\n{text}",
-    )
+    display_html(str(_DETAILS.details(summary, trusted(markup))), f"{summary}\n{text}")
 
 
 def parameters(values: dict, template: str):
@@ -788,7 +768,6 @@ def parameters(values: dict, template: str):
     shown = json.dumps(values, indent=2, ensure_ascii=False, sort_keys=True, default=str)
     details(
         "Parameters this page ran with",
-        f"<p>Template <code>{escape(template)}</code>, executed by <code>python -m claimbook build</code>.</p>"
-        f'<pre class="claimbook-parameters">{html.escape(shown)}</pre>',
+        str(_DETAILS.parameters(template, shown)),
         shown,
     )

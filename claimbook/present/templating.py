@@ -9,7 +9,8 @@ empty string (``StrictUndefined``).
 
 Templates are written one element or so a line, indented as the markup nests; the loader joins
 the lines, dropping each line's indentation and its newline, so what a template writes is one
-line, as a Markdown HTML block needs (a space wanted between two pieces is written inside a line).
+line, as a Markdown HTML block needs: a space wanted between two pieces is written inside a line,
+or as ``{{ " " }}`` where a long sentence goes on over the next line.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ ENVIRONMENT = jinja2.Environment(
 )
 # ``|e`` says what every ``{{ }}`` does already, with the same entities (MarkupSafe's own differ).
 ENVIRONMENT.filters["e"] = ENVIRONMENT.filters["escape"] = _escaped
+# ``|lines``: text escaped with its lines kept, for a ``<pre>`` (``html.escape`` alone).
+ENVIRONMENT.filters["lines"] = lambda value: Markup(html.escape(str(value)))
 
 
 def render(name: str, **context) -> str:
@@ -64,3 +67,8 @@ def render(name: str, **context) -> str:
 def macro(name: str, function: str):
     """A macro of a template, to call from Python (it returns ``Markup``)."""
     return getattr(ENVIRONMENT.get_template(name).module, function)
+
+
+def macros(name: str):
+    """A template's macros, by name, to call from Python (each returns ``Markup``)."""
+    return ENVIRONMENT.get_template(name).module
