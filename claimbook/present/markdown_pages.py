@@ -3,8 +3,9 @@ every claim), one page per announcement, the caveat vocabulary and the reference
 kinds, and the book's table of contents.
 
 Pages are Markdown whose data-driven parts are plain HTML blocks (CommonMark's, which every
-Markdown builder passes through, not one builder's directive); every text that comes from data
-passes through ``blocks.escape``, so markup in a results file or a registry shows as text. Every
+Markdown builder passes through, not one builder's directive), written by the autoescaping
+templates of ``present/templates`` (``present.templating``), so markup in a results file or a
+registry shows as text; Markdown text from data passes through ``blocks.markdown_text``. Every
 link to another page of the book comes from ``present.links``.
 """
 
@@ -27,6 +28,10 @@ from claimbook.inputs.earlier import round_order
 from claimbook.inputs.rules import location_parts
 from claimbook.present import blocks, links
 from claimbook.present.coverage_block import coverage_html
+from claimbook.present.templating import macros, render, trusted
+
+_LEDGER = macros("ledger.html")
+_DETAILS = macros("details.html")
 
 
 def evidence_locations(evidence) -> list[str]:
@@ -119,10 +124,8 @@ def _results_used(locations: list[str], round_name: str, results, names) -> str:
             label = " ".join(parts[1:2] + parts[3:]) or location
         # Each result in its own round's repository (an earlier round's result beside this one's).
         own_round = str(row.round) if row is not None else round_name
-        labelled.append(
-            f'<li><a href="{blocks.escape(blocks.provenance_url(own_round, location))}">{blocks.escape(label)}</a></li>'
-        )
-    return f'<p>The published results it rests on (their folders of logs):</p><ul class="claimbook-ledger-results">{"".join(labelled)}</ul>'
+        labelled.append({"href": blocks.provenance_url(own_round, location), "label": label})
+    return str(_LEDGER.results(labelled))
 
 
 def _rows_by_location(results) -> dict:
@@ -137,72 +140,62 @@ def _rows_by_location(results) -> dict:
     return kept["rows by location"]
 
 
-def _entry_html(entry: dict, registry, round_name: str, prefix: str, results=None, names=blocks.PLAIN) -> str:
+def _entry(entry: dict, registry, round_name: str, prefix: str, results=None, names=blocks.PLAIN) -> dict:
     """One line of the ledger: the verdict, the claim's title linked to its card, the measured
-    range; the claim, the finding, caveats, parts and results used one click away."""
+    range; the claim, the finding, caveats, parts and results used one click away (what
+    ``templates/ledger.html`` writes)."""
     claim = entry["claim"]
-    parts = "".join(
-        f"<li>{blocks.badge(part['verdict'])} {blocks.escape(part['claim'].statement)}"
-        f"{' ' + blocks.caveat_badges(part['caveats'], prefix) if part['caveats'] else ''}</li>"
+    parts = [
+        {
+            "badge": trusted(blocks.badge(part["verdict"])),
+            "statement": part["claim"].statement,
+            "caveats": trusted(blocks.caveat_badges(part["caveats"], prefix) if part["caveats"] else ""),
+        }
         for part in entry["parts"]
-    )
-    caveat_line = (
-        f'<p class="claimbook-caveats">{blocks.caveat_badges(entry["caveats"], prefix, entry["acknowledged"])}</p>'
-        if entry["caveats"]
-        else ""
-    )
-    return (
-        f'<li class="claimbook-ledger-item" id="ledger-{blocks.escape(claim.id)}" data-verdict="{blocks.escape(entry["verdict"])}">'
-        "<details><summary>"
-        f'<span class="claimbook-ledger-verdict">{blocks.badge(entry["verdict"])}</span>'
-        f'<span class="claimbook-ledger-claim">{blocks.claim_heading(claim, registry, prefix)}</span>'
-        f'<span class="claimbook-ledger-measured" title="{blocks.escape(entry["range"])}">{blocks.escape(entry["range"])}</span>'
-        '</summary><div class="claimbook-ledger-details">'
-        f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
-        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
-        + (
-            f'<p class="claimbook-range"><strong>Measured:</strong> {blocks.escape(entry["range"])}</p>'
-            if entry["range"]
-            else ""
-        )
-        + caveat_line
-        + (f'<ul class="claimbook-parts">{parts}</ul>' if parts else "")
-        + _results_used(entry["evidence"], round_name, results, names)
-        + f'<p><a href="{blocks.escape(links.claim(claim, registry, prefix))}">The card and its evidence →</a></p>'
-        + "</div></details></li>"
-    )
+    ]
+    return {
+        "claim_id": claim.id,
+        "verdict": entry["verdict"],
+        "badge": trusted(blocks.badge(entry["verdict"])),
+        "heading": trusted(blocks.claim_heading(claim, registry, prefix)),
+        "range": entry["range"],
+        "statement": claim.statement,
+        "finding": trusted(names.html(entry["reason"])),
+        "caveats": trusted(_caveats_of(entry, prefix)),
+        "parts": parts,
+        "results": trusted(_results_used(entry["evidence"], round_name, results, names)),
+        "link": links.claim(claim, registry, prefix),
+    }
+
+
+def _caveats_of(entry: dict, prefix: str) -> str:
+    return blocks.caveat_badges(entry["caveats"], prefix, entry["acknowledged"]) if entry["caveats"] else ""
 
 
 def _tally_html(entries_by_announcement: dict, registry, prefix: str) -> str:
     """How many claims have each verdict: a row per verdict, a column per announcement (headed by
     its publisher and round) and one for all (so the verdicts stay in view on a phone however many
     announcements there are)."""
-    heads = "".join(
-        f'<th scope="col" class="num"><a href="{blocks.escape(links.announcement(announcement_id, prefix))}" '
-        f'title="{blocks.escape(registry.announcements[announcement_id].title)}">'
-        f"{blocks.escape(registry.announcements[announcement_id].publisher)}"
-        f"<br>{blocks.escape(registry.announcements[announcement_id].round)}</a></th>"
+    heads = [
+        {
+            "href": links.announcement(announcement_id, prefix),
+            "title": registry.announcements[announcement_id].title,
+            "publisher": registry.announcements[announcement_id].publisher,
+            "round": registry.announcements[announcement_id].round,
+        }
         for announcement_id in entries_by_announcement
-    )
+    ]
     counts = {key: tally(entries) for key, entries in entries_by_announcement.items()}
     every = [entry for entries in entries_by_announcement.values() for entry in entries]
-    body = [
-        f'<tr><th scope="row">{blocks.badge(verdict)}</th>'
-        + "".join(f'<td class="num">{counts[key][verdict]}</td>' for key in entries_by_announcement)
-        + f'<td class="num">{tally(every)[verdict]}</td></tr>'
+    rows = [
+        {
+            "badge": trusted(blocks.badge(verdict)),
+            "counts": [counts[key][verdict] for key in entries_by_announcement] + [tally(every)[verdict]],
+        }
         for verdict in VERDICTS
     ]
-    body.append(
-        '<tr class="claimbook-tally-total"><th scope="row">Claims</th>'
-        + "".join(f'<td class="num">{len(entries)}</td>' for entries in entries_by_announcement.values())
-        + f'<td class="num">{len(every)}</td></tr>'
-    )
-    return (
-        '<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Verdicts per announcement">'
-        '<table class="claimbook-table claimbook-tally"><caption>Verdicts per announcement</caption><thead><tr>'
-        f'<th scope="col">Verdict</th>{heads}<th scope="col" class="num">All</th></tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
-    )
+    totals = [len(entries) for entries in entries_by_announcement.values()] + [len(every)]
+    return render("tally.html", heads=heads, rows=rows, totals=totals)
 
 
 def used_results(rows: list[dict], results):
@@ -277,9 +270,12 @@ def _announcement_section(announcement_id, entries, registry, round_name, result
         + ", ".join(f"{count} {verdict}" for verdict, count in tally(entries).items() if count)
         + f". [The announcement's chapter]({GENERATED_DIR}/{announcement_id}.md).\n",
         html_block(
-            f'<ul class="claimbook-ledger" aria-label="{blocks.escape(announcement.title)}: every claim">'
-            + "".join(_entry_html(entry, registry, round_name, "", results, names) for entry in ordered)
-            + "</ul>"
+            str(
+                _LEDGER.ledger(
+                    announcement.title,
+                    [_entry(entry, registry, round_name, "", results, names) for entry in ordered],
+                )
+            )
         ),
     ]
 
@@ -299,8 +295,11 @@ def announcement_page(
     source = (
         # An inline element of the book's own: its address (an http or https link, checked by the
         # registry) escaped for the attribute; its label, which MyST reads as Markdown, as text.
-        f'<a class="reference external" href="{blocks.escape(announcement.source_url)}">'
-        f"{text(announcement.source_label or announcement.source_url)}</a>"
+        str(
+            _DETAILS.source_link(
+                announcement.source_url, trusted(text(announcement.source_label or announcement.source_url))
+            )
+        )
         if announcement.source_url
         else text(announcement.source_label)
     )
@@ -352,37 +351,34 @@ def fenced(text: str, info: str) -> str:
 def _summary_card(entry: dict, registry, names=blocks.PLAIN) -> str:
     """A claim's card in short, on its announcement's page: its title links to the full card."""
     claim = entry["claim"]
-    link = links.claim(claim, registry, "../")
-    return (
-        f'<div class="claimbook-card" id="{blocks.escape(links.card_anchor(claim.id))}" data-verdict="{blocks.escape(entry["verdict"])}" data-claim="{blocks.escape(claim.id)}">'
-        f'<p class="claimbook-card-title">{blocks.claim_heading(claim, registry, "../")} '
-        f"{blocks.badge(entry['verdict'])}{blocks.spread_html(entry.get('spread', ''))}</p>"
-        f'<p class="claimbook-claim"><em>The claim:</em> {blocks.escape(claim.statement)}</p>'
-        f'<p class="claimbook-finding"><em>What the results show:</em> {names.html(entry["reason"])}</p>'
-        + (
-            f'<p class="claimbook-range"><strong>Measured:</strong> {blocks.escape(entry["range"])}</p>'
-            if entry["range"]
-            else ""
-        )
-        + (
-            f'<p class="claimbook-caveats">{blocks.caveat_badges(entry["caveats"], "../", entry["acknowledged"])}</p>'
-            if entry["caveats"]
-            else ""
-        )
-        + f'<p><a href="{blocks.escape(link)}">The card and its evidence →</a></p></div>'
+    return render(
+        "summary_card.html",
+        anchor=links.card_anchor(claim.id),
+        verdict=entry["verdict"],
+        claim_id=claim.id,
+        heading=trusted(blocks.claim_heading(claim, registry, "../")),
+        badge=trusted(blocks.badge(entry["verdict"])),
+        spread=trusted(blocks.spread_html(entry.get("spread", ""))),
+        statement=claim.statement,
+        finding=trusted(names.html(entry["reason"])),
+        range=entry["range"],
+        caveats=trusted(_caveats_of(entry, "../")),
+        link=links.claim(claim, registry, "../"),
     )
 
 
 def caveats_page() -> str:
     """The caveat vocabulary, one anchor per code (the badges link here)."""
-    items = []
-    for caveat in caveats.VOCABULARY:
-        kind = "qualifies a verdict" if caveat.qualifies else "labels a figure"
-        items.append(
-            f'<dt id="caveat-{caveat.code}"><span class="claimbook-caveat">{blocks.escape(caveat.label)}</span> '
-            f"<code>{caveat.code}</code> ({kind})</dt><dd>{blocks.escape(caveat.explanation)}</dd>"
-        )
-    return html_block(f'<dl class="claimbook-vocabulary">{"".join(items)}</dl>')
+    items = [
+        {
+            "code": caveat.code,
+            "label": caveat.label,
+            "kind": "qualifies a verdict" if caveat.qualifies else "labels a figure",
+            "explanation": caveat.explanation,
+        }
+        for caveat in caveats.VOCABULARY
+    ]
+    return html_block(render("vocabulary.html", items=items))
 
 
 def field_table(fields, required=()) -> pd.DataFrame:
@@ -460,7 +456,7 @@ def kinds_page(registry) -> str:
     for kind, entry in scaffold.kind_examples(registry).items():
         module = engine.KINDS[kind]
         doc = (module.__doc__ or "").split("\n\n")[0]
-        parts.append(html_block(f'<p class="claimbook-kind-doc">{blocks.prose_html(doc)}</p>'))
+        parts.append(html_block(str(_DETAILS.kind_doc(trusted(blocks.prose_html(doc))))))
         parts.append(fenced(yaml.safe_dump([entry], sort_keys=False, width=100, allow_unicode=True), "yaml"))
     parts.append("### Mistakes and their messages\n")
     for what, entry, message in scaffold.mistakes():
