@@ -133,6 +133,11 @@ def caveat_badges(codes, book_root: str = "", acknowledged=()) -> str:
     return str(_BADGES.caveats(items))
 
 
+def paragraph(text) -> str:
+    """A paragraph of text."""
+    return str(_DETAILS.paragraph(text))
+
+
 def display_html(markup: str, text: str):
     from IPython.display import display
 
@@ -674,9 +679,7 @@ def evidence(rows: pd.DataFrame, caption: str, result_ids: pd.DataFrame | None =
     """The exact results a check used, each system linked to its folder of published logs."""
     frame = evidence_frame(rows, result_ids)
     if frame.empty:
-        display_html(
-            str(_DETAILS.paragraph(f"{caption}: no published result.")), f"{caption}: no published result."
-        )
+        display_html(paragraph(f"{caption}: no published result."), f"{caption}: no published result.")
         return
     if "Benchmark" not in frame.columns and "benchmark" in rows.columns and not rows.empty:
         caption = f"{caption}: {rows['benchmark'].iloc[0]}"

@@ -22,6 +22,7 @@ from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN
 from claimbook.engine.page_call import checked_call, known_claims
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, links
+from claimbook.present.templating import macros, trusted
 
 OUTCOME = {True: "holds", False: "does not hold", None: "for context"}
 NOT_THE_BEST = "not the best case"  # a case of an "up to" claim other than the one that decides
@@ -93,7 +94,7 @@ class ClaimPage:
         made = self.charts()
         if not made:
             text = no_chart_sentence(self.check)
-            blocks.display_html(f"<p>{blocks.escape(text)}</p>", text)
+            blocks.display_html(blocks.paragraph(text), text)
         for chart in made:
             display(chart)
 
@@ -119,7 +120,7 @@ class ClaimPage:
                 shown = True
         if not shown:
             blocks.display_html(
-                "<p>No further context: the evidence above is everything the check used.</p>",
+                blocks.paragraph("No further context: the evidence above is everything the check used."),
                 "No further context.",
             )
 
@@ -221,13 +222,9 @@ def show_method(kind: str) -> None:
     """How a kind of claim is checked, in its module's words (literals set as code)."""
     module = engine.KINDS.get(kind)
     text = (inspect.getdoc(module) if module else "") or ""
-    paragraphs = [blocks.prose_html(paragraph) for paragraph in text.split("\n\n")]
-    if not text.startswith(f"Kind ``{kind}``"):
-        paragraphs[0] = f"<strong>{blocks.escape(kind)}</strong>: {paragraphs[0]}"
-    blocks.display_html(
-        '<div class="claimbook-method"><p>' + "</p><p>".join(paragraphs) + "</p></div>",
-        blocks.prose_text(text),
-    )
+    paragraphs = [trusted(blocks.prose_html(paragraph)) for paragraph in text.split("\n\n")]
+    named = "" if text.startswith(f"Kind ``{kind}``") else kind
+    blocks.display_html(str(macros("details.html").method(named, paragraphs)), blocks.prose_text(text))
 
 
 def _caption(name: str) -> str:
@@ -459,7 +456,7 @@ def above_linear_sentence(check) -> str:
 def show_above_linear(check) -> None:
     """The sentence above, on the page (the leader's label carries its efficiency)."""
     text = above_linear_sentence(check)
-    blocks.display_html(f"<p>{blocks.escape(text)}</p>", text)
+    blocks.display_html(blocks.paragraph(text), text)
 
 
 def case_table(check) -> pd.DataFrame:

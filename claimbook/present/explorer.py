@@ -14,6 +14,9 @@ import pandas as pd
 from claimbook.common import formatting
 from claimbook.inputs.schema import SCENARIOS
 from claimbook.present import blocks, charts
+from claimbook.present.templating import macros, trusted
+
+_DETAILS = macros("details.html")
 
 LLM_SCENARIOS = ("Offline", "Server", "Interactive")
 
@@ -254,10 +257,9 @@ def results_table(results: pd.DataFrame):
         caption = f"{benchmark} ({formatting.plural(len(rows), 'result')})"
         links, titles = {"System": "_url"}, {"System": "_system", "Accelerators": "_published_accelerator"}
         parts.append(
-            f'<details class="claimbook-results"><summary>{blocks.escape(caption)}</summary>'
-            f"{blocks.table_html(frame, caption, links, titles)}</details>"
+            str(_DETAILS.results(caption, trusted(blocks.table_html(frame, caption, links, titles))))
         )
         hidden = [column for column in frame.columns if column in {*links.values(), *titles.values()}]
         texts.append(blocks.table_text(blocks.reader_order(frame.drop(columns=hidden)), caption))
     lead = f"Every result of the round ({formatting.plural(len(results), 'result')}), a table per benchmark:"
-    blocks.display_html(f"<p>{blocks.escape(lead)}</p>" + "".join(parts), "\n\n".join([lead, *texts]))
+    blocks.display_html(blocks.paragraph(lead) + "".join(parts), "\n\n".join([lead, *texts]))
