@@ -1,8 +1,9 @@
 """What a page shows readers: verdict cards, caveat badges, tables and citations, as escaped
 HTML with a plain-text twin.
 
-Text from a results file (system names, organizations) reaches these pages; every value passes
-through ``html.escape`` here, so markup in the data shows as text and never runs. Tables scroll
+Text from a results file (system names, organizations) reaches these pages; the markup is written
+by the autoescaping templates of ``templates/`` (``present.templating``), every value escaped by
+``escape``, so markup in the data shows as text and never runs. Tables scroll
 inside their own box, numbers are right-aligned with thousands separators, and each badge says
 its verdict in an icon and a word, never by colour alone.
 """

@@ -72,3 +72,8 @@ def macro(name: str, function: str):
 def macros(name: str):
     """A template's macros, by name, to call from Python (each returns ``Markup``)."""
     return ENVIRONMENT.get_template(name).module
+
+
+def render_string(source: str, **context) -> str:
+    """``source``, a template given as text (the tests'), written with ``context``."""
+    return ENVIRONMENT.from_string(source).render(**context)
