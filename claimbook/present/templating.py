@@ -59,6 +59,13 @@ ENVIRONMENT.filters["e"] = ENVIRONMENT.filters["escape"] = _escaped
 ENVIRONMENT.filters["lines"] = lambda value: Markup(html.escape(str(value)))
 
 
+def compile_all() -> None:
+    """Every template compiled into the environment, once: the kernels' fork server does it
+    before it forks them (claimbook.pipeline.kernels), so that each page only renders."""
+    for path in sorted(TEMPLATES.glob("*.html")):
+        ENVIRONMENT.get_template(path.name)
+
+
 def render(name: str, **context) -> str:
     """The template ``name`` of ``templates/`` written with ``context``."""
     return ENVIRONMENT.get_template(name).render(**context)

@@ -66,7 +66,7 @@ import pandas as pd
 from claimbook.claims.drafting import Drafting
 from claimbook.claims.fields import Field
 from claimbook.engine import quantifiers
-from claimbook.engine.core import CaseDetail, ClaimSpecError
+from claimbook.engine.core import CaseDetail, ClaimSpecError, cannot_check, select_for
 
 __all__ = [
     "Bar",
@@ -112,6 +112,34 @@ class Table:
     omit: tuple[str, ...] = ()
     omit_suffix: str = ""
     head: int | None = None
+
+
+@dataclass
+class Findings:
+    """What a kind's check gathers case by case before it decides, one type for every kind (a
+    kind's own findings add their fields): the cases, the frames of the results they used, and
+    what a selector looked for where it found nothing."""
+
+    cases: list = field(default_factory=list)
+    used: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+
+    def measured(self) -> list:
+        """The cases with a measured figure."""
+        return [case for case in self.cases if case.measured is not None]
+
+    def rows(self) -> pd.DataFrame:
+        """Every result the cases used, in the order they used them."""
+        return pd.concat(self.used) if self.used else pd.DataFrame()
+
+
+def selected_subject(claim, data, absent: str):
+    """The results a claim's subject selects; where it selects none, None and the check that
+    says so (``absent``, then what the selector looked for)."""
+    subject, why = select_for(data, claim, claim.get("subject"), "subject")
+    if why:
+        return None, cannot_check(claim, f"{absent}: {why}.", missing=[why])
+    return subject, None
 
 
 # The unit of a claim that compares two figures (a ratio, a gain, a lead) where it writes none:

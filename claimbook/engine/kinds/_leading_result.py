@@ -15,7 +15,6 @@ from claimbook.engine.core import (
     SelectionError,
     SizeError,
     benchmarks_of,
-    cannot_check,
     gpus_said,
     label_of,
     rows_of,
@@ -81,15 +80,9 @@ def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
 
 def _subject_and_field(claim: Claim, data: Data):
     """The subject's results and its field, or the check that says the subject is not in the data."""
-    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
-    if subject_missing:
-        return (
-            None,
-            None,
-            cannot_check(
-                claim, f"The subject is not in the data: {subject_missing}.", missing=[subject_missing]
-            ),
-        )
+    subject, refused = kinds.selected_subject(claim, data, "The subject is not in the data")
+    if refused:
+        return None, None, refused
     return subject, _field(data, claim, subject), None
 
 

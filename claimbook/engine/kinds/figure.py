@@ -132,13 +132,11 @@ def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed
 
 
 def check(claim: Claim, data: Data):
-    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
-    if subject_missing:
-        return cannot_check(
-            claim,
-            f"The system the figure is about is not in the data: {subject_missing}.",
-            missing=[subject_missing],
-        )
+    subject, refused = kinds.selected_subject(
+        claim, data, "The system the figure is about is not in the data"
+    )
+    if refused:
+        return refused
     benchmark = benchmarks_of(claim)[0]
     found = Found()
     each = (claim.get("subject") or {}).get("combine") == "each"
@@ -248,25 +246,20 @@ def _other_division(claim: Claim, data: Data, row: pd.Series, label: str) -> lis
 
 
 @dataclass
-class Found:
+class Found(kinds.Findings):
     """What a figure check gathers, scenario by scenario, before it decides."""
 
-    cases: list = field(default_factory=list)
-    used: list = field(default_factory=list)  # frames of the results used
     sentences: list = field(default_factory=list)  # the reason, a sentence per case
     context: list = field(default_factory=list)  # frames of the results that are the figure as stated
     context_notes: list = field(default_factory=list)
-    missing: list = field(
-        default_factory=list
-    )  # what the subject's selector looked for, where it found nothing
 
 
 def _decide(claim: Claim, data: Data, found: Found):
     """The claim judged by its quantifier on its cases (every one, or its best)."""
     cases, codes = found.cases, set()
-    rows = pd.concat(found.used) if found.used else pd.DataFrame()
+    rows = found.rows()
     tables = {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
-    measured_cases = [case for case in cases if case.measured is not None]
+    measured_cases = found.measured()
     if not measured_cases:
         return cannot_check(
             claim,

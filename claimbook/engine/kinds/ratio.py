@@ -342,12 +342,9 @@ class Baseline:
 
 
 @dataclass
-class Found:
+class Found(kinds.Findings):
     """What a ratio check gathers, baseline by baseline, before it decides."""
 
-    cases: list = field(default_factory=list)
-    used: list = field(default_factory=list)  # frames of the results used
-    missing: list = field(default_factory=list)  # what a selector did not find
     table: list = field(default_factory=list)  # the comparisons table, a dict per measured case
     rivals: list = field(default_factory=list)  # (case label, holds against the best of the class, it)
     left_out: list = field(default_factory=list)  # (subject result, case) without a counterpart
@@ -375,13 +372,11 @@ def _baseline(claim: Claim, data: Data, label: str, selector: dict, found: Found
 
 
 def check(claim: Claim, data: Data):
-    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
-    if subject_missing:
-        return cannot_check(
-            claim,
-            f"The results the claim is about are not in the data: {subject_missing}.",
-            missing=[subject_missing],
-        )
+    subject, refused = kinds.selected_subject(
+        claim, data, "The results the claim is about are not in the data"
+    )
+    if refused:
+        return refused
     found = Found()
     where = {"benchmark": benchmarks_of(claim)}
     joint = ambiguity.joint_submissions(data, claim, claim.get("subject"), where)
@@ -590,7 +585,7 @@ def _decide(claim: Claim, data: Data, found: Found):
     unit = multiple_unit(claim)
     rows = rows_of(found.used)
     tables = {"comparisons": pd.DataFrame(found.table)}
-    measured_cases = [case for case in found.cases if case.measured is not None]
+    measured_cases = found.measured()
     if not measured_cases:
         reason = (
             "No case has results on both sides"

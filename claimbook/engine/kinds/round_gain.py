@@ -208,28 +208,19 @@ def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -
 
 
 @dataclass
-class Found:
+class Found(kinds.Findings):
     """What a round-gain check gathers, scenario by scenario, before it decides."""
 
-    cases: list = field(default_factory=list)
-    used: list = field(default_factory=list)
     codes: set = field(default_factory=set)
     notes: list = field(default_factory=list)
     table: list = field(default_factory=list)  # the gains table, a dict per measured scenario
     headlines: list = field(default_factory=list)  # earlier figures that name no system
-    missing: list = field(
-        default_factory=list
-    )  # what the subject's selector looked for, where it found nothing
 
 
 def check(claim: Claim, data: Data):
-    subject, subject_missing = select_for(data, claim, claim.get("subject"), "subject")
-    if subject_missing:
-        return cannot_check(
-            claim,
-            f"The system is not in the current round's data: {subject_missing}.",
-            missing=[subject_missing],
-        )
+    subject, refused = kinds.selected_subject(claim, data, "The system is not in the current round's data")
+    if refused:
+        return refused
     benchmark = benchmarks_of(claim)[0]
     subject = subject[subject["benchmark"] == benchmark]
     found = Found()
@@ -386,10 +377,10 @@ def _gain_row(
 def _decide(claim: Claim, found: Found):
     """The verdict on the scenarios found: the claim's form decides on those within one division."""
     unit, codes = multiple_unit(claim), found.codes
-    rows = pd.concat(found.used) if found.used else pd.DataFrame()
+    rows = found.rows()
     known = pd.concat(found.headlines) if found.headlines else pd.DataFrame()
     tables = {"gains": pd.DataFrame(found.table), "headline_figures": known}
-    measured_cases = [case for case in found.cases if case.measured is not None]
+    measured_cases = found.measured()
     if not measured_cases:
         return _no_earlier(claim, found, known, tables)
     if len(measured_cases) < len(found.cases):

@@ -161,14 +161,11 @@ def configurations(claim: Claim, data: Data):
 
 
 @dataclass
-class _Findings:
+class _Findings(kinds.Findings):
     """What the scenarios of a pair add up to, scenario by scenario."""
 
-    cases: list = field(default_factory=list)
-    used: list = field(default_factory=list)
     sentences: list = field(default_factory=list)
     codes: set = field(default_factory=lambda: {"derived-metric"})
-    missing: list = field(default_factory=list)
     pairs: list = field(default_factory=list)  # the claim's own pairs, as scaling_pairs rows (sums too)
 
 
@@ -325,7 +322,7 @@ def _judge(claim: Claim, findings: _Findings):
         for case in cases
         if case.claimed is not None and case.measured is not None and not case.detail.cross_division
     ]
-    rows = pd.concat(findings.used) if findings.used else pd.DataFrame()
+    rows = findings.rows()
     if not judged and any(case.detail.cross_division for case in cases):
         reason = ". ".join(sentences) + f". {ACROSS_DIVISIONS}."
         return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(cases), rows=rows, codes=codes))
