@@ -23,7 +23,9 @@ never a kind; a kind module stays under 700 lines. The module exports:
     one signature for every kind: whatever a kind needs comes from ``data`` (an
     ``engine.core.Data``) and the claim. Its cases are ``engine.core.Case``, each with a ``detail``
     of the kind's case-detail class (``SPEC.detail``, a frozen dataclass subclassing
-    ``engine.core.CaseDetail``); it ends with ``core.finish(claim, core.Outcome(...))``.
+    ``engine.core.CaseDetail``); it ends with ``core.finish(claim, core.Outcome(...))``. A kind
+    that measures cases and judges them subclasses ``_skeleton.Measuring`` (the shared flow, once)
+    and overrides its hooks: ``check = _Kind().check``.
 ``charts(check, data) -> list``
     the charts that show a check's verdict, as specs of the vocabulary below (``CaseBars``,
     ``ResultDots``, ``EfficiencyScatter``, ``RoundLines``, ``CountBars``, ``CandidateBars``):

@@ -289,28 +289,17 @@ def _history(
         "result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable"
     ).iloc[0]
     value, rival = float(best_own["result"]), float(top["result"])
-    leads = value > rival
     where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
     if top["source_type"] == "vendor-announcement":
         codes.add("vendor-source")
     evidence = (best_own["location"],) + _published(top)
     return [
-        Case(
+        _lead_against(
             "earlier rounds",
-            "",
-            value / rival,
-            None,
-            "x",
-            leads,
+            (value / rival, value, rival),
+            (label_of(best_own), where),
             evidence,
-            detail=LeadCase(
-                leader=where if not leads else label_of(best_own),
-                next=where,
-                subject_value=value,
-                next_value=rival,
-                units=best_own["units"],
-                field="result of the earlier rounds",
-            ),
+            (best_own["units"], "result of the earlier rounds"),
         )
     ]
 
@@ -358,21 +347,31 @@ def _size_case(
 ) -> Case:
     """The subject's largest system against the largest other (``rival`` names it, ``field``
     says what the others are)."""
-    leads = int(biggest["total_accelerators"]) > int(top["total_accelerators"])
+    measured = biggest["total_accelerators"] / float(top["total_accelerators"])
+    sizes = (int(biggest["total_accelerators"]), int(top["total_accelerators"]))
+    return _lead_against(label, (measured, *sizes), (label_of(biggest), rival), evidence, ("GPUs", field))
+
+
+def _lead_against(label: str, figures: tuple, names: tuple, evidence: tuple, what: tuple) -> Case:
+    """A case of the subject against one other: ``figures`` (the measured multiple, the
+    subject's value, the other's), ``names`` (the subject's, the other's), ``what`` (the
+    values' units, what the other is); the subject leads where its value is the greater."""
+    (measured, value, other_value), (own, other), (units, field) = figures, names, what
+    leads = value > other_value
     return Case(
         label,
         "",
-        biggest["total_accelerators"] / float(top["total_accelerators"]),
+        measured,
         None,
         "x",
         leads,
         evidence,
         detail=LeadCase(
-            leader=rival if not leads else label_of(biggest),
-            next=rival,
-            subject_value=int(biggest["total_accelerators"]),
-            next_value=int(top["total_accelerators"]),
-            units="GPUs",
+            leader=other if not leads else own,
+            next=other,
+            subject_value=value,
+            next_value=other_value,
+            units=units,
             field=field,
         ),
     )

@@ -22,17 +22,16 @@ from claimbook.engine.core import (
     Case,
     CaseDetail,
     Data,
-    Outcome,
     benchmarks_of,
     cannot_check,
     chosen,
     each_label,
-    finish,
     label_of,
     pick,
     select_for,
 )
-from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent, matches
+from claimbook.engine.kinds._skeleton import Measuring, missing_said
+from claimbook.engine.verdict import gap_percent, matches
 
 
 @dataclass(frozen=True)
@@ -131,34 +130,60 @@ def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed
     ]
 
 
-def check(claim: Claim, data: Data):
-    subject, refused = kinds.selected_subject(
-        claim, data, "The system the figure is about is not in the data"
-    )
-    if refused:
-        return refused
-    benchmark = benchmarks_of(claim)[0]
-    found = Found()
+@dataclass
+class Found(kinds.Findings):
+    """What a figure check gathers, scenario by scenario, before it decides."""
+
+    sentences: list = field(default_factory=list)  # the reason, a sentence per case
+    context: list = field(default_factory=list)  # frames of the results that are the figure as stated
+    context_notes: list = field(default_factory=list)
+
+
+class _Figure(Measuring):
+    findings = Found
+    absent = "The system the figure is about is not in the data"
+
+    def gather(self, claim: Claim, data: Data, subject, found) -> None:
+        benchmark = benchmarks_of(claim)[0]
+        for scenario in claim.get("scenarios"):
+            _scenario(claim, data, subject, (benchmark, scenario), found)
+        found.context_notes.extend(_joint(claim, data, benchmark))
+
+    def tables(self, claim: Claim, found) -> dict:
+        return {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
+        scenarios = "scenario" if len(found.cases) == 1 else "scenarios"
+        reason = f"The system has no published result in the {scenarios} the claim names"
+        return cannot_check(claim, reason + missing_said(found) + ".", tables=tables, missing=found.missing)
+
+    def better(self, case):
+        return case.measured if case.detail.higher_is_better else -case.measured
+
+    def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
+        return [self.reading(claim), *found.context_notes]
+
+
+def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
+    """The cases of one scenario: the subject's result (each of them, for ``combine: each``)."""
+    benchmark, scenario = at
     each = (claim.get("subject") or {}).get("combine") == "each"
-    for scenario in claim.get("scenarios"):
-        claimed = quantifiers.figure_for(claim, scenario)
-        rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
-        picked = (
-            [row for _, row in rows.sort_values("location").iterrows()]
-            if each and not rows.empty
-            else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
+    claimed = quantifiers.figure_for(claim, scenario)
+    rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
+    picked = (
+        [row for _, row in rows.sort_values("location").iterrows()]
+        if each and not rows.empty
+        else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
+    )
+    if len(picked) == 1 and picked[0] is None and claimed is not None:
+        _, why = select_for(
+            data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
         )
-        if len(picked) == 1 and picked[0] is None and claimed is not None:
-            _, why = select_for(
-                data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
-            )
-            found.missing.append(why)
-        for row in picked:
-            label = each_label(scenario, row, rows) if each else scenario
-            _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
-            _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
-    found.context_notes.extend(_joint(claim, data, benchmark))
-    return _decide(claim, data, found)
+        found.missing.append(why)
+    for row in picked:
+        label = each_label(scenario, row, rows) if each else scenario
+        _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
+        _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
 
 
 def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
@@ -245,54 +270,7 @@ def _other_division(claim: Claim, data: Data, row: pd.Series, label: str) -> lis
     ]
 
 
-@dataclass
-class Found(kinds.Findings):
-    """What a figure check gathers, scenario by scenario, before it decides."""
-
-    sentences: list = field(default_factory=list)  # the reason, a sentence per case
-    context: list = field(default_factory=list)  # frames of the results that are the figure as stated
-    context_notes: list = field(default_factory=list)
-
-
-def _decide(claim: Claim, data: Data, found: Found):
-    """The claim judged by its quantifier on its cases (every one, or its best)."""
-    cases, codes = found.cases, set()
-    rows = found.rows()
-    tables = {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
-    measured_cases = found.measured()
-    if not measured_cases:
-        return cannot_check(
-            claim,
-            f"The system has no published result in the {'scenario' if len(cases) == 1 else 'scenarios'} the claim names"
-            + (f": {'; '.join(found.missing)}" if found.missing else "")
-            + ".",
-            tables=tables,
-            missing=found.missing,
-        )
-    if len(measured_cases) < len(cases):
-        codes.add("incomplete-data")
-    reading = quantifiers.read(claim)
-    decision = quantifiers.decide(
-        reading,
-        [(case, case.detail.judgment) for case in measured_cases],
-        better=lambda case: case.measured if case.detail.higher_is_better else -case.measured,
-    )
-    codes |= decision.codes
-    said = reading.sentence(quantifiers.figures_in(claim.claimed), claim.unit)
-    return finish(
-        claim,
-        Outcome(
-            SUPPORTED if decision.holds else NOT_SUPPORTED,
-            ". ".join(found.sentences) + ".",
-            cases=tuple(cases),
-            deciding=decision.deciding.label,
-            rows=rows,
-            codes=codes,
-            tables=tables,
-            missing=found.missing,
-            context=[said, *found.context_notes],
-        ),
-    )
+check = _Figure().check
 
 
 def charts(check, data: Data) -> list:

@@ -18,7 +18,7 @@ divisions against each other is shown but not judged.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -32,14 +32,12 @@ from claimbook.engine.core import (
     Case,
     CaseDetail,
     Data,
-    Outcome,
     across_divisions,
     benchmarks_of,
     best_row,
     cannot_check,
     chosen,
     each_label,
-    finish,
     label_of,
     pick,
     rows_of,
@@ -47,12 +45,12 @@ from claimbook.engine.core import (
     select_for,
     sizes_differ,
     where,
-    within_divisions,
 )
 from claimbook.engine.kinds import _ratio_context as context
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, SUPPORTED
+from claimbook.engine.kinds._skeleton import Measuring, missing_said
+from claimbook.engine.verdict import SUPPORTED
 
 
 @dataclass(frozen=True)
@@ -371,25 +369,6 @@ def _baseline(claim: Claim, data: Data, label: str, selector: dict, found: Found
     )
 
 
-def check(claim: Claim, data: Data):
-    subject, refused = kinds.selected_subject(
-        claim, data, "The results the claim is about are not in the data"
-    )
-    if refused:
-        return refused
-    found = Found()
-    where = {"benchmark": benchmarks_of(claim)}
-    joint = ambiguity.joint_submissions(data, claim, claim.get("subject"), where)
-    mixed = ambiguity.mixed_systems(data, claim, claim.get("subject"), where)
-    for label, selector in _baselines(claim):
-        baseline = _baseline(claim, data, label, selector, found)
-        if baseline is not None:
-            _compare(claim, data, subject, baseline, found)
-            found.joint += _beside(claim, joint, baseline)
-            found.mixed += _beside(claim, mixed, baseline)
-    return _decide(claim, data, found)
-
-
 def audit(claim: Claim, data: Data) -> list[str]:
     """The registry errors a ratio makes on these data: two sides of different sizes compared
     without saying how (``measure``)."""
@@ -579,64 +558,68 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     return best_any, against_best
 
 
-def _decide(claim: Claim, data: Data, found: Found):
-    """The verdict on the cases found: the claim's form decides on the measured cases within one
-    division, with the caveats and notes of sizes, power, missing cases and rivals."""
-    unit = multiple_unit(claim)
-    rows = rows_of(found.used)
-    tables = {"comparisons": pd.DataFrame(found.table)}
-    measured_cases = found.measured()
-    if not measured_cases:
-        reason = (
-            "No case has results on both sides"
-            + (f": {'; '.join(found.missing)}" if found.missing else "")
-            + "."
+class _Ratio(Measuring):
+    findings = Found
+    absent = "The results the claim is about are not in the data"
+    divisions = True
+
+    def gather(self, claim: Claim, data: Data, subject, found) -> None:
+        where = {"benchmark": benchmarks_of(claim)}
+        joint = ambiguity.joint_submissions(data, claim, claim.get("subject"), where)
+        mixed = ambiguity.mixed_systems(data, claim, claim.get("subject"), where)
+        for label, selector in _baselines(claim):
+            baseline = _baseline(claim, data, label, selector, found)
+            if baseline is not None:
+                _compare(claim, data, subject, baseline, found)
+                found.joint += _beside(claim, joint, baseline)
+                found.mixed += _beside(claim, mixed, baseline)
+
+    def tables(self, claim: Claim, found) -> dict:
+        return {"comparisons": pd.DataFrame(found.table)}
+
+    def rows(self, found) -> pd.DataFrame:
+        return rows_of(found.used)
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
+        reason = "No case has results on both sides" + missing_said(found) + "."
+        return cannot_check(claim, reason, missing=found.missing, tables=tables, rows=self.rows(found))
+
+    def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
+        # Sizes, power, missing cases: the caveats and notes a comparison's rows imply.
+        return context.caveats_of(claim, data, found, judged)
+
+    def unit(self, claim: Claim) -> str:
+        return multiple_unit(claim)
+
+    def spread(self, claim: Claim, judged: list) -> str:
+        unit = multiple_unit(claim)
+        return ", ".join(
+            f"{case.label} {formatting.case_figure(case.measured, unit)}"
+            for case in judged
+            if case.detail.cross_division
         )
-        return cannot_check(claim, reason, missing=found.missing, tables=tables, rows=rows)
-    codes, notes = context.caveats_of(claim, data, found, measured_cases)
-    crossing = [case for case in measured_cases if case.detail.cross_division]
-    spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in crossing)
-    gathered = Outcome(
-        CANNOT_BE_CHECKED,
-        "",
-        cases=tuple(found.cases),
-        rows=rows,
-        codes=codes,
-        notes=notes,
-        tables=tables,
-        missing=tuple(found.missing),
-    )
-    across, measured_cases = within_divisions(claim, measured_cases, spread, gathered)
-    if across is not None:
-        return across
-    verdict, reason, deciding = form_of(claim).decide(claim, unit, measured_cases, codes)
-    if verdict == SUPPORTED and found.rivals:
-        context.against_rivals(found.rivals, measured_cases, unit, codes, notes)
-    said = _read_sentence(claim, measured_cases, unit)
-    notes_after = [
-        text
-        for text in (
+
+    def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
+        """The claim's form decides; a claim that holds is judged against the rivals' best too."""
+        unit = multiple_unit(claim)
+        verdict, reason, deciding = form_of(claim).decide(claim, unit, judged, codes)
+        if verdict == SUPPORTED and found.rivals:
+            context.against_rivals(found.rivals, judged, unit, codes, notes)
+        return verdict, reason, deciding
+
+    def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
+        unit = multiple_unit(claim)
+        beside = (
             context.left_out_note(found.left_out, list(claim.get("match_on") or [])),
             context.joint_note(claim.get("subject") or {}, found.joint, unit),
             context.mixed_note(claim.get("subject") or {}, found.mixed, unit),
         )
-        if text
-    ]
-    return finish(
-        claim,
-        replace(
-            gathered,
-            verdict=verdict,
-            reason=reason,
-            deciding=deciding,
-            context=(
-                *said,
-                *context.context_notes(measured_cases, unit, _measure(claim)),
-                *found.context,
-                *notes_after,
-            ),
-        ),
-    )
+        return [
+            *_read_sentence(claim, judged, unit),
+            *context.context_notes(judged, unit, _measure(claim)),
+            *found.context,
+            *(text for text in beside if text),
+        ]
 
 
 def _read_sentence(claim: Claim, cases: list[Case], unit: str) -> list[str]:
@@ -646,6 +629,9 @@ def _read_sentence(claim: Claim, cases: list[Case], unit: str) -> list[str]:
     if "quantifier" not in form_of(claim).fields or not cases:
         return []
     return [reading(claim).sentence(quantifiers.figures_in(claim.claimed), unit)]
+
+
+check = _Ratio().check
 
 
 def charts(check, data: Data) -> list:

@@ -12,7 +12,7 @@ cannot be set against a result of a named system. A gain from a figure of the ot
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -25,19 +25,17 @@ from claimbook.engine.core import (
     Case,
     CaseDetail,
     Data,
-    Outcome,
     across_divisions,
     benchmarks_of,
     best_row,
     cannot_check,
     chosen,
-    finish,
     pick,
     scenarios_of,
     select_for,
-    within_divisions,
 )
 from claimbook.engine.kinds import multiple_unit
+from claimbook.engine.kinds._skeleton import Measuring
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
 
@@ -217,27 +215,79 @@ class Found(kinds.Findings):
     headlines: list = field(default_factory=list)  # earlier figures that name no system
 
 
-def check(claim: Claim, data: Data):
-    subject, refused = kinds.selected_subject(claim, data, "The system is not in the current round's data")
-    if refused:
-        return refused
-    benchmark = benchmarks_of(claim)[0]
-    subject = subject[subject["benchmark"] == benchmark]
-    found = Found()
-    for scenario in scenarios_of(claim, subject["scenario"]):
-        claimed = quantifiers.figure_for(claim, scenario)
-        in_scenario = subject[subject["scenario"] == scenario]
-        current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
-        if current is None:
-            _unmeasured(claim, scenario, claimed, found, f"no {scenario} result now")
-            where = {"benchmark": benchmark, "scenario": scenario}
-            found.missing.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
-            continue
-        earlier = _earlier(claim, data, current, scenario, claimed, found)
-        if earlier is not None:
-            _measure(claim, scenario, claimed, current, *earlier, found)
-    _check_stated_current(claim, subject, found.codes, found.notes)
-    return _decide(claim, found)
+class _RoundGain(Measuring):
+    absent = "The system is not in the current round's data"
+    findings = Found
+    divisions = True
+
+    def gather(self, claim: Claim, data: Data, subject, found) -> None:
+        benchmark = benchmarks_of(claim)[0]
+        subject = subject[subject["benchmark"] == benchmark]
+        for scenario in scenarios_of(claim, subject["scenario"]):
+            _scenario(claim, data, subject, (benchmark, scenario), found)
+        _check_stated_current(claim, subject, found.codes, found.notes)
+
+    def tables(self, claim: Claim, found) -> dict:
+        return {"gains": pd.DataFrame(found.table), "headline_figures": _known(found)}
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
+        return _no_earlier(claim, found, _known(found), tables)
+
+    def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
+        if len(judged) < len(found.cases):
+            found.codes.add("incomplete-data")
+        return found.codes, found.notes
+
+    def unit(self, claim: Claim) -> str:
+        return multiple_unit(claim)
+
+    def spread(self, claim: Claim, judged: list) -> str:
+        return _spread(judged, multiple_unit(claim))
+
+    def summary(self, claim: Claim, judged: list) -> str:
+        # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
+        unit = multiple_unit(claim)
+        return "; ".join(
+            f"{case.label} {formatting.case_figure(case.measured, unit)}: {_speedup_text(case)}"
+            for case in judged
+            if not case.detail.higher_is_better
+        )
+
+    def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
+        unit = multiple_unit(claim)
+        return _decide_gain(claim, unit, judged, codes, _spread(found.measured(), unit))
+
+
+def _known(found) -> pd.DataFrame:
+    """The earlier figures known for the benchmark that name no system."""
+    return pd.concat(found.headlines) if found.headlines else pd.DataFrame()
+
+
+def _spread(cases: list, unit: str) -> str:
+    """Each case's gain, the results it is from ("Offline 1.60x (10 → 16 tokens/s)")."""
+    return ", ".join(
+        f"{case.label} {formatting.case_figure(case.measured, unit)} ({formatting.quantity(case.detail.from_result)} → "
+        f"{formatting.quantity(case.detail.to_result)} {case.detail.units})"
+        if case.detail.higher_is_better
+        else f"{case.label} {formatting.case_figure(case.measured, unit)}, that is {_speedup_text(case)}"
+        for case in cases
+    )
+
+
+def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
+    """One scenario's case: the subject's current result against its earlier figure."""
+    benchmark, scenario = at
+    claimed = quantifiers.figure_for(claim, scenario)
+    in_scenario = subject[subject["scenario"] == scenario]
+    current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
+    if current is None:
+        _unmeasured(claim, scenario, claimed, found, f"no {scenario} result now")
+        where = {"benchmark": benchmark, "scenario": scenario}
+        found.missing.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
+        return
+    earlier = _earlier(claim, data, current, scenario, claimed, found)
+    if earlier is not None:
+        _measure(claim, scenario, claimed, current, *earlier, found)
 
 
 def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
@@ -374,49 +424,7 @@ def _gain_row(
     }
 
 
-def _decide(claim: Claim, found: Found):
-    """The verdict on the scenarios found: the claim's form decides on those within one division."""
-    unit, codes = multiple_unit(claim), found.codes
-    rows = found.rows()
-    known = pd.concat(found.headlines) if found.headlines else pd.DataFrame()
-    tables = {"gains": pd.DataFrame(found.table), "headline_figures": known}
-    measured_cases = found.measured()
-    if not measured_cases:
-        return _no_earlier(claim, found, known, tables)
-    if len(measured_cases) < len(found.cases):
-        codes.add("incomplete-data")
-    spread = ", ".join(
-        f"{case.label} {formatting.case_figure(case.measured, unit)} ({formatting.quantity(case.detail.from_result)} → "
-        f"{formatting.quantity(case.detail.to_result)} {case.detail.units})"
-        if case.detail.higher_is_better
-        else f"{case.label} {formatting.case_figure(case.measured, unit)}, that is {_speedup_text(case)}"
-        for case in measured_cases
-    )
-    # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
-    summary = "; ".join(
-        f"{case.label} {formatting.case_figure(case.measured, unit)}: {_speedup_text(case)}"
-        for case in measured_cases
-        if not case.detail.higher_is_better
-    )
-    gathered = Outcome(
-        CANNOT_BE_CHECKED,
-        "",
-        cases=tuple(found.cases),
-        rows=rows,
-        codes=codes,
-        notes=found.notes,
-        tables=tables,
-        summary=summary,
-        missing=tuple(found.missing),
-    )
-    across, measured_cases = within_divisions(claim, measured_cases, spread, gathered)
-    if across is not None:
-        return across
-    verdict, reason, deciding = _decide_gain(claim, unit, measured_cases, codes, spread)
-    said = quantifiers.read(claim).sentence(quantifiers.figures_in(claim.claimed), unit)
-    return finish(
-        claim, replace(gathered, verdict=verdict, reason=reason, deciding=deciding, context=(said,))
-    )
+check = _RoundGain().check
 
 
 def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):

@@ -37,7 +37,8 @@ from claimbook.engine.core import (
     select_for,
 )
 from claimbook.engine.efficiency import pair_label, pair_row, scaling_efficiency, scaling_pairs
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, gap_percent
+from claimbook.engine.kinds._skeleton import Measuring
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, gap_percent
 from claimbook.inputs.schema import SCENARIOS
 
 DEFAULT_SUPERLINEAR_MARGIN = 1.0  # percentage points above 100% that still count as linear
@@ -169,36 +170,72 @@ class _Findings(kinds.Findings):
     pairs: list = field(default_factory=list)  # the claim's own pairs, as scaling_pairs rows (sums too)
 
 
-def check(claim: Claim, data: Data):
-    small, large, missing = configurations(claim, data)
-    if missing is not None:
-        return missing
-    margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
-    named = list(claim.get("scenarios"))
-    present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
-    findings = _Findings()
+class _Scaling(Measuring):
+    findings = _Findings
+
+    def gather(self, claim: Claim, data: Data, subject, found):
+        small, large, missing = configurations(claim, data)
+        if missing is not None:
+            return missing
+        margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
+        named = list(claim.get("scenarios"))
+        present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
+        for scenario in named + [name for name in present if name not in named]:
+            _pair_case(claim, data, (small, large), scenario, scenario in named, margin, found)
+        _other_scenarios(claim, data, found)
+        _unnamed(found)
+        return None
+
+    def judged(self, claim: Claim, found) -> list:
+        return [
+            case
+            for case in found.cases
+            if case.claimed is not None and case.measured is not None and not case.detail.cross_division
+        ]
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
+        rows = found.rows()
+        if any(case.detail.cross_division for case in found.cases):
+            reason = ". ".join(found.sentences) + f". {ACROSS_DIVISIONS}."
+            return finish(
+                claim,
+                Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(found.cases), rows=rows, codes=found.codes),
+            )
+        reason = "The pair has no result in the scenario the claim names."
+        return cannot_check(claim, reason, rows=rows, missing=found.missing)
+
+    def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
+        if any(case.claimed is not None and case.measured is None for case in found.cases):
+            found.codes.add("incomplete-data")
+        return found.codes, []
+
+    def unit(self, claim: Claim) -> str:
+        return "%"
+
+
+check = _Scaling().check
+
+
+def _pair_case(
+    claim: Claim, data: Data, sides: tuple, scenario: str, named: bool, margin: float, found
+) -> None:
+    """One scenario of the pair: measured where both configurations have a result in it."""
+    small, large = sides
     benchmark = benchmarks_of(claim)[0]
-    for scenario in named + [name for name in present if name not in named]:
-        where = f"{benchmark} {scenario}"
-        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
-        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
-        claimed = quantifiers.figure_for(claim, scenario) if scenario in named else None
-        if little is None or big is None:
-            note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
-            value = None if claimed is None else claimed.value
-            findings.cases.append(
-                Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=note))
-            )
-            role, selector = (
-                ("small", claim.get("small")) if little is None else ("large", claim.get("large"))
-            )
-            _, why = select_for(data, claim, selector, role, {"benchmark": benchmark, "scenario": scenario})
-            if why and scenario in named:
-                findings.missing.append(why)
-            continue
-        _scenario(claim, findings, scenario, little, big, claimed, margin)
-    _other_scenarios(claim, data, findings)
-    return _judge(claim, findings)
+    where = f"{benchmark} {scenario}"
+    little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
+    big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
+    claimed = quantifiers.figure_for(claim, scenario) if named else None
+    if little is not None and big is not None:
+        _scenario(claim, found, scenario, little, big, claimed, margin)
+        return
+    note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+    value = None if claimed is None else claimed.value
+    found.cases.append(Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=note)))
+    role, selector = ("small", claim.get("small")) if little is None else ("large", claim.get("large"))
+    _, why = select_for(data, claim, selector, role, {"benchmark": benchmark, "scenario": scenario})
+    if why and named:
+        found.missing.append(why)
 
 
 def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, claimed, margin: float) -> None:
@@ -299,9 +336,10 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
         )
 
 
-def _judge(claim: Claim, findings: _Findings):
-    """The claim's verdict from its scenarios, read by its quantifier (every named one, or the best)."""
-    cases, sentences, codes = findings.cases, findings.sentences, findings.codes
+def _unnamed(findings: _Findings) -> None:
+    """The reason's last sentence: the pair's figures in the scenarios the claim does not name
+    (those not said already, short of its figure)."""
+    cases, sentences = findings.cases, findings.sentences
     said = {
         case.label
         for case in cases
@@ -317,41 +355,6 @@ def _judge(claim: Claim, findings: _Findings):
             "Other scenarios of the same pair, which the claim does not name: "
             + ", ".join(f"{case.label} {formatting.quantity(case.measured, '%')}" for case in context)
         )
-    judged = [
-        case
-        for case in cases
-        if case.claimed is not None and case.measured is not None and not case.detail.cross_division
-    ]
-    rows = findings.rows()
-    if not judged and any(case.detail.cross_division for case in cases):
-        reason = ". ".join(sentences) + f". {ACROSS_DIVISIONS}."
-        return finish(claim, Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(cases), rows=rows, codes=codes))
-    if not judged:
-        return cannot_check(
-            claim,
-            "The pair has no result in the scenario the claim names.",
-            rows=rows,
-            missing=findings.missing,
-        )
-    if any(case.claimed is not None and case.measured is None for case in cases):
-        codes.add("incomplete-data")
-    reading = quantifiers.read(claim)
-    decision = quantifiers.decide(reading, [(case, case.detail.judgment) for case in judged])
-    codes |= decision.codes
-    said = reading.sentence(quantifiers.figures_in(claim.claimed), "%")
-    return finish(
-        claim,
-        Outcome(
-            SUPPORTED if decision.holds else NOT_SUPPORTED,
-            ". ".join(sentences) + ".",
-            cases=tuple(cases),
-            deciding=decision.deciding.label,
-            rows=rows,
-            codes=codes,
-            missing=findings.missing,
-            context=(said,),
-        ),
-    )
 
 
 def _own_pairs(claim: Claim, data: Data) -> list[dict]:
