@@ -104,16 +104,7 @@ def verdict_of(
     judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
     cases = [case for cases in readings.values() for case in cases] + list(context)
     if not any(judged.values()):
-        reason = (
-            f"The subject has no result in a case the claim covers: {'; '.join(missing)}."
-            if missing and not cases
-            else _unjudged(cases)
-        )
-        # Every case uncontested: they are the claim's cases, shown (and read by a compound).
-        alone = tuple(cases) if cases and all(case.detail.uncontested for case in cases) else ()
-        return cannot_check(
-            claim, reason, rows=rows, tables=tables, codes=codes, missing=missing, cases=alone
-        )
+        return _no_reading(claim, cases, missing, rows, tables, codes)
     if missing:
         codes.add("incomplete-data")
     summary = [reading_text(name, found) for name, found in judged.items()]
@@ -122,11 +113,6 @@ def verdict_of(
     verdict = _over_readings(judged, codes)
     failing = [case for found in judged.values() for case in found if not case.reaches]
     deciding = (failing or [case for found in judged.values() for case in found])[0].label
-    short = "; ".join(
-        f"{name}: leads in {sum(case.reaches for case in found)} of {len(found)}"
-        for name, found in judged.items()
-        if found
-    )
     if claim.claimed is not None:
         context_notes = (
             quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), multiple_unit(claim)),
@@ -142,10 +128,31 @@ def verdict_of(
         codes=codes,
         notes=notes,
         tables=tables,
-        summary=short,
+        summary=_leads_count(judged),
         context=context_notes,
     )
     return finish(claim, outcome)
+
+
+def _no_reading(claim: Claim, cases: list, missing, rows, tables: dict, codes: set):
+    """No reading has a case with a rival: the claim cannot be checked, and says why."""
+    reason = (
+        f"The subject has no result in a case the claim covers: {'; '.join(missing)}."
+        if missing and not cases
+        else _unjudged(cases)
+    )
+    # Every case uncontested: they are the claim's cases, shown (and read by a compound).
+    alone = tuple(cases) if cases and all(case.detail.uncontested for case in cases) else ()
+    return cannot_check(claim, reason, rows=rows, tables=tables, codes=codes, missing=missing, cases=alone)
+
+
+def _leads_count(judged: dict[str, list[Case]]) -> str:
+    """Each reading's leads in a few words ("whole systems: leads in 2 of 3")."""
+    return "; ".join(
+        f"{name}: leads in {sum(case.reaches for case in found)} of {len(found)}"
+        for name, found in judged.items()
+        if found
+    )
 
 
 def _case_notes(readings: dict[str, list[Case]], alone: list[Case]) -> list[str]:
@@ -301,18 +308,7 @@ def lead_case(
     records the results it stands on (a reading of the claim, not the context one)."""
     rivals, note = _rankable(own, rivals, measure)
     if note is None or rivals.empty:  # no figure of the subject's, or no rival to set it against
-        detail = LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T))
-        return Case(
-            label,
-            scenario,
-            None,
-            None,
-            "x",
-            None,
-            (own["location"],),
-            selected=chosen("subject", own) if selected else (),
-            detail=detail if note is None else LeadCase(note=note or NO_RIVAL, uncontested=not note),
-        )
+        return _unranked_case(label, scenario, own, note, selected=selected)
     top = best_of(rivals, measure)
     value, rival_value = value_of(own, measure), value_of(top, measure)
     higher = bool(own["higher_is_better"])
@@ -342,6 +338,26 @@ def lead_case(
             ahead=() if leads else _ahead(own, rivals, measure),
             note=note,
         ),
+    )
+
+
+def _unranked_case(label: str, scenario: str, own: pd.Series, note: str | None, *, selected: bool) -> Case:
+    """A case with no figure: the subject has none in the measure (``note`` None), or no rival
+    is there to set it against (uncontested, unless ``note`` says why the others are not ranked)."""
+    if note is None:
+        detail = LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T))
+    else:
+        detail = LeadCase(note=note or NO_RIVAL, uncontested=not note)
+    return Case(
+        label,
+        scenario,
+        None,
+        None,
+        "x",
+        None,
+        (own["location"],),
+        selected=chosen("subject", own) if selected else (),
+        detail=detail,
     )
 
 

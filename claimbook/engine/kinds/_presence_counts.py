@@ -108,6 +108,13 @@ def _judged(claim: Claim, count: float):
     return quantifiers.judge(quantifiers.read(claim), float(count), quantifiers.figure(claim.claimed), "")
 
 
+def _evidence(data: Data, kept: pd.DataFrame, field: str) -> pd.DataFrame:
+    """The results a count stands on: the strongest of each value counted."""
+    if field != "category":
+        return strongest(kept, COUNTABLE[field])
+    return strongest(with_categories(data, kept), "category").drop(columns="category")
+
+
 def check_count(claim: Claim, data: Data):
     """The distinct values of a field among the claim's rows, against the claimed count and the
     names the claim gives; each of its ``definitions`` another reading, shown beside it."""
@@ -140,11 +147,6 @@ def check_count(claim: Claim, data: Data):
             reason, case = _reread(claim, readings, case, codes, notes)
             holds = case.reaches
     detail_check(claim, tally.kept, codes, notes)
-    evidence = (
-        strongest(tally.kept, COUNTABLE[field])
-        if field != "category"
-        else strongest(with_categories(data, tally.kept), "category").drop(columns="category")
-    )
     if claimed is not None:
         notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
     verdict = CANNOT_BE_CHECKED if holds is None else SUPPORTED if holds else NOT_SUPPORTED
@@ -155,7 +157,7 @@ def check_count(claim: Claim, data: Data):
             reason,
             cases=(case,),
             deciding=case.label,
-            rows=rows_of([evidence]),
+            rows=rows_of([_evidence(data, tally.kept, field)]),
             codes=codes,
             notes=notes,
             tables=tables,

@@ -52,6 +52,47 @@ def validate_items(claim: Claim) -> None:
     validate_detail(claim)
 
 
+def _earlier_of_families(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame, lead: str, notes: list):
+    """The earlier results of a system with the accelerators ``rows`` name, placed by the
+    systems of the current round; the note says how many, and how many could not be placed."""
+    families = sorted(set(rows["family"]))
+    placed = _earlier_families(data, earlier)
+    same = earlier[placed.isin(families)]
+    unplaced = int(placed.isna().sum())
+    notes.append(
+        lead
+        + (
+            f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
+            if not same.empty
+            else f"none of them is of a system with {' or '.join(families)} accelerators"
+        )
+        + (
+            f"; {unplaced} name{'s' if unplaced == 1 else ''} no system the round has, so "
+            f"{'its' if unplaced == 1 else 'their'} accelerator is not known"
+            if unplaced
+            else ""
+        )
+        + "; rounds the book lacks cannot be searched"
+    )
+    return same
+
+
+def _earlier_of_benchmarks(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame, lead: str, notes: list):
+    """The earlier results of the same submitters on the same benchmarks as ``rows``; the note
+    says how many figures of those benchmarks the earlier rounds have."""
+    same = earlier[earlier["model"].map(data.reference.benchmark).isin(set(rows["benchmark"]))]
+    notes.append(
+        lead
+        + (
+            f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
+            if not same.empty
+            else "none of them is of the same benchmark"
+        )
+        + "; rounds the book lacks cannot be searched"
+    )
+    return same[same["organization"].isin(set(rows["organization"]))]
+
+
 def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> bool:
     """A claim of being first: earlier rounds the book has should have no such result. A claim
     about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
@@ -72,38 +113,9 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
         return False
     lead = _earlier_rounds_said(earlier)
     if "family" in (claim.get("rows") or {}):
-        families = sorted(set(rows["family"]))
-        placed = _earlier_families(data, earlier)
-        same = earlier[placed.isin(families)]
-        unplaced = int(placed.isna().sum())
-        notes.append(
-            lead
-            + (
-                f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
-                if not same.empty
-                else f"none of them is of a system with {' or '.join(families)} accelerators"
-            )
-            + (
-                f"; {unplaced} name{'s' if unplaced == 1 else ''} no system the round has, so "
-                f"{'its' if unplaced == 1 else 'their'} accelerator is not known"
-                if unplaced
-                else ""
-            )
-            + "; rounds the book lacks cannot be searched"
-        )
+        same = _earlier_of_families(data, earlier, rows, lead, notes)
     else:
-        models = set(rows["benchmark"])
-        same = earlier[earlier["model"].map(data.reference.benchmark).isin(models)]
-        notes.append(
-            lead
-            + (
-                f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
-                if not same.empty
-                else "none of them is of the same benchmark"
-            )
-            + "; rounds the book lacks cannot be searched"
-        )
-        same = same[same["organization"].isin(set(rows["organization"]))]
+        same = _earlier_of_benchmarks(data, earlier, rows, lead, notes)
     if not same.empty:
         notes.append(
             "An earlier round has such a result: "

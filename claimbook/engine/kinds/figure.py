@@ -186,6 +186,35 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
         _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
 
 
+def _sentence(claim: Claim, at: tuple, measured: float, claimed, judged: tuple) -> str:
+    """A case's sentence of the reason, at (scenario, row): the published result against the
+    claimed figure; at its precision for a precise reading (``judged``: the judgment, and whether
+    the figure is the result at the precision stated), else as the claim's quantifier reads it."""
+    (scenario, row), (judgment, exact) = at, judged
+    reading, higher = quantifiers.read(claim), bool(row["higher_is_better"])
+    published = (
+        f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
+    )
+    if exact and reading.rule.precise:
+        published = (
+            f"The published {scenario} result of {label_of(row)} is "
+            f"{formatting.beside_claimed(measured, claimed.decimals, claim.unit)}"
+        )
+        return f"{published}, which is the claimed {claimed.text()} at the precision stated"
+    if reading.rule.precise:
+        gap = gap_percent(claimed.value, measured)
+        favour = (gap > 0) == higher
+        return (
+            f"{published}; the claimed {claimed.text()} is {formatting.percent(abs(gap))} {'above' if gap > 0 else 'below'} "
+            f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
+        )
+    return (
+        f"{published}; read as {reading.spoken(claimed, claim.unit)} it "
+        f"{'holds' if judgment.holds else 'does not hold'} ({formatting.signed_percent(gap_percent(measured, claimed.value))} "
+        f"against {claimed.text(claim.unit)})"
+    )
+
+
 def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
     """What the subject's selector leaves out that its words may cover (the same company's joint
     submissions, systems mixing its family with another), with their published figures and
@@ -341,28 +370,7 @@ def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found
     reading = quantifiers.read(claim)
     judgment = quantifiers.judge(reading, measured, claimed, claim.unit, higher)
     exact = matches(measured, claimed.value, claim.tolerance, claimed.decimals)
-    published = (
-        f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
-    )
-    if exact and reading.rule.precise:
-        published = (
-            f"The published {scenario} result of {label_of(row)} is "
-            f"{formatting.beside_claimed(measured, claimed.decimals, claim.unit)}"
-        )
-        found.sentences.append(f"{published}, which is the claimed {claimed.text()} at the precision stated")
-    elif reading.rule.precise:
-        gap = gap_percent(claimed.value, measured)
-        favour = (gap > 0) == higher
-        found.sentences.append(
-            f"{published}; the claimed {claimed.text()} is {formatting.percent(abs(gap))} {'above' if gap > 0 else 'below'} "
-            f"it, {'in the claimant' if favour else 'against the claimant'}'s favour"
-        )
-    else:
-        found.sentences.append(
-            f"{published}; read as {reading.spoken(claimed, claim.unit)} it "
-            f"{'holds' if judgment.holds else 'does not hold'} ({formatting.signed_percent(gap_percent(measured, claimed.value))} "
-            f"against {claimed.text(claim.unit)})"
-        )
+    found.sentences.append(_sentence(claim, (scenario, row), measured, claimed, (judgment, exact)))
     found.cases.append(
         Case(
             label,

@@ -499,20 +499,8 @@ def _measure_case(
         cross_division=crossed,
         baseline=label_of(base_row),
         baseline_chosen=how,
-        subject_result=float(subject_row["result"]),
-        baseline_result=float(base_row["result"]),
-        units=str(subject_row["units"]),
-        metric=str(subject_row["metric"]),
-        higher_is_better=bool(subject_row["higher_is_better"]),
-        metric_change=metric_change(subject_row["result"], base_row["result"]),
-        subject_gpus=int(subject_row["total_accelerators"]),
-        baseline_gpus=int(base_row["total_accelerators"]),
+        **_side_by_side(subject_row, base_row),
         expected=(claim.get("outcomes") or {}).get(baseline.label, {}).get(scenario),
-        inferred_against_measured=context.inferred_side(subject_row, base_row),
-        per_gpu_ratio=context.ratio_of(subject_row, base_row, "per-gpu")
-        if bool(subject_row["higher_is_better"])
-        else None,
-        per_watt_ratio=context.per_watt_ratio(subject_row, base_row),
         best_class=baseline.class_name,
         best_any=None if best_any is None else label_of(best_any),
         measured_vs_best_any=against_best,
@@ -527,6 +515,25 @@ def _measure_case(
     )
     found.used.append(pd.DataFrame([subject_row, base_row]))
     found.table.append(context.comparison(label, subject_row, base_row, how, detail, measured, claimed))
+
+
+def _side_by_side(subject_row: pd.Series, base_row: pd.Series) -> dict:
+    """What the two results of a case say side by side, as fields of its ``RatioCase``: their
+    figures, units and sizes, and the per-GPU and per-watt ratios a reader expects beside it."""
+    higher = bool(subject_row["higher_is_better"])
+    return {
+        "subject_result": float(subject_row["result"]),
+        "baseline_result": float(base_row["result"]),
+        "units": str(subject_row["units"]),
+        "metric": str(subject_row["metric"]),
+        "higher_is_better": higher,
+        "metric_change": metric_change(subject_row["result"], base_row["result"]),
+        "subject_gpus": int(subject_row["total_accelerators"]),
+        "baseline_gpus": int(base_row["total_accelerators"]),
+        "inferred_against_measured": context.inferred_side(subject_row, base_row),
+        "per_gpu_ratio": context.ratio_of(subject_row, base_row, "per-gpu") if higher else None,
+        "per_watt_ratio": context.per_watt_ratio(subject_row, base_row),
+    }
 
 
 def _written(claim: Claim, label: str, scenario: str) -> str:

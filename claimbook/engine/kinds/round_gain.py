@@ -362,20 +362,7 @@ def _measure(
     judgment = (
         None if claimed is None or crossed else quantifiers.judge(quantifiers.read(claim), measured, claimed)
     )
-    holds = None if judgment is None else judgment.holds
-    source = earlier["source_type"]
-    if source == "vendor-announcement":
-        found.codes.add("vendor-source")
-    if pd.isna(earlier["total_accelerators"]):
-        found.codes.add("no-system-size")
-    if crossed:
-        found.codes.update({"open-division", "cross-division"})
-        found.notes.append(
-            f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
-            f"the {current['round']} one from the {current['division'].capitalize()} division"
-        )
-    for _, other in others.iterrows():
-        found.notes.append(_other_source(from_round, scenario, earlier, other))
+    _earlier_caveats(from_round, scenario, (current, earlier, others), crossed, found)
     change = metric_change(current["result"], earlier["result"])
     detail = GainCase(
         from_result=float(earlier["result"]),
@@ -385,7 +372,7 @@ def _measure(
         metric=str(current["metric"]),
         higher_is_better=higher,
         units=current["units"],
-        from_source=source,
+        from_source=earlier["source_type"],
         from_division=earlier["division"],
         cross_division=crossed,
         judgment=judgment,
@@ -401,6 +388,24 @@ def _measure(
     )
     found.used.append(pd.DataFrame([current]))
     found.table.append(_gain_row(scenario, from_round, current, earlier, gain, change))
+
+
+def _earlier_caveats(from_round: str, scenario: str, figures: tuple, crossed: bool, found: Found) -> None:
+    """The caveats a scenario's earlier figure brings (``figures``: the current result, the
+    earlier figure, the earlier figure's other sources), and whether its other sources agree."""
+    current, earlier, others = figures
+    if earlier["source_type"] == "vendor-announcement":
+        found.codes.add("vendor-source")
+    if pd.isna(earlier["total_accelerators"]):
+        found.codes.add("no-system-size")
+    if crossed:
+        found.codes.update({"open-division", "cross-division"})
+        found.notes.append(
+            f"The {from_round} {scenario} figure is from the {earlier['division'].capitalize()} division, "
+            f"the {current['round']} one from the {current['division'].capitalize()} division"
+        )
+    for _, other in others.iterrows():
+        found.notes.append(_other_source(from_round, scenario, earlier, other))
 
 
 def _gain_row(

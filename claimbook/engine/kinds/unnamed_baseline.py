@@ -150,6 +150,39 @@ def audit(claim: Claim, data: Data) -> list[str]:
     return [str(sizes_differ(claim, "measure", f"{benchmark} {claim.get('scenario')}", sides))]
 
 
+def _candidate(group: pd.DataFrame, announcement, siblings, own_rows: dict) -> dict:
+    """One candidate system's row: its class, and in each scenario of the sentence its best
+    result, its ratio against the subject's and whether that reproduces the claimed figure."""
+    first = group.iloc[0]
+    organization = first["organization"]
+    klass = (
+        CLASSES[0]
+        if organization == announcement.claimant
+        else CLASSES[1]
+        if first["vendor"] == announcement.vendor
+        else CLASSES[2]
+    )
+    record = {
+        "organization": organization,
+        "system": first["system"],
+        "family": first["family"],
+        "gpus": int(first["total_accelerators"]),
+        "class": klass,
+    }
+    for sibling in siblings:
+        scenario = sibling.get("scenario")
+        mine = own_rows.get(scenario)
+        theirs = best_row(group[group["scenario"] == scenario])
+        ratio = None
+        if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
+            ratio = _ratio(mine, theirs, _measure(sibling))
+        record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
+        record[f"{scenario} ratio"] = ratio
+        record[f"{scenario} reproduces"] = None if ratio is None else _reproduces(sibling, ratio)
+        record[f"{scenario} location"] = None if theirs is None else theirs["location"]
+    return record
+
+
 def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list]:
     """Every candidate with its ratio in each scenario of the sentence, its class and whether it
     reproduces each figure; the subject's row per scenario; and what was missing."""
@@ -176,35 +209,10 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
         )
         for sibling in siblings
     }
-    records = []
-    for (organization, system), group in rows.groupby(["organization", "system"], sort=True):
-        first = group.iloc[0]
-        klass = (
-            CLASSES[0]
-            if organization == announcement.claimant
-            else CLASSES[1]
-            if first["vendor"] == announcement.vendor
-            else CLASSES[2]
-        )
-        record = {
-            "organization": organization,
-            "system": system,
-            "family": first["family"],
-            "gpus": int(first["total_accelerators"]),
-            "class": klass,
-        }
-        for sibling in siblings:
-            scenario = sibling.get("scenario")
-            mine = own_rows.get(scenario)
-            theirs = best_row(group[group["scenario"] == scenario])
-            ratio = None
-            if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
-                ratio = _ratio(mine, theirs, _measure(sibling))
-            record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
-            record[f"{scenario} ratio"] = ratio
-            record[f"{scenario} reproduces"] = None if ratio is None else _reproduces(sibling, ratio)
-            record[f"{scenario} location"] = None if theirs is None else theirs["location"]
-        records.append(record)
+    records = [
+        _candidate(group, announcement, siblings, own_rows)
+        for _, group in rows.groupby(["organization", "system"], sort=True)
+    ]
     return pd.DataFrame(records), own_rows, []
 
 
@@ -317,13 +325,11 @@ def _reproducing_notes(claim: Claim, data: Data, table: pd.DataFrame) -> list[st
     return notes
 
 
-def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, klass: str, gathered: Outcome):
-    """The claim judged against its natural baseline: the one case, its reason and caveats."""
-    scenario, claimed = claim.get("scenario"), quantifiers.figure(claim.claimed)
-    codes, notes = set(gathered.codes), list(gathered.notes)
-    measured = float(baseline[f"{scenario} ratio"])
-    reading = quantifiers.read(claim)
-    judgment = quantifiers.judge(reading, measured, claimed)
+def _natural_caveats(sides: tuple, judgment, codes: set, notes: list) -> None:
+    """What the natural baseline brings (``sides``: the subject's result, the baseline's row,
+    its class): another's system where the claimant has none, another size, a claim that
+    understates."""
+    mine, baseline, klass = sides
     if klass != CLASSES[0]:
         notes.append(
             f"The claimant has no candidate of its own; the natural baseline is {baseline['organization']}'s "
@@ -331,11 +337,21 @@ def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, kla
         )
     if int(baseline["gpus"]) != int(mine["total_accelerators"]):
         codes.add("different-size")
+    if judgment.understates:
+        codes.add("understated")
+
+
+def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, klass: str, gathered: Outcome):
+    """The claim judged against its natural baseline: the one case, its reason and caveats."""
+    scenario, claimed = claim.get("scenario"), quantifiers.figure(claim.claimed)
+    codes, notes = set(gathered.codes), list(gathered.notes)
+    measured = float(baseline[f"{scenario} ratio"])
+    reading = quantifiers.read(claim)
+    judgment = quantifiers.judge(reading, measured, claimed)
+    _natural_caveats((mine, baseline, klass), judgment, codes, notes)
     base_label = (
         f"{baseline['organization']} {baseline['system']} ({baseline['gpus']} GPUs, {baseline['family']})"
     )
-    if judgment.understates:
-        codes.add("understated")
     location = baseline[f"{scenario} location"]
     selected = chosen("subject", mine) + (
         ("baseline", str(baseline["organization"]), str(baseline["system"]), location, 1),
