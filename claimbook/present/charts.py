@@ -8,9 +8,7 @@ spec, so an executed notebook is byte-identical from run to run.
 from __future__ import annotations
 
 import hashlib
-import html
 import itertools
-import json
 import re
 
 import altair as alt
@@ -19,6 +17,7 @@ import pandas as pd
 from claimbook.common import formatting
 from claimbook.inputs.reference import UNLISTED_COLOUR, UNLISTED_SHAPE
 from claimbook.present import blocks
+from claimbook.present.templating import escape, render, script_json, trusted
 
 RENDERER = "claimbook"
 THEME = "claimbook"
@@ -48,50 +47,25 @@ def _theme() -> dict:
 
 
 def embed_html(spec: dict) -> str:
-    """A div and a script that draws ``spec`` with the book's local vega-embed.
+    """A div and a script that draws ``spec`` with the book's local vega-embed (``chart.html``).
 
     The element id comes from the spec's digest and a per-kernel counter, never from a random
     id. Every ``<`` in the JSON is escaped so text from the data cannot close the script.
     """
-    payload = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    payload = payload.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    payload = script_json(spec)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
-    element = f"claimbook-chart-{digest}-{next(_chart_numbers)}"
-    label = html.escape(" ".join(part for part in (_title_text(spec), spec.get("description") or "") if part))
-    return (
-        f'<div class="claimbook-chart" id="{element}" role="figure" aria-label="{label}"></div>\n'
-        '<script type="text/javascript">\n'
-        "(function () {\n"
-        f"  var spec = {payload};\n"
-        # An axis title that follows the chart's controls (Vega-Lite has none): the spec's
-        # usermeta.axis_titles gives an expression per axis side, set on the compiled Vega.
-        "  function titled(vega) {\n"
-        "    var titles = (spec.usermeta || {}).axis_titles || {};\n"
-        "    (vega.axes || []).forEach(function (axis) {\n"
-        "      if (titles[axis.orient] && axis.title !== undefined) { axis.title = {signal: titles[axis.orient]}; }\n"
-        "    });\n"
-        "    return vega;\n"
-        "  }\n"
-        "  function draw() {\n"
-        f'    var target = document.getElementById("{element}");\n'
-        "    if (!window.vegaEmbed) {\n"
-        '      target.textContent = "This chart is drawn by the book\'s own scripts; open it in the built book.";\n'
-        "      return;\n"
-        "    }\n"
-        '    window.vegaEmbed(target, spec, {renderer: "svg", patch: titled, actions: {export: true, '
-        "source: false, compiled: false, editor: false}});\n"
-        "  }\n"
-        '  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); }'
-        " else { draw(); }\n"
-        "})();\n"
-        "</script>"
+    return render(
+        "chart.html",
+        element=f"claimbook-chart-{digest}-{next(_chart_numbers)}",
+        label=" ".join(part for part in (_title_text(spec), spec.get("description") or "") if part),
+        spec=payload,
     )
 
 
 def data_table_html(spec: dict, limit: int = 500) -> str:
-    """The data behind a chart as an escaped table in a collapsed <details>, for readers who
-    cannot see the chart or want the numbers: the fields its tooltips show, under their titles
-    (every field where it has none)."""
+    """The data behind a chart as an escaped table in a collapsed <details> (``chart_data.html``),
+    for readers who cannot see the chart or want the numbers: the fields its tooltips show, under
+    their titles (every field where it has none)."""
     datasets = spec.get("datasets") or {}
     if not datasets:
         return ""
@@ -108,25 +82,18 @@ def data_table_html(spec: dict, limit: int = 500) -> str:
         [[_cell_text(record.get(name)) for name in columns] for record in records[:limit]], columns=titles
     )
     frame, caption = blocks.folded(frame, "Data behind the chart")
-    head = "".join(
-        f'<th scope="col">{blocks.breakable(html.escape(str(title)))}</th>' for title in frame.columns
-    )
-    body = "".join(
-        "<tr>" + "".join(blocks.text_cell(html.escape(value)) for value in row) + "</tr>"
-        for row in frame.itertuples(index=False)
-    )
-    more = (
-        f"<p>First {formatting.count(limit)} of {formatting.plural(len(records), 'row')}.</p>"
-        if len(records) > limit
-        else ""
-    )
     said = caption.removeprefix("Data behind the chart").strip().removeprefix("(").removesuffix(")")
-    said = said[:1].upper() + said[1:]
-    return (
-        f'<details class="claimbook-chart-data"><summary>Data behind this chart ({formatting.plural(len(records), "row")})</summary>'
-        f'<div class="claimbook-scroll" role="region" tabindex="0" aria-label="Data behind the chart">'
-        f'<table class="{blocks.table_class(len(frame.columns))}">{f"<caption>{html.escape(said)}</caption>" if said else ""}'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{more}</details>"
+    return render(
+        "chart_data.html",
+        count=formatting.plural(len(records), "row"),
+        classes=blocks.table_class(len(frame.columns)),
+        caption=said[:1].upper() + said[1:],
+        titles=[trusted(blocks.breakable(escape(title))) for title in frame.columns],
+        rows=(
+            [trusted(blocks.text_cell(escape(value))) for value in row]
+            for row in frame.itertuples(index=False)
+        ),
+        first=formatting.count(limit) if len(records) > limit else "",
     )
 
 

@@ -47,7 +47,7 @@ def html_block(markup: str) -> str:
     """``markup`` as a Markdown HTML block: it opens with a tag at the start of a line and holds
     no blank line (which would end it), so any CommonMark builder passes it through as HTML."""
     body = "\n".join(line for line in markup.splitlines() if line.strip())
-    return f'<div class="claimbook-block">\n{body}\n</div>\n\n'
+    return render("block.html", body=trusted(body))
 
 
 def _rows_by_claim(rows: list[dict]) -> dict[str, list[dict]]:

@@ -10,12 +10,16 @@ empty string (``StrictUndefined``).
 Templates are written one element or so a line, indented as the markup nests; the loader joins
 the lines, dropping each line's indentation and its newline, so what a template writes is one
 line, as a Markdown HTML block needs: a space wanted between two pieces is written inside a line,
-or as ``{{ " " }}`` where a long sentence goes on over the next line.
+or as ``{{ " " }}`` where a long sentence goes on over the next line, and a line break the output
+keeps as ``{{ newline }}``. A script's template (``*.js``) keeps its lines as written: a script's
+meaning can hang on them, and its reader reads them so. JSON in a script is written by
+``script_json``, never by ``{{ }}``'s HTML escaping.
 """
 
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import jinja2
@@ -39,11 +43,21 @@ def _escaped(value) -> Markup:
     return value if hasattr(value, "__html__") else Markup(escape(value))
 
 
+def script_json(value) -> Markup:
+    """``value`` as JSON to write inside a ``<script>``: keys sorted, no spaces, every ``<`` (and
+    the two line separators old parsers end a string at) as a ``\\u`` escape, so no text of the
+    data can close the script (``</script>``) or open a comment (``<!--``) in it."""
+    payload = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return Markup(payload.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
 class _JoinedLines(jinja2.FileSystemLoader):
-    """Templates from ``templates/``, each line's indentation and newline dropped."""
+    """Templates from ``templates/``, each line's indentation and newline dropped (but a script's)."""
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
+        if template.endswith(".js"):
+            return source, filename, uptodate
         return "".join(line.lstrip() for line in source.splitlines()), filename, uptodate
 
 
@@ -57,12 +71,14 @@ ENVIRONMENT = jinja2.Environment(
 ENVIRONMENT.filters["e"] = ENVIRONMENT.filters["escape"] = _escaped
 # ``|lines``: text escaped with its lines kept, for a ``<pre>`` (``html.escape`` alone).
 ENVIRONMENT.filters["lines"] = lambda value: Markup(html.escape(str(value)))
+# A line break a template writes (its own are dropped by the loader).
+ENVIRONMENT.globals["newline"] = Markup("\n")
 
 
 def compile_all() -> None:
     """Every template compiled into the environment, once: the kernels' fork server does it
     before it forks them (claimbook.pipeline.kernels), so that each page only renders."""
-    for path in sorted(TEMPLATES.glob("*.html")):
+    for path in sorted(TEMPLATES.glob("*.html")) + sorted(TEMPLATES.glob("*.js")):
         ENVIRONMENT.get_template(path.name)
 
 

@@ -6,6 +6,7 @@ entities (``blocks.escape``), never as markup, and never runs as a template; and
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import jinja2
 import pytest
 from jinja2 import meta
 
-from claimbook.present import blocks, templating
+from claimbook.present import blocks, charts, templating
 
 HOSTILE = (
     "<script>alert(1)</script>",
@@ -27,7 +28,7 @@ HOSTILE = (
     "Gründlich — 5× ✔",
 )
 BENIGN = "benign"
-TEMPLATES = sorted(path.name for path in templating.TEMPLATES.glob("*.html"))
+TEMPLATES = sorted(path.name for pattern in ("*.html", "*.js") for path in templating.TEMPLATES.glob(pattern))
 # The kinds of sentence the citation writes (blocks.citation): each is given the hostile value.
 SENTENCES = ("round", "source", "published ids", "cited ids", "announcement", "derived", "trademark")
 
@@ -59,7 +60,8 @@ def _renderings(name: str, text: str) -> list[str]:
     environment = templating.ENVIRONMENT
     source = environment.loader.get_source(environment, name)[0]
     template = environment.get_template(name)
-    names = meta.find_undeclared_variables(environment.parse(source))
+    # (the environment's own names, ``newline`` and Jinja's, are no values a caller gives)
+    names = meta.find_undeclared_variables(environment.parse(source)) - set(environment.globals)
     context = {variable: Value(text) for variable in names}
     if "sentences" in context:
         context["sentences"] = [(kind, Value(text)) for kind in SENTENCES]
@@ -76,7 +78,9 @@ def _renderings(name: str, text: str) -> list[str]:
 def test_hostile_text_in_every_value_of_every_template_is_shown_escaped(name, text):
     benign = _renderings(name, BENIGN)
     for written, expected in zip(_renderings(name, text), benign, strict=True):
-        assert "<script" not in written and "onerror=" not in written.replace("onerror=alert", "")
+        # No script but the template's own (a chart's, chart.html).
+        assert written.count("<script") == expected.count("<script")
+        assert "onerror=" not in written.replace("onerror=alert", "")
         # Where the benign value was, the hostile one is, escaped by ``blocks.escape``: nothing of
         # it is markup, no quote ends an attribute, and ``{{ 7*7 }}`` is text, never 49.
         assert written.replace(blocks.escape(text), BENIGN) == expected, (name, written)
@@ -117,14 +121,8 @@ def test_an_undefined_value_is_an_error_never_empty():
 # The f-strings of claimbook/present that may still put a value inside a tag, by module and
 # function, and why.
 LEFT = {
-    # Wraps markup already written (no text of its own) in the HTML block Markdown passes through.
-    ("markdown_pages.py", "html_block"),
     # A MyST role's target in angle brackets (``{download}`CSV <path>```), not HTML.
     ("markdown_pages.py", "front_page"),
-    # The chart's element and script, and its data table: escaped by html.escape alone (no
-    # backtick or newline rule), to be moved to templates in a step of their own.
-    ("charts.py", "embed_html"),
-    ("charts.py", "data_table_html"),
     # The plain-text twin of a chart ("<chart: title>"), not HTML.
     ("charts.py", "_render"),
 }
@@ -152,3 +150,23 @@ def test_no_f_string_of_present_writes_a_tag_around_a_value_but_those_listed():
     found = _tagged_f_strings()
     assert found <= LEFT, f"write these with a template (claimbook/present/templates): {sorted(found - LEFT)}"
     assert LEFT <= found, f"no longer an f-string of HTML; take it off LEFT: {sorted(LEFT - found)}"
+
+
+@pytest.mark.parametrize("text", HOSTILE + ("x\u2028y\u2029<!-- z",))
+def test_hostile_text_in_a_chart_s_title_column_and_cell_is_escaped(text):
+    """A chart's templates (chart.html, chart.js, chart_data.html) given hostile text where the
+    data puts it: the element's label and the table escape it, and the spec's JSON in the script
+    can neither close the script nor open a comment, and still reads as the same text."""
+    records = [{text: text, "n": 1.0}, {text: "benign", "n": 2.0}]
+    spec = {"title": text, "description": text, "datasets": {"d": records}}
+    written = charts.embed_html(spec) + "\n" + charts.data_table_html(spec)
+    script = written[written.index("<script") : written.index("</script>")]
+    assert written.count("<script") == 1 and written.count("</script>") == 1
+    assert "<!--" not in written and "\u2028" not in script and "\u2029" not in script
+    payload = re.search(r"var spec = (.*);\n", script).group(1)
+    assert json.loads(payload) == spec
+    label = re.search(r'aria-label="([^"]*)"', written).group(1)
+    assert label == blocks.escape(f"{text} {text}")
+    table = written[written.index("<details") :].replace("<wbr>", "")  # (break points, after "/")
+    assert table.count(blocks.escape(text)) == 2 and text not in table.replace(blocks.escape(text), "")
+    assert _values_in_tags_are_quoted(written, blocks.escape(text))
