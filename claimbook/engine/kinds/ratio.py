@@ -46,7 +46,7 @@ from claimbook.engine.core import (
     sizes_differ,
     where,
 )
-from claimbook.engine.kinds import _ratio_context as context
+from claimbook.engine.kinds import _ratio_context as ratio_context
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
 from claimbook.engine.kinds._skeleton import Measuring, missing_said
@@ -323,7 +323,7 @@ def _pairs(
     picked = pick(subject_rows, claim.get("subject"), "subject", claim, case)
     second = ambiguity.close_second(subject_rows, picked)
     if second is not None and found is not None:
-        found.context.append(context.second_note(case, picked, *second))
+        found.context.append(ratio_context.second_note(case, picked, *second))
     return [(picked, *chosen_base)]
 
 
@@ -356,7 +356,7 @@ def _baseline(claim: Claim, data: Data, label: str, selector: dict, found: Found
     if base_missing:
         found.missing.append(base_missing)
         return None
-    class_selector = context.class_selector(selector, base_rows)
+    class_selector = ratio_context.class_selector(selector, base_rows)
     class_rows, _ = select_for(data, claim, class_selector, f"class of baseline {label}")
     vendor = data.announcement(claim).vendor
     return Baseline(
@@ -364,7 +364,7 @@ def _baseline(claim: Claim, data: Data, label: str, selector: dict, found: Found
         selector,
         base_rows,
         class_rows,
-        context.class_name(class_selector),
+        ratio_context.class_name(class_selector),
         bool(set(base_rows["vendor"]) - {vendor}),
     )
 
@@ -441,8 +441,8 @@ def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple
             base_row, _ = _choose(chosen_base, claim.get("prefer"))
             if not _comparable(claim, row, base_row):
                 continue
-            ratio = context.ratio_of(row, base_row, _measure(claim))
-            measured = context.in_unit(ratio, unit)
+            ratio = ratio_context.ratio_of(row, base_row, _measure(claim))
+            measured = ratio_context.in_unit(ratio, unit)
             _, holds, _ = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
             found.append((f"{label_of(row)} {benchmark} {scenario}", measured, holds))
     return found
@@ -465,7 +465,7 @@ def _comparable(claim: Claim, subject_row, base_row) -> bool:
     """Whether a pair has a ratio: both results there, in the same units, and (per GPU) with GPUs."""
     if subject_row is None or base_row is None or subject_row["units"] != base_row["units"]:
         return False
-    return context.ratio_of(subject_row, base_row, _measure(claim)) is not None
+    return ratio_context.ratio_of(subject_row, base_row, _measure(claim)) is not None
 
 
 def _case_label(claim: Claim, label: str, subject_row: pd.Series, in_case: pd.DataFrame) -> str:
@@ -483,15 +483,15 @@ def _measure_case(
     the figures a reader expects beside it."""
     subject_row, base_row, how = pair
     unit = multiple_unit(claim)
-    ratio = context.ratio_of(subject_row, base_row, _measure(claim))
-    measured = context.in_unit(ratio, unit)
+    ratio = ratio_context.ratio_of(subject_row, base_row, _measure(claim))
+    measured = ratio_context.in_unit(ratio, unit)
     claimed, holds, judgment = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
     crossed = across_divisions(subject_row["division"], base_row["division"])
     if crossed:
         holds = judgment = None
     best_any, against_best = _best_of_class(claim, baseline, label, scenario, subject_row, found)
     rival_best = (
-        context.best_rival(data, subject_row, data.announcement(claim).vendor)
+        ratio_context.best_rival(data, subject_row, data.announcement(claim).vendor)
         if baseline.rival and not form_of(claim).counterparts
         else None
     )
@@ -506,7 +506,7 @@ def _measure_case(
         measured_vs_best_any=against_best,
         judgment=judgment,
         claimed_text=_written(claim, baseline.label, scenario),
-        **context.rival_fields(subject_row, base_row, rival_best),
+        **ratio_context.rival_fields(subject_row, base_row, rival_best),
     )
     evidence = (subject_row["location"], base_row["location"])
     selected = chosen("subject", subject_row) + chosen("baseline", base_row)
@@ -514,7 +514,7 @@ def _measure_case(
         Case(label, scenario, measured, claimed, unit, holds, evidence, selected=selected, detail=detail)
     )
     found.used.append(pd.DataFrame([subject_row, base_row]))
-    found.table.append(context.comparison(label, subject_row, base_row, how, detail, measured, claimed))
+    found.table.append(ratio_context.comparison(label, subject_row, base_row, how, detail, measured, claimed))
 
 
 def _side_by_side(subject_row: pd.Series, base_row: pd.Series) -> dict:
@@ -530,9 +530,9 @@ def _side_by_side(subject_row: pd.Series, base_row: pd.Series) -> dict:
         "metric_change": metric_change(subject_row["result"], base_row["result"]),
         "subject_gpus": int(subject_row["total_accelerators"]),
         "baseline_gpus": int(base_row["total_accelerators"]),
-        "inferred_against_measured": context.inferred_side(subject_row, base_row),
-        "per_gpu_ratio": context.ratio_of(subject_row, base_row, "per-gpu") if higher else None,
-        "per_watt_ratio": context.per_watt_ratio(subject_row, base_row),
+        "inferred_against_measured": ratio_context.inferred_side(subject_row, base_row),
+        "per_gpu_ratio": ratio_context.ratio_of(subject_row, base_row, "per-gpu") if higher else None,
+        "per_watt_ratio": ratio_context.per_watt_ratio(subject_row, base_row),
     }
 
 
@@ -555,10 +555,10 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     best_any = best_row(rows[(rows["location"] != subject_row["location"]).to_numpy(dtype=bool)])
     if best_any is None:
         return None, None
-    best_ratio = context.ratio_of(subject_row, best_any, _measure(claim))
+    best_ratio = ratio_context.ratio_of(subject_row, best_any, _measure(claim))
     if best_ratio is None:  # the best of the class has no GPUs to count per GPU
         return best_any, None
-    against_best = context.in_unit(best_ratio, multiple_unit(claim))
+    against_best = ratio_context.in_unit(best_ratio, multiple_unit(claim))
     if baseline.rival:
         _, best_holds, _ = form.judge(claim, against_best, best_ratio, baseline.label, scenario)
         found.rivals.append((label, best_holds, best_any))
@@ -593,7 +593,7 @@ class _Ratio(Measuring):
 
     def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
         # Sizes, power, missing cases: the caveats and notes a comparison's rows imply.
-        return context.caveats_of(claim, data, found, judged)
+        return ratio_context.caveats_of(claim, data, found, judged)
 
     def unit(self, claim: Claim) -> str:
         return multiple_unit(claim)
@@ -611,19 +611,19 @@ class _Ratio(Measuring):
         unit = multiple_unit(claim)
         verdict, reason, deciding = form_of(claim).decide(claim, unit, judged, codes)
         if verdict == SUPPORTED and found.rivals:
-            context.against_rivals(found.rivals, judged, unit, codes, notes)
+            ratio_context.against_rivals(found.rivals, judged, unit, codes, notes)
         return verdict, reason, deciding
 
     def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
         unit = multiple_unit(claim)
         beside = (
-            context.left_out_note(found.left_out, list(claim.get("match_on") or [])),
-            context.joint_note(claim.get("subject") or {}, found.joint, unit),
-            context.mixed_note(claim.get("subject") or {}, found.mixed, unit),
+            ratio_context.left_out_note(found.left_out, list(claim.get("match_on") or [])),
+            ratio_context.joint_note(claim.get("subject") or {}, found.joint, unit),
+            ratio_context.mixed_note(claim.get("subject") or {}, found.mixed, unit),
         )
         return [
             *_read_sentence(claim, judged, unit),
-            *context.context_notes(judged, unit, _measure(claim)),
+            *ratio_context.context_notes(judged, unit, _measure(claim)),
             *found.context,
             *(text for text in beside if text),
         ]
