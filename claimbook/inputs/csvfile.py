@@ -292,50 +292,73 @@ def read_rows(path: Path, what: str = "results file") -> tuple[list[str], list[l
     """
     path = Path(path)
     check_looks_like_csv(path, what)
-    try:
-        handle = open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115 -- only the open is guarded; used in `with` below
-    except OSError as exc:
-        raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
-    with handle:
+    with _open_text(path, what) as handle:
         lines = _Lines(handle)
         reader = csv.reader(lines)
-        line = 0
         try:
-            header = [name.strip() for name in next(reader)]
-            if lines.record_cut_off():
-                raise _truncated(path, 1, "the file ends inside a quoted field of the header")
-            width = len(header)
-            rows, starts = [], []
-            line = reader.line_num
-            for values in reader:
-                first_line = line + 1
-                line = reader.line_num
-                if lines.record_cut_off():
-                    raise _truncated(
-                        path, first_line, "the file ends inside a quoted field begun on this line"
-                    )
-                if len(values) != width:
-                    if not any(value.strip() for value in values):
-                        continue
-                    if lines.line_cut_off():
-                        raise _truncated(
-                            path,
-                            first_line,
-                            f"the last record has {len(values)} of {width} fields and no line end",
-                        )
-                    raise IngestError(f"{path}, line {first_line}: {_width_mismatch(len(values), header)}")
-                if not any(values) and not any(value.strip() for value in values):
-                    continue
-                rows.append(values)
-                starts.append(first_line)
+            header = _header(path, lines, reader)
+            rows, starts = _records(path, lines, reader, header)
         except StopIteration:
             raise IngestError(f"{path}: the file is empty") from None
         except UnicodeDecodeError:
             bad_line, byte = _first_non_utf8(path)
             raise IngestError(f"{path}, line {bad_line}: {_encoding_advice(byte)}") from None
-        except csv.Error as exc:
-            raise IngestError(f"{path}, line {line + 1}: not readable as CSV ({exc})") from exc
+        except csv.Error as exc:  # in the header: records' own are worded by _records
+            raise _unreadable(path, 0, exc) from exc
     return header, rows, starts
+
+
+def _open_text(path: Path, what: str):
+    """The file opened as UTF-8 text (a byte-order mark dropped), or the IngestError saying why
+    it cannot be read."""
+    try:
+        return open(path, newline="", encoding="utf-8-sig")  # closed by the caller's `with`
+    except OSError as exc:
+        raise IngestError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
+
+
+def _header(path: Path, lines: _Lines, reader) -> list[str]:
+    """The header's names, stripped; a header cut off inside a quoted field is an error."""
+    header = [name.strip() for name in next(reader)]
+    if lines.record_cut_off():
+        raise _truncated(path, 1, "the file ends inside a quoted field of the header")
+    return header
+
+
+def _records(path: Path, lines: _Lines, reader, header: list[str]) -> tuple[list[list[str]], list[int]]:
+    """The records after the header, blank ones skipped, and the first line of each; a record
+    cut off at the end of the file or of another width than the header is an error."""
+    width = len(header)
+    rows, starts = [], []
+    line = reader.line_num
+    try:
+        for values in reader:
+            first_line = line + 1
+            line = reader.line_num
+            if lines.record_cut_off():
+                raise _truncated(path, first_line, "the file ends inside a quoted field begun on this line")
+            if len(values) != width:
+                if not any(value.strip() for value in values):
+                    continue
+                if lines.line_cut_off():
+                    raise _truncated(
+                        path,
+                        first_line,
+                        f"the last record has {len(values)} of {width} fields and no line end",
+                    )
+                raise IngestError(f"{path}, line {first_line}: {_width_mismatch(len(values), header)}")
+            if not any(values) and not any(value.strip() for value in values):
+                continue
+            rows.append(values)
+            starts.append(first_line)
+    except csv.Error as exc:
+        raise _unreadable(path, line, exc) from exc
+    return rows, starts
+
+
+def _unreadable(path: Path, line: int, exc: csv.Error) -> IngestError:
+    """The error for a record the csv module cannot read, after the record that ends on ``line``."""
+    return IngestError(f"{path}, line {line + 1}: not readable as CSV ({exc})")
 
 
 def _width_mismatch(count: int, header: list[str]) -> str:

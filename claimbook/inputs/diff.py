@@ -51,26 +51,11 @@ def diff_results(
     key = list(RESULT_KEY)
     compared = [name for name in COMPARED if name in old.columns and name in new.columns]
     if systems is not None:
-
-        def keep(frame):
-            pairs = pd.Series(list(zip(frame["organization"], frame["system"])), index=frame.index)
-            return frame[pairs.isin(systems)]
-
-        old, new = keep(old), keep(new)
+        old, new = _of_systems(old, systems), _of_systems(new, systems)
     merged = old[key + compared].merge(
         new[key + compared], on=key, how="outer", suffixes=("_old", "_new"), indicator=True
     )
-    status = (
-        merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
-    )
-    both = merged["_merge"] == "both"
-    differing = {name: both & ~_same(merged[f"{name}_old"], merged[f"{name}_new"]) for name in compared}
-    fields = [
-        ", ".join(name for name in compared if differing[name].iloc[position])
-        for position in range(len(merged))
-    ]
-    changed = both & pd.Series([bool(text) for text in fields], index=merged.index)
-    status[changed] = "changed"
+    status, fields, changed = _statuses(merged, compared)
     keys = list(zip(*(merged[name] for name in key)))
     table = pd.DataFrame(
         {
@@ -84,18 +69,47 @@ def diff_results(
         }
     )
     table["change_percent"] = 100 * (table["new_result"] / table["old_result"] - 1)
+    table = _in_order(table, key, touched is not None and only_touched)
+    kept = set(zip(*(table[name] for name in key)))
+    shown = merged[changed & pd.Series([item in kept for item in keys], index=merged.index)]
+    table.attrs["values"] = _value_changes(shown, compared)
+    return table
+
+
+def _of_systems(frame: pd.DataFrame, systems: set[tuple[str, str]]) -> pd.DataFrame:
+    """The results of those (organization, system) pairs."""
+    pairs = pd.Series(list(zip(frame["organization"], frame["system"])), index=frame.index)
+    return frame[pairs.isin(systems)]
+
+
+def _statuses(merged: pd.DataFrame, compared: list[str]) -> tuple[pd.Series, list[str], pd.Series]:
+    """Each merged result's status (new, removed, changed or unchanged), the fields that changed
+    in it (", "-joined), and whether it changed."""
+    status = (
+        merged["_merge"].map({"left_only": "removed", "right_only": "new", "both": "unchanged"}).astype(str)
+    )
+    both = merged["_merge"] == "both"
+    differing = {name: both & ~_same(merged[f"{name}_old"], merged[f"{name}_new"]) for name in compared}
+    fields = [
+        ", ".join(name for name in compared if differing[name].iloc[position])
+        for position in range(len(merged))
+    ]
+    changed = both & pd.Series([bool(text) for text in fields], index=merged.index)
+    status[changed] = "changed"
+    return status, fields, changed
+
+
+def _in_order(table: pd.DataFrame, key: list[str], only_touched: bool) -> pd.DataFrame:
+    """The results that differ (only those a claim selects, with ``only_touched``): the changed
+    ones first, then the new, then the removed, each by key."""
     table = table[table["status"] != "unchanged"]
-    if touched is not None and only_touched:
+    if only_touched:
         table = table[table["claims"] != ""]
     order = {"changed": 0, "new": 1, "removed": 2}
     table = table.sort_values(
         ["status", *key], key=lambda column: column.map(order) if column.name == "status" else column
     )
-    table = table.reset_index(drop=True)[list(DIFF_COLUMNS)]
-    kept = set(zip(*(table[name] for name in key)))
-    shown = merged[changed & pd.Series([item in kept for item in keys], index=merged.index)]
-    table.attrs["values"] = _value_changes(shown, compared)
-    return table
+    return table.reset_index(drop=True)[list(DIFF_COLUMNS)]
 
 
 def _value_changes(merged: pd.DataFrame, compared) -> list[str]:

@@ -153,16 +153,8 @@ def _accelerators(where: str, text: dict[str, str], name) -> tuple[int, int, int
     return nodes, per_node, total
 
 
-def _tidy_row(
-    where: str, record: dict[str, str], round_name: str, names: dict[str, str] | None = None
-) -> dict[str, object]:
-    """One record tidied, or the IngestError its first broken rule words (``names``: the
-    file's own name of a summary.csv column, for a summary of another shape)."""
-
-    def name(column: str) -> str:
-        return (names or {}).get(column, column)
-
-    text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
+def _scenario_and_units(where: str, text: dict[str, str], name) -> tuple[str, str]:
+    """The scenario (by its canonical spelling) and the units, each one the book knows."""
     scenario = SCENARIO_BY_LOWER.get(text["Scenario"].lower())
     if scenario is None:
         raise IngestError(
@@ -173,16 +165,36 @@ def _tidy_row(
         raise IngestError(
             f"{where}: unknown {name('Units')} {units!r}; the book understands {', '.join(UNITS)}"
         )
-    metric, higher_is_better = UNITS[units]
-    result = positive_result(where, text["Result"], name("Result"))
+    return scenario, units
 
-    nodes, per_node, total = _accelerators(where, text, name)
+
+def _system(where: str, text: dict[str, str], name) -> str:
+    """The system's folder name, from the location, once the fields that say whose result it
+    is and of what are known to be filled in."""
     for column in ("Organization", "Division", "Availability", "Model"):
         if not text[column]:
             raise IngestError(f"{where}: {name(column)} is empty")
     system = system_from_location(text["Location"])
     if system is None:
         raise IngestError(f"{where}: {name('Location')} {rules.location_problem(text['Location'])}")
+    return system
+
+
+def _tidy_row(
+    where: str, record: dict[str, str], round_name: str, names: dict[str, str] | None = None
+) -> dict[str, object]:
+    """One record tidied, or the IngestError its first broken rule words (``names``: the
+    file's own name of a summary.csv column, for a summary of another shape)."""
+
+    def name(column: str) -> str:
+        return (names or {}).get(column, column)
+
+    text = {key: (record.get(key) or "").strip() for key in _USED_COLUMNS}
+    scenario, units = _scenario_and_units(where, text, name)
+    metric, higher_is_better = UNITS[units]
+    result = positive_result(where, text["Result"], name("Result"))
+    nodes, per_node, total = _accelerators(where, text, name)
+    system = _system(where, text, name)
 
     throughput_per_accelerator = result / total if metric == "throughput" and total > 0 else None
     return {

@@ -60,17 +60,7 @@ def choose_prices(
     Prices and assumptions are matched to a family through the reviewed accelerator table, so
     "NVIDIA Vera Rubin" prices every name Rubin is published under ("NVIDIA VR200" included).
     """
-    by_family = {}
-    for name, value in (assumed or {}).items():
-        family = reference.family(name).name
-        if not (
-            isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value > 0
-        ):
-            raise ValueError(f"the assumed price for {name} must be a positive number, got {value!r}")
-        by_family[family] = float(value)
+    by_family = _assumed_by_family(assumed, reference)
     listed = prices.assign(family=[reference.family(name).name for name in prices["accelerator"]])
     chosen = []
     for family in sorted(set(families)):
@@ -86,21 +76,40 @@ def choose_prices(
             )
             continue
         candidates = listed[listed["family"] == family]
-        if candidates.empty:
-            continue
-        preferred = candidates[candidates["pricing"] == pricing]
-        pool = preferred if not preferred.empty else candidates
-        best = pool.sort_values(["usd_per_gpu_hour", "provider"], kind="stable").iloc[0]
-        chosen.append(
-            {
-                "family": family,
-                "usd_per_gpu_hour": float(best["usd_per_gpu_hour"]),
-                "provider": best["provider"],
-                "pricing": best["pricing"],
-                "as_of": best["as_of"],
-            }
-        )
+        if not candidates.empty:
+            chosen.append(_lowest_price(family, candidates, pricing))
     return pd.DataFrame(chosen, columns=["family", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
+
+
+def _assumed_by_family(assumed: dict[str, float] | None, reference) -> dict[str, float]:
+    """The reader's assumed prices by accelerator family; each must be a positive number."""
+    by_family = {}
+    for name, value in (assumed or {}).items():
+        family = reference.family(name).name
+        if not (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value > 0
+        ):
+            raise ValueError(f"the assumed price for {name} must be a positive number, got {value!r}")
+        by_family[family] = float(value)
+    return by_family
+
+
+def _lowest_price(family: str, candidates: pd.DataFrame, pricing: str) -> dict:
+    """The lowest of a family's public prices, of the ``pricing`` kind where it has one (ties:
+    by provider)."""
+    preferred = candidates[candidates["pricing"] == pricing]
+    pool = preferred if not preferred.empty else candidates
+    best = pool.sort_values(["usd_per_gpu_hour", "provider"], kind="stable").iloc[0]
+    return {
+        "family": family,
+        "usd_per_gpu_hour": float(best["usd_per_gpu_hour"]),
+        "provider": best["provider"],
+        "pricing": best["pricing"],
+        "as_of": best["as_of"],
+    }
 
 
 def price_of(chosen: pd.DataFrame, family: str) -> float | None:
