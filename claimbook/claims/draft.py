@@ -259,9 +259,19 @@ def render(
     """The draft registry as YAML text: a header with its TODOs, then each draft claim under the
     sentence it comes from (a comment), the kind ``kinds`` propose and why, and the candidate
     systems."""
+    lines = [*_header(announcement, source, text, statements, names), "claims:"]
+    claim_lines = _claims(announcement, statements, results, kinds)
+    if not claim_lines:
+        claim_lines = [*comment("no checkable statement found: no figure and no superlative", "  "), "  []"]
+    return "\n".join(lines + claim_lines) + "\n"
+
+
+def _header(announcement: str, source: str, text: str, statements, names: Names) -> list[str]:
+    """The draft's header and its announcement, each field the analyst fills in a TODO, with
+    what the text suggests for it (the organization it names most, the dates in it)."""
     organizations = [name for statement in statements for name in statement.organizations]
     most = max(set(organizations), key=organizations.count) if organizations else None
-    lines = [
+    return [
         *comment(
             f"A draft registry made by `claimbook draft` from {source}. Every {TODO} is for the analyst: "
             f"a registry with a {TODO} left warns on every build and fails --strict."
@@ -286,8 +296,13 @@ def render(
         f"  date: {TODO}",
         f"  round: {names.round}",
         f"  source_url: {TODO}",
-        "claims:",
     ]
+
+
+def _claims(announcement: str, statements, results: pd.DataFrame, kinds: dict[str, Drafting]) -> list[str]:
+    """The draft claims of the statements, numbered, at most ``MAX_CLAIMS``, saying where figures
+    were left out ([] when no statement has one)."""
+    lines = []
     number = 0
     for index, statement in enumerate(statements):
         if number >= MAX_CLAIMS:
@@ -301,10 +316,7 @@ def render(
             statement, claimed_figures(statement)
         ):
             lines += _left_out([statement], MAX_CLAIMS, drafted[-1].figure)
-    if not number:
-        lines += comment("no checkable statement found: no figure and no superlative", "  ")
-        lines.append("  []")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _left_out(statements, limit: int, after: Figure | None = None) -> list[str]:

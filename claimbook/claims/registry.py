@@ -602,12 +602,7 @@ def load_registry(
     ``through``: how each file of the folder and the chapters file is read, ``through(part,
     label, (path,), read)``, the engine's way of taking what a page's kernel holds already
     (``claimbook.engine.preloaded.through``); by default, ``read()``."""
-    folder = resolve_path(claims_dir)
-    if not folder.is_dir():
-        raise RegistryError(f"{claims_dir}: no such folder of registry files")
-    paths = sorted(folder.glob("*.yaml"))
-    if not paths:
-        raise RegistryError(f"{claims_dir}: no registry file (*.yaml) in the folder")
+    paths = _registry_paths(claims_dir)
     through = through or _read_now
     part = "registry file" if validate is None else "registry file, checked"
     labels = {path: str(Path(claims_dir) / path.name) for path in paths}
@@ -616,10 +611,7 @@ def load_registry(
         for path in paths
     ]
     if also is not None:
-        if not Path(also).is_file():
-            raise RegistryError(f"{also}: no such registry file")
-        extra = _read_file(Path(also), str(also), validate)
-        read = [item for item in read if item[0].id != extra[0].id] + [extra]
+        read = _with_draft(read, also, validate)
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = _unique(read)
     todos = tuple(todo for item in read for todo in item[2])
@@ -627,20 +619,42 @@ def load_registry(
     read_chapters = lambda: _chapters(chapters_path, str(chapters_file))
     chapters = through("chapters", str(chapters_file), (str(chapters_path),), read_chapters)
     _check_names(announcements, claims, chapters)
+    _check_chapters(claims, chapters, chapters_file)
+    files = _files_read([*labels.values(), *([str(also)] if also else [])], announcements)
+    return Registry(announcements, tuple(claims), chapters, files, todos)
+
+
+def _registry_paths(claims_dir: str | os.PathLike) -> list[Path]:
+    """The registry files of the folder, in name order; a missing or empty folder is an error."""
+    folder = resolve_path(claims_dir)
+    if not folder.is_dir():
+        raise RegistryError(f"{claims_dir}: no such folder of registry files")
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise RegistryError(f"{claims_dir}: no registry file (*.yaml) in the folder")
+    return paths
+
+
+def _with_draft(read: list, also: str | os.PathLike, validate: Validator | None) -> list:
+    """The files read, with the draft ``also`` in place of the file of its announcement."""
+    if not Path(also).is_file():
+        raise RegistryError(f"{also}: no such registry file")
+    extra = _read_file(Path(also), str(also), validate)
+    return [item for item in read if item[0].id != extra[0].id] + [extra]
+
+
+def _check_chapters(claims: list[Claim], chapters, chapters_file: str | os.PathLike) -> None:
+    """Every claim that names a chapter names one of the chapters file."""
     for claim in claims:
         if claim.chapter is not None and claim.chapter not in chapters:
             raise RegistryError(
                 f"{claim.where}: field chapter: {claim.chapter!r} is not a chapter of {chapters_file}; "
                 f"chapters: {', '.join(chapters) or 'none'}"
             )
-    return Registry(
-        announcements,
-        tuple(claims),
-        chapters,
-        tuple(
-            label
-            for label in (*(str(Path(claims_dir) / p.name) for p in paths), *([str(also)] if also else []))
-            if label in {announcement.path for announcement in announcements.values()}
-        ),
-        todos,
-    )
+
+
+def _files_read(labels: list[str], announcements: dict[str, Announcement]) -> tuple[str, ...]:
+    """The labels of the files whose announcement the registry holds, in reading order (a folder
+    file the draft replaced is not one)."""
+    kept = {announcement.path for announcement in announcements.values()}
+    return tuple(label for label in labels if label in kept)
