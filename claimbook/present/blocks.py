@@ -615,8 +615,30 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
     units = sorted(set(rows["units"]))
     one_unit = len(units) == 1
     result_column = f"Result ({units[0]})" if one_unit else "Result"
+    frame = _systems_frame(rows)
+    if rows["benchmark"].nunique() > 1:
+        frame["Benchmark"] = rows["benchmark"].astype(str).values
+    frame["Scenario"] = rows["scenario"].astype(str).values
+    frame[result_column] = rows["result"].astype(float).values
+    if not one_unit:
+        frame["Units"] = rows["units"].astype(str).values
+    per_gpu = rows["per_accelerator"].astype(float).values
+    if pd.notna(per_gpu).any():
+        frame["Per GPU"] = per_gpu
+    frame["Status"] = _status_column(rows)
+    if (result_ids is not None and not result_ids.empty) or (
+        "result_id" in rows.columns and rows["result_id"].notna().any()
+    ):
+        frame["Result ID"] = _result_id_column(rows, result_ids)
+    frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
+    return frame
+
+
+def _systems_frame(rows: pd.DataFrame) -> pd.DataFrame:
+    """Whose system each result is, by its organization's own name for it (the book's id and its
+    published accelerator name on hover), and its accelerators."""
     own_names = rows["system_name"] if "system_name" in rows.columns else rows["system"]
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         {
             "System": [
                 _own_name(str(organization), str(name).strip() or str(system))
@@ -635,28 +657,16 @@ def evidence_frame(rows: pd.DataFrame, result_ids: pd.DataFrame | None = None) -
             "_published_accelerator": rows["accelerator"].astype(str).values,
         }
     )
-    if rows["benchmark"].nunique() > 1:
-        frame["Benchmark"] = rows["benchmark"].astype(str).values
-    frame["Scenario"] = rows["scenario"].astype(str).values
-    frame[result_column] = rows["result"].astype(float).values
-    if not one_unit:
-        frame["Units"] = rows["units"].astype(str).values
-    per_gpu = rows["per_accelerator"].astype(float).values
-    if pd.notna(per_gpu).any():
-        frame["Per GPU"] = per_gpu
-    # Division, category and the inferred flag in one column: what MLCommons asks to be stated.
-    frame["Status"] = [
+
+
+def _status_column(rows: pd.DataFrame) -> list[str]:
+    """Division, category and the inferred flag in one column: what MLCommons asks to be stated."""
+    return [
         ", ".join([division, availability] + (["inferred"] if inferred else []))
         for division, availability, inferred in zip(
             rows["division"].astype(str), rows["availability"].astype(str), rows["inferred"].astype(bool)
         )
     ]
-    if (result_ids is not None and not result_ids.empty) or (
-        "result_id" in rows.columns and rows["result_id"].notna().any()
-    ):
-        frame["Result ID"] = _result_id_column(rows, result_ids)
-    frame["_url"] = [provenance_url(r, loc) for r, loc in zip(rows["round"], rows["location"])]
-    return frame
 
 
 def _result_id_column(rows: pd.DataFrame, result_ids: pd.DataFrame | None) -> list[str]:

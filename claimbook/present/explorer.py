@@ -49,6 +49,11 @@ def _widgets(data: pd.DataFrame, reference) -> tuple:
     """The explorer's widgets, in the order they are shown: benchmark (by its name), scenario,
     measure, which results (best first, ``PAGE`` at a time), division, availability,
     accelerator vendor."""
+    return (*_what_is_shown(data, reference), _page(data), *_filters(data))
+
+
+def _what_is_shown(data: pd.DataFrame, reference) -> tuple:
+    """The widgets that choose what the chart plots: benchmark, scenario and measure."""
     benchmarks = sorted(set(data["benchmark"]))
     benchmark = alt.param(
         name="benchmark",
@@ -69,6 +74,12 @@ def _widgets(data: pd.DataFrame, reference) -> tuple:
         value="whole system",
         bind=alt.binding_radio(options=["whole system", "per GPU"], name="Measure"),
     )
+    return benchmark, scenario, measure
+
+
+def _page(data: pd.DataFrame):
+    """The widget that pages through the results, ``PAGE`` at a time, as many pages as the
+    benchmark and scenario with the most results needs."""
     most = int(data.groupby(["benchmark", "scenario"]).size().max())
     pages = list(range(math.ceil(most / PAGE)))
     page = alt.param(
@@ -83,6 +94,11 @@ def _widgets(data: pd.DataFrame, reference) -> tuple:
             name="Results",
         ),
     )
+    return page
+
+
+def _filters(data: pd.DataFrame) -> tuple:
+    """The widgets that leave results out: division, availability, accelerator vendor."""
     division = alt.param(
         name="division",
         value="all",
@@ -98,7 +114,7 @@ def _widgets(data: pd.DataFrame, reference) -> tuple:
         value="all",
         bind=alt.binding_select(options=["all", *sorted(set(data["vendor"]))], name="Accelerator vendor"),
     )
-    return benchmark, scenario, measure, page, division, availability, vendor
+    return division, availability, vendor
 
 
 def _lookups(data: pd.DataFrame, reference) -> tuple:
@@ -141,24 +157,10 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
     """One dot per result of the chosen benchmark and scenario, ``PAGE`` at a time, best first;
     every filter is a widget, drawn above the chart."""
     data = _marks(results, reference)
-    benchmark, scenario, measure, page, division, availability, vendor = _widgets(data, reference)
-    names, units, families = _lookups(data, reference)
+    widgets = _widgets(data, reference)
     colour, shape = charts.family_scales(reference, data["family"])
-    shown = [
-        reference.display_name(_first(data)) + ", Offline",
-        f"Whole system, results 1–{PAGE}, best first",
-    ]
     return (
-        alt.Chart(data)
-        .transform_filter((alt.datum.benchmark == benchmark) & (alt.datum.scenario == scenario))
-        .transform_filter((division == "all") | (alt.datum.division == division))
-        .transform_filter((availability == "all") | (alt.datum.availability == availability))
-        .transform_filter((vendor == "all") | (alt.datum.vendor == vendor))
-        .transform_calculate(value=alt.expr.if_(measure == "per GPU", alt.datum.per_gpu, alt.datum.result))
-        .transform_filter("isValid(datum.value)")
-        .transform_calculate(order="-datum.better * datum.value")
-        .transform_window(rank="row_number()", sort=[alt.SortField("order"), alt.SortField("label")])
-        .transform_filter(f"datum.rank > page * {PAGE} && datum.rank <= (page + 1) * {PAGE}")
+        _chosen_page(alt.Chart(data), *widgets)
         .mark_point(filled=True, size=110, opacity=0.9)
         .encode(
             # The axis and the legend above the marks: with the controls, on the first screen.
@@ -174,24 +176,48 @@ def explorer_chart(results: pd.DataFrame, reference) -> alt.Chart:
             href="url:N",
             tooltip=charts.RESULT_TOOLTIP,
         )
-        .add_params(
-            benchmark, scenario, measure, page, division, availability, vendor, names, units, families
-        )
-        .properties(
-            width=charts.CONTENT_WIDTH,
-            # a fixed height (Vega-Lite warns of a height by step in a chart as wide as its
-            # column): room for a full page of results
-            height=PAGE * charts.step_for(data["label"]),
-            title=alt.TitleParams(
-                text=alt.ExprRef(TITLE.format(page=PAGE)),
-                subtitle="Click a mark to open its folder of logs",
-            ),
-            description="Dot plot of the published results of the chosen benchmark and scenario, best first, coloured "
-            "and shaped by accelerator family; the controls above it choose the benchmark, scenario, measure, "
-            "which results and filters.",
-            usermeta={"title": " ".join(shown), "axis_titles": {"top": AXIS}},
-        )
+        .add_params(*widgets, *_lookups(data, reference))
+        .properties(**_layout(data, reference))
     )
+
+
+def _chosen_page(chart, benchmark, scenario, measure, page, division, availability, vendor):
+    """The results the widgets choose, in the chosen measure, ranked best first: the chosen
+    page of them."""
+    return (
+        chart.transform_filter((alt.datum.benchmark == benchmark) & (alt.datum.scenario == scenario))
+        .transform_filter((division == "all") | (alt.datum.division == division))
+        .transform_filter((availability == "all") | (alt.datum.availability == availability))
+        .transform_filter((vendor == "all") | (alt.datum.vendor == vendor))
+        .transform_calculate(value=alt.expr.if_(measure == "per GPU", alt.datum.per_gpu, alt.datum.result))
+        .transform_filter("isValid(datum.value)")
+        .transform_calculate(order="-datum.better * datum.value")
+        .transform_window(rank="row_number()", sort=[alt.SortField("order"), alt.SortField("label")])
+        .transform_filter(f"datum.rank > page * {PAGE} && datum.rank <= (page + 1) * {PAGE}")
+    )
+
+
+def _layout(data: pd.DataFrame, reference) -> dict:
+    """The chart's size, title and description; in ``usermeta``, its title as it opens and its
+    axis's title expression (``claimbook.present.charts`` reads them)."""
+    shown = [
+        reference.display_name(_first(data)) + ", Offline",
+        f"Whole system, results 1–{PAGE}, best first",
+    ]
+    return {
+        "width": charts.CONTENT_WIDTH,
+        # a fixed height (Vega-Lite warns of a height by step in a chart as wide as its
+        # column): room for a full page of results
+        "height": PAGE * charts.step_for(data["label"]),
+        "title": alt.TitleParams(
+            text=alt.ExprRef(TITLE.format(page=PAGE)),
+            subtitle="Click a mark to open its folder of logs",
+        ),
+        "description": "Dot plot of the published results of the chosen benchmark and scenario, best first, "
+        "coloured and shaped by accelerator family; the controls above it choose the benchmark, scenario, "
+        "measure, which results and filters.",
+        "usermeta": {"title": " ".join(shown), "axis_titles": {"top": AXIS}},
+    }
 
 
 # The legend's columns: two beside each other where the chart is wide, one on a phone.
