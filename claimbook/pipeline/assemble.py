@@ -106,21 +106,7 @@ def write_pages(
         caveats: markdown_pages.caveats_page(),
         kinds: markdown_pages.kinds_page(registry),
     }
-    for announcement in registry.announcements.values():
-        text_checks = {
-            claim_id: check
-            for claim_id, check in checks.items()
-            if check.claim.announcement == announcement.id
-        }
-        own = [row for row in rows if row["announcement"] == announcement.id]
-        pages_text[f"{announcement.id}.md"] = markdown_pages.announcement_page(
-            announcement,
-            rows,
-            registry,
-            text_checks,
-            cite(own, announcement),
-            results=data.round_table(announcement.round),
-        )
+    pages_text.update(_announcement_pages(registry, rows, checks, data, cite))
     if changes is not None:  # an --out book from other results: what moved against the published one
         pages_text[f"{moved.PAGE}.md"] = changes
     # The table of contents lies at the root of the staged book, beside book/.
@@ -131,7 +117,36 @@ def write_pages(
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
     write_download(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's
-    kept = set(pages_text) | set(GENERATED_FILES)
+    _remove_others(generated, set(pages_text) | set(GENERATED_FILES))
+
+
+def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite) -> dict[str, str]:
+    """Each announcement's page by its file name, with the checks and the citation of its own
+    claims (``cite``: the citation of the results some rows use)."""
+    from claimbook.present import markdown_pages
+
+    pages = {}
+    for announcement in registry.announcements.values():
+        text_checks = {
+            claim_id: check
+            for claim_id, check in checks.items()
+            if check.claim.announcement == announcement.id
+        }
+        own = [row for row in rows if row["announcement"] == announcement.id]
+        pages[f"{announcement.id}.md"] = markdown_pages.announcement_page(
+            announcement,
+            rows,
+            registry,
+            text_checks,
+            cite(own, announcement),
+            results=data.round_table(announcement.round),
+        )
+    return pages
+
+
+def _remove_others(generated: Path, kept: set[str]) -> None:
+    """Remove the files an earlier build generated that this one did not (the notebooks are the
+    pages' own, kept)."""
     for path in generated.iterdir():
         if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
             path.unlink()

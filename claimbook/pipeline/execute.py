@@ -31,20 +31,14 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
     """A kernel manager whose kernel's stderr goes to a file (its start-up chatter stays out of
     the build's output, and its last words are at hand if it dies), whose kernel reads data
     relative to the book being built, and which talks to its kernel over Unix sockets in a
-    folder of its own. With a ``server`` (``claimbook.pipeline.kernels``) the kernel is forked by it
-    instead of started from nothing; everything else is the same.
-
-    Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
-    kernels started at once by two processes (two builds, or test workers) can pick the same
-    port. The loser dies at start-up, and the client's request to it can then block forever.
-    Sockets in a private folder cannot collide.
+    folder of its own (``_use_unix_sockets`` says why). With a ``server`` (``claimbook.pipeline.kernels``) the kernel is forked by it
+    instead of started from nothing (``_adopt_forked``); everything else is the same.
 
     The connection file (it holds the key that signs the kernel's messages) is written in that
     folder too, not as a ``tmp*.json`` of the temporary folder: removing the folder removes it,
     however the build ends."""
     from jupyter_client import AsyncKernelManager
 
-    from claimbook.common.paths import BOOK_ROOT_VARIABLE
     from claimbook.pipeline import kernels
 
     class ChapterKernel(AsyncKernelManager):
@@ -58,13 +52,8 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
             return await super()._async_finish_shutdown(waittime, 0.01, restart)
 
         async def _async_start_kernel(self, **kw):
-            self.transport = "ipc"
-            self.ip = str(socket_folder / "kernel")
-            kw.setdefault("stderr", stderr_file)
-            environment = dict(kw.get("env") or os.environ)
-            environment[BOOK_ROOT_VARIABLE] = str(book_root)
-            kw["env"] = environment
-            return await super()._async_start_kernel(**kw)
+            _use_unix_sockets(self, socket_folder)
+            return await super()._async_start_kernel(**_start_arguments(kw, stderr_file, book_root))
 
         start_kernel = _async_start_kernel
 
@@ -75,11 +64,7 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
                 process = kernels.launch(server, kernel_cmd, kw.get("env"), kw.get("cwd"), stderr_file.name)
             except kernels.ServerGone:  # the server died, or this is not its Python: a kernel from nothing
                 return await self._launch_fresh(kernel_cmd, **kw)
-            # What LocalProvisioner.launch_kernel records of the process it starts.
-            provisioner = self.provisioner
-            provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
-            provisioner.cwd = kw.get("cwd")
-            self._reconcile_connection_info(provisioner.connection_info)
+            _adopt_forked(self, process, kw.get("cwd"))
 
         async def _launch_fresh(self, kernel_cmd, **kw):
             launched = await super()._async_launch_kernel(kernel_cmd, **kw)
@@ -87,6 +72,38 @@ def _kernel_manager(stderr_file, book_root: Path, socket_folder: Path, server=No
             return launched
 
     return ChapterKernel
+
+
+def _use_unix_sockets(manager, socket_folder: Path) -> None:
+    """The manager's kernel talks over Unix sockets in ``socket_folder``, not over TCP.
+
+    Why not TCP: a TCP kernel's ports are picked free, closed, then bound by the kernel; two
+    kernels started at once by two processes (two builds, or test workers) can pick the same
+    port. The loser dies at start-up, and the client's request to it can then block forever.
+    Sockets in a private folder cannot collide."""
+    manager.transport = "ipc"
+    manager.ip = str(socket_folder / "kernel")
+
+
+def _start_arguments(kw: dict, stderr_file, book_root: Path) -> dict:
+    """The kernel's start-up arguments with its stderr sent to ``stderr_file`` (unless given)
+    and the book being built named in its environment, where it reads its data from."""
+    from claimbook.common.paths import BOOK_ROOT_VARIABLE
+
+    kw.setdefault("stderr", stderr_file)
+    environment = dict(kw.get("env") or os.environ)
+    environment[BOOK_ROOT_VARIABLE] = str(book_root)
+    kw["env"] = environment
+    return kw
+
+
+def _adopt_forked(manager, process, cwd) -> None:
+    """A kernel the server forked, recorded as LocalProvisioner.launch_kernel records the
+    process it starts, so the manager stops and kills it as one of its own."""
+    provisioner = manager.provisioner
+    provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+    provisioner.cwd = cwd
+    manager._reconcile_connection_info(provisioner.connection_info)
 
 
 def _ready_client():

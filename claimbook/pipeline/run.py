@@ -164,24 +164,48 @@ def abandon(server, futures: list) -> None:
 
 def run_pages(request: BuildRequest, staged: Staged, data, server, keep_server: bool = False) -> dict:
     """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``;
-    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it).
-
-    The engine checks the claims of the pages executed now (their pages must agree with it)
-    and the claims with no page (the ledger shows its check); a reused page was checked by
-    the build that made it, from inputs its digest proves unchanged."""
-    from claimbook.pipeline.load import judged
-
+    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it)."""
     report, to_run = request.report, staged.to_run
     reused = len(staged.pages) - len(to_run)
     if reused:
         report(f"reusing {reused} page(s) whose inputs did not change")
-    included, text_only = shown_claims(data.registry, staged.pages, request.only)
+    checked = _checked_now(data.registry, staged, request.only)
+    if not to_run:
+        return _checks(data, checked)
+    workers = request.workers
+    report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
+    checks = _execute_while_checking(to_run, workers, report, server, lambda: _checks(data, checked))
+    if server is not None and not keep_server:
+        server.stop()  # its memory is the HTML's now
+    return checks
+
+
+def _checked_now(registry, staged: Staged, only) -> set[str]:
+    """The claims the engine checks now: those of the pages executed now (their pages must agree
+    with it) and the claims with no page (the ledger shows its check); a reused page was checked
+    by the build that made it, from inputs its digest proves unchanged."""
+    included, text_only = shown_claims(registry, staged.pages, only)
     executed = set(staged.executed)
     executed_claims = {claim_id for job in staged.pages if job.name in executed for claim_id in job.claims}
-    checked = included & (executed_claims | {claim.id for claim in text_only})
+    return included & (executed_claims | {claim.id for claim in text_only})
 
-    def check_all() -> dict:
-        return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
+
+def _checks(data, checked: set[str]) -> dict:
+    """The engine's checks of the claims ``checked``, in the registry's order."""
+    from claimbook.pipeline.load import judged
+
+    return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
+
+
+def _execute_while_checking(to_run, workers: int, report, server, check_all: Callable[[], dict]) -> dict:
+    """Execute the pages, and meanwhile ``check_all`` in a thread: the checks.
+
+    The engine's checks need no page: they are made while the kernels run, which leaves this
+    process waiting anyway. What executing a page imports is imported first: sharing the
+    interpreter with the checks, those imports would hold back every kernel's start."""
+    import papermill  # noqa: F401
+
+    import claimbook.pipeline.execute  # noqa: F401
 
     def check_all_and_import() -> dict:
         checks = check_all()
@@ -193,25 +217,11 @@ def run_pages(request: BuildRequest, staged: Staged, data, server, keep_server: 
 
         return checks
 
-    if not to_run:
-        return check_all()
-    workers = request.workers
-    report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
-    # The engine's checks need no page: they are made while the kernels run, which leaves this
-    # process waiting anyway. What executing a page imports is imported first: sharing the
-    # interpreter with the checks, those imports would hold back every kernel's start.
-    import papermill  # noqa: F401
-
-    import claimbook.pipeline.execute  # noqa: F401
-
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks")
     pending = checker.submit(check_all_and_import)
     try:
         execute(to_run, workers, report, server)
-        checks = pending.result()
+        return pending.result()
     finally:
         # A failed or interrupted build does not wait for the checks: the thread ends by itself.
         checker.shutdown(wait=False, cancel_futures=True)
-    if server is not None and not keep_server:
-        server.stop()  # its memory is the HTML's now
-    return checks
