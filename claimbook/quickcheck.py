@@ -188,7 +188,6 @@ def run(
     a subject moved to another organization's system is the build's error, here too.
     ``renames``: ``--rename`` values (every claim naming an old system checked against the new
     name)."""
-    from claimbook.pipeline import verify
 
     def chosen(registry) -> list:  # the top-level claims checked (a part's, its parent)
         return [
@@ -203,30 +202,51 @@ def run(
 
         overrides = rename_overrides(data.registry, parse(renames))
         data = load(root, registry_file, results, round_name, overrides, chosen)
-    by_round: dict = {}  # each round's results by location, made once for its claims
-    reports = []
-    for claim in chosen_claims(data.registry, ids, registry_file):
-        own = data.for_claim(claim).results
-        by_location = by_round.setdefault(id(own), located(own))
-        reports.append(verdict(claim, data, root, by_location))
+    reports = _verdicts(data, root, chosen_claims(data.registry, ids, registry_file))
     if results is not None and len(data.results):
         from claimbook.engine.context import results_round_line
 
         (report or _to_stderr)(
             results_round_line(data.registry, str(data.results["round"].iloc[0]), chosen(data.registry))
         )
-    found = verify.drifted(root, [row for item in reports for row in item["rows"]])
-    if found:
-        verify.report_drift(found, report or _to_stderr)
-        switched = verify.switched_error(found)
-        if switched is not None:
-            raise switched
+    _report_drift(root, reports, report or _to_stderr)
+    return _output(reports, data, root, as_json, with_moves=results is not None)
+
+
+def _output(reports: list[dict], data, root: Path, as_json: bool, with_moves: bool) -> str:
+    """The reports as JSON, or as text followed (``with_moves``: a check of other results) by
+    what moved against the committed scorecard; escaped for a terminal either way."""
     if as_json:  # (JSON escapes control characters itself; the bidirectional ones too, here)
         shown = json.dumps(reports, indent=2, ensure_ascii=False, default=str)
         return "\n".join(terminal_text(line) for line in shown.splitlines())
     output = "\n\n".join(text(report) for report in reports)
-    moved = moved_table(reports, data, root) if results is not None else ""
+    moved = moved_table(reports, data, root) if with_moves else ""
     return output + ("\n\n" + "\n".join(map(terminal_text, moved.splitlines())) if moved else "")
+
+
+def _verdicts(data, root: Path, claims) -> list[dict]:
+    """Each claim's report; each round's results are indexed by location once, for all its claims."""
+    by_round: dict = {}
+    reports = []
+    for claim in claims:
+        own = data.for_claim(claim).results
+        by_location = by_round.setdefault(id(own), located(own))
+        reports.append(verdict(claim, data, root, by_location))
+    return reports
+
+
+def _report_drift(root: Path, reports: list[dict], report) -> None:
+    """The claims that now stand on other results than the committed scorecard records, listed
+    through ``report`` as a build lists them; a subject moved to another organization's system
+    is the build's error, raised."""
+    from claimbook.pipeline import verify
+
+    found = verify.drifted(root, [row for item in reports for row in item["rows"]])
+    if found:
+        verify.report_drift(found, report)
+        switched = verify.switched_error(found)
+        if switched is not None:
+            raise switched
 
 
 def _to_stderr(message: str) -> None:

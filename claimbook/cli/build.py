@@ -18,6 +18,13 @@ def add_commands(commands) -> None:
         "With --out DIR: a whole book, its data included, in DIR (a new or empty folder, or one an "
         "earlier --out made); --results, --param and --only need --out.",
     )
+    _add_source_options(build_cmd)
+    _add_change_options(build_cmd)
+    _add_run_options(build_cmd)
+
+
+def _add_source_options(build_cmd) -> None:
+    """What the book is built from, where it goes, and whether it is compiled to HTML."""
     build_cmd.add_argument(
         "--results", type=Path, help="build from this summary.csv instead of the committed data (needs --out)"
     )
@@ -30,6 +37,10 @@ def add_commands(commands) -> None:
     build_cmd.add_argument(
         "--no-html", action="store_true", help="execute the pages and write the scorecard only"
     )
+
+
+def _add_change_options(build_cmd) -> None:
+    """What an --out book leaves out or says otherwise: --only, --param, --rename."""
     build_cmd.add_argument(
         "--only",
         action="append",
@@ -47,6 +58,10 @@ def add_commands(commands) -> None:
         "repeatable",
     )
     add_rename(build_cmd)
+
+
+def _add_run_options(build_cmd) -> None:
+    """How the build runs: how many pages at once, whether the cache is trusted, how strict it is."""
     build_cmd.add_argument(
         "--jobs", type=int, help="pages executed at once (default: one more than the number of cores)"
     )
