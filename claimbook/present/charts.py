@@ -39,6 +39,9 @@ def _theme() -> dict:
             "autosize": {"type": "fit-x", "contains": "padding"},
             "range": {"category": PALETTE, "shape": SHAPES},
             "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridColor": "#e5e5e5"},
+            # On a phone a figure axis has room for fewer ticks: labels closer than 4 px are
+            # dropped (every other one) rather than run together ("0.00.5").
+            "axisQuantitative": {"labelOverlap": True, "labelSeparation": 4},
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "labelLimit": 0},
             "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#444"},
             "header": {"labelFontSize": 12, "titleFontSize": 13},

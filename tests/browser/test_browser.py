@@ -378,9 +378,12 @@ PAGE_CHECKS = r"""
         // two lines of 12-px type in adjacent axis labels have 2 px of blank between their
         // text boxes' edges and the glyphs: a label may touch its neighbour's box by that much
         const slack = (boxes[i].kind === 'axis label' || boxes[j].kind === 'axis label') ? 3 : 1;
-        if (w > 1 && h > slack)
-          item.overlaps.push(`${boxes[i].kind} "${boxes[i].text}" (${round(a)}) overlaps ${boxes[j].kind} `
-            + `"${boxes[j].text}" (${round(b)}) by ${Math.round(w)}x${Math.round(h)} px`);
+        // two tick labels side by side need a gap to be read apart ("0.0 0.5", not "0.00.5")
+        const apart = (boxes[i].kind === 'axis label' && boxes[j].kind === 'axis label') ? -2 : 1;
+        if (w > apart && h > slack)
+          item.overlaps.push(`${boxes[i].kind} "${boxes[i].text}" (${round(a)}) `
+            + (w > 1 ? 'overlaps' : 'runs into') + ` ${boxes[j].kind} "${boxes[j].text}" (${round(b)}) `
+            + (w > 1 ? `by ${Math.round(w)}x${Math.round(h)} px` : `with ${Math.round(-w)} px between them`));
       }
     return item;
   });
