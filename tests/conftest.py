@@ -30,7 +30,7 @@ LONG_FIRST = (
     "test_preview.py",
     "test_browser_hostile.py",
     "test_faults_registries.py",
-    "test_selections.py",
+    "test_selection_builds.py",
     "test_registry_as_data.py",
     "test_parts.py",
     "test_fuzz.py",

@@ -188,6 +188,7 @@ def test_a_drafts_error_says_how_many_todos_it_has_left(tmp_path):
     one_error_line(done, "TODO(s) left", "field announcement.title", code=2)
 
 
+@pytest.mark.build  # a build of a project copy: the build tier
 def test_a_build_warns_of_each_todo_and_a_strict_one_refuses_them(tmp_path):
     project = project_copy(tmp_path / "project")
     _with_todos(project / "data" / "claims")

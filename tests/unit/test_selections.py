@@ -10,31 +10,21 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from claimbook import engine
 from claimbook.claims.selectors import missing, select
 from claimbook.engine import drift, scorecard
-from claimbook.engine.context import load_data
 from claimbook.engine.core import SelectionError
 from claimbook.engine.touched import touched_claims
 from claimbook.inputs.diff import diff_results, format_diff, result_changes
 from claimbook.inputs.names import contains_name, squash
 from claimbook.inputs.reference import load_reference
-from tests.helpers.clirun import in_process
-from tests.helpers.errors import one_error_line
 from tests.helpers.project import ROOT, SHARED_SUMMARY
-from tests.helpers.summaries import summary_from_tidy
+from tests.helpers.selections import HETEROGENEOUS, RUBIN, data_of, duplicated, respelt, without_rubin
 
-RUBIN = "VR-NVL72_VR-288GB_aarch64x72_TRT"
 RUBIN_NAME = "NVIDIA Vera Rubin NVL72 (72x VR-288GB_aarch64)"
-EARLIER = [str(ROOT / "data" / "mlperf" / "earlier_rounds.csv")]
 COMMITTED_CARD = ROOT / "book" / "generated" / "scorecard.json"
 COMPARED = ("verdict", "measured", "claimed", "reaches_claim", "caveats", "evidence", "range")
 
@@ -42,35 +32,6 @@ COMPARED = ("verdict", "measured", "claimed", "reaches_claim", "caveats", "evide
 # ---------------------------------------------------------------------------------------------
 # Derived inputs
 # ---------------------------------------------------------------------------------------------
-
-
-def respelt(table):
-    """The round with NVIDIA's "Vera Rubin" spelt "VeraRubin" in its text columns, nothing else."""
-    mine = table["organization"] == "NVIDIA"
-    changed = table.copy()
-    for column in ("accelerator", "system_name"):
-        changed.loc[mine, column] = changed.loc[mine, column].str.replace("Vera Rubin", "VeraRubin")
-    assert (changed["accelerator"] != table["accelerator"]).sum() == 6
-    return changed
-
-
-def duplicated(table):
-    """The round with NVIDIA's Vera Rubin rack published twice, the copy in a folder whose name
-    differs only by punctuation (``..._aarch64x72-TRT``)."""
-    import pandas as pd
-
-    rack = table[(table["organization"] == "NVIDIA") & (table["system"] == RUBIN)]
-    twin = RUBIN.replace("_TRT", "-TRT")
-    copy = rack.assign(system=twin, location=rack["location"].str.replace(RUBIN, twin))
-    return pd.concat([table, copy], ignore_index=True)
-
-
-def without_rubin(table):
-    return table[~((table["organization"] == "NVIDIA") & (table["system"] == RUBIN))]
-
-
-def data_of(table, **paths):
-    return load_data(str(ROOT / "data" / "mlperf" / "v6.1.csv"), EARLIER, results_table=table, **paths)
 
 
 def card_of(data) -> dict[tuple[str, str], dict]:
@@ -247,15 +208,6 @@ def test_a_system_published_twice_is_a_registry_error_naming_both(committed_resu
     assert leading.verdict == "supported with caveats"
 
 
-def test_the_duplicated_system_build_stops_with_exit_2(tmp_path, committed_results):
-    summary = summary_from_tidy(duplicated(committed_results), tmp_path / "summary.csv")
-    done = in_process(
-        "build", "--no-html", "--only", "rubin-leading-debut", "--results", summary, "--out", tmp_path / "out"
-    )
-    one_error_line(done, "field subject", "match in", code=2, among_others=True)
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
-
-
 # ---------------------------------------------------------------------------------------------
 # Drift is loud
 # ---------------------------------------------------------------------------------------------
@@ -273,215 +225,9 @@ def test_drift_names_each_claim_whose_subject_or_baseline_moved(committed_result
     assert not drift.compare(list(committed_card.values()), list(committed_card.values()))
 
 
-def test_a_subject_never_moves_to_another_organization(tmp_path, committed_results):
-    summary = summary_from_tidy(without_rubin(committed_results), tmp_path / "summary.csv")
-    out = tmp_path / "out"
-    done = in_process(
-        "build", "--no-html", "--only", "rubin-leading-debut", "--results", summary, "--out", out
-    )
-    one_error_line(done, "another organization's system", code=1, among_others=True)
-    assert "drift: 1 claim(s)" in done.stderr and "Nebius VR200-NVL72_aarch64x36" in done.stderr
-    assert not (out / "book").exists(), "a refused build wrote the book"
-
-
-def test_missing_items_are_cannot_be_checked_and_listed_at_once(tmp_path, committed_results):
-    """Both items of rubin-frameworks lose their results: the claim is cannot be checked (not
-    "not supported"), both items are named in one build, and --strict makes it exit 1."""
-    table = committed_results[~committed_results["accelerator"].str.contains("Rubin|VR200")]
-    data = data_of(table)
-    check = engine.check(data.registry.claim("rubin-frameworks"), data)
-    assert check.verdict == "cannot be checked" and len(check.missing) == 2
-    assert all(case.reaches is None for case in check.cases)
-    summary = summary_from_tidy(table, tmp_path / "summary.csv")
-    done = in_process(
-        "build", "--no-html", "--only", "rubin-frameworks", "--results", summary, "--out", tmp_path / "a"
-    )
-    assert done.returncode == 0, done.stderr
-    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning: page")]
-    assert len(warnings) == 2 and all("claim rubin-frameworks cannot be checked" in line for line in warnings)
-    assert {
-        "--param rubin-frameworks.items.0.family=NAME",
-        "--param rubin-frameworks.items.1.family=NAME",
-    } <= {"--param " + line.split("--param ", 1)[1].split()[0] for line in warnings}, warnings
-    rows = json.loads((tmp_path / "a" / "book" / "generated" / "scorecard.json").read_text())
-    assert {row["verdict"] for row in rows if row["claim"] == "rubin-frameworks"} == {"cannot be checked"}
-    ledger = (tmp_path / "a" / "book" / "generated" / "front.md").read_text(encoding="utf-8")
-    assert 'data-verdict="cannot be checked"' in ledger.split('id="ledger-rubin-frameworks"')[1][:300]
-    strict = in_process(
-        "build",
-        "--no-html",
-        "--strict",
-        "--only",
-        "rubin-frameworks",
-        "--results",
-        summary,
-        "--out",
-        tmp_path / "b",
-    )
-    assert strict.returncode == 1 and "--strict" in strict.stderr, strict.stderr
-
-
-def test_a_respelt_file_builds_strictly_without_drift(tmp_path, committed_results):
-    summary = summary_from_tidy(respelt(committed_results), tmp_path / "summary.csv")
-    out = tmp_path / "out"
-    done = in_process(
-        "build",
-        "--no-html",
-        "--strict",
-        "--only",
-        "rubin-leading-debut",
-        "--only",
-        "rubin-frameworks",
-        "--results",
-        summary,
-        "--out",
-        out,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "drift" not in done.stderr and "warning: page" not in done.stderr, done.stderr
-    rows = json.loads((out / "book" / "generated" / "scorecard.json").read_text())
-    assert {row["verdict"] for row in rows} == {"supported with caveats"}
-    subjects = {
-        scorecard.parse_selection(text)["organization"]
-        for row in rows
-        if row["claim"] == "rubin-leading-debut"
-        for text in row["selected"]
-        if text.startswith("subject")
-    }
-    assert subjects == {"NVIDIA", "Nebius"}  # the best Vera Rubin result of each case, as committed
-
-
 # ---------------------------------------------------------------------------------------------
 # A heterogeneous cluster against the sum of its single-node results, written as YAML
 # ---------------------------------------------------------------------------------------------
-
-CLUSTER = "2x8xMI355X_2x8xMI300X"
-MI355X_NODE, MI300X_NODE = ("Dell_MangoBoost", "XE9785L"), ("MangoBoost", "8xMI300X_2xEPYC_9534")
-HETEROGENEOUS = f"""
-  - id: dell-mangoboost-heterogeneous-scaling
-    title: "A heterogeneous four-node cluster scales at 97% / 94%"
-    statement: >-
-      Dell and MangoBoost's four-node cluster (two MI355X nodes and two MI300X nodes) reaches 97%
-      Offline and 94% Server of the sum of its nodes' single-node gpt-oss-120b results.
-    kind: scaling
-    claimed: {{Offline: 97, Server: 94}}
-    unit: "%"
-    benchmark: gpt-oss-120b
-    scenarios: [Offline, Server]
-    large: {{organization: Dell_MangoBoost, system: {CLUSTER}}}
-    small:
-      sum:
-        - {{organization: {MI355X_NODE[0]}, system: {MI355X_NODE[1]}, count: 2}}
-        - {{organization: {MI300X_NODE[0]}, system: {MI300X_NODE[1]}, count: 2}}
-"""
-
-
-RAW_COLUMNS = {  # field -> (column of the official summary, column of the committed tidy table)
-    "organization": ("Organization", "organization"),
-    "model": ("Model", "model"),
-    "scenario": ("Scenario", "scenario"),
-    "division": ("Division", "division"),
-    "result": ("Result", "result"),
-    "gpus": ("total_accelerators", "total_accelerators"),
-    "location": ("Location", "location"),
-}
-
-
-def raw_rows() -> list[dict]:
-    """The published rows, read with the csv module: the official summary where it is here,
-    else the committed tidy table (the same numbers)."""
-    official = SHARED_SUMMARY.is_file()
-    path = SHARED_SUMMARY if official else ROOT / "data" / "mlperf" / "v6.1.csv"
-    with open(path, newline="", encoding="utf-8") as stream:
-        rows = [
-            {field: row[names[0 if official else 1]] for field, names in RAW_COLUMNS.items()}
-            for row in csv.DictReader(stream)
-        ]
-    for row in rows:  # the system is its folder in Location
-        row.update(system=row["location"].split("/results/")[1].split("/")[0], result=float(row["result"]))
-        row["gpus"] = int(row["gpus"])
-    return rows
-
-
-def expected_efficiency(scenario: str) -> float:
-    """100 x cluster result / (2 x MI355X node + 2 x MI300X node), GPUs equal (32 = 2x8 + 2x8)."""
-
-    def one(organization, system):
-        found = [
-            row
-            for row in raw_rows()
-            if (row["organization"], row["system"], row["model"], row["scenario"], row["division"])
-            == (organization, system, "gpt-oss-120b", scenario, "closed")
-        ]
-        assert len(found) == 1, (organization, system, scenario, found)
-        return found[0]
-
-    cluster, big, old = one("Dell_MangoBoost", CLUSTER), one(*MI355X_NODE), one(*MI300X_NODE)
-    assert cluster["gpus"] == 2 * big["gpus"] + 2 * old["gpus"] == 32
-    return 100.0 * cluster["result"] / (2 * big["result"] + 2 * old["result"])
-
-
-def copy_project(target: Path) -> Path:
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
-    names = [name for name in listed.stdout.decode().split("\0") if name] if listed.returncode == 0 else []
-    if not names:
-        shutil.copytree(ROOT, target, ignore=shutil.ignore_patterns(".venv", ".git", "_build", "__pycache__"))
-        return target
-    for name in names:
-        if (ROOT / name).is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, target / name)
-    return target
-
-
-def test_the_heterogeneous_cluster_claim_written_as_yaml(tmp_path):
-    offline, server = expected_efficiency("Offline"), expected_efficiency("Server")
-    assert round(offline, 1) == 97.0 and round(server, 1) == 93.9  # the figures computed by hand
-    project = copy_project(tmp_path / "project")
-    registry = project / "data" / "claims" / "amd-v6.1.yaml"
-    registry.write_text(
-        registry.read_text(encoding="utf-8").rstrip("\n") + "\n" + HETEROGENEOUS, encoding="utf-8"
-    )
-    env = {key: value for key, value in os.environ.items() if key != "CLAIMBOOK_BOOK_ROOT"}
-    env["PYTHONPATH"] = str(project)
-    out = tmp_path / "out"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "claimbook",
-            "build",
-            "--no-html",
-            "--out",
-            str(out),
-            "--only",
-            "dell-mangoboost-heterogeneous-scaling",
-        ],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    rows = {
-        row["scenario"]: row
-        for row in json.loads((out / "book" / "generated" / "scorecard.json").read_text())
-    }
-    assert rows["Offline"]["measured"] == pytest.approx(offline, rel=1e-9)
-    assert rows["Server"]["measured"] == pytest.approx(server, rel=1e-9)
-    assert rows["Offline"]["verdict"] == "supported"  # 97.0% is the claimed 97; 93.9% rounds to 94
-    assert any(
-        text.startswith(f"small ×2 | {MI355X_NODE[0]} | {MI355X_NODE[1]} | ")
-        for text in rows["Server"]["selected"]
-    )
-    assert any(
-        text.startswith(f"small ×2 | {MI300X_NODE[0]} | {MI300X_NODE[1]} | ")
-        for text in rows["Server"]["selected"]
-    )
-    assert any(
-        text.startswith(f"large | Dell_MangoBoost | {CLUSTER} | ") for text in rows["Server"]["selected"]
-    )
 
 
 def test_a_selector_matching_both_single_nodes_is_refused(tmp_path):
