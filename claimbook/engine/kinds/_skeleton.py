@@ -25,7 +25,8 @@ def missing_said(found: Findings) -> str:
 
 
 class Measuring:
-    """A kind that measures cases and judges them. Its hooks, each with a default:
+    """A kind that measures cases and judges them. Its hooks: ``gather`` every kind writes, and
+    ``spread`` a kind the division rule applies to; the others have defaults.
 
     - ``absent``: the reason where the subject selects nothing ("" : the kind selects its own
       results in ``gather``, and refuses there);
@@ -38,7 +39,8 @@ class Measuring:
     - ``divisions``: whether the division rule applies here (``spread`` says the cases' figures
       where every one crosses divisions);
     - ``judge``: (verdict, reason, deciding case) from the judged cases, adding to the caveats'
-      codes and notes; the claim's quantifier by default; ``context``: what the card says beside the verdict.
+      codes and notes; the claim's quantifier by default;
+    - ``context``: what the card says beside the verdict (how the book reads the claim's figures).
     """
 
     absent = ""
