@@ -479,6 +479,21 @@ def _efficiency_points(pairs: pd.DataFrame, reference, scenario: str, highlight)
     return data
 
 
+def _log_gpus_axis() -> alt.X:
+    """The larger configuration's GPUs on a log axis, ticks at 1-2-5 steps, thinned where they
+    would touch (a phone's narrow axis)."""
+    return alt.X(
+        "large_gpus:Q",
+        title="GPUs, larger configuration (log)",
+        scale=alt.Scale(type="log"),
+        axis=alt.Axis(
+            values=[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+            labelOverlap="greedy",
+            labelSeparation=6,
+        ),
+    )
+
+
 def efficiency_chart(
     pairs: pd.DataFrame, reference, scenario: str, title: str, description: str, highlight=()
 ) -> alt.LayerChart:
@@ -491,17 +506,7 @@ def efficiency_chart(
         alt.Chart(data)
         .mark_point(filled=True, opacity=0.85)
         .encode(
-            # Ticks at 1-2-5 steps, thinned where they would touch (a phone's narrow axis).
-            x=alt.X(
-                "large_gpus:Q",
-                title="GPUs, larger configuration (log)",
-                scale=alt.Scale(type="log"),
-                axis=alt.Axis(
-                    values=[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
-                    labelOverlap="greedy",
-                    labelSeparation=6,
-                ),
-            ),
+            x=_log_gpus_axis(),
             y=alt.Y("efficiency_percent:Q", title="Scaling efficiency (%)", scale=alt.Scale(zero=False)),
             color=alt.Color("family:N", scale=colour, legend=family_legend()),
             shape=alt.Shape("family:N", scale=shape, legend=family_legend()),
@@ -568,11 +573,9 @@ def rounds_chart(gains: pd.DataFrame, title: str, description: str) -> alt.Layer
     )
 
 
-def candidates_chart(
-    table: pd.DataFrame, scenario: str, claimed: float, direction: str, title: str, description: str
-) -> alt.LayerChart:
-    """The claimed system against each candidate baseline in one scenario: a bar per candidate,
-    its ratio and class written in its label, and the claimed ratio as a dashed line."""
+def _candidates_data(table: pd.DataFrame, scenario: str) -> pd.DataFrame:
+    """The candidates with a ratio in ``scenario``, each labelled with its system, its ratio and
+    its class (the bar's label, on lines of its own)."""
     column = f"{scenario} ratio"
     data = table[table[column].notna()].assign(
         ratio=lambda frame: frame[column],
@@ -582,7 +585,7 @@ def candidates_chart(
             for value, klass in zip(frame[column], frame["class"])
         ],
     )
-    data = data.assign(
+    return data.assign(
         label=[
             wrap(f"{org} · {system} ({formatting.plural(gpus, 'GPU')})") + "\n" + text
             for org, system, gpus, text in zip(
@@ -590,6 +593,14 @@ def candidates_chart(
             )
         ]
     )
+
+
+def candidates_chart(
+    table: pd.DataFrame, scenario: str, claimed: float, direction: str, title: str, description: str
+) -> alt.LayerChart:
+    """The claimed system against each candidate baseline in one scenario: a bar per candidate,
+    its ratio and class written in its label, and the claimed ratio as a dashed line."""
+    data = _candidates_data(table, scenario)
     order = list(data.sort_values("ratio", ascending=False)["label"])
     tags = [CLASS_TAGS[klass] for klass in ("claimant's own", "on the claimant's accelerators", "rival")]
     base = alt.Chart(data).encode(
