@@ -39,9 +39,14 @@ WAITING = ("waiting_1", "waiting_2", "waiting_3")
 SURVIVAL_SECONDS = 10.0  # "a few seconds": a kernel's parent poller alone takes one
 START_SECONDS = 300.0  # how long a build may take to start its pages on a loaded machine
 
-LIMITED = (
-    "import os, resource, sys; limit = int(sys.argv[1]); "
-    "resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit)); "
+# A first Python sets what the build starts with, then becomes the build: SIGTERM and SIGHUP at
+# their defaults whatever this test run was started with (a build started ignoring SIGHUP, under
+# nohup, rightly keeps ignoring it: tests/unit/test_interrupts.py), and a limit of open files
+# when one is given (as `ulimit -n N` would set it; 0: none).
+PRELUDE = (
+    "import os, resource, signal, sys; limit = int(sys.argv[1]); "
+    "[signal.signal(number, signal.SIG_DFL) for number in (signal.SIGTERM, signal.SIGHUP)]; "
+    "limit and resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit)); "
     "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])"
 )
 WAITING_PAGE = textwrap.dedent("""
@@ -81,8 +86,7 @@ class Project:
 
     def start(self, out: Path, *args, limit_files: int | None = None) -> Build:
         command = [sys.executable, "-m", "claimbook", "build", "--out", str(out), *map(str, args)]
-        if limit_files:  # as `ulimit -n N` would: a first Python sets the limit, then becomes the build
-            command[1:1] = ["-c", LIMITED, str(limit_files)]
+        command[1:1] = ["-c", PRELUDE, str(limit_files or 0)]
         process = subprocess.Popen(
             command,
             cwd=self.root,
