@@ -28,22 +28,33 @@ def _squashed(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _word_pattern(name: str) -> re.Pattern:
-    words = [word for word in _NOT_ALNUM.split(name.lower()) if word]
+def _word_pattern(name: str) -> tuple[tuple[str, ...], re.Pattern]:
+    """The name's words, and the pattern that finds them as whole words in a lower-cased text."""
+    words = tuple(word for word in _NOT_ALNUM.split(name.lower()) if word)
     if not words:  # an empty name stands for an empty text ("no accelerator")
-        return re.compile(r"^[^0-9a-z]*$")
-    return re.compile(r"(?<![0-9a-z])" + r"[^0-9a-z]*".join(map(re.escape, words)) + r"(?![0-9a-z])")
+        return words, re.compile(r"^[^0-9a-z]*$")
+    return words, re.compile(r"(?<![0-9a-z])" + r"[^0-9a-z]*".join(map(re.escape, words)) + r"(?![0-9a-z])")
+
+
+def _name_match(text, name: str) -> re.Match | None:
+    # Each word must be in the text for the pattern to match: looking for the words first (a
+    # substring search) spares the pattern's scan of a long text that lacks one (a 2 MB draft).
+    words, pattern = _word_pattern(name)
+    lowered = str(text).lower()
+    if not all(word in lowered for word in words):
+        return None
+    return pattern.search(lowered)
 
 
 def contains_name(text, name: str) -> bool:
     """Whether ``name`` is in ``text`` as whole words, whatever the case, spacing and punctuation:
     "Vera Rubin" is in "NVIDIA VeraRubin NVL72" and in "nvidia vera-rubin", "B200" is not in "GB200"."""
-    return bool(_word_pattern(name).search(str(text).lower()))
+    return _name_match(text, name) is not None
 
 
 def name_span(text, name: str) -> tuple[int, int] | None:
     """Where ``name`` is in ``text`` as whole words (as ``contains_name`` finds it), or None."""
-    found = _word_pattern(name).search(str(text).lower())
+    found = _name_match(text, name)
     return found.span() if found else None
 
 
