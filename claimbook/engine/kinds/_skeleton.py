@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from claimbook.claims.registry import Claim
 from claimbook.engine import quantifiers
-from claimbook.engine.core import Check, Data, Outcome, cannot_check, finish, within_divisions
+from claimbook.engine.core import ROW_CODES, Check, Data, Outcome, cannot_check, finish, within_divisions
 from claimbook.engine.kinds import Findings, selected_subject
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
@@ -34,6 +34,7 @@ class Measuring:
       (a Check returned instead: the claim refused on the way);
     - ``judged``: the cases the claim is judged on (those measured);
     - ``unmeasured``: the check where there is none;
+    - ``summary``: the finding in a few words, where a range of figures says it badly;
     - ``caveats``: the codes and notes the judged cases imply (``incomplete-data`` where one of
       the cases is unmeasured);
     - ``divisions``: whether the division rule applies here (``spread`` says the cases' figures
@@ -46,6 +47,7 @@ class Measuring:
     absent = ""
     findings: type = Findings
     divisions = False
+    row_codes = ROW_CODES  # the caveats the rows may imply (``core.finish``)
 
     def check(self, claim: Claim, data: Data) -> Check:
         subject = None
@@ -74,8 +76,9 @@ class Measuring:
             codes=codes,
             notes=notes,
             tables=tables,
-            summary=self.summary(claim, judged),
+            summary=self.summary(claim, found, judged),
             missing=tuple(found.missing),
+            row_codes=self.row_codes,
         )
         if self.divisions:
             across, judged = within_divisions(claim, judged, self.spread(claim, judged), gathered)
@@ -107,7 +110,7 @@ class Measuring:
             codes.add("incomplete-data")
         return codes, list(getattr(found, "notes", ()))
 
-    def summary(self, claim: Claim, judged: list) -> str:
+    def summary(self, claim: Claim, found, judged: list) -> str:
         return ""
 
     def spread(self, claim: Claim, judged: list) -> str:

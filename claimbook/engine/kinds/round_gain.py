@@ -244,7 +244,7 @@ class _RoundGain(Measuring):
     def spread(self, claim: Claim, judged: list) -> str:
         return _spread(judged, multiple_unit(claim))
 
-    def summary(self, claim: Claim, judged: list) -> str:
+    def summary(self, claim: Claim, found, judged: list) -> str:
         # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
         unit = multiple_unit(claim)
         return "; ".join(

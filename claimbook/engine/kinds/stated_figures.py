@@ -14,7 +14,7 @@ result are shown and flagged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -25,16 +25,17 @@ from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import (
     Case,
     CaseDetail,
+    Check,
     Data,
-    Outcome,
     best_row,
     cannot_check,
-    finish,
     gpus_said,
     rows_of,
     select_for,
     where,
 )
+from claimbook.engine.kinds import Findings
+from claimbook.engine.kinds._skeleton import Measuring
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent
 from claimbook.engine.verdict import stated_figure as parse_figure
 from claimbook.inputs.schema import SCENARIOS
@@ -144,36 +145,85 @@ def validate(claim: Claim) -> None:
                     )
 
 
-def check(claim: Claim, data: Data):
-    return (_listed if claim.get("listed") is not None else _figures)(claim, data)
+@dataclass
+class _Rows(Findings):
+    table: list = field(default_factory=list)  # the rows of the table the card shows, as checked
 
 
-def _figures(claim: Claim, data: Data):
-    cases, used, table, missing = [], [], [], []
-    for entry in claim.get("entries"):
-        label = str(entry["label"])
-        extra = {"division": entry["division"]} if entry.get("division") else None
-        subject, why = select_for(data, claim, entry["subject"], f"entry {label}", extra)
-        if why:
-            missing.append(why)
-        for benchmark, scenarios in entry["figures"].items():
-            for scenario, written in scenarios.items():
-                case, row, published = _figure_case(
-                    claim, data, subject, label, entry, benchmark, scenario, written
-                )
-                cases.append(case)
-                table.append(row)
-                if published is not None:
-                    used.append(pd.DataFrame([published]))
-    tables = {"every_row": pd.DataFrame(table, columns=list(TABLE_COLUMNS))}
-    if not any(case.measured is not None for case in cases):
-        return cannot_check(
-            claim,
-            "None of the entries' figures has a published result in the data.",
-            missing=missing,
-            tables=tables,
-        )
-    return finish(claim, _figures_outcome(cases, used, tables, missing))
+class _StatedTable(Measuring):
+    """A stated table, judged row by row as one claim (no reading of a quantifier beside it)."""
+
+    findings = _Rows
+
+    def rows(self, found) -> pd.DataFrame:
+        return rows_of(found.used)
+
+    def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
+        return []
+
+
+class _Figures(_StatedTable):
+    """Each entry's figures against the published results, at the precision stated."""
+
+    def gather(self, claim: Claim, data: Data, subject, found) -> None:
+        for entry in claim.get("entries"):
+            label = str(entry["label"])
+            extra = {"division": entry["division"]} if entry.get("division") else None
+            selected, why = select_for(data, claim, entry["subject"], f"entry {label}", extra)
+            if why:
+                found.missing.append(why)
+            for benchmark, scenarios in entry["figures"].items():
+                for scenario, written in scenarios.items():
+                    case, row, published = _figure_case(
+                        claim, data, selected, label, entry, benchmark, scenario, written
+                    )
+                    found.cases.append(case)
+                    found.table.append(row)
+                    if published is not None:
+                        found.used.append(pd.DataFrame([published]))
+
+    def tables(self, claim: Claim, found) -> dict:
+        return {"every_row": pd.DataFrame(found.table, columns=list(TABLE_COLUMNS))}
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict) -> Check:
+        reason = "None of the entries' figures has a published result in the data."
+        return cannot_check(claim, reason, missing=found.missing, tables=tables)
+
+    def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
+        codes, notes = super().caveats(claim, data, found, judged)  # incomplete-data: a row unpublished
+        if any(case.reaches and not case.detail.exact for case in judged):
+            codes.add("understated")
+        return codes, notes
+
+    def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
+        exact = [case for case in judged if case.detail.exact]
+        failing = [case for case in judged if not case.reaches]
+        understating = [case for case in judged if case.reaches and not case.detail.exact]
+        absent = [case for case in found.cases if case.measured is None]
+        sentences = [
+            f"{len(exact)} of the {len(found.cases)} figures stated are the published results at the precision stated"
+        ]
+        if failing:
+            sentences.append("more favourable than the published result: " + _listing(failing))
+        if understating:
+            sentences.append("below the published result (the table understates): " + _listing(understating))
+        if absent:
+            sentences.append("no published result: " + "; ".join(case.label for case in absent))
+        verdict = NOT_SUPPORTED if failing else SUPPORTED
+        return verdict, "; ".join(sentences) + ".", (failing or [_worst(judged)])[0].label
+
+    def summary(self, claim: Claim, found, judged: list) -> str:
+        worst = _worst(judged)
+        exact = sum(1 for case in judged if case.detail.exact)
+        summary = f"{exact} of {len(found.cases)} figures as published"
+        if not worst.detail.exact:
+            summary += f"; largest gap {formatting.signed_percent(worst.detail.gap_percent)} ({worst.label})"
+        return summary
+
+
+def _worst(judged: list[Case]) -> Case:
+    """The figure furthest from its published result."""
+    return max(judged, key=lambda case: (abs(case.detail.gap_percent), case.label))
 
 
 def _figure_case(
@@ -209,44 +259,6 @@ def _figure_case(
     return case, table_row, row
 
 
-def _figures_outcome(cases: list[Case], used: list, tables: dict, missing: list) -> Outcome:
-    """The table's verdict: not supported where a figure is more favourable than its result."""
-    measured = [case for case in cases if case.measured is not None]
-    exact = [case for case in measured if case.detail.exact]
-    failing = [case for case in measured if not case.reaches]
-    understating = [case for case in measured if case.reaches and not case.detail.exact]
-    absent = [case for case in cases if case.measured is None]
-    sentences = [
-        f"{len(exact)} of the {len(cases)} figures stated are the published results at the precision stated"
-    ]
-    if failing:
-        sentences.append("more favourable than the published result: " + _listing(failing))
-    if understating:
-        sentences.append("below the published result (the table understates): " + _listing(understating))
-    if absent:
-        sentences.append("no published result: " + "; ".join(case.label for case in absent))
-    codes = set()
-    if understating:
-        codes.add("understated")
-    if absent:
-        codes.add("incomplete-data")
-    worst = max(measured, key=lambda case: (abs(case.detail.gap_percent), case.label))
-    summary = f"{len(exact)} of {len(cases)} figures as published"
-    if not worst.detail.exact:
-        summary += f"; largest gap {formatting.signed_percent(worst.detail.gap_percent)} ({worst.label})"
-    return Outcome(
-        NOT_SUPPORTED if failing else SUPPORTED,
-        "; ".join(sentences) + ".",
-        cases=tuple(cases),
-        deciding=(failing or [worst])[0].label,
-        rows=rows_of(used),
-        codes=codes,
-        tables=tables,
-        missing=tuple(missing),
-        summary=summary,
-    )
-
-
 def _table_row(label, entry, benchmark, scenario, written, published, units, gap, holds) -> dict:
     return {
         "entry": label,
@@ -269,16 +281,24 @@ def _listing(cases) -> str:
     )
 
 
-def _listed(claim: Claim, data: Data):
-    """Each benchmark an announcement lists for one of its result IDs, against the results of the
-    system the book ties that ID to."""
-    announcement = data.announcement(claim)
-    ids = data.result_ids
-    if ids is None or ids.empty:
-        return cannot_check(claim, "The book has no table of result IDs (data/result_ids.csv).")
-    mine = ids[(ids["stated_by"] == announcement.id) & (ids["round"] == announcement.round)]
-    cases, used, table = [], [], []
-    for _, entry in mine.iterrows():
+class _Listed(_StatedTable):
+    """Each benchmark listed for a result ID, against the results of the system the ID is."""
+
+    row_codes = ("preview", "rdi", "open-division")
+
+    def gather(self, claim: Claim, data: Data, subject, found) -> Check | None:
+        ids = data.result_ids
+        if ids is None or ids.empty:
+            return cannot_check(claim, "The book has no table of result IDs (data/result_ids.csv).")
+        announcement = data.announcement(claim)
+        for _, entry in ids[
+            (ids["stated_by"] == announcement.id) & (ids["round"] == announcement.round)
+        ].iterrows():
+            self._entry(claim, data, entry, found)
+        return None
+
+    def _entry(self, claim: Claim, data: Data, entry: pd.Series, found) -> None:
+        """One result ID's listed benchmarks: a case and a table row each."""
         system = str(entry.get("system") or "").strip()
         rows = pd.DataFrame()
         if system:
@@ -290,24 +310,57 @@ def _listed(claim: Claim, data: Data):
                 {"division": str(entry["division"] or "closed")},
             )
         for benchmark in [name for name in str(entry["benchmarks"]).split(";") if name]:
-            found = where(rows, benchmark=benchmark) if not rows.empty else rows
-            cases.append(_listed_case(data, entry, system, benchmark, found))
+            results = where(rows, benchmark=benchmark) if not rows.empty else rows
+            found.cases.append(_listed_case(data, entry, system, benchmark, results))
             if system:
-                used.append(found)
-            table.append(
+                found.used.append(results)
+            found.table.append(
                 {
                     "entry": entry["id"],
                     "system": f"{entry['organization']} {system or '(not stated)'}",
                     "division": entry["division"],
                     "benchmark": benchmark,
-                    "results": None if not system else len(found),
-                    "holds": "—" if not system else ("yes" if not found.empty else "no"),
+                    "results": None if not system else len(results),
+                    "holds": "—" if not system else ("yes" if not results.empty else "no"),
                 }
             )
-    tables = {"every_row": pd.DataFrame(table)}
-    if not any(case.reaches is not None for case in cases):
+
+    def tables(self, claim: Claim, found) -> dict:
+        return {"every_row": pd.DataFrame(found.table)}
+
+    def judged(self, claim: Claim, found) -> list:
+        return [case for case in found.cases if case.reaches is not None]
+
+    def unmeasured(self, claim: Claim, data: Data, found, tables: dict) -> Check:
         return cannot_check(claim, "No result ID of the announcement is tied to a system.", tables=tables)
-    return finish(claim, _listed_outcome(cases, used, tables))
+
+    def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
+        failing = [case for case in judged if not case.reaches]
+        untied = len(found.cases) - len(judged)
+        sentences = [
+            (
+                f"{len(judged) - len(failing)} of the {len(judged)} benchmarks listed for an entry the book ties to "
+                "a system have a result of that system"
+            )
+        ]
+        if failing:
+            sentences.append(
+                "no result of the system in "
+                + "; ".join(
+                    f"{case.label} ({case.detail.system} ({case.detail.gpus}), {case.detail.division} division"
+                    + (", none in the other division either" if not case.detail.either_division else "")
+                    + ")"
+                    for case in failing
+                )
+            )
+        if untied:
+            sentences.append(f"{untied} listed for IDs the announcement ties to no one system are not judged")
+        verdict = NOT_SUPPORTED if failing else SUPPORTED
+        return verdict, "; ".join(sentences) + ".", (failing or judged)[0].label
+
+    def summary(self, claim: Claim, found, judged: list) -> str:
+        failing = sum(1 for case in judged if not case.reaches)
+        return f"{len(judged) - failing} of {len(judged)} listed benchmarks found"
 
 
 def _listed_case(data: Data, entry: pd.Series, system: str, benchmark: str, found: pd.DataFrame) -> Case:
@@ -330,44 +383,11 @@ def _listed_case(data: Data, entry: pd.Series, system: str, benchmark: str, foun
     return Case(label, "", float(len(found)), None, "results", not found.empty, evidence, detail=detail)
 
 
-def _listed_outcome(cases: list[Case], used: list, tables: dict) -> Outcome:
-    """The listing's verdict: not supported where a listed benchmark has no result of its system."""
-    judged = [case for case in cases if case.reaches is not None]
-    failing = [case for case in judged if not case.reaches]
-    untied = [case for case in cases if case.reaches is None]
-    sentences = [
-        (
-            f"{len(judged) - len(failing)} of the {len(judged)} benchmarks listed for an entry the book ties to "
-            "a system have a result of that system"
-        )
-    ]
-    if failing:
-        sentences.append(
-            "no result of the system in "
-            + "; ".join(
-                f"{case.label} ({case.detail.system} ({case.detail.gpus}), {case.detail.division} division"
-                + (", none in the other division either" if not case.detail.either_division else "")
-                + ")"
-                for case in failing
-            )
-        )
-    codes = set()
-    if untied:
-        codes.add("incomplete-data")
-        sentences.append(
-            f"{len(untied)} listed for IDs the announcement ties to no one system are not judged"
-        )
-    return Outcome(
-        NOT_SUPPORTED if failing else SUPPORTED,
-        "; ".join(sentences) + ".",
-        cases=tuple(cases),
-        deciding=(failing or judged)[0].label,
-        rows=rows_of(used),
-        codes=codes,
-        tables=tables,
-        row_codes=("preview", "rdi", "open-division"),
-        summary=f"{len(judged) - len(failing)} of {len(judged)} listed benchmarks found",
-    )
+def check(claim: Claim, data: Data) -> Check:
+    return (_LISTED if claim.get("listed") is not None else _FIGURES).check(claim, data)
+
+
+_FIGURES, _LISTED = _Figures(), _Listed()
 
 
 def charts(check, data: Data) -> list:
