@@ -12,8 +12,11 @@ from claimbook.claims.registry import Claim
 from claimbook.engine import kinds
 from claimbook.engine.core import (
     CaseDetail,
+    Check,
     Data,
+    Outcome,
     cannot_check,
+    finish,
 )
 
 COUNTABLE = {
@@ -86,6 +89,12 @@ def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     ranked = rows.assign(_weakness=weakness)
     best = ranked.groupby(column)["_weakness"].transform("min")
     return ranked[ranked["_weakness"] == best].drop(columns="_weakness")
+
+
+def presence_check(claim: Claim, verdict: str, reason: str, **fields) -> Check:
+    """A presence's check (``Outcome``'s fields by name): what was submitted is judged, so its
+    rows imply only the caveats of a submission (``PRESENCE_ROW_CODES``)."""
+    return finish(claim, Outcome(verdict, reason, row_codes=PRESENCE_ROW_CODES, **fields))
 
 
 def absent_check(claim: Claim, reason: str, **kwargs):

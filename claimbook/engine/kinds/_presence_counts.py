@@ -13,20 +13,18 @@ from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import (
     Case,
     Data,
-    Outcome,
-    finish,
     rows_of,
     select_for,
 )
 from claimbook.engine.kinds._presence_common import (
     COUNTABLE,
-    PRESENCE_ROW_CODES,
     PresenceCase,
     absent_check,
     detail_check,
     division_note,
     found_table,
     named_of,
+    presence_check,
     strongest,
     validate_detail,
     values_of,
@@ -71,21 +69,18 @@ def check_only(claim: Claim, data: Data):
     submitters = sorted(set(rows["organization"]))
     besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
     none_on = f"; none on {', '.join(absent)}" if absent else ""
-    return finish(
+    return presence_check(
         claim,
-        Outcome(
-            SUPPORTED if holds else NOT_SUPPORTED,
-            f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(found) or 'none'} "
-            f"(from {formatting.plural(len(submitters), 'submitter')}: {', '.join(submitters) or 'none'})"
-            f"{besides}{none_on}.",
-            cases=(case,),
-            deciding=field,
-            rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
-            codes=codes,
-            notes=notes,
-            tables={"found": found_table(data, rows, field)},
-            row_codes=PRESENCE_ROW_CODES,
-        ),
+        SUPPORTED if holds else NOT_SUPPORTED,
+        f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(found) or 'none'} "
+        f"(from {formatting.plural(len(submitters), 'submitter')}: {', '.join(submitters) or 'none'})"
+        f"{besides}{none_on}.",
+        cases=(case,),
+        deciding=field,
+        rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
+        codes=codes,
+        notes=notes,
+        tables={"found": found_table(data, rows, field)},
     )
 
 
@@ -150,19 +145,16 @@ def check_count(claim: Claim, data: Data):
     if claimed is not None:
         notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
     verdict = CANNOT_BE_CHECKED if holds is None else SUPPORTED if holds else NOT_SUPPORTED
-    return finish(
+    return presence_check(
         claim,
-        Outcome(
-            verdict,
-            reason,
-            cases=(case,),
-            deciding=case.label,
-            rows=rows_of([_evidence(data, tally.kept, field)]),
-            codes=codes,
-            notes=notes,
-            tables=tables,
-            row_codes=PRESENCE_ROW_CODES,
-        ),
+        verdict,
+        reason,
+        cases=(case,),
+        deciding=case.label,
+        rows=rows_of([_evidence(data, tally.kept, field)]),
+        codes=codes,
+        notes=notes,
+        tables=tables,
     )
 
 

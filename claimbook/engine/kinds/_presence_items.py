@@ -13,9 +13,7 @@ from claimbook.engine import kinds
 from claimbook.engine.core import (
     Case,
     Data,
-    Outcome,
     cannot_check,
-    finish,
     label_of,
     rows_of,
     select_for,
@@ -23,12 +21,12 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds._presence_common import (
     DETAILS,
     NAMED_DETAILS,
-    PRESENCE_ROW_CODES,
     ItemCase,
     PresenceCase,
     absent_check,
     detail_check,
     division_note,
+    presence_check,
     validate_detail,
 )
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
@@ -217,18 +215,15 @@ def check_rows(claim: Claim, data: Data):
         tuple(rows["location"]),
         detail=PresenceCase(),
     )
-    return finish(
+    return presence_check(
         claim,
-        Outcome(
-            NOT_SUPPORTED if earlier_found else SUPPORTED,
-            reason,
-            cases=(case,),
-            deciding="results",
-            rows=rows_of([rows]),
-            codes=codes,
-            notes=notes,
-            row_codes=PRESENCE_ROW_CODES,
-        ),
+        NOT_SUPPORTED if earlier_found else SUPPORTED,
+        reason,
+        cases=(case,),
+        deciding="results",
+        rows=rows_of([rows]),
+        codes=codes,
+        notes=notes,
     )
 
 
@@ -259,16 +254,13 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
         + (f"; {', '.join(absent)} is not among them" if absent else "")
         + "."
     )
-    return finish(
+    return presence_check(
         claim,
-        Outcome(
-            SUPPORTED if holds else NOT_SUPPORTED,
-            reason,
-            rows=rows_of([rows]),
-            codes=codes,
-            notes=notes,
-            row_codes=PRESENCE_ROW_CODES,
-        ),
+        SUPPORTED if holds else NOT_SUPPORTED,
+        reason,
+        rows=rows_of([rows]),
+        codes=codes,
+        notes=notes,
     )
 
 
@@ -302,19 +294,16 @@ def check_items(claim: Claim, data: Data):
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
         return absent_check(claim, reason, missing=missing_texts)
-    return finish(
+    return presence_check(
         claim,
-        Outcome(
-            verdict,
-            reason,
-            cases=tuple(cases),
-            deciding=(failing or unfound or cases)[0].label,
-            rows=rows_of(used),
-            codes=codes,
-            notes=notes,
-            missing=missing_texts,
-            row_codes=PRESENCE_ROW_CODES,
-        ),
+        verdict,
+        reason,
+        cases=tuple(cases),
+        deciding=(failing or unfound or cases)[0].label,
+        rows=rows_of(used),
+        codes=codes,
+        notes=notes,
+        missing=missing_texts,
     )
 
 

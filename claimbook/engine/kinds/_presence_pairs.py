@@ -13,17 +13,15 @@ from claimbook.engine import kinds, quantifiers
 from claimbook.engine.core import (
     Case,
     Data,
-    Outcome,
     cannot_check,
-    finish,
     label_of,
     rows_of,
     select_for,
     where,
 )
 from claimbook.engine.kinds._presence_common import (
-    PRESENCE_ROW_CODES,
     PairCase,
+    presence_check,
 )
 from claimbook.engine.verdict import SUPPORTED
 
@@ -184,19 +182,16 @@ def check_pairs(claim: Claim, data: Data):
     used = rows[rows["location"].isin(set(table["small_location"]) | set(table["large_location"]))]
     cases = [_pair_case(item, rule) for item in scale_outs + context]
     if scale_outs:
-        return finish(
+        return presence_check(
             claim,
-            Outcome(
-                SUPPORTED,
-                f"{formatting.plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
-                f"{_listed(scale_outs, rows, rule)}.",
-                cases=tuple(cases),
-                deciding=cases[0].label,
-                rows=rows_of([used]),
-                codes={"unnamed-baseline"},
-                tables={"pairs": table},
-                row_codes=PRESENCE_ROW_CODES,
-            ),
+            SUPPORTED,
+            f"{formatting.plural(len(scale_outs), 'scale-out')} in the round {'fits' if len(scale_outs) == 1 else 'fit'} the description ({rule.description()}): "
+            f"{_listed(scale_outs, rows, rule)}.",
+            cases=tuple(cases),
+            deciding=cases[0].label,
+            rows=rows_of([used]),
+            codes={"unnamed-baseline"},
+            tables={"pairs": table},
         )
     reason = (
         f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "

@@ -26,19 +26,17 @@ from claimbook.engine.core import (
     Case,
     CaseDetail,
     Data,
-    Outcome,
     across_divisions,
     benchmarks_of,
     cannot_check,
     chosen,
-    finish,
     label_of,
     pick,
     select_for,
 )
 from claimbook.engine.efficiency import pair_label, pair_row, scaling_efficiency, scaling_pairs
 from claimbook.engine.kinds._skeleton import Measuring
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, gap_percent
+from claimbook.engine.verdict import gap_percent
 from claimbook.inputs.schema import SCENARIOS
 
 DEFAULT_SUPERLINEAR_MARGIN = 1.0  # percentage points above 100% that still count as linear
@@ -197,10 +195,7 @@ class _Scaling(Measuring):
         rows = found.rows()
         if any(case.detail.cross_division for case in found.cases):
             reason = ". ".join(found.sentences) + f". {ACROSS_DIVISIONS}."
-            return finish(
-                claim,
-                Outcome(CANNOT_BE_CHECKED, reason, cases=tuple(found.cases), rows=rows, codes=found.codes),
-            )
+            return cannot_check(claim, reason, cases=tuple(found.cases), rows=rows, codes=found.codes)
         reason = "The pair has no result in the scenario the claim names."
         return cannot_check(claim, reason, rows=rows, missing=found.missing)
 
