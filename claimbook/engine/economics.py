@@ -134,7 +134,7 @@ def break_even_table(
 
 
 def break_even_notes(
-    break_even: pd.DataFrame, new_family: str, baseline_family: str, display_name=str
+    break_even: pd.DataFrame, new_family: str, baseline_family: str, display_name=str, baseline_assumed=True
 ) -> tuple[str, ...]:
     """What would settle the cost claim, conservative figure first: the price below which the new
     system is cheaper per token in every scenario, and in its best one. Prose for readers, every
@@ -144,9 +144,15 @@ def break_even_notes(
     low = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmin()]
     high = break_even.loc[break_even["break_even_usd_per_gpu_hour"].idxmax()]
     base = float(break_even["baseline_usd_per_gpu_hour"].iloc[0])
+    # An assumption stands only where the table has no public price (``prices.choose_prices``).
+    priced = (
+        f"an assumed {usd(base)} per GPU-hour (it has no public price)"
+        if baseline_assumed
+        else f"its lowest public price, {usd(base)} per GPU-hour"
+    )
     return (
         (
-            f"With {baseline_family} at an assumed {usd(base)} per GPU-hour (it has no public price), "
+            f"With {baseline_family} at {priced}, "
             f"{new_family} is cheaper per token in every scenario only if priced below "
             f"{usd(low['break_even_usd_per_gpu_hour'])} per GPU-hour (the conservative figure, set by "
             f"{display_name(low['benchmark'])} {low['scenario']}), and in its best scenario "
@@ -154,8 +160,8 @@ def break_even_notes(
             f"{usd(high['break_even_usd_per_gpu_hour'])} per GPU-hour."
         ),
         (
-            f"These break-even prices scale in proportion to the price assumed for {baseline_family}; the method "
-            "page says how to rebuild the book with other prices."
+            f"These break-even prices scale in proportion to the price {'assumed ' if baseline_assumed else ''}"
+            f"for {baseline_family}; the method page says how to rebuild the book with other prices."
         ),
     )
 
@@ -235,6 +241,13 @@ class PriceSetting:
     new_price: float | None
     baseline_price: float | None
     break_even: pd.DataFrame
+    set_aside: tuple = ()  # the assumed prices a public one made needless: (family, price)
+
+    def assumed(self, family: str) -> bool:
+        """Whether the price used for ``family`` is an assumption (it has no public price)."""
+        from claimbook.inputs.prices import ASSUMED
+
+        return bool((self.chosen[self.chosen["family"] == family]["pricing"] == ASSUMED).any())
 
 
 # The economics chapter's own parameters (data/chapters.yaml) the prices and the two systems come from.
@@ -247,7 +260,7 @@ def price_setting(data, parameters: dict) -> PriceSetting:
     """The prices, the two systems' results and the break-even table of the economics chapter,
     from its parameters (``PRICE_PARAMETERS``)."""
     from claimbook.claims.selectors import select
-    from claimbook.inputs.prices import choose_prices, load_prices, price_of
+    from claimbook.inputs.prices import choose_prices, load_prices, price_of, set_aside
 
     missing = [key for key in PRICE_PARAMETERS if key not in parameters]
     if missing:
@@ -286,6 +299,7 @@ def price_setting(data, parameters: dict) -> PriceSetting:
         new_price,
         baseline_price,
         break_even,
+        tuple(set_aside(prices, parameters["assumed_prices"], data.reference)),
     )
 
 
@@ -314,7 +328,11 @@ def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
         return {}
     setting = price_setting(data, parameters)
     notes = break_even_notes(
-        setting.break_even, setting.new_family, setting.baseline_family, data.reference.display_name
+        setting.break_even,
+        setting.new_family,
+        setting.baseline_family,
+        data.reference.display_name,
+        setting.assumed(setting.baseline_family),
     )
     return {"notes": notes + assumption_notes(setting, data.reference.display_name)}
 
@@ -353,10 +371,11 @@ def assumption_notes(setting: PriceSetting, display_name=str) -> tuple[str, ...]
                     for row in racks.sort_values("accelerator").itertuples()
                 )
             )
-    prices = ", ".join(
-        f"{row.family} {usd(row.usd_per_gpu_hour)}"
-        for row in setting.chosen[setting.chosen["pricing"] == ASSUMED].itertuples()
-    )
+    sides = setting.chosen[setting.chosen["family"].isin([setting.new_family, setting.baseline_family])]
+    assumed_sides = sides[sides["pricing"] == ASSUMED]
+    if assumed_sides.empty:
+        return ()  # both systems at public prices: nothing assumed to say
+    prices = ", ".join(f"{row.family} {usd(row.usd_per_gpu_hour)}" for row in assumed_sides.itertuples())
     lead = f"The break-even comparison rests on assumed prices per GPU-hour ({prices}), not on public ones"
     if not found:
         return (lead + ".",)
@@ -366,3 +385,35 @@ def assumption_notes(setting: PriceSetting, display_name=str) -> tuple[str, ...]
         f"another system is cheaper per token than both at those assumed prices in {len(found)} of "
         f"{cases} scenarios. The cheapest at those prices, scenario by scenario: " + "; ".join(found) + ".",
     )
+
+
+def price_sentences(setting: PriceSetting, pricing_kind: str) -> tuple[str, ...]:
+    """What the prices used are, from the table and the chapter's assumptions (never typed): the
+    families priced by an assumption for want of a public price, what the others take, and each
+    assumption a public price set aside."""
+    from claimbook.inputs.prices import ASSUMED
+
+    chosen = setting.chosen
+    assumed = chosen[chosen["pricing"] == ASSUMED]
+    dates = sorted(set(setting.prices["as_of"].astype(str)))
+    when = f" (prices as of {dates[0]}{f' to {dates[-1]}' if len(dates) > 1 else ''})" if dates else ""
+    said = []
+    if not assumed.empty:
+        families = list(assumed["family"])
+        named = " or ".join([", ".join(families[:-1]), families[-1]] if len(families) > 1 else families)
+        listed = ", ".join(f"{row.family} at {usd(row.usd_per_gpu_hour)}" for row in assumed.itertuples())
+        said.append(
+            f"The price table{when} has no public price for {named}: the prices used ({listed} per "
+            "GPU-hour) are assumptions of this book, not quotes."
+        )
+    if len(assumed) < len(chosen):
+        said.append(
+            f"{'Every other' if not assumed.empty else 'Every'} accelerator takes the lowest public price "
+            f"of the table, of the {pricing_kind} kind where it has one."
+        )
+    said += [
+        f"The price assumed for {family} ({usd(price)} per GPU-hour) is set aside: the table has a public "
+        "price for it, and a public price stands where one exists."
+        for family, price in setting.set_aside
+    ]
+    return tuple(said)

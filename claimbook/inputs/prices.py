@@ -54,8 +54,10 @@ def load_prices(path: str | os.PathLike) -> pd.DataFrame:
 def choose_prices(
     prices: pd.DataFrame, families: list[str], pricing: str, assumed: dict[str, float], reference
 ) -> pd.DataFrame:
-    """One price per accelerator family: the price the reader assumed for it, else the lowest
-    public price of the ``pricing`` kind (else of any kind). Families with neither are left out.
+    """One price per accelerator family: the lowest public price of the ``pricing`` kind (else of
+    any kind), else the price the reader assumed for it. Public prices stand where they exist: an
+    assumption for a family the table prices is set aside (``set_aside``). Families with neither
+    are left out.
 
     Prices and assumptions are matched to a family through the reviewed accelerator table, so
     "NVIDIA Vera Rubin" prices every name Rubin is published under ("NVIDIA VR200" included).
@@ -64,7 +66,10 @@ def choose_prices(
     listed = prices.assign(family=[reference.family(name).name for name in prices["accelerator"]])
     chosen = []
     for family in sorted(set(families)):
-        if family in by_family:
+        candidates = listed[listed["family"] == family]
+        if not candidates.empty:
+            chosen.append(_lowest_price(family, candidates, pricing))
+        elif family in by_family:
             chosen.append(
                 {
                     "family": family,
@@ -74,11 +79,18 @@ def choose_prices(
                     "as_of": "",
                 }
             )
-            continue
-        candidates = listed[listed["family"] == family]
-        if not candidates.empty:
-            chosen.append(_lowest_price(family, candidates, pricing))
     return pd.DataFrame(chosen, columns=["family", "usd_per_gpu_hour", "provider", "pricing", "as_of"])
+
+
+def set_aside(prices: pd.DataFrame, assumed: dict[str, float], reference) -> list[tuple[str, float]]:
+    """The reader's assumed prices the table makes needless, (family, price): a family with a
+    public price takes it, whatever was assumed for it."""
+    public = {reference.family(name).name for name in prices["accelerator"]}
+    return [
+        (family, price)
+        for family, price in sorted(_assumed_by_family(assumed, reference).items())
+        if family in public
+    ]
 
 
 def _assumed_by_family(assumed: dict[str, float] | None, reference) -> dict[str, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from claimbook.engine.economics import PriceSetting, price_curves
+from claimbook.engine.economics import PriceSetting, price_curves, price_sentences
 from claimbook.inputs.prices import readable
 from claimbook.present import blocks, charts
 
@@ -13,10 +13,7 @@ BREAK_EVEN_COLUMNS = {
     "benchmark": "Benchmark",
     "scenario": "Scenario",
     "speedup": "Speedup (x)",
-    "baseline_usd_per_gpu_hour": "Baseline USD per GPU-hour (assumed)",
     "break_even_usd_per_gpu_hour": "Break-even USD per GPU-hour",
-    "assumed_usd_per_gpu_hour": "Assumed USD per GPU-hour",
-    "cheaper_at_assumed_price": "Cheaper at the assumed price",
 }
 COST_COLUMNS = {
     "organization": "Submitter",
@@ -37,14 +34,11 @@ def show_break_even(setting: PriceSetting, price_range) -> None:
     """The break-even price per scenario, then the cost lines that cross at it over ``price_range``."""
     from IPython.display import display
 
+    columns = {**BREAK_EVEN_COLUMNS, **_price_headings(setting)}
     blocks.table(
-        setting.break_even.rename(columns=BREAK_EVEN_COLUMNS),
+        setting.break_even.rename(columns=columns),
         "Break-even price of the new rack per GPU-hour, per scenario",
-        decimals={
-            "Baseline USD per GPU-hour (assumed)": 2,
-            "Break-even USD per GPU-hour": 2,
-            "Assumed USD per GPU-hour": 2,
-        },
+        decimals={columns[name]: 2 for name in _PRICE_COLUMNS},
     )
     curves = price_curves(setting, price_range)
     if not curves.empty:
@@ -52,16 +46,33 @@ def show_break_even(setting: PriceSetting, price_range) -> None:
             charts.sensitivity_chart(
                 curves,
                 "Cost per million tokens against the new rack's price",
-                "Line chart: the new rack's cost per million tokens as its assumed price per GPU-hour varies, "
-                "and the baseline rack's cost at its assumed price (flat); the lines cross at the break-even "
+                "Line chart: the new rack's cost per million tokens as its price per GPU-hour varies, "
+                "and the baseline rack's cost at its price (flat); the lines cross at the break-even "
                 "price.",
                 assumed=setting.new_price,
             )
         )
 
 
+_PRICE_COLUMNS = ("baseline_usd_per_gpu_hour", "break_even_usd_per_gpu_hour", "assumed_usd_per_gpu_hour")
+
+
+def _price_headings(setting: PriceSetting) -> dict:
+    """The break-even table's price headings, each price said as assumed or public, as it is."""
+    baseline = "assumed" if setting.assumed(setting.baseline_family) else "public"
+    new = "assumed" if setting.assumed(setting.new_family) else "public"
+    return {
+        "baseline_usd_per_gpu_hour": f"Baseline USD per GPU-hour ({baseline})",
+        "assumed_usd_per_gpu_hour": f"{new.capitalize()} USD per GPU-hour",
+        "cheaper_at_assumed_price": f"Cheaper at the {new} price",
+    }
+
+
 def show_prices(setting: PriceSetting, pricing_kind: str) -> None:
-    """The price used per accelerator family, then every public price of the table."""
+    """Where the prices come from (``economics.price_sentences``), the price used per accelerator
+    family, then every public price of the table."""
+    for sentence in price_sentences(setting, pricing_kind):
+        blocks.display_html(blocks.paragraph(sentence), sentence)
     blocks.table(
         readable(setting.chosen),
         f"Price per GPU-hour used for each accelerator family (pricing kind: {pricing_kind})",

@@ -135,3 +135,78 @@ def test_a_missing_price_parameter_is_named(data, chapter_parameters):
         economics.price_setting(data, without)
     cost_claim = data.registry.chapter_claims("economics")[1]
     assert chapter_context(cost_claim, data, "economics", without) == {}
+
+
+def test_a_public_price_stands_over_an_assumption_and_the_page_says_so(data, chapter_parameters, tmp_path):
+    """A family the price table prices takes its public price, whatever was assumed for it: the
+    assumption is set aside, and every sentence on the prices follows the table (none typed)."""
+    with open(ROOT / "data" / "prices" / "gpu_hour_prices.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    columns = list(rows[0])
+    # the table as an analyst's own: a public GB300 price added, and an assumption for B200 (priced)
+    rows.append(
+        {
+            **rows[0],
+            "provider": "MyCloud",
+            "accelerator": "NVIDIA GB300",
+            "usd_per_gpu_hour": "9",
+            "pricing": ON_DEMAND,
+        }
+    )
+    mine = tmp_path / "prices.csv"
+    with open(mine, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    assumed = {**chapter_parameters["assumed_prices"], "NVIDIA B200": 3.0}
+    parameters = {**chapter_parameters, "prices_path": str(mine), "assumed_prices": assumed}
+    setting = economics.price_setting(data, parameters)
+    chosen = setting.chosen.set_index("family")
+    b200 = min(
+        float(row["usd_per_gpu_hour"])
+        for row in rows
+        if row["accelerator"] == "NVIDIA B200" and row["pricing"] == ON_DEMAND
+    )
+    assert (
+        chosen.loc["NVIDIA GB300", "usd_per_gpu_hour"] == 9.0
+        and chosen.loc["NVIDIA GB300", "provider"] == "MyCloud"
+    )
+    assert chosen.loc["NVIDIA B200", "usd_per_gpu_hour"] == pytest.approx(b200)
+    assert chosen.loc["NVIDIA Vera Rubin", "usd_per_gpu_hour"] == assumed["NVIDIA Vera Rubin"]
+    assert setting.set_aside == (("NVIDIA B200", 3.0), ("NVIDIA GB300", assumed["NVIDIA GB300"]))
+    assert not setting.assumed("NVIDIA GB300") and setting.assumed("NVIDIA Vera Rubin")
+    said = " ".join(economics.price_sentences(setting, ON_DEMAND))
+    assert "no public price for NVIDIA Vera Rubin:" in said and "GB300 at" not in said
+    assert "The price assumed for NVIDIA B200 (3.00 USD per GPU-hour) is set aside" in said
+    assert (
+        f"The price assumed for NVIDIA GB300 ({assumed['NVIDIA GB300']:.2f} USD per GPU-hour) is set aside"
+        in said
+    )
+    cost_claim = data.registry.chapter_claims("economics")[1]
+    notes = chapter_context(cost_claim, data, "economics", parameters)["notes"]
+    assert notes[0].startswith("With NVIDIA GB300 at its lowest public price, 9.00 USD per GPU-hour, ")
+    assert "(it has no public price)" not in " ".join(notes)
+    # the break-even follows the public baseline price: 9 where 10.5 was assumed
+    for row in setting.break_even.itertuples():
+        assert row.baseline_usd_per_gpu_hour == 9.0
+
+
+def test_the_committed_prices_are_said_from_the_table(data, chapter_parameters):
+    """The committed book: GB300 and Vera Rubin have no public price in the table, so their
+    assumptions stand, and the prices' sentences name exactly those, with the table's date."""
+    setting = economics.price_setting(data, chapter_parameters)
+    with open(ROOT / "data" / "prices" / "gpu_hour_prices.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    listed = {row["accelerator"] for row in rows}
+    for family in chapter_parameters["assumed_prices"]:
+        assert family not in listed  # (were it listed, the test above says what happens)
+    said = economics.price_sentences(setting, ON_DEMAND)
+    dates = sorted({row["as_of"] for row in rows})
+    assert said[0].startswith(f"The price table (prices as of {dates[0]}")
+    assert "no public price for NVIDIA GB300 or NVIDIA Vera Rubin:" in said[0]
+    assumed = chapter_parameters["assumed_prices"]
+    assert (
+        f"(NVIDIA GB300 at {assumed['NVIDIA GB300']:.2f} USD, "
+        f"NVIDIA Vera Rubin at {assumed['NVIDIA Vera Rubin']:.2f} USD per GPU-hour)"
+    ) in said[0]
+    assert setting.set_aside == ()
