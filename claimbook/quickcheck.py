@@ -72,7 +72,7 @@ def chosen_claims(registry, ids, registry_file=None) -> list:
         hint = (
             f"; close: {', '.join(close)}" if close else f"; {len(known)} claims, `claimbook list` shows them"
         )
-        raise UsageError(f"unknown claim {unknown[0]!r}{hint}")
+        raise UsageError(f"unknown claim {unknown[0]!r}{hint}{registry.left_out_note()}")
     return [known[claim_id] for claim_id in dict.fromkeys(ids)]
 
 

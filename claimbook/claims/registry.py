@@ -67,6 +67,14 @@ class RegistryError(ValueError):
     """A registry or chapter file that is malformed; the message names the file, claim and field."""
 
 
+class UnfinishedDraft(RegistryError):
+    """A registry that does not validate and still holds TODOs: a draft being filled in."""
+
+    def __init__(self, message: str, todos: list[str]):
+        super().__init__(message)
+        self.todos = tuple(todos)
+
+
 @dataclass(frozen=True)
 class Announcement:
     id: str
@@ -133,6 +141,15 @@ class Registry:
     chapters: dict[str, Chapter]
     files: tuple[str, ...]  # the registry files read, relative to the book's root where possible
     todos: tuple[str, ...] = ()  # where the files still say TODO (claimbook.claims.todos)
+    # The drafts of the folder left out, each why: files with TODOs left that do not validate yet.
+    left_out: tuple[str, ...] = ()
+
+    def left_out_note(self) -> str:
+        """For a message about what the registry lacks: the drafts it left out, or ""."""
+        if not self.left_out:
+            return ""
+        files = ", ".join(why.split(": ", 1)[0] for why in self.left_out)
+        return f" ({files}: left out, a draft with TODOs left that does not validate yet)"
 
     def claim(self, claim_id: str) -> Claim:
         found = self._by_id.get(claim_id)
@@ -487,7 +504,7 @@ def _read_file(
         ]
     except RegistryError as exc:
         if todos:  # a draft: the error is most likely one of its TODOs
-            raise RegistryError(f"{exc}; the file has {todo_text(todos)}") from None
+            raise UnfinishedDraft(f"{exc}; the file has {todo_text(todos)}", todos) from None
         raise
     return announcement, claims, todos
 
@@ -606,22 +623,35 @@ def load_registry(
     through = through or _read_now
     part = "registry file" if validate is None else "registry file, checked"
     labels = {path: str(Path(claims_dir) / path.name) for path in paths}
-    read = [
-        through(part, labels[path], (str(path),), lambda p=path: _read_file(p, labels[p], validate))
+    kept = [
+        through(part, labels[path], (str(path),), lambda p=path: _read_kept(p, labels[p], validate))
         for path in paths
     ]
+    read = [item[:3] for item in kept if item[0] is not None]
+    left_out = tuple(item[3] for item in kept if item[0] is None)
     if also is not None:
         read = _with_draft(read, also, validate)
     read.sort(key=lambda item: (item[0].date, item[0].id))
     announcements, claims = _unique(read)
-    todos = tuple(todo for item in read for todo in item[2])
+    todos = tuple(todo for item in kept if item[0] is None for todo in item[2]) + tuple(
+        todo for item in read for todo in item[2]
+    )
     chapters_path = resolve_path(chapters_file)
     read_chapters = lambda: _chapters(chapters_path, str(chapters_file))
     chapters = through("chapters", str(chapters_file), (str(chapters_path),), read_chapters)
     _check_names(announcements, claims, chapters)
     _check_chapters(claims, chapters, chapters_file)
     files = _files_read([*labels.values(), *([str(also)] if also else [])], announcements)
-    return Registry(announcements, tuple(claims), chapters, files, todos)
+    return Registry(announcements, tuple(claims), chapters, files, todos, left_out)
+
+
+def _read_kept(path: Path, label: str, validate: Validator | None) -> tuple:
+    """A file of the folder as read, and "" ; a draft that does not validate yet (its TODOs left)
+    is left out of the book, not an error of every command: (None, [], its TODOs, why)."""
+    try:
+        return (*_read_file(path, label, validate), "")
+    except UnfinishedDraft as exc:
+        return None, [], list(exc.todos), f"{exc}; it is left out until it validates"
 
 
 def _registry_paths(claims_dir: str | os.PathLike) -> list[Path]:

@@ -96,7 +96,8 @@ def _run_draft(args) -> int:
     with writer_lock(out) if args.out is None else contextlib.nullcontext():
         replace_file(out, drafted.encode("utf-8"), args.force, lambda existing: "")
     print(
-        f"wrote {out}: a draft with {todos} TODO(s); paraphrase each sentence, then `claimbook coverage`",
+        f"wrote {out}: a draft with {todos} TODO(s); paraphrase each sentence and fill in each TODO "
+        "(builds leave the draft out until it validates), then `claimbook coverage`",
         file=sys.stderr,
     )
     return 0
@@ -116,8 +117,8 @@ def _run_coverage(args) -> int:
         announcement = next(a.id for a in registry.announcements.values() if a.path == str(args.registry))
     if announcement not in registry.announcements:
         raise UsageError(
-            f"{announcement!r}: no registry of that announcement; give --registry FILE or --id "
-            f"({', '.join(registry.announcements)})"
+            f"{announcement!r}: no registry of that announcement{registry.left_out_note()}; give "
+            f"--registry FILE or --id ({', '.join(registry.announcements)})"
         )
     # The names a sentence may state are those of the announcement's own round.
     own_round = held_round(registry.announcements[announcement].round, f"announcement {announcement}: round")

@@ -97,6 +97,8 @@ def _warned(request: BuildRequest, answer: BuildResult) -> BuildResult:
 def _report_todos(request: BuildRequest, registry) -> None:
     """Every TODO a registry still holds, named, on every build; a --strict build stops on them
     before anything is written."""
+    for why in registry.left_out:
+        request.report(f"warning: {why}")
     for todo in registry.todos:
         request.report(f"warning: TODO left: {todo}")
     if registry.todos and request.strict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 
 import pytest
 import yaml
@@ -186,6 +187,39 @@ def test_a_drafts_error_says_how_many_todos_it_has_left(tmp_path):
     assert in_process("draft", source, "--out", draft).returncode == 0
     done = in_process("check", "--registry", draft)
     one_error_line(done, "TODO(s) left", "field announcement.title", code=2)
+
+
+def test_a_draft_that_does_not_validate_yet_is_left_out_and_said_so(tmp_path):
+    """A draft beside the book's registries, its date still TODO: the others read as before, the
+    draft left out with its first error and its TODOs, and what names it says it was left out."""
+    folder = tmp_path / "claims"
+    shutil.copytree(ROOT / "data" / "claims", folder)
+    committed = load_registry(folder, ROOT / "data" / "chapters.yaml")
+    document = yaml.safe_load(HEADER + CLAIMS["acme-first"])
+    document["announcement"]["date"] = "TODO"
+    document["claims"][0]["subject"] = "TODO"
+    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    registry = load_registry(folder, ROOT / "data" / "chapters.yaml")
+    assert [claim.id for claim in registry.all_claims()] == [claim.id for claim in committed.all_claims()]
+    assert len(registry.left_out) == 1
+    why = registry.left_out[0]
+    assert why.startswith(f"{folder / 'acme-v6.1.yaml'}: field announcement.date: expected a date")
+    assert "2 TODO(s) left" in why and why.endswith("it is left out until it validates") and "\n" not in why
+    assert [todo.split(": ", 1)[1] for todo in registry.todos] == [
+        "field announcement.date",
+        "claim acme-first: field subject",
+    ]
+    from claimbook.common.errors import UsageError
+    from claimbook.quickcheck import chosen_claims
+
+    with pytest.raises(UsageError) as raised:
+        chosen_claims(registry, ["acme-first"])
+    assert f"{folder / 'acme-v6.1.yaml'}: left out, a draft with TODOs left" in str(raised.value)
+    # A registry that does not validate and holds no TODO is an error, as before.
+    document["announcement"]["date"], document["claims"][0]["subject"] = "soon", {"organization": "Acme"}
+    (folder / "acme-v6.1.yaml").write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    with pytest.raises(RegistryError, match="field announcement.date"):
+        load_registry(folder, ROOT / "data" / "chapters.yaml")
 
 
 @pytest.mark.build  # a build of a project copy: the build tier
