@@ -212,6 +212,17 @@ def test_a_draft_never_replaces_a_registry(tmp_path):
     assert "claims:" in out.read_text(encoding="utf-8")
 
 
+def test_a_draft_writes_every_field_its_kind_requires(tmp_path):
+    """Each drafted claim has every field its kind's spec requires, its value or a TODO: filling
+    in the TODOs is all a draft needs to validate."""
+    from claimbook.engine import SPECS
+
+    draft, _ = _draft(tmp_path)
+    for claim in draft["claims"]:
+        missing = [field.name for field in SPECS[claim["kind"]].required if field.name not in claim]
+        assert not missing, f"{claim['id']} ({claim['kind']}) lacks {missing}"
+
+
 def test_every_quantifier_a_draft_writes_is_one_the_engine_reads():
     """The draft's table from a vendor's words to the registry's vocabulary (inputs, below the
     engine in the layers) names only quantifiers the engine's one module reads."""

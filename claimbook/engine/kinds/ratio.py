@@ -140,7 +140,9 @@ DRAFTING = Drafting(
         Proposal(60, lambda s, f: f.unit == "%" and bool(_LEAD_WORDS.search(s.text)), "a lead in percent"),
     ),
     todos=("subject", "baseline"),
-    fill=lambda s, f, results: _sides_from_text(s, results),
+    # A stated multiple or lead is read as its figure (form figure: the claim's quantifier on
+    # it); the analyst changes the form for a lead with no figure, or outcomes.
+    fill=lambda s, f, results: {"form": "figure", **_sides_from_text(s, results)},
 )
 
 
