@@ -276,6 +276,8 @@ def ingest(path: str | os.PathLike, round_name: str | None = None) -> pd.DataFra
     columns = {name: column(name) for name in _USED_COLUMNS}
     if round_name is None:
         round_name = _round_of(path, column("version"), names.get("version", "version"))
+    else:
+        _round_agrees(path, round_name, column("version"), names.get("version", "version"))
     valid, values = _validity(columns, len(rows))
     if not all(valid):
         position = valid.index(False)
@@ -321,10 +323,15 @@ def _column_reader(header: list[str], rows: list[list[str]]):
 def _round_of(path: Path, versions: list[str], column: str = "version") -> str:
     """The round a summary's version column gives, when it gives exactly one that is a round."""
     found = sorted(set(versions) - {""})
-    if len(found) != 1:
-        listed = ", ".join(found) if found else "none"
+    if not found:
         raise IngestError(
-            f"{path}: cannot tell the round from the {column} column (found: {listed}); pass --round"
+            f"{path}: cannot tell the round from the {column} column (found: none); pass --round"
+        )
+    if len(found) > 1:
+        listed = ", ".join(value[:20] for value in found[:5])
+        raise IngestError(
+            f"{path}: its {column} column gives several rounds ({listed}); a summary is one round's "
+            "results (give each round's file on its own)"
         )
     if not identifiers.is_round(found[0]):
         raise IngestError(
@@ -332,6 +339,18 @@ def _round_of(path: Path, versions: list[str], column: str = "version") -> str:
             f"{identifiers.ROUND_RULE}; pass --round"
         )
     return found[0]
+
+
+def _round_agrees(path: Path, round_name: str, versions: list[str], column: str = "version") -> None:
+    """``--round`` labels a summary whose version column does not say its round; it never
+    relabels rows the column gives to another round (a claim is judged on its own round's results)."""
+    other = sorted(set(versions) - {"", round_name})
+    if other:
+        listed = ", ".join(value[:20] for value in other[:5])
+        raise IngestError(
+            f"{path}: --round {round_name} but its {column} column gives {listed}; a file's results "
+            f"are never relabelled as another round's (leave out --round, or pass the file of {round_name})"
+        )
 
 
 def _tidy_table(columns: dict[str, list[str]], values: dict[str, list], notes: list[str], round_name: str):

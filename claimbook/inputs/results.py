@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from claimbook.common import identifiers
 from claimbook.common.paths import resolve_path
 from claimbook.inputs import rules
 from claimbook.inputs.csvfile import (
@@ -81,7 +82,22 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
     problem = rules.first_problem(frame, path, lambda position: f"line {position + 2}")
     if problem:
         raise ResultsError(problem)
+    _check_round(path, frame)
     return frame
+
+
+def _check_round(path: Path, frame: pd.DataFrame) -> None:
+    """A round's table (``data/mlperf/ROUND.csv``) holds that round's results only: a row of
+    another round there would have its claims judged on results not of their round."""
+    if not identifiers.is_round(path.stem):
+        return
+    other = frame.index[frame["round"] != path.stem]
+    if len(other):
+        first = int(other[0])
+        raise ResultsError(
+            f"{path}, line {first + 2}: round {str(frame['round'].iloc[first])[:20]!r} in the table of "
+            f"round {path.stem}; a round's table holds its own results only"
+        )
 
 
 _WHAT = "results table"

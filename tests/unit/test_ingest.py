@@ -139,13 +139,18 @@ def test_ragged_row_and_missing_file(tmp_path):
         ingest(tmp_path / "absent.csv", "v6.1")
 
 
-def test_round_must_be_given_when_versions_disagree(tmp_path):
+def test_a_summary_of_several_rounds_is_refused_and_never_relabelled(tmp_path):
     path = write_summary(
         tmp_path / "mixed.csv", [summary_row(version="v6.0"), summary_row(Scenario="Server", version="v6.1")]
     )
-    with pytest.raises(IngestError, match=r"cannot tell the round .*v6.0, v6.1"):
+    with pytest.raises(IngestError, match=r"version column gives several rounds \(v6.0, v6.1\)"):
         ingest(path)
-    assert ingest(path, "v6.1")["round"].unique().tolist() == ["v6.1"]
+    with pytest.raises(IngestError, match=r"--round v6.1 but its version column gives v6.0"):
+        ingest(path, "v6.1")
+    unlabelled = write_summary(tmp_path / "none.csv", [summary_row(version="")])
+    with pytest.raises(IngestError, match=r"cannot tell the round .*found: none.*pass --round"):
+        ingest(unlabelled)
+    assert ingest(unlabelled, "v6.1")["round"].unique().tolist() == ["v6.1"]  # what --round is for
 
 
 @pytest.mark.parametrize(

@@ -224,3 +224,44 @@ def test_results_of_another_round_than_the_claims_say_so_naming_both(tmp_path):
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stderr.splitlines() if "the results given hold round" in line]
     assert f"round {other}" in line and f"1 claim of {own} judged on their own round" in line, line
+
+
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_round_its_version_column_contradicts_relabels_nothing(round_name, tmp_path):
+    """``--round`` labels a summary whose version column does not say its round; given against
+    the column (the whole file's, or one row's), it is refused in one line, before anything."""
+    import csv
+
+    from claimbook.inputs.ingest import IngestError, ingest
+    from tests.helpers.summaries import summary_from_tidy
+
+    path = summary_from_tidy(load_results(HELD[round_name]).head(3), tmp_path / "summary.csv")
+    assert set(ingest(path, round_name)["round"]) == {round_name}  # the file's own round: read
+    other = "v99.9"
+    done = in_process("check", "--results", path, "--round", other)
+    one_error_line(done, f"--round {other}", f"gives {round_name}", "never relabelled", code=2)
+    with open(path, newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    rows[1]["version"] = other  # one row of another round among the file's
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    for given in (round_name, other):
+        with pytest.raises(IngestError, match="never relabelled"):
+            ingest(path, given)
+
+
+@pytest.mark.parametrize("round_name", list(HELD))
+def test_a_rounds_table_holds_only_its_rounds_results(round_name, tmp_path):
+    """``data/mlperf/ROUND.csv`` edited to hold a row of another round is refused, naming the line."""
+    from claimbook.inputs.results import ResultsError
+
+    table = load_results(HELD[round_name])
+    table.loc[2, "round"] = "v99.9"
+    path = tmp_path / f"{round_name}.csv"
+    table.to_csv(path, index=False)
+    with pytest.raises(ResultsError, match=rf"line 4: round 'v99.9' in the table of round {round_name}"):
+        load_results(path)
+    table.to_csv(tmp_path / "renamed.csv", index=False)  # a table of no round's name: read as it is
+    assert len(load_results(tmp_path / "renamed.csv")) == len(table)
