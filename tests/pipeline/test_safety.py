@@ -1012,6 +1012,12 @@ def test_a_hostile_registry_s_site_holds_no_markup_of_its_own(hostile_registry_b
     for field in ("TITLE", "PUBLISHER", "SOURCE_LABEL", "NOTE", "CLAIM_TITLE", "STATEMENT"):
         assert f"{field}-MARK <script>window.__pwned=1</script>" in every, f"{field} is not shown as text"
     assert "CLAIM_TITLE-MARK <script>" in text["book/generated/evil-v6.1/evil-scaling.html"]
+    # The search page shows the index's titles through innerHTML: each one is escaped text.
+    index = (site / "searchindex.js").read_text(encoding="utf-8")
+    frozen = json.loads(index[index.index("(") + 1 : index.rindex(")")])
+    shown = [*frozen["titles"], *frozen["alltitles"]]
+    assert any("CLAIM_TITLE-MARK" in title for title in shown)
+    assert not [title for title in shown if "<" in title or ">" in title], [t for t in shown if "<" in t][:5]
 
 
 # ---------------------------------------------------------------------------------------------
