@@ -46,8 +46,8 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
     """Every scaling pair in an annotated results table (with ``family`` and ``benchmark``),
     smaller configuration first.
 
-    Only throughput results on at least one accelerator count; an empty frame (with the
-    columns) when the table has no pair.
+    Only throughput results on at least one accelerator count, the two in one unit; an empty
+    frame (with the columns) when the table has no pair.
     """
     eligible = results[(results["metric"] == "throughput") & (results["total_accelerators"] > 0)]
     pairs = []
@@ -58,6 +58,8 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
         for _, small in ordered.iterrows():
             for _, large in ordered.iterrows():
                 if large["total_accelerators"] <= small["total_accelerators"]:
+                    continue
+                if large["units"] != small["units"]:  # an efficiency is of one unit's figures
                     continue
                 pairs.append(pair_row(small, large, key))
     return pd.DataFrame(pairs, columns=list(PAIR_COLUMNS))

@@ -239,6 +239,44 @@ def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
     assert "superlinear-baseline" in result_.caveats and result_.verdict == SUPPORTED_WITH_CAVEATS
 
 
+@pytest.mark.parametrize(
+    "small_units, large_units, said",
+    [
+        ("Tokens/s", "Samples/s", "different units (Tokens/s and Samples/s)"),
+        ("Latency (ms)", "Latency (ms)", "a latency (Latency (ms)), not a throughput"),
+    ],
+)
+def test_a_scaling_pair_of_unlike_results_gives_no_efficiency(tmp_path, small_units, large_units, said):
+    """An efficiency is of two throughputs in one unit: a pair whose results are not (a results
+    file edited, or a latency) is unmeasured and says why, never "supported" on the figures."""
+    rows = [
+        result("Acme", "small", "Offline", 10.0, gpus=8, accelerator="NVIDIA GB300", units=small_units),
+        result(
+            "Acme", "big", "Offline", 90.0, gpus=72, nodes=9, accelerator="NVIDIA GB300", units=large_units
+        ),
+    ]
+    claim = {
+        "id": "scaling",
+        "statement": "Scales.",
+        "kind": "scaling",
+        "benchmark": "gpt-oss-120b",
+        "scenarios": ["Offline"],
+        "claimed": 100,
+        "quantifier": "up-to",
+        "small": {"organization": "Acme", "system": "small"},
+        "large": {"organization": "Acme", "system": "big"},
+    }
+    from claimbook.engine.efficiency import scaling_pairs
+
+    data = world(tmp_path, rows, [claim])
+    result_ = check(data, "scaling")
+    assert result_.verdict == CANNOT_BE_CHECKED
+    assert said in result_.reason and result_.reason.startswith("In Offline the ")
+    assert scaling_pairs(data.results).empty  # nor a pair of the field's (leading efficiency)
+    (case,) = [case for case in result_.cases if case.scenario == "Offline"]
+    assert case.measured is None and said in case.detail.note
+
+
 # -- a mismatch in a detail the claim names rules out plain "supported" -----------------------------
 def test_a_detail_mismatch_rules_out_plain_supported(tmp_path):
     rows = [

@@ -166,6 +166,7 @@ class _Findings(kinds.Findings):
     sentences: list = field(default_factory=list)
     codes: set = field(default_factory=lambda: {"derived-metric"})
     pairs: list = field(default_factory=list)  # the claim's own pairs, as scaling_pairs rows (sums too)
+    unlike: list = field(default_factory=list)  # named scenarios whose two results give no efficiency
 
 
 class _Scaling(Measuring):
@@ -196,6 +197,9 @@ class _Scaling(Measuring):
         if any(case.detail.cross_division for case in found.cases):
             reason = ". ".join(found.sentences) + f". {ACROSS_DIVISIONS}."
             return cannot_check(claim, reason, cases=tuple(found.cases), rows=rows, codes=found.codes)
+        if found.unlike:  # results in it, but none an efficiency can be made of: shown
+            reason = ". ".join(found.unlike) + "."
+            return cannot_check(claim, reason, cases=tuple(found.cases), rows=rows, missing=found.missing)
         reason = "The pair has no result in the scenario the claim names."
         return cannot_check(claim, reason, rows=rows, missing=found.missing)
 
@@ -221,16 +225,33 @@ def _pair_case(
     little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
     big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
     claimed = quantifiers.figure_for(claim, scenario) if named else None
+    value = None if claimed is None else claimed.value
     if little is not None and big is not None:
+        unlike = _not_comparable(little, big)
+        if unlike:  # an efficiency of two throughputs only, in one unit
+            found.cases.append(
+                Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=unlike))
+            )
+            if named:
+                found.unlike.append(f"In {scenario} {unlike}")
+            return
         _scenario(claim, found, scenario, little, big, claimed, margin)
         return
     note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
-    value = None if claimed is None else claimed.value
     found.cases.append(Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=note)))
     role, selector = ("small", claim.get("small")) if little is None else ("large", claim.get("large"))
     _, why = select_for(data, claim, selector, role, {"benchmark": benchmark, "scenario": scenario})
     if why and named:
         found.missing.append(why)
+
+
+def _not_comparable(little: pd.Series, big: pd.Series) -> str:
+    """Why the two results give no scaling efficiency (a latency, or two units), or ""."""
+    if little["units"] != big["units"]:
+        return f"the two results are in different units ({little['units']} and {big['units']}): no efficiency"
+    if not (bool(little["higher_is_better"]) and bool(big["higher_is_better"])):
+        return f"the results are a latency ({little['units']}), not a throughput: no efficiency"
+    return ""
 
 
 def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, claimed, margin: float) -> None:
