@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from claimbook.cli.shared import held_round, writer_lock
 from claimbook.common.errors import UsageError
@@ -57,7 +58,26 @@ def _run_new_announcement(args) -> int:
     text = new_registry(
         args.identifier, args.publisher, args.title, args.date, args.round_name, load_registry()
     )
+    _reads_with_the_others(text, out)
     with writer_lock(out):
         replace_file(out, text.encode("utf-8"), False, lambda existing: "")
     print(f"wrote {out}: fill in its claims, then run `make book`", file=sys.stderr)
     return 0
+
+
+def _reads_with_the_others(text: str, out) -> None:
+    """The new registry read with the folder's, before it is written: an id the book gives its
+    own pages, or one a claim or chapter has, would make every command fail after it."""
+    import tempfile
+
+    from claimbook.claims.registry import RegistryError
+    from claimbook.engine import load_registry
+
+    with tempfile.TemporaryDirectory(prefix="claimbook-new-") as folder:
+        trial = Path(folder) / out.name
+        trial.write_text(text, encoding="utf-8")
+        try:
+            load_registry(also=trial)
+        except RegistryError as exc:
+            said = str(exc).replace(str(trial), str(out))
+            raise UsageError(f"{said} (nothing was written)") from None

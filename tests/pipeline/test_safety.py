@@ -602,6 +602,23 @@ REFUSED_COMMANDS = {
         ),
         "--date: expected a date YYYY-MM-DD, got 'not-a-date'",
     ),
+    "new-announcement with an id the book gives its own pages": (
+        lambda tmp: ("new-announcement", "front", "--publisher", "A", "--title", "T", "--date", "2026-09-18"),
+        "'front' is a name the book gives its own pages",
+    ),
+    "new-announcement with a chapter's name": (
+        lambda tmp: (
+            "new-announcement",
+            "economics",
+            "--publisher",
+            "A",
+            "--title",
+            "T",
+            "--date",
+            "2026-09-18",
+        ),
+        "'economics' is the name of a chapter of data/chapters.yaml",
+    ),
     "new-announcement --title with a line break": (
         lambda tmp: (
             "new-announcement",
