@@ -8,6 +8,7 @@ from pathlib import Path
 
 from claimbook.cli.options import add_force
 from claimbook.cli.shared import writer_lock
+from claimbook.common.errors import UsageError
 from claimbook.common.files import UNCHANGED, replace_file
 from claimbook.common.paths import PROJECT_ROOT, inside
 
@@ -53,6 +54,7 @@ def add_commands(commands) -> None:
 def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -> int:
     """Write an ingested table unless a different file is there (then only with --force), and say so.
     Under the lock of the target it belongs to: never while a build reads the data it replaces."""
+    _table_target(out)
     with writer_lock(out):
         written = replace_file(out, data, force, what_changes)
     if written == UNCHANGED:
@@ -60,6 +62,18 @@ def _write_table(data: bytes, out: Path, force: bool, what: str, what_changes) -
     else:
         print(f"wrote {what} to {out}", file=sys.stderr)
     return 0
+
+
+def _table_target(out: Path) -> None:
+    """A table is a .csv file, and never in the registries' folder: a table written over a
+    registry, a page or the book's configuration (with --force) would break every command."""
+    from claimbook.common.paths import CLAIMS_DIR
+
+    if out.suffix.lower() != ".csv":
+        raise UsageError(f"--out {out}: a table is written as a .csv file; nothing was written")
+    registries = (PROJECT_ROOT / CLAIMS_DIR).resolve()
+    if out.absolute().resolve().parent == registries:
+        raise UsageError(f"--out {out}: {CLAIMS_DIR} holds the registries only; nothing was written")
 
 
 def _result_changes(out: Path, table):

@@ -602,6 +602,25 @@ REFUSED_COMMANDS = {
         ),
         "--date: expected a date YYYY-MM-DD, got 'not-a-date'",
     ),
+    "ingest --out a registry's name": (
+        lambda tmp: (
+            "ingest",
+            _summary_of_round(tmp, "v6.1"),
+            "--out",
+            REPO / "data" / "claims" / "new.yaml",
+        ),
+        "a table is written as a .csv file",
+    ),
+    "ingest --out into the registries' folder": (
+        lambda tmp: (
+            "ingest",
+            _summary_of_round(tmp, "v6.1"),
+            "--out",
+            REPO / "data" / "claims" / "x.csv",
+            "--force",
+        ),
+        "data/claims holds the registries only",
+    ),
     "new-announcement with an id the book gives its own pages": (
         lambda tmp: ("new-announcement", "front", "--publisher", "A", "--title", "T", "--date", "2026-09-18"),
         "'front' is a name the book gives its own pages",
