@@ -69,6 +69,8 @@ def _table_target(out: Path) -> None:
     registry, a page or the book's configuration (with --force) would break every command."""
     from claimbook.common.paths import CLAIMS_DIR
 
+    if out.is_dir():
+        return  # (refused by the writer, which says the folder is not a file)
     if out.suffix.lower() != ".csv":
         raise UsageError(f"--out {out}: a table is written as a .csv file; nothing was written")
     registries = (PROJECT_ROOT / CLAIMS_DIR).resolve()

@@ -309,17 +309,27 @@ def _verify(temporary: Path, url: str, round_name: str, size: int) -> pd.DataFra
             f"(line {exc.line}) is cut off"
         ) from None
     except IngestError as exc:
+        # (ingest refuses a round its version column contradicts: said as the round it is)
+        _refuse_other_round(temporary, url, round_name)
         raise FetchError(
             f"{url}: the download is not a valid results summary ({size} bytes): "
             f"{_without_path(str(exc), temporary)}"
         ) from None
-    versions = summary_versions(temporary)
+    _refuse_other_round(temporary, url, round_name)
+    return table
+
+
+def _refuse_other_round(temporary: Path, url: str, round_name: str) -> None:
+    """A download whose version column gives another round than the one asked for: refused."""
+    try:
+        versions = summary_versions(temporary)
+    except IngestError:
+        return  # not a summary: the ingest error says so
     if versions and versions != {round_name}:
         raise FetchRefused(
             f"{url}: the file is of round {', '.join(sorted(versions))} (its version column), "
             f"not {round_name}; nothing was installed"
         )
-    return table
 
 
 def _without_path(message: str, path: Path) -> str:
