@@ -29,6 +29,25 @@ class PageParameterError(UsageError):
         return [f"{type(self).__name__}: {self}"]
 
 
+class PageInputError(PageParameterError):
+    """A data file the page's parameters name that cannot be read (missing, malformed): its
+    error's one line, naming the file, as a parameter's is."""
+
+
+def read_inputs(read, parameters: dict):
+    """``read(parameters)``, the page's data; an input's error (a results table, a registry, a
+    summary, a file that is not one) becomes the page's one line."""
+    from claimbook.claims.registry import RegistryError
+    from claimbook.common.safe_read import InputError
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.results import ResultsError
+
+    try:
+        return read(parameters)
+    except (ResultsError, RegistryError, IngestError, InputError) as exc:
+        raise PageInputError(str(exc)) from None
+
+
 def _cells() -> list[str]:
     """The sources of the cells this kernel has run, oldest first (none outside IPython)."""
     ipython = sys.modules.get("IPython")

@@ -68,7 +68,10 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
     """
     path = resolve_path(path)
     if not path.is_file():
-        raise ResultsError(f"{path}: no such results table; run `python -m claimbook ingest` first")
+        raise ResultsError(
+            f"{path}: no such file (a tidy results table: `python -m claimbook ingest` writes one from "
+            "MLCommons' summary)"
+        )
     _check_tidy_columns(path, _as_results_error(read_header, path, _WHAT))
     try:
         frame = pd.read_csv(

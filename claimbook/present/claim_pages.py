@@ -19,7 +19,7 @@ from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.kinds.not_checkable import with_notes
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN
-from claimbook.engine.page_call import checked_call, known_claims
+from claimbook.engine.page_call import checked_call, known_claims, read_inputs
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, links
 from claimbook.present.templating import macros, trusted
@@ -346,7 +346,7 @@ def open_chapter(name: str, **parameters) -> Chapter:
 
     parameters = page_parameters(checked_call(parameters))
     charts.use_book_style()
-    data = page_data(parameters)
+    data = read_inputs(page_data, parameters)
     known_claims(data.registry, parameters.get("claim_ids", ()), "claim_ids")
     links.use_page(data.registry, CHAPTER_ROOT)
     checks = {}
@@ -366,7 +366,7 @@ def open_claim_page(claim_id: str, **inputs) -> ClaimPage:
     """The page of claim ``claim_id``, from the data inputs its page runs with (its template
     passes every one by name), loaded the one way (as ``open_chapter``'s)."""
     parameters = page_parameters(checked_call({"claim_id": claim_id, **inputs}))
-    data = page_data(parameters)
+    data = read_inputs(page_data, parameters)
     known_claims(data.registry, [parameters["claim_id"]], "claim_id")
     links.use_page(data.registry, CLAIM_PAGE_ROOT)
     return ClaimPage(data, parameters["claim_id"], CLAIM_PAGE_ROOT, parameters=parameters)

@@ -156,6 +156,11 @@ BAD_PARAMETERS = {
         ["-p", "claim_id", "5"],
         "page parameter claim_id: no claim '5' in the registry",
     ),
+    "a results table that is not there": (
+        "claim",
+        ["-p", "claim_id", "amd-wan-vs-b300", "-p", "results_path", "absent/v6.1.csv"],
+        "absent/v6.1.csv: no such file (a tidy results table",
+    ),
     "typo'd claim id of a chapter": (
         "scaling",
         ["-y", "claim_ids: [nvidia-scaling-288x]"],
@@ -173,6 +178,7 @@ def test_a_bad_parameter_stops_the_page_with_one_line_and_no_traceback_of_the_bo
     done = papermill(ROOT / "notebooks" / f"{template}.ipynb", tmp_path / "page.ipynb", *args, cwd=tmp_path)
     assert done.returncode != 0
     after = done.stderr.split('Exception encountered at "In [', 1)[1].splitlines()
-    assert after[1].startswith(f"PageParameterError: {line}"), after[:3]
+    error = "PageInputError" if "no such file" in line else "PageParameterError"
+    assert after[1].startswith(f"{error}: ") and line in after[1], after[:3]
     assert not after[2].strip(), after[:4]
     assert "claimbook" + os.sep not in done.stderr, done.stderr[-2000:]

@@ -137,7 +137,7 @@ def test_diff_of_a_missing_file(tmp_path):
     absent = tmp_path / "absent.csv"
     one_error_line(
         claimbook("diff", COMMITTED, absent),
-        "no such results table",
+        "no such file (a tidy results table",
         code=2,
         starts=f"error: {absent}",
         stdout="",
