@@ -1,4 +1,4 @@
-"""``list``: the claims, their pages and their current verdicts, from a book's scorecard."""
+"""``list``: the claims, their announcements and their current verdicts, from a book's scorecard."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from claimbook.common.paths import BOOK_DIR, GENERATED_DIR, PROJECT_ROOT
 
 
 def add_commands(commands) -> None:
-    list_cmd = commands.add_parser("list", help="the claims, their pages and their current verdicts")
+    list_cmd = commands.add_parser("list", help="the claims, their announcements and their current verdicts")
     list_cmd.add_argument("--book", type=Path, help="a book built with --out (default: the committed book)")
 
 
