@@ -54,7 +54,7 @@ def _ledger(book: Path, registry) -> list[dict]:
         present = {row["claim"] for row in rows}
         shown = replace(registry, claims=tuple(claim for claim in registry.claims if claim.id in present))
         return ledger_entries(rows, shown)
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise UsageError(
             f"{book}: not a scorecard this book can read ({terminal_text(detail)}); rebuild it with "

@@ -33,7 +33,7 @@ def read_committed(path: Path) -> list[dict]:
     """The rows of a committed scorecard (none if there is none, or it is not readable)."""
     try:
         rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # (nesting too deep: not a scorecard of ours)
         return []
     return rows if isinstance(rows, list) else []
 

@@ -90,6 +90,9 @@ def read_json_rows(path: Path) -> tuple[list[str], list[list[str]], list[str]]:
         results = json.loads(text)
     except json.JSONDecodeError as exc:
         raise IngestError(f"{path}, line {exc.lineno}: not readable as JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits; nesting too deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long to read"
+        raise IngestError(f"{path}: not readable as JSON ({why})") from None
     if not isinstance(results, list):
         raise IngestError(
             f"{path}: this is JSON holding {_type_name(results)}, not a list of results (MLCommons' JSON "

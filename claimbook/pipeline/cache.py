@@ -20,7 +20,7 @@ def read_cache(path: Path) -> dict:
     went into the book (``assembly``)."""
     try:
         cache = json.loads(path.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # (nesting too deep: not a cache of ours)
         return {"pages": {}}
     if not isinstance(cache, dict) or not isinstance(cache.get("pages"), dict):
         return {"pages": {}}

@@ -338,7 +338,7 @@ def recover(journal_dir: Path) -> list[str]:
         entries = json.loads(journal.read_text())
     except FileNotFoundError:
         return []
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         entries = []  # unreadable: written in one step, so never half; treat as no swap begun
     finished = []
     for entry in entries if isinstance(entries, list) else []:
@@ -373,7 +373,7 @@ def read_manifest(folder: Path) -> set[str] | None:
     it left there; None if there is none (a folder no build of this version has replaced)."""
     try:
         listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return {str(item) for item in listed} if isinstance(listed, list) else None
 

@@ -124,6 +124,22 @@ def test_broken_json_names_the_line(tmp_path):
         ingest(path)
 
 
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ('[{"a#": ' + "9" * 5000 + "}]", "a number too long to read"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+    ids=["a 5000-digit number", "nested 100,000 deep"],
+)
+def test_json_python_cannot_read_is_one_line(tmp_path, text, why):
+    path = tmp_path / "summary.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(IngestError) as raised:
+        ingest(path)
+    assert str(raised.value) == f"{path}: not readable as JSON ({why})"
+
+
 def test_a_file_of_neither_shape_is_named(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("just some words\nand more words\n", encoding="utf-8")
