@@ -277,6 +277,34 @@ def test_a_scaling_pair_of_unlike_results_gives_no_efficiency(tmp_path, small_un
     assert case.measured is None and said in case.detail.note
 
 
+@pytest.mark.parametrize(
+    "kind, fields",
+    [
+        ("scaling", {"scenarios": ["Offline"], "small": {"system": "small"}, "large": {"system": "big"}}),
+        ("round-gain", {"subject": {"system": "big"}, "from_round": "v6.0"}),
+        ("figure", {"scenarios": ["Offline"], "subject": {"system": "big"}}),
+    ],
+)
+def test_a_figure_for_a_scenario_the_claim_does_not_name_is_a_registry_error(tmp_path, kind, fields):
+    """{Offline: 94.9, Batch: 94.6}: the second figure would never be read, and the claim judged
+    on the first alone; the registry names it instead."""
+    from claimbook.claims.registry import RegistryError
+
+    claim = {
+        "id": "two-figures",
+        "statement": "Two figures.",
+        "kind": kind,
+        "benchmark": "gpt-oss-120b",
+        "claimed": {"Offline": 94.9, "Batch": 94.6},
+        **fields,
+    }
+    rows = [result("Acme", "big", "Offline", 10.0)]
+    with pytest.raises(
+        RegistryError, match="field claimed: figures for scenarios the claim does not name: Batch"
+    ):
+        world(tmp_path, rows, [claim])
+
+
 # -- a mismatch in a detail the claim names rules out plain "supported" -----------------------------
 def test_a_detail_mismatch_rules_out_plain_supported(tmp_path):
     rows = [

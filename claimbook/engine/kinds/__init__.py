@@ -69,6 +69,7 @@ from claimbook.claims.drafting import Drafting
 from claimbook.claims.fields import Field
 from claimbook.engine import quantifiers
 from claimbook.engine.core import CaseDetail, ClaimSpecError, cannot_check, select_for
+from claimbook.inputs.schema import SCENARIOS as SCENARIO_NAMES
 
 __all__ = [
     "Bar",
@@ -306,6 +307,25 @@ CASE_COLUMNS = (
 def fail(claim, field_name: str, message: str) -> NoReturn:
     """Raise the error of a claim's field: ``<file>: claim <id>: field <field>: <message>``."""
     raise ClaimSpecError(f"{claim.where}: field {field_name}: {message}")
+
+
+def check_scenario_figures(claim, named_only: bool = True) -> None:
+    """A ``claimed`` of {scenario: number}: each a scenario the claim names (its ``scenarios``;
+    ``named_only=False``: where it names none, any scenario), one number each. A figure for
+    another scenario would never be read, and the claim judged without it."""
+    claimed = claim.claimed
+    if not isinstance(claimed, dict):
+        return
+    named = claim.get("scenarios") or (() if named_only else SCENARIO_NAMES)
+    unknown = set(claimed) - set(named)
+    if unknown:
+        fail(
+            claim,
+            "claimed",
+            f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
+        )
+    if any(isinstance(value, dict) for value in claimed.values()):
+        fail(claim, "claimed", "a number, or {scenario: number}")
 
 
 # -- the charts a kind may ask for (rendered by present/claim_pages.py) ------------------------

@@ -105,17 +105,7 @@ def validate(claim: Claim) -> None:
     scale = claim.get("scale", 1)
     if not isinstance(scale, (int, float)) or scale <= 0:
         kinds.fail(claim, "scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
-    claimed = claim.claimed
-    if isinstance(claimed, dict):
-        unknown = set(claimed) - set(claim.get("scenarios") or ())
-        if unknown:
-            kinds.fail(
-                claim,
-                "claimed",
-                f"figures for scenarios the claim does not name: {', '.join(sorted(map(str, unknown)))}",
-            )
-        if any(isinstance(value, dict) for value in claimed.values()):
-            kinds.fail(claim, "claimed", "a number, or {scenario: number}")
+    kinds.check_scenario_figures(claim)
     problem = quantifiers.problem(claim)
     if problem:
         kinds.fail(claim, *problem)

@@ -163,6 +163,7 @@ SPEC = kinds.KindSpec(
 
 
 def validate(claim: Claim) -> None:
+    kinds.check_scenario_figures(claim, named_only=False)
     problem = quantifiers.problem(claim)
     if problem:
         kinds.fail(claim, *problem)

@@ -126,6 +126,7 @@ SPEC = kinds.KindSpec(
 def validate(claim: Claim) -> None:
     if claim.claimed is None or isinstance(claim.claimed, list):
         kinds.fail(claim, "claimed", "the claimed efficiency in percent, or {scenario: percent}")
+    kinds.check_scenario_figures(claim)
     problem = quantifiers.problem(claim)
     if problem:
         kinds.fail(claim, *problem)
