@@ -33,6 +33,30 @@ _TextLoader.yaml_implicit_resolvers = {
 }
 
 
+def _text_keyed_map(loader, node):
+    """A mapping whose keys are text, each once. YAML keeps the last of two equal keys and takes
+    any scalar as a key: a key written twice would lose a field unseen, and a number or a null
+    as a key names nothing the book reads (every input's keys are names)."""
+    seen: dict = {}
+    for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:merge":
+            continue  # "<<: *anchor": its keys are merged, and may be overridden
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} is not text: a key is a name", key_node.start_mark
+            )
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key[:80]!r} twice (first at line {seen[key] + 1})", key_node.start_mark
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_yaml_map(node)
+
+
+_TextLoader.add_constructor("tag:yaml.org,2002:map", _text_keyed_map)
+
+
 class InputError(ValueError):
     """An input that is not a readable, bounded text file or YAML document; one line."""
 

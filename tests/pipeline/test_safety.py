@@ -682,6 +682,17 @@ REFUSED_COMMANDS = {
         ),
         "field claimed: 99999999999999999999... is not a sensible figure",
     ),
+    "--param with a number as a key": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            "economics.assumed_prices={1: 12}",
+            "--out",
+            tmp / "new",
+        ),
+        "the key 1 is not text: a key is a name",
+    ),
     "--param with a claimed NaN": (
         lambda tmp: ("build", "--no-html", "--param", "rubin-dsr1-2.5x.claimed=.nan", "--out", tmp / "new"),
         "field claimed: nan is not a finite number",
@@ -1112,6 +1123,18 @@ HOSTILE_REGISTRIES = {
     "claimed NaN": (
         _registry_change("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: .nan\n"),
         "field claimed: nan is not a finite number",
+    ),
+    "a number as a key": (
+        _registry_change(
+            "    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: {Offline: 94.9, 5: 94.6}\n"
+        ),
+        "not valid YAML (the key 5 is not text: a key is a name)",
+    ),
+    "a field written twice": (
+        _registry_change(
+            "    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: {Offline: 94.9, Offline: 1}\n"
+        ),
+        "not valid YAML (the key 'Offline' twice (first at line",
     ),
     "a link to /dev/zero": (
         _replace_registry(lambda path: path.symlink_to("/dev/zero")),
