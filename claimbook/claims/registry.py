@@ -289,6 +289,13 @@ def _checked_values(values: dict, where: str, parent: dict | None) -> list:
         raise RegistryError(f"{where}: field parts: a part cannot have parts of its own")
     if not isinstance(parts_entries, list):
         raise RegistryError(f"{where}: field parts: expected a list of claims")
+    check_common_fields(values, where)
+    return parts_entries
+
+
+def check_common_fields(values: dict, where: str) -> None:
+    """The fields any claim may hold, of their types: text, the list of result IDs, the chapter's
+    name, the scenarios' names (a claim read from a file, and one a ``--param`` changed)."""
     for name in ("statement", "title", "note"):
         if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
             raise RegistryError(f"{where}: field {name}: expected text")
@@ -297,7 +304,11 @@ def _checked_values(values: dict, where: str, parent: dict | None) -> list:
     chapter = values.get("chapter")
     if chapter is not None and not isinstance(chapter, str):
         raise RegistryError(f"{where}: field chapter: expected a chapter name")
-    return parts_entries
+    scenarios = values.get("scenarios")
+    if scenarios is not None and (
+        not isinstance(scenarios, list) or not all(isinstance(item, str) for item in scenarios)
+    ):
+        raise RegistryError(f"{where}: field scenarios: expected a list of scenario names")
 
 
 def _announcement(document: dict, path: str) -> Announcement:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from claimbook.claims.mappings import set_path
-from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError
+from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError, check_common_fields
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root, held_rounds
 from claimbook.engine import load_registry, preloaded, validate_claim
@@ -49,7 +49,11 @@ def apply_overrides(registry: Registry, overrides: dict) -> Registry:
             fields = set_path(fields, path, value)
         updated = replace(claim, fields=fields, parts=tuple(changed(part) for part in claim.parts))
         if updated.fields is not claim.fields:
-            validate_claim(updated)
+            try:
+                check_common_fields(updated.fields, updated.where)
+                validate_claim(updated)
+            except RegistryError as exc:
+                raise RegistryError(f"{exc} (as --param set it)") from None
         return updated
 
     return replace(registry, claims=tuple(changed(claim) for claim in registry.claims))

@@ -269,6 +269,12 @@ def price_setting(data, parameters: dict) -> PriceSetting:
         )
     closed = data.results[data.results["division"] == "closed"]
     prices = load_prices(parameters["prices_path"])
+    kinds = sorted(set(prices["pricing"]))
+    if parameters["pricing_kind"] not in kinds:  # else every price would be of any kind, unsaid
+        raise ValueError(
+            f"pricing_kind {str(parameters['pricing_kind'])[:80]!r} is no pricing of the price table "
+            f"({parameters['prices_path']}); its pricings: {', '.join(kinds)}"
+        )
     chosen = choose_prices(
         prices,
         list(closed["family"]),
@@ -306,6 +312,16 @@ def price_setting(data, parameters: dict) -> PriceSetting:
 def price_curves(setting: PriceSetting, price_range) -> pd.DataFrame:
     """The sensitivity lines (``sensitivity``) of the chapter's two systems over ``price_range``
     (lowest and highest price per GPU-hour of the new system)."""
+    if (
+        not isinstance(price_range, (list, tuple))
+        or len(price_range) != 2
+        or not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in price_range)
+        or not 0 < price_range[0] < price_range[1] < 1e6
+    ):
+        raise ValueError(
+            f"price_range {str(price_range)[:80]}: two prices per GPU-hour, the lowest and the highest "
+            "(0 < low < high < 1,000,000)"
+        )
     low, high = price_range
     return sensitivity(
         setting.new_rows,

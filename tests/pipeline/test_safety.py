@@ -682,6 +682,21 @@ REFUSED_COMMANDS = {
         ),
         "field claimed: 99999999999999999999... is not a sensible figure",
     ),
+    "--param that makes a title a list": (
+        lambda tmp: ("build", "--no-html", "--param", "rubin-dsr1-2.5x.title=[1, 2]", "--out", tmp / "new"),
+        "claim rubin-dsr1-2.5x: field title: expected text (as --param set it)",
+    ),
+    "--param that puts a list among the scenarios": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            "rubin-dsr1-2.5x.scenarios=[[Offline]]",
+            "--out",
+            tmp / "new",
+        ),
+        "field scenarios: expected a list of scenario names (as --param set it)",
+    ),
     "--param with a number as a key": (
         lambda tmp: (
             "build",

@@ -210,3 +210,16 @@ def test_the_committed_prices_are_said_from_the_table(data, chapter_parameters):
         f"NVIDIA Vera Rubin at {assumed['NVIDIA Vera Rubin']:.2f} USD per GPU-hour)"
     ) in said[0]
     assert setting.set_aside == ()
+
+
+def test_a_pricing_kind_the_table_lacks_and_a_price_range_that_is_none_are_named(data, chapter_parameters):
+    with open(ROOT / "data" / "prices" / "gpu_hour_prices.csv", newline="", encoding="utf-8") as handle:
+        kinds = sorted({row["pricing"] for row in csv.DictReader(handle)})
+    with pytest.raises(ValueError) as raised:
+        economics.price_setting(data, {**chapter_parameters, "pricing_kind": "bogus"})
+    assert str(raised.value).startswith("pricing_kind 'bogus' is no pricing of the price table")
+    assert str(raised.value).endswith(f"its pricings: {', '.join(kinds)}")
+    setting = economics.price_setting(data, chapter_parameters)
+    for price_range in ([1], [-1, 5], [5, 2], ["a", "b"], [1, 1e308]):
+        with pytest.raises(ValueError, match="two prices per GPU-hour, the lowest and the highest"):
+            economics.price_curves(setting, price_range)
