@@ -118,7 +118,11 @@ def load_yaml(text: str, label: str):
     that contains itself), is refused. Errors are ``yaml.YAMLError`` (a syntax error) or
     ``InputError`` (too large, self-referencing)."""
     _check_expansion(text, label)
-    value = yaml.load(text, Loader=_TextLoader)
+    try:
+        value = yaml.load(text, Loader=_TextLoader)
+    except (ValueError, RecursionError) as exc:  # (not a YAMLError: Python's own limits)
+        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long to read"
+        raise InputError(f"{label}: not readable as YAML ({why})") from None
     return _dates_as_text(value)
 
 

@@ -305,6 +305,32 @@ def test_a_figure_for_a_scenario_the_claim_does_not_name_is_a_registry_error(tmp
         world(tmp_path, rows, [claim])
 
 
+@pytest.mark.parametrize("from_round", ["v6.1", "v7.0"])
+def test_a_gain_from_a_round_not_before_the_claims_own_is_a_registry_error(tmp_path, from_round):
+    """No figure of such a round can be earlier than the claim's: the registry says so before a
+    build, rather than the card saying no result was found."""
+    from claimbook.engine import audit
+
+    claim = {
+        "id": "gain",
+        "statement": "A gain.",
+        "kind": "round-gain",
+        "benchmark": "gpt-oss-120b",
+        "subject": {"organization": "Acme", "system": "big"},
+        "from_round": from_round,
+        "claimed": 1.5,
+    }
+    data = world(tmp_path, [result("Acme", "big", "Offline", 10.0)], [claim])
+    (found,) = audit(data.registry.claim("gain"), data)
+    assert found.endswith(
+        f"claim gain: field from_round: {from_round} is not a round before the claim's own (v6.1); "
+        "a gain is from an earlier round"
+    )
+    earlier = {**claim, "from_round": "v6.0"}
+    data = world(tmp_path, [result("Acme", "big", "Offline", 10.0)], [earlier])
+    assert audit(data.registry.claim("gain"), data) == []
+
+
 # -- a mismatch in a detail the claim names rules out plain "supported" -----------------------------
 def test_a_detail_mismatch_rules_out_plain_supported(tmp_path):
     rows = [

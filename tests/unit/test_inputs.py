@@ -324,6 +324,10 @@ REGISTRY_CASES = {
         _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", f"    claimed: {'9' * 400}\n"),
         "field claimed: 99999999999999999999... is not a sensible figure",
     ),
+    "claimed of 5,000 digits": (
+        _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", f"    claimed: {'9' * 5000}\n"),
+        "not readable as YAML (a number too long to read)",
+    ),
     "claimed true": (
         _swap("    claimed: {Offline: 94.9, Server: 94.6}\n", "    claimed: true\n"),
         "field claimed: expected a number",

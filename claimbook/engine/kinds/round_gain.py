@@ -37,7 +37,7 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._skeleton import Measuring
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
-from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM
+from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM, round_order
 
 PUBLISHED_SUMMARY = "mlperf-summary"  # of SOURCE_TYPES: the round's own results file
 
@@ -160,6 +160,15 @@ SPEC = kinds.KindSpec(
         ),
     },
 )
+
+
+def audit(claim: Claim, data: Data) -> list[str]:
+    """A gain from a round that is not before the claim's own: no figure could ever be found."""
+    own, earlier = data.announcement(claim).round, str(claim.get("from_round"))
+    if round_order(earlier) < round_order(own):
+        return []
+    said = f"{earlier[:20]} is not a round before the claim's own ({own}); a gain is from an earlier round"
+    return [f"{claim.where}: field from_round: {said}"]
 
 
 def validate(claim: Claim) -> None:
