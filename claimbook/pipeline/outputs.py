@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from claimbook.common.files import current_umask
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, OUT_MARKER, PROJECT_ROOT, TOC_FILE
+from claimbook.pipeline.digests import file_digest
 
 LOCK_FILE = ".claimbook.lock"
 STAGING_PREFIX = ".claimbook-staging-"
@@ -368,37 +369,76 @@ def follow_umask(folder: Path) -> None:
 MANIFEST = ".claimbook-manifest.json"
 
 
-def read_manifest(folder: Path) -> set[str] | None:
-    """The files an earlier build wrote into ``folder`` (paths relative to it), from the manifest
-    it left there; None if there is none (a folder no build of this version has replaced)."""
+def read_manifest(folder: Path) -> dict[str, str | None] | None:
+    """The files an earlier build wrote into ``folder`` (paths relative to it), each with the
+    digest it wrote it with where the manifest has one (an ``--out`` book's), from the manifest it
+    left there; None if there is none (a folder no build of this version has replaced)."""
     try:
         listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
-    return {str(item) for item in listed} if isinstance(listed, list) else None
+    if isinstance(listed, list):
+        return {str(item): None for item in listed}
+    if isinstance(listed, dict) and all(isinstance(value, str) for value in listed.values()):
+        return {str(name): value for name, value in listed.items()}
+    return None
 
 
-def write_manifest(folder: Path, exclude=frozenset()) -> None:
+def write_manifest(folder: Path, exclude=frozenset(), with_digests: bool = False) -> None:
     """Record in ``folder`` itself the files the build wrote there (those it carried over for
-    someone else excepted): it travels with the folder, through every swap, and survives the
-    loss of ``_build/``."""
+    someone else excepted), with their digests for an ``--out`` book (a file edited since is then
+    known): it travels with the folder, through every swap, and survives the loss of ``_build/``."""
     files = sorted(
         relative
         for path in folder.rglob("*")
         if path.is_file() and not path.is_symlink()
         if (relative := path.relative_to(folder).as_posix()) not in exclude and relative != MANIFEST
     )
-    (folder / MANIFEST).write_text(json.dumps(files, indent=0) + "\n", encoding="utf-8")
+    listed = {name: file_digest(folder / name) for name in files} if with_digests else files
+    (folder / MANIFEST).write_text(json.dumps(listed, indent=0) + "\n", encoding="utf-8")
 
 
-def carry_over(old: Path, new: Path, ours: set[str] | None) -> list[str]:
+class NotTheBuilds(Exception):
+    """Files in a folder the build replaces that a new file of the build would take the place
+    of, though the build did not write them as they are (put there, or edited, by hand)."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def carry_over(old: Path, new: Path, ours, strict: bool = False) -> list[str]:
     """Files someone else put in a folder the build is about to replace: copied into its new
     version, so replacing the folder loses nothing the build did not make. ``ours``: what the
-    folder's manifest says the build wrote; with no manifest every file is someone else's (a
-    build never deletes what it cannot prove it made). The relative paths kept."""
-    kept = []
+    folder's manifest says the build wrote (with digests, or None each); with no manifest every
+    file is someone else's (a build never deletes what it cannot prove it made). ``strict`` (an
+    ``--out`` book): a file the new version replaces that is not the build's as it wrote it
+    raises ``NotTheBuilds`` instead of being replaced. The relative paths kept."""
+    kept, not_ours = [], []
     if not old.is_dir():
         return kept
+    for path in old.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        relative = path.relative_to(old).as_posix()
+        destination = new / relative
+        if relative == MANIFEST:
+            continue
+        if ours is not None and relative in ours:
+            written = ours[relative] if isinstance(ours, dict) else None
+            if strict and written is not None and destination.exists() and file_digest(path) != written:
+                not_ours.append(relative)  # edited since the build wrote it
+            continue
+        if destination.exists():
+            if strict:
+                not_ours.append(relative)  # someone's file, where the build writes one
+            continue
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, destination)
+        kept.append(relative)
+    if not_ours:
+        raise NotTheBuilds(sorted(not_ours))
+    return kept
     for path in old.rglob("*"):
         if not path.is_file() or path.is_symlink():
             continue

@@ -93,9 +93,20 @@ def publish_book(request: BuildRequest, staging: Path, html_folder: Path | None)
         ours = outputs.read_manifest(old)
         if ours is None and old.is_relative_to(build_dir) and old.is_dir():
             ours = {path.relative_to(old).as_posix() for path in old.rglob("*")}  # _build/ is ours
-        carried = outputs.carry_over(old, new, ours)
+        strict = request.to_out and not old.is_relative_to(build_dir)  # an --out book's sources
+        try:
+            carried = outputs.carry_over(old, new, ours, strict=strict)
+        except outputs.NotTheBuilds as exc:
+            shown = ", ".join(f"{old.relative_to(target).as_posix()}/{name}" for name in exc.names[:5])
+            more = f" and {len(exc.names) - 5} more" if len(exc.names) > 5 else ""
+            raise UsageError(
+                f"{target}: {shown}{more}: not as the build wrote {'them' if len(exc.names) > 1 else 'it'} "
+                "(edited, or put there by hand), and the build writes a file there; move it out of the "
+                "book's folder (the book is built from the project's data), then build again (nothing was "
+                "replaced)"
+            ) from None
         kept += [f"{old.relative_to(target).as_posix()}/{name}" for name in carried]
-        outputs.write_manifest(new, exclude=set(carried))
+        outputs.write_manifest(new, exclude=set(carried), with_digests=strict)
         outputs.follow_umask(new)
     if kept:
         report(f"kept {len(kept)} file(s) the build did not make: {', '.join(kept[:5])}")

@@ -516,7 +516,7 @@ def test_publish_across_file_systems(tmp_path, monkeypatch):
 def test_manifest_and_carry_over(tmp_path):
     old = _folder(tmp_path / "old", page="built", mynotes="the user's")
     outputs.write_manifest(old, exclude={"mynotes"})
-    assert outputs.read_manifest(old) == {"page"}
+    assert outputs.read_manifest(old) == {"page": None}
     new = _folder(tmp_path / "new", other="built")
     assert outputs.carry_over(old, new, outputs.read_manifest(old)) == ["mynotes"]
     assert _names(new) == ["mynotes", "other"]
@@ -524,6 +524,27 @@ def test_manifest_and_carry_over(tmp_path):
     bare = _folder(tmp_path / "bare", page="built?")
     assert outputs.read_manifest(bare) is None
     assert outputs.carry_over(bare, _folder(tmp_path / "next"), None) == ["page"]
+
+
+def test_an_out_books_files_edited_or_put_where_the_build_writes_are_never_replaced(tmp_path):
+    """An --out book's manifest keeps each file's digest: a file edited since the build wrote it,
+    or someone's file where the new version has one, stops the swap (strict) and is named; a
+    file of the build's as it wrote it is replaced, someone's file elsewhere is kept."""
+    old = _folder(tmp_path / "old", page="built", index="built", notes="the user's")
+    outputs.write_manifest(old, exclude={"notes"}, with_digests=True)
+    assert set(outputs.read_manifest(old)) == {"index", "page"}
+    assert all(len(digest) == 64 for digest in outputs.read_manifest(old).values())
+    ours = outputs.read_manifest(old)
+    new = _folder(tmp_path / "new", page="built again", index="built again")
+    assert outputs.carry_over(old, new, ours, strict=True) == ["notes"]  # nothing edited: replaced
+    (old / "page").write_text("edited by hand")
+    (old / "other").write_text("the user's")  # (where the next version writes one)
+    newer = _folder(tmp_path / "newer", page="built", index="built", other="built")
+    with pytest.raises(outputs.NotTheBuilds) as raised:
+        outputs.carry_over(old, newer, ours, strict=True)
+    assert raised.value.names == ["other", "page"]
+    # Not strict (the committed book's own folders): the build's versions, as before.
+    assert outputs.carry_over(old, _folder(tmp_path / "plain", page="built"), ours) == ["notes", "other"]
 
 
 def test_one_lock_for_every_writer(tmp_path):
