@@ -197,9 +197,11 @@ def run(
 
     data = load(root, registry_file, results, round_name, None, chosen)
     if renames:
+        from claimbook.claims.renaming import refuse_unnamed
         from claimbook.engine.result_diff import rename_overrides
         from claimbook.inputs.renames import parse
 
+        refuse_unnamed(data.registry, parse(renames))
         overrides = rename_overrides(data.registry, parse(renames))
         data = load(root, registry_file, results, round_name, overrides, chosen)
     reports = _verdicts(data, root, chosen_claims(data.registry, ids, registry_file))

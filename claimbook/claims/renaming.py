@@ -47,3 +47,26 @@ def rename_params(registry, renames: dict) -> list[str]:
         for path, new in _named(dict(claim.fields), "", by_name):
             texts.append(f"{claim.id}.{path}={json.dumps(new)}")
     return list(dict.fromkeys(texts))
+
+
+def unnamed_renames(registry, renames: dict) -> list[str]:
+    """The renames no claim's selector names ("ORGANIZATION/OLD", or "OLD" for any): they would
+    change nothing, which a build or check says rather than doing nothing in silence."""
+    return [
+        f"{organization}/{old}" if organization else str(old)
+        for (organization, old), new in renames.items()
+        if not rename_params(registry, {(organization, old): new})
+    ]
+
+
+def refuse_unnamed(registry, renames: dict) -> None:
+    """A UsageError naming the renames no claim names (see ``unnamed_renames``)."""
+    from claimbook.common.errors import UsageError
+
+    missing = unnamed_renames(registry, renames)
+    if missing:
+        listed = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise UsageError(
+            f"--rename {listed}: no claim names {'it' if len(missing) == 1 else 'them'}, so the rename "
+            "would change nothing (`claimbook diff OLD NEW` lists the systems renamed between two tables)"
+        )

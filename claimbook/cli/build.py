@@ -82,10 +82,12 @@ def _rename_params(texts) -> list[str]:
     if not texts:
         return []
     from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, load_registry
-    from claimbook.claims.renaming import rename_params
+    from claimbook.claims.renaming import refuse_unnamed, rename_params
     from claimbook.inputs.renames import parse
 
-    return rename_params(load_registry(PROJECT_ROOT / CLAIMS_DIR, PROJECT_ROOT / CHAPTERS_FILE), parse(texts))
+    registry, renames = load_registry(PROJECT_ROOT / CLAIMS_DIR, PROJECT_ROOT / CHAPTERS_FILE), parse(texts)
+    refuse_unnamed(registry, renames)
+    return rename_params(registry, renames)
 
 
 def _run_build(args) -> int:

@@ -184,3 +184,23 @@ def test_renames_are_read_from_the_command_line_or_a_yaml_file(tmp_path):
     for bad in (["A=A"], ["A=B", "A=C"], ["nothing"], ["A=x/y"]):
         done = in_process("diff", "x.csv", "y.csv", *[item for text in bad for item in ("--rename", text)])
         one_error_line(done, code=2, starts="error: --rename")
+
+
+def test_a_rename_no_claim_names_is_refused_by_check_and_build(tmp_path):
+    """It would change nothing: said in one line, before anything runs, naming it."""
+    from claimbook.claims.renaming import unnamed_renames
+    from claimbook.engine import load_registry
+
+    registry = load_registry(ROOT / "data" / "claims", ROOT / "data" / "chapters.yaml")
+    named = next(
+        str(claim.get("subject")["system"])
+        for claim in registry.claims
+        if isinstance(claim.get("subject"), dict) and isinstance(claim.get("subject").get("system"), str)
+    )
+    assert unnamed_renames(registry, {(None, named): "renamed", (None, "no-such-system"): "x"}) == [
+        "no-such-system"
+    ]
+    for command in (("check",), ("build", "--no-html", "--out", tmp_path / "out")):
+        done = in_process(*command, "--rename", "no-such-system=x")
+        one_error_line(done, "--rename no-such-system: no claim names it", code=2, starts="error: --rename")
+    assert not (tmp_path / "out").exists()
