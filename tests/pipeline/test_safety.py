@@ -518,7 +518,14 @@ LAUGHS_PARAM = (
     )
     + "}"
 )
+
+
 # id: (the arguments, given tmp_path; a phrase of the one error line)
+def _new_announcement(identifier: str, *extra: str, title: str = "T", date: str = "2026-09-18") -> tuple:
+    """The command line of ``new-announcement`` for an id, with a title and date of its own."""
+    return ("new-announcement", identifier, "--publisher", "A", "--title", title, "--date", date, *extra)
+
+
 REFUSED_COMMANDS = {
     "build --round that is a path": (
         lambda tmp: (
@@ -549,57 +556,19 @@ REFUSED_COMMANDS = {
         "its version column gives the round '../../README'",
     ),
     "new-announcement with an id that is a path": (
-        lambda tmp: (
-            "new-announcement",
-            "../../README",
-            "--publisher",
-            "A",
-            "--title",
-            "T",
-            "--date",
-            "2026-09-18",
-        ),
+        lambda tmp: _new_announcement("../../README"),
         "an announcement id: use lower-case letters",
     ),
     "new-announcement with a 300-character id": (
-        lambda tmp: (
-            "new-announcement",
-            "a" * 300,
-            "--publisher",
-            "A",
-            "--title",
-            "T",
-            "--date",
-            "2026-09-18",
-        ),
+        lambda tmp: _new_announcement("a" * 300),
         "at most 80 characters",
     ),
     "new-announcement --round that is a path": (
-        lambda tmp: (
-            "new-announcement",
-            "acme-v6.1",
-            "--publisher",
-            "A",
-            "--title",
-            "T",
-            "--date",
-            "2026-09-18",
-            "--round",
-            "../../x",
-        ),
+        lambda tmp: _new_announcement("acme-v6.1", "--round", "../../x"),
         "--round '../../x': a round is of the form vMAJOR.MINOR",
     ),
     "new-announcement --date that is no date": (
-        lambda tmp: (
-            "new-announcement",
-            "acme-v6.1",
-            "--publisher",
-            "A",
-            "--title",
-            "T",
-            "--date",
-            "not-a-date",
-        ),
+        lambda tmp: _new_announcement("acme-v6.1", date="not-a-date"),
         "--date: expected a date YYYY-MM-DD, got 'not-a-date'",
     ),
     "ingest --out a registry's name": (
@@ -622,33 +591,15 @@ REFUSED_COMMANDS = {
         "data/claims holds the registries only",
     ),
     "new-announcement with an id the book gives its own pages": (
-        lambda tmp: ("new-announcement", "front", "--publisher", "A", "--title", "T", "--date", "2026-09-18"),
+        lambda tmp: _new_announcement("front"),
         "'front' is a name the book gives its own pages",
     ),
     "new-announcement with a chapter's name": (
-        lambda tmp: (
-            "new-announcement",
-            "economics",
-            "--publisher",
-            "A",
-            "--title",
-            "T",
-            "--date",
-            "2026-09-18",
-        ),
+        lambda tmp: _new_announcement("economics"),
         "'economics' is the name of a chapter of data/chapters.yaml",
     ),
     "new-announcement --title with a line break": (
-        lambda tmp: (
-            "new-announcement",
-            "acme-v6.1",
-            "--publisher",
-            "A",
-            "--title",
-            "T\nx: y",
-            "--date",
-            "2026-09-18",
-        ),
+        lambda tmp: _new_announcement("acme-v6.1", title="T\nx: y"),
         "--title 'T\\nx: y': one line of text",
     ),
     "--out under a file": (

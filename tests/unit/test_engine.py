@@ -220,12 +220,9 @@ def test_pairs_above_linear_never_lead(tmp_path):
     assert "superlinear-baseline" in result_.caveats
 
 
-def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
-    rows = [
-        result("Acme", "small", "Offline", 10.0, gpus=4, accelerator="NVIDIA GB300"),
-        result("Acme", "big", "Offline", 200.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"),
-    ]
-    claim = {
+def _pair_claim(**extra) -> dict:
+    """Acme's scaling claim of 100% from its system "small" to "big" on gpt-oss-120b Offline."""
+    return {
         "id": "scaling",
         "statement": "Scales.",
         "kind": "scaling",
@@ -234,8 +231,16 @@ def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
         "claimed": 100,
         "small": {"organization": "Acme", "system": "small"},
         "large": {"organization": "Acme", "system": "big"},
+        **extra,
     }
-    result_ = check(world(tmp_path, rows, [claim]), "scaling")
+
+
+def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
+    rows = [
+        result("Acme", "small", "Offline", 10.0, gpus=4, accelerator="NVIDIA GB300"),
+        result("Acme", "big", "Offline", 200.0, gpus=72, nodes=18, accelerator="NVIDIA GB300"),
+    ]
+    result_ = check(world(tmp_path, rows, [_pair_claim()]), "scaling")
     assert "superlinear-baseline" in result_.caveats and result_.verdict == SUPPORTED_WITH_CAVEATS
 
 
@@ -255,20 +260,9 @@ def test_a_scaling_pair_of_unlike_results_gives_no_efficiency(tmp_path, small_un
             "Acme", "big", "Offline", 90.0, gpus=72, nodes=9, accelerator="NVIDIA GB300", units=large_units
         ),
     ]
-    claim = {
-        "id": "scaling",
-        "statement": "Scales.",
-        "kind": "scaling",
-        "benchmark": "gpt-oss-120b",
-        "scenarios": ["Offline"],
-        "claimed": 100,
-        "quantifier": "up-to",
-        "small": {"organization": "Acme", "system": "small"},
-        "large": {"organization": "Acme", "system": "big"},
-    }
     from claimbook.engine.efficiency import scaling_pairs
 
-    data = world(tmp_path, rows, [claim])
+    data = world(tmp_path, rows, [_pair_claim(quantifier="up-to")])
     result_ = check(data, "scaling")
     assert result_.verdict == CANNOT_BE_CHECKED
     assert said in result_.reason and result_.reason.startswith("In Offline the ")
