@@ -78,13 +78,15 @@ BOOK_DIR = "book"
 GENERATED_DIR = "generated"
 # Every file the build writes into book/generated besides the pages of announcements (ID.md and
 # the folder ID/ of their claims' pages) and of chapters (NAME.ipynb): the front page, the caveat
-# glossary, the kinds' page, the scorecard, the costs, the round's download, the cache.
+# glossary, the kinds' page, the rounds' power results (the method page's), the scorecard, the
+# costs, the round's download, the cache.
 # The page an --out book from other results gets: what changed against the published book.
 CHANGES_PAGE = "changes"
 GENERATED_FILES = (
     "front.md",
     "caveats.md",
     "kinds.md",
+    "power.md",
     "scorecard.json",
     "scorecard.csv",
     "costs.csv",

@@ -154,7 +154,8 @@ VOCABULARY = (
         "board-power-spec",
         "board power, not measured",
         "A per-watt or energy figure uses the GPU board power (TGP) a submitter states in its notes: a "
-        "specification and a ceiling, not a measurement. MLPerf Inference v6.1 has no power results.",
+        "specification and a ceiling, not a measurement, and never MLPerf's own power results, where a "
+        "round has them.",
         qualifies=False,
     ),
 )

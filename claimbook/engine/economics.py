@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from claimbook.common.formatting import plural, usd
+from claimbook.common.formatting import count, plural, usd
 from claimbook.engine import notebook_records
 
 SECONDS_PER_HOUR = 3600
@@ -432,4 +432,38 @@ def price_sentences(setting: PriceSetting, pricing_kind: str) -> tuple[str, ...]
         "price for it, and a public price stands where one exists."
         for family, price in setting.set_aside
     ]
+    return tuple(said)
+
+
+def power_sentences(results: pd.DataFrame, used_locations=None) -> tuple[str, ...]:
+    """What each round's summary says of MLPerf's measured power (its ``has_power`` flag), one
+    sentence a round, oldest first: how many of its results have one and, given the results a
+    page's energy figures use (``used_locations``), how many of those do. Never typed: a round
+    with power results says so, and the board-power figures say they are not those."""
+    from claimbook.inputs.earlier import round_order
+
+    used = None if used_locations is None else set(used_locations)
+    said = []
+    for round_name in sorted(set(results["round"].astype(str)), key=round_order):
+        rows = results[results["round"].astype(str) == round_name]
+        measured = rows[rows["has_power"].astype(bool)]
+        if measured.empty:
+            said.append(
+                f"MLPerf Inference {round_name} has no power results: the summary's has_power flag is "
+                f"false for {'its' if len(rows) == 1 else 'each of its'} {plural(len(rows), 'result')}."
+            )
+            continue
+        sentence = (
+            f"MLPerf Inference {round_name} has power results for {count(len(measured))} of its "
+            f"{plural(len(rows), 'result')} (the summary's has_power flag)"
+        )
+        if used is not None:
+            among = int(measured["location"].isin(used).sum())
+            sentence += (
+                "; none of them is among the results here"
+                if among == 0
+                else f"; {count(among)} of them {'is' if among == 1 else 'are'} among the results here, whose "
+                "energy figures use the stated board power all the same"
+            )
+        said.append(sentence + ".")
     return tuple(said)

@@ -25,6 +25,8 @@ from claimbook.inputs import rules, summary_json
 # IngestError lives with the CSV reader, which raises it too; it stays importable from here.
 from claimbook.inputs.csvfile import RAW, IngestError, kind_problem, read_head, read_rows
 from claimbook.inputs.schema import (
+    FLAG_FALSE,
+    FLAG_TRUE,
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
     RESULT_KEY,
@@ -99,6 +101,13 @@ def _whole_number(where: str, column: str, text: str) -> int:
     return int(text)
 
 
+def _flag(where: str, column: str, text: str) -> bool:
+    """A summary's flag (``FLAG_TRUE``/``FLAG_FALSE``); another value is an error, never false."""
+    if text not in FLAG_TRUE + FLAG_FALSE:
+        raise IngestError(f"{where}: {column} is {text[:40]!r}; a flag is one of 1, 0, True, False or empty")
+    return text in FLAG_TRUE
+
+
 def positive_result(where: str, text: str, column: str = "Result") -> float:
     """A result: a finite number above zero (NaN, infinities, zero and negatives are errors)."""
     if not _NUMBER.fullmatch(text.strip()):
@@ -129,12 +138,15 @@ RAW_NAMES = {
     "scenario": "Scenario",
     "result": "Result",
     "units": "Units",
+    "has_power": "has_power",
     "framework": "framework",
     "weight_data_types": "weight_data_types",
     "result_id": "PrivateID",
     "location": "Location",
 }
 # The raw columns a tidy row is made from (the notes are read only for the GPU power).
+FLAG_COLUMNS = ("inferred", "has_power")
+_FLAGS = frozenset(FLAG_TRUE + FLAG_FALSE)
 _USED_COLUMNS = (*REQUIRED_COLUMNS, *(name for name in OPTIONAL_COLUMNS if name != "notes"))
 
 
@@ -195,6 +207,7 @@ def _tidy_row(
     result = positive_result(where, text["Result"], name("Result"))
     nodes, per_node, total = _accelerators(where, text, name)
     system = _system(where, text, name)
+    inferred, has_power = (_flag(where, name(column), text.get(column, "")) for column in FLAG_COLUMNS)
 
     throughput_per_accelerator = result / total if metric == "throughput" and total > 0 else None
     return {
@@ -218,9 +231,10 @@ def _tidy_row(
         "higher_is_better": higher_is_better,
         "per_accelerator": throughput_per_accelerator,
         "gpu_watts": gpu_watts_from_notes(record.get("notes") or ""),
+        "has_power": has_power,
         "framework": text.get("framework", ""),
         "weight_data_types": text.get("weight_data_types", ""),
-        "inferred": text.get("inferred", "") in ("1", "True", "true"),
+        "inferred": inferred,
         "result_id": text.get("PrivateID", ""),
         "location": text["Location"],
     }
@@ -239,6 +253,7 @@ def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], di
     ]
     system = [system_from_location(value) for value in columns["Location"]]
     required = list(zip(*(columns[name] for name in ("Organization", "Division", "Availability", "Model"))))
+    flags = list(zip(*(columns[name] for name in FLAG_COLUMNS)))
     valid = [
         scenario[i] is not None
         and columns["Units"][i] in UNITS
@@ -249,6 +264,7 @@ def _validity(columns: dict[str, list[str]], count: int) -> tuple[list[bool], di
         and (stated[i] is None or stated[i] == total[i])
         and system[i] is not None
         and all(required[i])
+        and all(flag in _FLAGS for flag in flags[i])
         for i in range(count)
     ]
     return valid, {
@@ -387,9 +403,10 @@ def _tidy_table(columns: dict[str, list[str]], values: dict[str, list], notes: l
             "gpu_watts": [
                 watts_by_note[note] if watts_by_note[note] is not None else math.nan for note in notes
             ],
+            "has_power": [value in FLAG_TRUE for value in columns["has_power"]],
             "framework": columns["framework"],
             "weight_data_types": columns["weight_data_types"],
-            "inferred": [value in ("1", "True", "true") for value in columns["inferred"]],
+            "inferred": [value in FLAG_TRUE for value in columns["inferred"]],
             "result_id": columns["PrivateID"],
             "location": columns["Location"],
         },

@@ -45,6 +45,7 @@ _DTYPES = {
     "higher_is_better": "bool",
     "per_accelerator": "float64",
     "gpu_watts": "float64",
+    "has_power": "bool",
     "framework": "string",
     "weight_data_types": "string",
     "inferred": "bool",

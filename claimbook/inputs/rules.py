@@ -51,6 +51,7 @@ NOT_TEXT = (
     "higher_is_better",
     "per_accelerator",
     "gpu_watts",
+    "has_power",
     "inferred",
 )
 TEXT_COLUMNS = tuple(name for name in TIDY_COLUMNS if name not in NOT_TEXT)

@@ -6,6 +6,10 @@ availability, organizations, models) is taken from the data itself.
 
 from __future__ import annotations
 
+# A flag's spellings in a summary (``inferred``, ``has_power``); empty is false, anything else an error.
+FLAG_TRUE = ("1", "True", "true", "TRUE")
+FLAG_FALSE = ("", "0", "False", "false", "FALSE")
+
 # Columns every MLCommons Inference summary.csv has had since v4.x. Later rounds add
 # ``total_accelerators``, ``design_power_watts`` and ``PrivateID``; those are optional here.
 REQUIRED_COLUMNS = (
@@ -27,6 +31,7 @@ OPTIONAL_COLUMNS = (
     "MlperfModel",
     "framework",
     "inferred",
+    "has_power",
     "notes",
     "total_accelerators",
     "PrivateID",
@@ -70,6 +75,7 @@ TIDY_COLUMNS = (
     "higher_is_better",
     "per_accelerator",
     "gpu_watts",
+    "has_power",
     "framework",
     "weight_data_types",
     "inferred",

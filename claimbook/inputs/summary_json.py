@@ -47,6 +47,7 @@ COLUMN_MAP = {
     "Software": ("framework", TEXT, False),
     "Notes": ("notes", TEXT, False),
     "inferred": ("inferred", FLAG, False),
+    "has_power": ("has_power", FLAG, False),
     "weight_data_types": ("weight_data_types", TEXT, False),
 }
 # The JSON's name of each summary.csv column, to word errors in the file's own names.

@@ -100,11 +100,12 @@ def write_pages(
             used if not used.empty else None, announcement, data.sources or {}, result_ids=data.result_ids
         )
 
-    front, caveats, kinds = GENERATED_FILES[:3]
+    front, caveats, kinds, power = GENERATED_FILES[:4]
     pages_text = {
         front: markdown_pages.front_page(rows, registry, round_label, cite(rows), results=every_round),
         caveats: markdown_pages.caveats_page(),
         kinds: markdown_pages.kinds_page(registry),
+        power: markdown_pages.power_page(every_round),
     }
     pages_text.update(_announcement_pages(registry, rows, checks, data, cite))
     if changes is not None:  # an --out book from other results: what moved against the published one

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from claimbook.engine.economics import PriceSetting, price_curves, price_sentences
+from claimbook.engine.economics import PriceSetting, power_sentences, price_curves, price_sentences
 from claimbook.inputs.prices import readable
 from claimbook.present import blocks, charts
 
@@ -85,12 +85,15 @@ def show_prices(setting: PriceSetting, pricing_kind: str) -> None:
     )
 
 
-def show_costs(costs: pd.DataFrame, reference) -> None:
-    """The cost table (``economics.cost_table``), one table per benchmark."""
+def show_costs(costs: pd.DataFrame, data) -> None:
+    """The cost table (``economics.cost_table``), one table per benchmark, then what the round's
+    summary says of measured power, of its results and of these (``economics.power_sentences``)."""
     for benchmark in sorted(set(costs["model"])):
         part = costs[costs["model"] == benchmark]
         blocks.table(
             part[list(COST_COLUMNS)].rename(columns=COST_COLUMNS),
-            f"{reference.display_name(benchmark)}: cost and energy per output token",
+            f"{data.reference.display_name(benchmark)}: cost and energy per output token",
             decimals={"USD per GPU-hour": 2, "USD per million tokens": 3},
         )
+    for sentence in power_sentences(data.results, costs["location"]):
+        blocks.display_html(blocks.paragraph(sentence), sentence)

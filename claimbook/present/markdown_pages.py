@@ -389,6 +389,14 @@ def caveats_page() -> str:
     return html_block(render("vocabulary.html", items=items))
 
 
+def power_page(results: pd.DataFrame) -> str:
+    """What each round the book holds has of MLPerf's measured power (the method page's), from
+    the results (``economics.power_sentences``)."""
+    from claimbook.engine.economics import power_sentences
+
+    return html_block("".join(blocks.paragraph(sentence) for sentence in power_sentences(results)))
+
+
 def field_table(fields, required=()) -> pd.DataFrame:
     """Fields as the how-to page lists them: name, required or not, meaning, the allowed values,
     and the claims that use it (a field set on any other is a registry error)."""

@@ -123,6 +123,7 @@ def load(source: str) -> pd.DataFrame:
                 "framework": raw["framework"],
                 "weights": raw["weight_data_types"],
                 "inferred": raw["inferred"].astype(int).astype(bool),
+                "has_power": raw["has_power"].map({"True": True, "False": False}),
                 "result_id": raw["PrivateID"],
                 "location": raw["Location"],
             }
@@ -145,6 +146,7 @@ def load(source: str) -> pd.DataFrame:
                 "framework": tidy["framework"],
                 "weights": tidy["weight_data_types"],
                 "inferred": tidy["inferred"].eq("True"),
+                "has_power": tidy["has_power"].map({"True": True, "False": False}),
                 "result_id": tidy["result_id"],
                 "location": tidy["location"],
             }

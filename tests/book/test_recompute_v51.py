@@ -301,3 +301,26 @@ def test_every_claim_of_the_registry_is_recomputed_here(scorecard):
     }
     top = {claim for (claim, _), row in scorecard.items() if not row["part_of"]}
     assert top == recomputed
+
+
+def test_each_rounds_power_results_are_counted_as_the_raw_files_flag_them(raw):
+    """The method page says what each round has of MLPerf's measured power, from the raw files'
+    own ``has_power`` flags (v5.1's JSON, v6.1's CSV); the economics chapter says it of v6.1."""
+    import csv
+
+    csv_rows = list(csv.DictReader((RAW.parents[1] / "v6.1" / "summary.csv").open(encoding="utf-8")))
+    counts = {
+        "v5.1": (sum(1 for row in raw if row["has_power"] is True), len(raw)),
+        "v6.1": (sum(1 for row in csv_rows if row["has_power"] == "True"), len(csv_rows)),
+    }
+    page = (ROOT / "book" / "generated" / "power.md").read_text(encoding="utf-8")
+    chapter = (ROOT / "book" / "generated" / "economics.ipynb").read_text(encoding="utf-8")
+    for round_name, (measured, total) in counts.items():
+        if measured:
+            said = f"MLPerf Inference {round_name} has power results for {measured:,} of its {total:,} results"
+        else:
+            said = f"MLPerf Inference {round_name} has no power results: the summary&#x27;s has_power flag is "
+            said += f"false for each of its {total:,} results"
+            assert said.replace("&#x27;", "'") in chapter or said in chapter
+        assert said in page, (round_name, page)
+    assert counts["v5.1"][0] > 0  # the round has some: a page saying none would be false

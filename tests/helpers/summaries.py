@@ -123,6 +123,7 @@ def summary_from_tidy(tidy: pd.DataFrame, path: Path, layout: list[str] = CURREN
                 Units=item.units,
                 weight_data_types=item.weight_data_types,
                 inferred="1" if item.inferred else "0",
+                has_power="True" if item.has_power else "False",
                 PrivateID=item.result_id,
             )
         )

@@ -8,6 +8,7 @@ from claimbook.engine.economics import (
     break_even_table,
     cost_table,
     joules_per_token,
+    power_sentences,
     sensitivity,
     usd_per_million_tokens,
 )
@@ -144,3 +145,26 @@ def test_cost_table_counts_board_power_only(committed_results):
     assert row["usd_per_million_tokens"] == pytest.approx(
         row["total_accelerators"] * row["usd_per_gpu_hour"] * 1e6 / (row["tokens_per_second"] * 3600)
     )
+
+
+def test_power_sentences_count_each_rounds_measured_power_and_the_results_used():
+    import pandas as pd
+
+    results = pd.DataFrame(
+        {
+            "round": ["v5.1", "v5.1", "v5.1", "v6.1"],
+            "has_power": [True, True, False, False],
+            "location": ["a", "b", "c", "d"],
+        }
+    )
+    assert power_sentences(results) == (
+        "MLPerf Inference v5.1 has power results for 2 of its 3 results (the summary's has_power flag).",
+        "MLPerf Inference v6.1 has no power results: the summary's has_power flag is false for its 1 result.",
+    )
+    five = results[results["round"] == "v5.1"]
+    assert power_sentences(five, ["c"])[0].endswith("; none of them is among the results here.")
+    assert (
+        "; 1 of them is among the results here, whose energy figures use the stated board power"
+        in (power_sentences(five, ["a", "c"])[0])
+    )
+    assert "; 2 of them are among" in power_sentences(five, ["a", "b"])[0]

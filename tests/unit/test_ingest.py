@@ -86,6 +86,8 @@ def test_cpu_only_systems_have_no_per_accelerator_rate(tmp_path):
         ),
         ({"Location": "somewhere"}, "line 2: Location 'somewhere' is not a result's folder"),
         ({"Organization": ""}, "line 2: Organization is empty"),
+        ({"has_power": "yes"}, "line 2: has_power is 'yes'; a flag is one of 1, 0, True, False or empty"),
+        ({"inferred": "maybe"}, "line 2: inferred is 'maybe'; a flag is one of 1, 0, True, False or empty"),
     ],
 )
 def test_each_bad_value_is_rejected_naming_the_line(tmp_path, override, message):
@@ -234,3 +236,11 @@ def test_committed_table_facts(committed_results):
         committed_results["nodes"] * committed_results["accelerators_per_node"],
         check_names=False,
     )
+
+
+@pytest.mark.parametrize(
+    "written, read", [("True", True), ("1", True), ("False", False), ("0", False), ("", False)]
+)
+def test_the_power_flag_is_read_in_each_spelling(tmp_path, written, read):
+    table = ingest(write_summary(tmp_path / "summary.csv", [summary_row(has_power=written)]), "v6.1")
+    assert table["has_power"].tolist() == [read]

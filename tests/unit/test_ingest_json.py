@@ -163,6 +163,7 @@ def test_every_official_v51_result_is_kept_as_the_raw_file_says(tmp_path):
         assert row.result_id == item["ID"] and row.model == item["UsedModel"]
         assert row.total_accelerators == item["Nodes"] * per_node
         assert row.result == item["Performance_Result"] and row.units == item["Performance_Units"]
+        assert row.has_power == item["has_power"]  # MLPerf's measured power: 24 results of v5.1
     zero_named = [item for item in raw if not item["a#"] and item["Accelerator"]]
     warnings = ingest_warnings(table, SHARED_JSON)
     assert len(warnings) == len({item["Accelerator"] for item in zero_named})
@@ -183,3 +184,23 @@ def test_the_tidy_reader_given_the_json_summary_says_to_ingest_it(tmp_path):
     with pytest.raises((ResultsError, IngestError)) as raised:
         load_results(path)
     assert "MLCommons' JSON results summary; run `python -m claimbook ingest`" in str(raised.value)
+
+
+@pytest.mark.parametrize("field", ["has_power", "inferred"])
+def test_a_flag_of_another_type_is_refused_naming_it(field, tmp_path):
+    path = write_json(tmp_path / "summary_results.json", [json_result(**{field: "yes"})])
+    with pytest.raises(IngestError) as error:
+        ingest(path)
+    assert f"field '{field}' is" in str(error.value) and "0, 1, true or false" in str(error.value)
+    flagged = ingest(write_json(tmp_path / "flagged.json", [json_result(**{field: True})]))
+    assert flagged[field].tolist() == [True]
+
+
+def test_the_how_to_page_documents_every_field_the_column_map_reads():
+    from claimbook.inputs.summary_json import COLUMN_MAP
+
+    page = (ROOT / "book" / "howto.md").read_text(encoding="utf-8")
+    undocumented = [
+        field for field, (column, _, _) in COLUMN_MAP.items() if f"| `{field}` | `{column}` |" not in page
+    ]
+    assert not undocumented, f"book/howto.md's column map lacks {undocumented}"
