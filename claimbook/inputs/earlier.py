@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from claimbook.common import identifiers
 from claimbook.common.paths import resolve_path
-from claimbook.inputs.csvfile import IngestError, read_table
+from claimbook.inputs.csvfile import IngestError, read_records, read_table
 from claimbook.inputs.ingest import positive_result
 from claimbook.inputs.results import load_results
 from claimbook.inputs.schema import SCENARIO_BY_LOWER, TIDY_COLUMNS, UNITS
@@ -103,6 +104,8 @@ def _earlier_row(where: str, text: dict) -> dict:
     for column in ("version", "organization", "model", "source_type"):
         if not text[column]:
             raise IngestError(f"{where}: {column} is empty")
+    if not identifiers.is_round(text["version"]):
+        raise IngestError(f"{where}: the round {text['version'][:40]!r} is not {identifiers.ROUND_RULE}")
     scenario = SCENARIO_BY_LOWER.get(text["scenario"].lower())
     if scenario is None:
         raise IngestError(f"{where}: unknown scenario {text['scenario']!r}")
@@ -154,22 +157,33 @@ def load_round_table(path: str | os.PathLike) -> pd.DataFrame:
     if not path.is_file():
         raise IngestError(f"{path}: no such table of results")
     header = pd.read_csv(path, nrows=0).columns
-    if all(name in header for name in TIDY_COLUMNS):
+    if all(name in header for name in TIDY_COLUMNS) or "location" in header:  # a round's own table
         return from_tidy(load_results(path))
     missing = [name for name in ROUND_COLUMNS if name not in header and name != "division"]
     if missing:
         raise IngestError(
             f"{path}: neither a tidy results table nor an earlier-round table (missing {', '.join(missing)})"
         )
-    frame = pd.read_csv(
-        path,
-        dtype={"round": str, "result_id": str, "source": str, "division": str},
-        keep_default_na=False,
-        na_values={"total_accelerators": [""]},
-    )
-    if "division" not in frame.columns:
-        frame["division"] = ""
-    return _typed(frame)
+    return _ingested_table(path)
+
+
+def _ingested_table(path: Path) -> pd.DataFrame:
+    """An earlier-round table as ``ingest_earlier`` wrote it, each row held to the rules it was
+    written by (an edited table's ``inf``, round or direction is named with its line)."""
+    _, records = read_records(path, "earlier-round table")
+    rows = []
+    for line, record in records:
+        where = f"{path}, line {line}"
+        text = {key: (value or "").strip() for key, value in record.items() if key is not None}
+        text.setdefault("division", "")
+        row = _earlier_row(where, {**text, "version": text["round"], "platform": text["system"]})
+        if text["higher_is_better"] != str(row["higher_is_better"]):
+            raise IngestError(
+                f"{where}: higher_is_better is {text['higher_is_better'][:20]!r}, but {row['units']} is "
+                f"{'higher' if row['higher_is_better'] else 'lower'}-is-better ({row['higher_is_better']})"
+            )
+        rows.append(row)
+    return _typed(pd.DataFrame(rows, columns=list(ROUND_COLUMNS)))
 
 
 def announced_figures(registry) -> pd.DataFrame:

@@ -124,7 +124,10 @@ def _check_tidy_columns(path: Path, header: list[str]) -> None:
     missing = [name for name in TIDY_COLUMNS if name not in header]
     if missing:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise ResultsError(f"{path}: not a tidy results table, missing column(s) {shown}")
+        older = (
+            " (a table an older ingest wrote: ingest the round's summary again)" if len(missing) <= 2 else ""
+        )
+        raise ResultsError(f"{path}: not a tidy results table, missing column(s) {shown}{older}")
 
 
 def _unreadable(path: Path, error: ValueError) -> str:

@@ -88,7 +88,7 @@ def read_json_rows(path: Path) -> tuple[list[str], list[list[str]], list[str]]:
     except InputError as exc:
         raise IngestError(str(exc)) from None
     try:
-        results = json.loads(text)
+        results = json.loads(text, object_pairs_hook=_Fields)
     except json.JSONDecodeError as exc:
         raise IngestError(f"{path}, line {exc.lineno}: not readable as JSON ({exc.msg})") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits; nesting too deep
@@ -106,9 +106,32 @@ def read_json_rows(path: Path) -> tuple[list[str], list[list[str]], list[str]]:
         place = _place(number, result)
         if not isinstance(result, dict):
             raise IngestError(f"{path}, {place}: {_type_name(result)}, not an object of a result's fields")
+        if result.repeated:
+            raise IngestError(
+                f"{path}, {place}: field {result.repeated[0][:80]!r} is written twice; which one is the "
+                "result's is not for the book to guess"
+            )
         rows.append([_field_text(path, place, result, field) for field in COLUMN_MAP])
         places.append(place)
     return HEADER, rows, places
+
+
+class _Fields(dict):
+    """A JSON object's fields, and the names it writes more than once (JSON readers keep the
+    last one silently; a summary's result must say each field once)."""
+
+    def __init__(self, pairs):
+        super().__init__(pairs)
+        self.repeated = [] if len(self) == len(pairs) else _repeated(pairs)
+
+
+def _repeated(pairs) -> list[str]:
+    seen, repeated = set(), []
+    for key, _ in pairs:
+        if key in seen:
+            repeated.append(key)
+        seen.add(key)
+    return repeated
 
 
 def _place(number: int, result) -> str:
@@ -163,8 +186,8 @@ def _as_text(value, kind: str) -> str | None:
 
 
 def _type_name(value) -> str:
-    names = {dict: "an object", list: "a list", str: "text", bool: "a true/false", type(None): "null"}
-    return names.get(type(value), "a number")
+    names = {_Fields: "an object", dict: "an object", list: "a list", str: "text", bool: "a true/false"}
+    return names.get(type(value), "null" if value is None else "a number")
 
 
 def _shown(value) -> str:

@@ -204,3 +204,23 @@ def test_the_how_to_page_documents_every_field_the_column_map_reads():
         field for field, (column, _, _) in COLUMN_MAP.items() if f"| `{field}` | `{column}` |" not in page
     ]
     assert not undocumented, f"book/howto.md's column map lacks {undocumented}"
+
+
+def test_a_field_written_twice_in_a_result_is_refused_naming_it(tmp_path):
+    text = json.dumps([json_result()])
+    twice = text.replace(
+        '"Performance_Result": 1000.0', '"Performance_Result": 1000.0, "Performance_Result": 9000.0'
+    )
+    path = tmp_path / "summary_results.json"
+    path.write_text(twice, encoding="utf-8")
+    with pytest.raises(IngestError) as raised:
+        ingest(path)
+    assert str(raised.value) == (
+        f"{path}, result 1 (ID '5.1-0001'): field 'Performance_Result' is written twice; which one is the "
+        "result's is not for the book to guess"
+    )
+    assert "\n" not in str(raised.value)
+    nested = tmp_path / "object.json"
+    nested.write_text('{"a": 1}', encoding="utf-8")
+    with pytest.raises(IngestError, match="this is JSON holding an object, not a list"):
+        ingest(nested)

@@ -2,8 +2,10 @@
 a registry of a round the book lacks, or a --results file of another round, is one line naming
 the rounds. Generic over the rounds the book holds (``data/mlperf/vX.Y.csv``): no code per round."""
 
+import csv
 import json
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -265,3 +267,47 @@ def test_a_rounds_table_holds_only_its_rounds_results(round_name, tmp_path):
         load_results(path)
     table.to_csv(tmp_path / "renamed.csv", index=False)  # a table of no round's name: read as it is
     assert len(load_results(tmp_path / "renamed.csv")) == len(table)
+
+
+@pytest.mark.parametrize(
+    "column, value, said",
+    [
+        ("result", "inf", "result is 'inf'; a result must be a finite number above zero"),
+        ("result", "-3", "result is '-3'; a result must be a finite number above zero"),
+        ("round", "six", "the round 'six' is not of the form vMAJOR.MINOR"),
+        ("units", "Furlongs/s", "unknown units 'Furlongs/s'"),
+        ("higher_is_better", "False", "higher_is_better is 'False', but Tokens/s is higher-is-better (True)"),
+        ("total_accelerators", "0", "total_accelerators is '0', not a positive whole number"),
+    ],
+)
+def test_an_edited_earlier_round_table_is_held_to_the_rules_it_was_written_by(column, value, said, tmp_path):
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.earlier import load_round_table
+
+    committed = ROOT / "data" / "mlperf" / "earlier_rounds.csv"
+    with committed.open(encoding="utf-8", newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    rows[1][column] = value
+    edited = tmp_path / "earlier_rounds.csv"
+    with edited.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with pytest.raises(IngestError) as raised:
+        load_round_table(edited)
+    assert str(raised.value).startswith(f"{edited}, line 3: {said}"), str(raised.value)
+
+
+def test_a_rounds_table_of_an_older_ingest_says_to_ingest_again(tmp_path):
+    from claimbook.inputs.earlier import load_round_table
+    from claimbook.inputs.results import ResultsError
+
+    table = pd.read_csv(ROOT / "data" / "mlperf" / "v6.1.csv", dtype=str, keep_default_na=False)
+    older = tmp_path / "v6.1.csv"
+    table.drop(columns=["has_power"]).to_csv(older, index=False)
+    with pytest.raises(ResultsError) as raised:
+        load_round_table(older)
+    assert str(raised.value) == (
+        f"{older}: not a tidy results table, missing column(s) has_power (a table an older ingest wrote: "
+        "ingest the round's summary again)"
+    )
