@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 import yaml
@@ -266,6 +267,18 @@ def render(
     return "\n".join(lines + claim_lines) + "\n"
 
 
+# The first words of every draft: what `draft --force` may replace (its own drafts, nothing else).
+DRAFT_MARK = "# A draft registry made by `claimbook draft`"
+
+
+def is_draft(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts as a draft this command writes."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as stream:
+        return stream.read(len(DRAFT_MARK.encode())) == DRAFT_MARK.encode()
+
+
 def _header(announcement: str, source: str, text: str, statements, names: Names) -> list[str]:
     """The draft's header and its announcement, each field the analyst fills in a TODO, with
     what the text suggests for it (the organization it names most, the dates in it)."""
@@ -273,7 +286,7 @@ def _header(announcement: str, source: str, text: str, statements, names: Names)
     most = max(set(organizations), key=organizations.count) if organizations else None
     return [
         *comment(
-            f"A draft registry made by `claimbook draft` from {source}. Every {TODO} is for the analyst: "
+            f"{DRAFT_MARK.removeprefix('# ')} from {source}. Every {TODO} is for the analyst: "
             f"a registry with a {TODO} left warns on every build and fails --strict."
         ),
         *comment(

@@ -295,7 +295,9 @@ def _checked_values(values: dict, where: str, parent: dict | None) -> list:
 
 def check_common_fields(values: dict, where: str) -> None:
     """The fields any claim may hold, of their types: text, the list of result IDs, the chapter's
-    name, the scenarios' names (a claim read from a file, and one a ``--param`` changed)."""
+    name, the scenarios' names (a claim read from a file, and one a ``--param`` changed); no
+    text holding a control or bidirectional-override character."""
+    _refuse_unsafe_text(values, where)
     for name in ("statement", "title", "note"):
         if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
             raise RegistryError(f"{where}: field {name}: expected text")
@@ -503,6 +505,7 @@ def _read_file(
         raise RegistryError(
             f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'"
         )
+    _refuse_unsafe_text(document, label)
     todos = todo_fields(document, label)
     try:
         announcement = _announcement(document, label)
@@ -518,6 +521,34 @@ def _read_file(
             raise UnfinishedDraft(f"{exc}; the file has {todo_text(todos)}", todos) from None
         raise
     return announcement, claims, todos
+
+
+# What no text of a registry may hold: control characters but the line breaks and tabs YAML's
+# text may carry, and the bidirectional overrides that show text in another order than it reads.
+_UNSAFE_IN_REGISTRY = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def _refuse_unsafe_text(value, where: str, field: str = "") -> None:
+    """Every text of a parsed registry, its keys too, free of ``_UNSAFE_IN_REGISTRY``: a page would
+    show a title in another order than it reads, a terminal would act on an ESC."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = f"{field}.{key}" if field else str(key)
+            _refuse_unsafe_text(str(key), where, name)
+            _refuse_unsafe_text(item, where, name)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_unsafe_text(item, where, f"{field}[{index}]")
+    elif isinstance(value, str):
+        found = _UNSAFE_IN_REGISTRY.search(value)
+        if found:
+            raise RegistryError(
+                f"{where}: field {identifiers.terminal_text(field)[:120]}: holds the character "
+                f"{identifiers.unsafe_character(found.group(0))} (a control or bidirectional-override "
+                "character); a registry's text may not"
+            )
 
 
 def _chapters(path: Path, label: str) -> dict[str, Chapter]:

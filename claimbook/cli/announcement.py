@@ -48,9 +48,11 @@ def _run_new_announcement(args) -> int:
     if problem:
         raise UsageError(f"--date: {problem}")
     for option, value in (("--title", args.title), ("--publisher", args.publisher)):
-        if not value.strip() or identifiers.has_control(value):
+        if not value.strip() or identifiers.unsafe_character(value) or len(value) > MAX_ONE_LINE:
             raise UsageError(
-                f"{option} {value[:80]!r}: one line of text, without control characters or line breaks"
+                f"{option} {value[:80]!r}: one line of "
+                f"text of at most {MAX_ONE_LINE} characters, without control, bidirectional-override "
+                "characters or line breaks"
             )
     out = inside(PROJECT_ROOT / "data" / "claims", f"{args.identifier}.yaml")
     if out.exists():
@@ -63,6 +65,9 @@ def _run_new_announcement(args) -> int:
         replace_file(out, text.encode("utf-8"), False, lambda existing: "")
     print(f"wrote {out}: fill in its claims, then run `make book`", file=sys.stderr)
     return 0
+
+
+MAX_ONE_LINE = 200  # a title or a publisher's name is one line: several times any announcement's
 
 
 def _reads_with_the_others(text: str, out) -> None:

@@ -27,7 +27,11 @@ def add_commands(commands) -> None:
     draft_cmd.add_argument(
         "--out", type=Path, help="where to write (default: data/claims/ID.yaml, which must not exist)"
     )
-    draft_cmd.add_argument("--force", action="store_true", help="replace --out FILE if it exists")
+    draft_cmd.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out FILE if it is a draft this command wrote (never another file)",
+    )
     draft_cmd.add_argument(
         "--round",
         dest="round_name",
@@ -76,7 +80,7 @@ def _announcement_id(args) -> str:
 
 
 def _run_draft(args) -> int:
-    from claimbook.claims.draft import annotated_results, draft_registry
+    from claimbook.claims.draft import annotated_results, draft_registry, is_draft
     from claimbook.common.paths import CLAIMS_DIR
     from claimbook.inputs.announcement_text import read_announcement
 
@@ -88,6 +92,11 @@ def _run_draft(args) -> int:
         raise UsageError(
             f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
             "outside data/claims); nothing was written"
+        )
+    if out.exists() and not is_draft(out):
+        raise UsageError(
+            f"{out}: exists and is not a draft `claimbook draft` wrote; --force replaces only the "
+            "command's own drafts; nothing was written"
         )
     results, reference = annotated_results(_draft_round(args, text), PROJECT_ROOT / "data" / "reference")
     from claimbook.engine import DRAFTING

@@ -602,6 +602,25 @@ REFUSED_COMMANDS = {
         lambda tmp: _new_announcement("acme-v6.1", title="T\nx: y"),
         "--title 'T\\nx: y': one line of text",
     ),
+    "new-announcement --title with a bidirectional override": (
+        lambda tmp: _new_announcement("acme-v6.1", title="Acme \u202eup to 9x"),
+        "--title 'Acme \\u202eup to 9x': one line of text of at most 200 characters, without control",
+    ),
+    "new-announcement --title of 100,000 characters": (
+        lambda tmp: _new_announcement("acme-v6.1", title="T" * 100_000),
+        "one line of text of at most 200 characters",
+    ),
+    "--param that gives a title a bidirectional override": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            "rubin-dsr1-2.5x.title=Rubin \u202e5.2x",
+            "--out",
+            tmp / "new",
+        ),
+        "field title: holds the character \\u202e (a control or bidirectional-override character)",
+    ),
     "--out under a file": (
         lambda tmp: ("build", "--no-html", "--out", "/etc/passwd/x"),
         "/etc/passwd is a file, not a folder",

@@ -208,8 +208,20 @@ def test_a_draft_never_replaces_a_registry(tmp_path):
     out.write_text("my own notes\n", encoding="utf-8")
     assert in_process("draft", source, "--out", out).returncode == 2
     assert out.read_text(encoding="utf-8") == "my own notes\n"
-    assert in_process("draft", source, "--out", out, "--force").returncode == 0
-    assert "claims:" in out.read_text(encoding="utf-8")
+    forced = in_process("draft", source, "--out", out, "--force")  # --force replaces drafts only
+    assert forced.returncode == 2 and "is not a draft `claimbook draft` wrote" in forced.stderr
+    assert out.read_text(encoding="utf-8") == "my own notes\n"
+    readme = ROOT / "README.md"
+    kept = readme.read_bytes()
+    assert in_process("draft", source, "--out", readme, "--force").returncode == 2
+    assert readme.read_bytes() == kept
+    drafted = tmp_path / "draft.yaml"
+    assert in_process("draft", source, "--out", drafted).returncode == 0
+    drafted.write_text(drafted.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert in_process("draft", source, "--out", drafted, "--force").returncode == 0
+    assert "claims:" in drafted.read_text(encoding="utf-8") and "# edited" not in drafted.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_draft_writes_every_field_its_kind_requires(tmp_path):

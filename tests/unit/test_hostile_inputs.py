@@ -324,6 +324,29 @@ def test_an_announcement_or_a_claim_named_as_a_chapter_is_refused(tmp_path):
         _registry(tmp_path, chapters=chapters)
 
 
+@pytest.mark.parametrize(
+    "written, field",
+    [
+        ('    title: "Acme \\u202eup to 9x"\n', "announcement.title"),  # a YAML escape, as parsed
+        ("    title: Acme \u2067up to 9x\n", "announcement.title"),
+        ('    "note\\x1b[31m": x\n', "announcement.note\\x1b[31m"),
+    ],
+)
+def test_a_registry_text_holding_a_control_or_an_override_is_refused(tmp_path, written, field):
+    from claimbook.claims.registry import read_registry_file
+
+    path = tmp_path / "acme.yaml"
+    header = "announcement:\n    id: acme\n" + written
+    rest = (
+        "    publisher: Acme\n    claimant: Acme\n    vendor: Acme\n    date: '2026-09-18'\n    round: v6.1\n"
+    )
+    path.write_text(header + rest + "claims: []\n", encoding="utf-8")
+    with pytest.raises(RegistryError) as raised:
+        read_registry_file(path, str(path))
+    assert str(raised.value).startswith(f"{path}: field {field}: holds the character "), str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
 def test_the_reserved_names_cover_every_file_the_build_writes():
     """What the committed book's generated folder holds, beside the pages of announcements and
     chapters, is in the one list (and the list names nothing the build does not write there)."""
