@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import yaml
 
 from claimbook.claims.mappings import set_path
+from claimbook.claims.parameter_values import parameter_problem
 from claimbook.claims.registry import Registry, RegistryError, check_numbers
 from claimbook.common import formatting
 from claimbook.common.paths import PROJECT_ROOT, is_path_parameter, path_problem
@@ -128,8 +129,10 @@ def apply(texts, registry: Registry, kinds: Mapping, root=PROJECT_ROOT) -> tuple
                 chapters[name] = set_path(parameters, path, value)
             except RegistryError as exc:
                 raise ParamError(f"--param {text!r}: {exc}") from None
-            problem = shape_problem(before, chapters[name][top], top) or _path_problem(
-                top, chapters[name][top], root
+            problem = (
+                shape_problem(before, chapters[name][top], top)
+                or _path_problem(top, chapters[name][top], root)
+                or parameter_problem(top, chapters[name][top])
             )
             if problem:
                 raise ParamError(f"--param {text!r}: {problem}")

@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from claimbook.claims.fields import HELD
+from claimbook.claims.parameter_values import parameter_problem
 from claimbook.claims.todos import todo_fields, todo_text
 from claimbook.common import identifiers
 from claimbook.common.paths import (
@@ -578,6 +579,9 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
                 problem = path_problem(item) if is_path_parameter(key) else None
                 if problem:
                     raise RegistryError(f"{label}: chapter {name}: field parameters.{key}: {problem}")
+            problem = parameter_problem(str(key), value)
+            if problem:
+                raise RegistryError(f"{label}: chapter {name}: field parameters.{key}: {problem}")
         problem = identifiers.id_problem(str(name).replace("_", "-"))
         if problem:
             raise RegistryError(

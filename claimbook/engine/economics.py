@@ -312,16 +312,11 @@ def price_setting(data, parameters: dict) -> PriceSetting:
 def price_curves(setting: PriceSetting, price_range) -> pd.DataFrame:
     """The sensitivity lines (``sensitivity``) of the chapter's two systems over ``price_range``
     (lowest and highest price per GPU-hour of the new system)."""
-    if (
-        not isinstance(price_range, (list, tuple))
-        or len(price_range) != 2
-        or not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in price_range)
-        or not 0 < price_range[0] < price_range[1] < 1e6
-    ):
-        raise ValueError(
-            f"price_range {str(price_range)[:80]}: two prices per GPU-hour, the lowest and the highest "
-            "(0 < low < high < 1,000,000)"
-        )
+    from claimbook.inputs.prices import price_range_problem
+
+    problem = price_range_problem(price_range)
+    if problem:
+        raise ValueError(problem)
     low, high = price_range
     return sensitivity(
         setting.new_rows,

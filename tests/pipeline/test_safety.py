@@ -652,6 +652,21 @@ REFUSED_COMMANDS = {
         ),
         "field claimed: 99999999999999999999... is not a sensible figure",
     ),
+    "--param a price range the wrong way round": (
+        lambda tmp: ("build", "--no-html", "--param", "economics.price_range=[5, 1]", "--out", tmp / "new"),
+        "price_range [5, 1]: two prices per GPU-hour, the lowest and the highest",
+    ),
+    "--param a negative assumed price": (
+        lambda tmp: (
+            "build",
+            "--no-html",
+            "--param",
+            "economics.assumed_prices.NVIDIA GB300=-3",
+            "--out",
+            tmp / "new",
+        ),
+        "the assumed price for NVIDIA GB300 must be a positive number below 1,000,000, got -3",
+    ),
     "--param that makes a title a list": (
         lambda tmp: ("build", "--no-html", "--param", "rubin-dsr1-2.5x.title=[1, 2]", "--out", tmp / "new"),
         "claim rubin-dsr1-2.5x: field title: expected text (as --param set it)",

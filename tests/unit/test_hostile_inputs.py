@@ -416,6 +416,36 @@ def test_a_chapter_s_path_in_the_registry_is_relative(tmp_path):
         _registry(tmp_path, chapters=chapters)
 
 
+@pytest.mark.parametrize(
+    "parameters, said",
+    [
+        (
+            {"price_range": [40, 2]},
+            "field parameters.price_range: price_range [40, 2]: two prices per GPU-hour",
+        ),
+        ({"price_range": [2, "x"]}, "field parameters.price_range: price_range [2, 'x']: two prices"),
+        ({"assumed_prices": {"NVIDIA GB300": 0}}, "the assumed price for NVIDIA GB300 must be a positive"),
+        (
+            {"assumed_prices": {"NVIDIA GB300": 1e9}},
+            "must be a positive number below 1,000,000, got 1000000000.0",
+        ),
+        (
+            {"assumed_prices": [1]},
+            "field parameters.assumed_prices: assumed_prices: a mapping of accelerator",
+        ),
+    ],
+)
+def test_a_chapter_s_prices_in_the_registry_are_prices(tmp_path, parameters, said):
+    """A chapter's price range and assumed prices are checked as the chapters file is read, not
+    in its page after the build began."""
+    chapters = {
+        "economics": {"title": "E", "template": "notebooks/economics.ipynb", "parameters": parameters}
+    }
+    with pytest.raises(RegistryError) as raised:
+        _registry(tmp_path, chapters=chapters)
+    assert "chapter economics: " in str(raised.value) and said in str(raised.value), str(raised.value)
+
+
 def test_an_error_never_quotes_a_refused_file(tmp_path):
     secret = tmp_path / "secrets.csv"
     secret.write_text("root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000::/home/user:/bin/sh\n")
