@@ -20,7 +20,6 @@ execute in parallel.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -111,25 +110,40 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
     """The build once its inputs are read and checked: the target made ready, then the book
     made in a staging folder of its own."""
     target = request.target
-    if request.to_out:
-        outputs.mark_out_folder(target)
+    if not request.to_out:
+        return _build_marked(request, loaded, server)
+    existed = target.is_dir()
+    new = not existed or not any(target.iterdir())
+    target.mkdir(parents=True, exist_ok=True)
+    with outputs.Lock(target):  # held until what a failed build made is gone
+        try:
+            outputs.mark_out_folder(target)
+            return _build_marked(request, loaded, server)
+        except BaseException:
+            if new:  # a book that never came: what this build made goes ("nothing was changed")
+                outputs.discard_new_out(target, keep_folder=existed)
+            raise
+
+
+def _build_marked(request: BuildRequest, loaded: Loaded, server: BuildServer) -> BuildResult:
+    """The build into its target (the project, or an ``--out`` book whose lock the caller holds)."""
+    target = request.target
     build_dir = target / "_build"
     build_dir.mkdir(parents=True, exist_ok=True)
-    with outputs.Lock(target) if request.to_out else contextlib.nullcontext():
-        outputs.clear_leftovers(target)  # a swap a kill interrupted is finished first
-        wanted = None
-        if loaded.table is None and not request.force:
-            pages = plan(loaded.data.registry, loaded.changes, request.only)
-            wanted = page_digests(request.root, request.root, pages)
-            answer = unchanged_answer(request, pages, wanted, loaded.changes)
-            if answer is not None:
-                return _warned(request, answer)
-        folder = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
-        folder.mkdir()
-        try:
-            return _build_in(request, stage(request, folder, loaded, wanted), loaded, server)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+    outputs.clear_leftovers(target)  # a swap a kill interrupted is finished first
+    wanted = None
+    if loaded.table is None and not request.force:
+        pages = plan(loaded.data.registry, loaded.changes, request.only)
+        wanted = page_digests(request.root, request.root, pages)
+        answer = unchanged_answer(request, pages, wanted, loaded.changes)
+        if answer is not None:
+            return _warned(request, answer)
+    folder = Path(build_dir / f"{outputs.STAGING_PREFIX}{os.getpid()}")
+    folder.mkdir()
+    try:
+        return _build_in(request, stage(request, folder, loaded, wanted), loaded, server)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: BuildServer) -> BuildResult:

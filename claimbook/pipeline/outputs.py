@@ -91,6 +91,22 @@ def mark_out_folder(target: Path) -> None:
         marker.write_text(json.dumps({"made_by": "python -m claimbook build --out"}) + "\n", encoding="utf-8")
 
 
+def discard_new_out(target: Path, keep_folder: bool) -> None:
+    """Remove an ``--out`` book a build began in a folder that was new or empty and did not
+    finish: all it holds is the build's (the build held its lock from the start). A folder the
+    user made (``keep_folder``) is left, empty; one the build made goes."""
+    if not (target / OUT_MARKER).is_file():
+        return
+    for entry in list(target.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    if not keep_folder:
+        with contextlib.suppress(OSError):
+            target.rmdir()
+
+
 class Lock:
     """A lock on a target folder (the project, or an ``--out`` book), held by every command that
     writes into it (exclusive) or builds from its data (shared, ``shared=True``), for the whole
