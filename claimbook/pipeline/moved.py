@@ -58,4 +58,12 @@ def page_text(request, loaded, found) -> str | None:
         "sha256": source.get("sha256", ""),
         "date": source.get("published", ""),
     }
-    return changes_page(found, published, _file_record(Path(request.results)))
+    return changes_page(found, published, dated(_file_record(Path(request.results)), published))
+
+
+def dated(given: dict, published: dict) -> dict:
+    """The given results file's record, dated as the published file where it is that file byte
+    for byte (a copy's own time says when it was copied, not when the results came out)."""
+    if published.get("sha256") and given["sha256"] == published["sha256"] and published.get("date"):
+        return {**given, "date": f"{published['date']} (the published file's: the same bytes)"}
+    return given

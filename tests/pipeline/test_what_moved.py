@@ -204,3 +204,16 @@ def test_a_rename_no_claim_names_is_refused_by_check_and_build(tmp_path):
         done = in_process(*command, "--rename", "no-such-system=x")
         one_error_line(done, "--rename no-such-system: no claim names it", code=2, starts="error: --rename")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_copy_of_the_published_file_is_dated_as_published_not_as_copied(tmp_path):
+    from claimbook.pipeline.moved import _file_record, dated
+
+    copy = tmp_path / "summary.csv"
+    copy.write_bytes(b"the same bytes\n")
+    record = _file_record(copy)
+    assert record["date"].endswith(" (the file's date)")
+    published = {"file": "mlcommons/x summary.csv", "sha256": record["sha256"], "date": "16 September 2026"}
+    assert dated(record, published)["date"] == "16 September 2026 (the published file's: the same bytes)"
+    other = {**published, "sha256": "0" * 64}
+    assert dated(record, other) == record
