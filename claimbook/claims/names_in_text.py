@@ -35,6 +35,14 @@ SCENARIO_ALIASES = {"SingleStream": ("single stream", "single-stream"), "MultiSt
 # Units that describe the systems compared rather than what is claimed of them.
 DESCRIPTIVE = ("GPUs", "racks", "nodes")
 _ROUND = re.compile(r"(?<![\w.])v(\d+\.\d+)\b")
+# "over the previous round", "than in the last submission": an earlier round the text does not name.
+_UNNAMED_EARLIER_ROUND = re.compile(
+    r"\b(?:previous|prior|preceding|last|earlier)\s+(?:MLPerf\s+(?:Inference\s+)?)?(?:round|submission)s?\b",
+    re.IGNORECASE,
+)
+# Scenario names that are also words of prose ("a new server", "interactive use", "offline
+# inference"): a scenario in lower case only in a sentence that speaks of scenarios.
+_PROSE_WORDS = frozenset({"Server", "Interactive", "Offline"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,7 @@ class Statement:
     organizations: tuple[str, ...]
     families: tuple[str, ...]
     rounds: tuple[str, ...]  # rounds named other than the data's ("over v6.0")
+    unnamed_earlier_round: bool = False  # "over the previous round": an earlier round, not named
 
     @property
     def gpus(self) -> tuple[int, ...]:
@@ -134,12 +143,24 @@ def statement(sentence, names: Names, every: bool = False) -> Statement | None:
         figures=figures,
         superlatives=superlatives,
         benchmarks=named_in(text, names.benchmarks),
-        scenarios=named_in(text, names.scenarios),
+        scenarios=scenarios_in(text, names.scenarios),
         organizations=organizations,
         families=named_in(text, names.families),
         rounds=tuple(
             dict.fromkeys(f"v{found}" for found in _ROUND.findall(text) if f"v{found}" != names.round)
         ),
+        unnamed_earlier_round=_UNNAMED_EARLIER_ROUND.search(text) is not None,
+    )
+
+
+def scenarios_in(sentence: str, scenarios: dict) -> tuple[str, ...]:
+    """The scenarios a sentence names (``named_in``); "server", "interactive" and "offline" in
+    lower case count only in a sentence that says "scenario" (else they are the prose's words)."""
+    speaks_of_scenarios = "scenario" in sentence.lower()
+    return tuple(
+        name
+        for name in named_in(sentence, scenarios)
+        if name not in _PROSE_WORDS or speaks_of_scenarios or re.search(rf"\b{name}\b", sentence)
     )
 
 

@@ -375,3 +375,29 @@ def test_a_round_the_book_does_not_hold_is_one_line_naming_those_it_holds(tmp_pa
     ):
         one_error_line(done, f"holds no results of that round (it holds {held})", code=2)
     assert not (tmp_path / "d.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "sentence, scenarios",
+    [
+        ("Acme's new server gives 2.1x the throughput of the H200 on Llama 2 70B.", None),
+        ("For interactive use, Acme gives 2.1x the throughput of the H200 on Llama 2 70B.", None),
+        ("In the Server scenario Acme gives 2.1x the throughput of the H200 on Llama 2 70B.", ["Server"]),
+        (
+            "In the server and offline scenarios Acme gives 2.1x the H200 on Llama 2 70B.",
+            ["Server", "Offline"],
+        ),
+        ("Acme gives 2.1x the throughput of the H200 on Llama 2 70B Offline.", ["Offline"]),
+    ],
+)
+def test_a_scenario_s_name_in_prose_is_a_scenario_only_where_it_is_one(sentence, scenarios):
+    drafted, _ = _drafted(sentence)
+    (claim,) = yaml.safe_load(drafted)["claims"]
+    assert claim.get("scenarios") == scenarios, drafted
+
+
+@pytest.mark.parametrize("words", ["the previous round", "the last MLPerf round", "its prior submission"])
+def test_a_gain_over_an_earlier_round_it_does_not_name_is_a_round_gain_from_a_todo(words):
+    drafted, _ = _drafted(f"Acme's MI355X is 30% faster than in {words} on Llama 2 70B Offline.")
+    (claim,) = yaml.safe_load(drafted)["claims"]
+    assert claim["kind"] == "round-gain" and claim["from_round"] == "TODO", drafted

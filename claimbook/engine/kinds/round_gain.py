@@ -88,10 +88,15 @@ def _decide_gain(claim: Claim, unit: str, cases: list[Case], codes: set, spread:
 
 
 # Proposed by ``draft`` for a multiple or a percentage in a sentence that names an earlier round
-# (the first round it names is the one the gain is from).
+# (the first round it names is the one the gain is from), or speaks of one ("the previous round":
+# its from_round stays a TODO).
 DRAFTING = Drafting(
     proposals=(
-        Proposal(30, lambda s, f: f.unit in ("x", "%") and bool(s.rounds), "a gain over an earlier round"),
+        Proposal(
+            30,
+            lambda s, f: f.unit in ("x", "%") and (bool(s.rounds) or s.unnamed_earlier_round),
+            "a gain over an earlier round",
+        ),
     ),
     todos=("from_round", "subject"),
     fill=lambda s, f, results: {"from_round": s.rounds[0]} if s.rounds else {},
