@@ -714,7 +714,8 @@ def _registry_paths(claims_dir: str | os.PathLike) -> list[Path]:
 def _with_draft(read: list, also: str | os.PathLike, validate: Validator | None) -> list:
     """The files read, with the draft ``also`` in place of the file of its announcement."""
     if not Path(also).is_file():
-        raise RegistryError(f"{also}: no such registry file")
+        what = "is not a regular file" if Path(also).exists() else "no such file"
+        raise RegistryError(f"{also}: {what} (a registry file, YAML)")
     extra = _read_file(Path(also), str(also), validate)
     return [item for item in read if item[0].id != extra[0].id] + [extra]
 

@@ -50,7 +50,7 @@ def gpu_watts_from_notes(notes: str) -> float | None:
     for match in _WATTS.finditer(notes or ""):
         start = max(0, match.start() - _POWER_CONTEXT_CHARS)
         context = notes[start : match.end() + _POWER_CONTEXT_CHARS]
-        if _POWER_WORDS.search(context):
+        if _POWER_WORDS.search(context) and int(match.group(1)) > 0:  # "00W" states no power
             found.add(float(match.group(1)))
     # Two different wattages in one note (e.g. a mixed system) cannot be attributed safely.
     return found.pop() if len(found) == 1 else None

@@ -6,6 +6,7 @@ This is the one way the book reads a round's results; claims select from them th
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -142,7 +143,7 @@ def _unreadable(path: Path, error: ValueError) -> str:
     return f"{path}: not a readable tidy results table ({detail})"
 
 
-_KIND_OF_DTYPE = {"int64": "a whole number", "float64": "a number", "bool": "True or False"}
+_KIND_OF_DTYPE = {"int64": "a whole number", "float64": "a finite number", "bool": "True or False"}
 
 
 def _fits(dtype: str | None, name: str, value: str) -> bool:
@@ -152,10 +153,9 @@ def _fits(dtype: str | None, name: str, value: str) -> bool:
         if value == "" and name in ("per_accelerator", "gpu_watts"):
             return True
         try:
-            float(value)
+            return math.isfinite(float(value))  # "nan" is no number here: an empty field is
         except ValueError:
             return False
-        return True
     if dtype == "bool":
         return value.strip() in ("True", "False", "true", "false", "TRUE", "FALSE")
     return True

@@ -316,4 +316,38 @@ def _location(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
     return position, f"{names.get('location', 'location')} {location_problem(locations.iloc[position])}"
 
 
-_CHECKS = (_text, _required, _location, _vocabulary, _result, _counts, _per_accelerator, _repeated)
+MAX_GPU_WATTS = 100_000  # a stated board power per GPU (the largest stated is about 1,400 W)
+
+
+def _gpu_watts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    """A stated GPU power, where there is one, a finite number of watts above 0 (every per-watt
+    and energy figure divides by it)."""
+    if "gpu_watts" not in table:
+        return None
+    watts = table["gpu_watts"].astype(float)
+    wrong = watts.notna() & ~((watts > 0) & (watts <= MAX_GPU_WATTS))
+    return _earliest(
+        table,
+        [
+            (
+                wrong,
+                lambda row: (
+                    f"gpu_watts is {row['gpu_watts']}; a stated GPU power is above 0 and at most "
+                    f"{count(MAX_GPU_WATTS)} W, or empty"
+                ),
+            )
+        ],
+    )
+
+
+_CHECKS = (
+    _text,
+    _required,
+    _location,
+    _vocabulary,
+    _result,
+    _counts,
+    _per_accelerator,
+    _gpu_watts,
+    _repeated,
+)

@@ -95,7 +95,8 @@ def test_a_draft_registry_is_checked_in_place_of_its_announcement(tmp_path):
 
 def test_a_missing_draft_or_a_stray_round_is_one_line_and_exit_2(tmp_path):
     for args, said in (
-        (("--registry", tmp_path / "nowhere.yaml"), "nowhere.yaml: no such registry file"),
+        (("--registry", tmp_path / "nowhere.yaml"), "nowhere.yaml: no such file (a registry file, YAML)"),
+        (("--registry", tmp_path), f"{tmp_path}: is not a regular file (a registry file, YAML)"),
         (("--round", "v6.1"), "--round goes with --results"),
     ):
         done = check(*args)

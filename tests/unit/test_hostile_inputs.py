@@ -163,6 +163,10 @@ def _repeat_key(table):
 TIDY_REFUSES = {
     "a result of -inf": (_set("result", "-inf"), 5, "result is -inf"),
     "a negative result": (_set("result", "-3.5"), 5, "result is -3.5"),
+    "a result of nan": (_set("result", "nan"), 5, "result is 'nan', not a finite number"),
+    "a per-accelerator figure of nan": (_set("per_accelerator", "nan"), 5, "per_accelerator is 'nan'"),
+    "a GPU power of inf": (_set("gpu_watts", "inf"), 5, "gpu_watts is inf; a stated GPU power is above 0"),
+    "a GPU power of 0": (_set("gpu_watts", "0"), 5, "gpu_watts is 0.0; a stated GPU power is above 0"),
     "a negative count of nodes": (_set("nodes", "-1"), 5, "nodes is -1; a system has at least one node"),
     "a total that is not nodes times accelerators": (
         _set("total_accelerators", "7"),

@@ -165,6 +165,7 @@ def test_a_summary_of_several_rounds_is_refused_and_never_relabelled(tmp_path):
         ("ManyCoreSoft dg5W (SKU2-T1) chassis", None),
         ("a 1600W power supply and 1000W TGP per GPU", None),  # two wattages: ambiguous
         ("", None),
+        ("00W TGP per GPU", None),  # no power stated: a 0 W board would divide by zero
     ],
 )
 def test_gpu_watts_from_notes(notes, watts):
