@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from claimbook.inputs.prices import assumed_prices_problem, price_range_problem
+from claimbook.inputs.price_values import assumed_prices_problem, price_range_problem
 
 RULES = {"price_range": price_range_problem, "assumed_prices": assumed_prices_problem}
 

@@ -312,7 +312,7 @@ def price_setting(data, parameters: dict) -> PriceSetting:
 def price_curves(setting: PriceSetting, price_range) -> pd.DataFrame:
     """The sensitivity lines (``sensitivity``) of the chapter's two systems over ``price_range``
     (lowest and highest price per GPU-hour of the new system)."""
-    from claimbook.inputs.prices import price_range_problem
+    from claimbook.inputs.price_values import price_range_problem
 
     problem = price_range_problem(price_range)
     if problem:
