@@ -29,12 +29,13 @@ class ParamError(ValueError):
 def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     """(``chapter`` or ``claim``, the target's name, the dotted name, the value)."""
     target_name, equals, raw_value = text.partition("=")
+    shown = text if len(text) <= 100 else text[:97] + "..."
     if not equals or "." not in target_name:
-        raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
+        raise ParamError(f"--param {shown!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
     try:
-        value = load_yaml(raw_value, f"--param {text!r}")
+        value = load_yaml(raw_value, f"--param {shown!r}")
     except yaml.YAMLError as exc:
-        raise ParamError(f"--param {text!r}: the value is{yaml_problem(exc).split(':', 1)[1]}") from None
+        raise ParamError(f"--param {shown!r}: the value is{yaml_problem(exc).split(':', 1)[1]}") from None
     except InputError as exc:
         raise ParamError(str(exc).replace(", line 1:", ":")) from None
     claims = {claim.id for claim in registry.all_claims()}
@@ -50,7 +51,6 @@ def parse(text: str, registry: Registry) -> tuple[str, str, str, object]:
     path = target_name[len(name) + 1 :]
     if not path:
         raise ParamError(f"--param {text!r}: expected CLAIM.NAME=VALUE or CHAPTER.NAME=VALUE")
-    shown = text if len(text) <= 100 else text[:97] + "..."
     try:
         check_numbers(value, f"--param {shown!r}", name=path)
     except RegistryError as exc:
@@ -79,7 +79,7 @@ def shape_problem(before, after, where: str) -> str | None:
     if before is None or after is None:
         return None
     if _kind(before) != _kind(after):
-        return f"{where} is {_kind(before)}, not {_kind(after)}"
+        return f"{where} takes {_kind(before)}, not {_kind(after)}"
     if isinstance(before, dict):
         kinds = {_kind(value) for value in before.values() if value is not None}
         for key, value in after.items():

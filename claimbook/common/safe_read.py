@@ -126,6 +126,9 @@ def load_yaml(text: str, label: str):
     return _dates_as_text(value)
 
 
+MAX_DEPTH = 100  # lists and mappings inside each other: a registry's deepest is 5
+
+
 def _check_expansion(text: str, label: str) -> None:
     sizes: dict[str, int] = {}  # anchor -> how many values its node stands for
     stack: list[list] = [[0, None]]  # per open collection: values so far, its anchor
@@ -134,6 +137,11 @@ def _check_expansion(text: str, label: str) -> None:
     for event in yaml.parse(text, Loader=_TextLoader):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             stack.append([1, event.anchor])
+            if len(stack) > MAX_DEPTH:
+                raise InputError(
+                    f"{label}, line {event.start_mark.line + 1}: not readable as YAML (nested more than "
+                    f"{MAX_DEPTH} deep)"
+                )
             if event.anchor:
                 open_anchors.add(event.anchor)
             continue

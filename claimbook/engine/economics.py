@@ -243,6 +243,23 @@ class PriceSetting:
     break_even: pd.DataFrame
     set_aside: tuple = ()  # the assumed prices a public one made needless: (family, price)
 
+    def no_break_even(self) -> str | None:
+        """Why the chapter has no break-even price, from its rows and prices (None where it has one)."""
+        if not self.break_even.empty:
+            return None
+        if self.new_rows.empty or self.baseline_rows.empty:
+            side = "new system" if self.new_rows.empty else "baseline"
+            return (
+                f"The round has no Closed-division result of the {side} the chapter names, so no "
+                "break-even price can be computed."
+            )
+        if self.baseline_price is None:
+            return (
+                f"{self.baseline_family} has no price (none in the price table, none assumed), so no "
+                "break-even price can be computed."
+            )
+        return "No scenario has token results of both systems, so no break-even price can be computed."
+
     def assumed(self, family: str) -> bool:
         """Whether the price used for ``family`` is an assumption (it has no public price)."""
         from claimbook.inputs.prices import ASSUMED
@@ -318,10 +335,12 @@ def price_curves(setting: PriceSetting, price_range) -> pd.DataFrame:
     if problem:
         raise ValueError(problem)
     low, high = price_range
+    if setting.baseline_price is None:  # no baseline cost to set the new rack's against
+        return sensitivity(setting.new_rows.iloc[0:0], setting.baseline_rows, 1.0, np.array([low, high]))
     return sensitivity(
         setting.new_rows,
         setting.baseline_rows,
-        setting.baseline_price or 0.0,
+        setting.baseline_price,
         np.linspace(low, high, CURVE_POINTS),
     )
 
@@ -338,6 +357,8 @@ def chapter_context(claim, data, chapter: str, parameters: dict) -> dict:
     ):
         return {}
     setting = price_setting(data, parameters)
+    if setting.no_break_even():
+        return {"notes": (setting.no_break_even(),)}
     notes = break_even_notes(
         setting.break_even,
         setting.new_family,

@@ -18,10 +18,12 @@ from pathlib import Path
 import pandas as pd
 
 from claimbook.common import identifiers
+from claimbook.common.formatting import count
 from claimbook.common.paths import resolve_path
 from claimbook.inputs.csvfile import IngestError, read_records, read_table
 from claimbook.inputs.ingest import positive_result
 from claimbook.inputs.results import load_results
+from claimbook.inputs.rules import MAX_COUNT
 from claimbook.inputs.schema import SCENARIO_BY_LOWER, TIDY_COLUMNS, UNITS
 
 # Strongest first. A full summary row is the round's own published result, identified by system.
@@ -123,9 +125,10 @@ def _earlier_row(where: str, text: dict) -> dict:
     result = positive_result(where, text["result"], "result")
     gpus = None
     if text["total_accelerators"]:
-        if not text["total_accelerators"].isdigit() or int(text["total_accelerators"]) == 0:
+        given = text["total_accelerators"]
+        if not given.isascii() or not given.isdigit() or not 0 < int(given) <= MAX_COUNT:
             raise IngestError(
-                f"{where}: total_accelerators is {text['total_accelerators']!r}, not a positive whole number"
+                f"{where}: total_accelerators is {given[:40]!r}, not a whole number from 1 to {count(MAX_COUNT)}"
             )
         gpus = int(text["total_accelerators"])
     return {

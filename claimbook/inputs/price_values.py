@@ -9,6 +9,7 @@ import math
 from claimbook.common.formatting import count
 
 MAX_PRICE = 1e6  # USD per GPU-hour: far above any price, below what a chart's axis can show
+MIN_PRICE = 0.01  # a cent: the precision prices are shown at (a lower one would read 0.00 USD)
 
 
 def _is_price(value) -> bool:
@@ -16,22 +17,20 @@ def _is_price(value) -> bool:
         isinstance(value, (int, float))
         and not isinstance(value, bool)
         and math.isfinite(value)
-        and 0 < value < MAX_PRICE
+        and MIN_PRICE <= value < MAX_PRICE
     )
 
 
 def assumed_prices_problem(assumed) -> str | None:
     """What is wrong with a chapter's assumed prices (None if nothing): a mapping of accelerator
-    names to prices per GPU-hour, each above 0 and below ``MAX_PRICE``."""
-    if assumed is None:
-        return None
+    names to prices per GPU-hour, each from ``MIN_PRICE`` to below ``MAX_PRICE``."""
     if not isinstance(assumed, dict):
-        return "assumed_prices: a mapping of accelerator names to prices per GPU-hour"
+        return "assumed_prices: a mapping of accelerator names to prices per GPU-hour (may be empty: {})"
     for name, value in assumed.items():
-        if value is not None and not _is_price(value):
+        if not _is_price(value):
             return (
-                f"the assumed price for {str(name)[:80]} must be a positive number below "
-                f"{count(int(MAX_PRICE))}, got {str(value)[:40]}"
+                f"the assumed price for {str(name)[:80]} must be a number from {MIN_PRICE} to "
+                f"{count(int(MAX_PRICE))} USD per GPU-hour, got {_shown(value)}"
             )
     return None
 
@@ -48,5 +47,22 @@ def price_range_problem(price_range) -> str | None:
         return None
     return (
         f"price_range {str(price_range)[:80]}: two prices per GPU-hour, the lowest and the highest "
-        f"(0 < low < high < {count(int(MAX_PRICE))})"
+        f"({MIN_PRICE} <= low < high < {count(int(MAX_PRICE))})"
+        + _text_hint(price_range if isinstance(price_range, (list, tuple)) else [price_range])
     )
+
+
+def _shown(value) -> str:
+    return ("null" if value is None else str(value)[:40]) + _text_hint([value])
+
+
+def _text_hint(values) -> str:
+    """Why a price written as 5e3 was not read as one: YAML reads it as text."""
+    for value in values:
+        if isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                continue
+            return f" ({value[:20]!r} is text: YAML reads a number with an exponent only with a dot, 5.0e+3)"
+    return ""

@@ -79,7 +79,7 @@ def load_results(path: str | os.PathLike) -> pd.DataFrame:
         frame = pd.read_csv(
             path, dtype=_DTYPES, keep_default_na=False, na_values={"per_accelerator": [""], "gpu_watts": [""]}
         )
-    except ValueError as exc:  # pandas' parser errors and values of the wrong type
+    except (ValueError, OverflowError) as exc:  # pandas' parser errors, values of the wrong type
         raise ResultsError(_unreadable(path, exc)) from None
     frame = frame[list(TIDY_COLUMNS)]
     # The rules ingest keeps: a tidy table may have been edited since (a line per record: the
@@ -148,7 +148,8 @@ _KIND_OF_DTYPE = {"int64": "a whole number", "float64": "a finite number", "bool
 
 def _fits(dtype: str | None, name: str, value: str) -> bool:
     if dtype == "int64":
-        return value.strip().lstrip("+-").isdigit()
+        digits = value.strip().lstrip("+-")
+        return digits.isascii() and digits.isdigit() and int(digits) < 2**63
     if dtype == "float64":
         if value == "" and name in ("per_accelerator", "gpu_watts"):
             return True
@@ -157,5 +158,5 @@ def _fits(dtype: str | None, name: str, value: str) -> bool:
         except ValueError:
             return False
     if dtype == "bool":
-        return value.strip() in ("True", "False", "true", "false", "TRUE", "FALSE")
+        return value in ("True", "False", "true", "false", "TRUE", "FALSE")  # pandas reads no spaces
     return True

@@ -34,6 +34,10 @@ def show_break_even(setting: PriceSetting, price_range) -> None:
     """The break-even price per scenario, then the cost lines that cross at it over ``price_range``."""
     from IPython.display import display
 
+    why_none = setting.no_break_even()
+    if why_none:
+        blocks.display_html(blocks.paragraph(why_none), why_none)
+        return
     columns = {**BREAK_EVEN_COLUMNS, **_price_headings(setting)}
     blocks.table(
         setting.break_even.rename(columns=columns),

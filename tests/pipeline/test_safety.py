@@ -639,7 +639,7 @@ REFUSED_COMMANDS = {
     ),
     "--param that changes a mapping to a number": (
         lambda tmp: ("build", "--no-html", "--param", "economics.assumed_prices=3", "--out", tmp / "new"),
-        "assumed_prices is a mapping, not a number",
+        "assumed_prices takes a mapping, not a number",
     ),
     "--param with a 400-digit claimed figure": (
         lambda tmp: (
@@ -665,7 +665,7 @@ REFUSED_COMMANDS = {
             "--out",
             tmp / "new",
         ),
-        "the assumed price for NVIDIA GB300 must be a positive number below 1,000,000, got -3",
+        "the assumed price for NVIDIA GB300 must be a number from 0.01 to 1,000,000 USD per GPU-hour, got -3",
     ),
     "--param that makes a title a list": (
         lambda tmp: ("build", "--no-html", "--param", "rubin-dsr1-2.5x.title=[1, 2]", "--out", tmp / "new"),

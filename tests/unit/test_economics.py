@@ -86,7 +86,7 @@ def test_prices_are_chosen_per_family(tmp_path):
     # An assumption named after one published name prices the whole family ("VR200" is Vera Rubin).
     assert by.loc["NVIDIA Vera Rubin", "usd_per_gpu_hour"] == 15.0
     assert "AMD MI355X" not in by.index
-    with pytest.raises(ValueError, match="must be a positive number"):
+    with pytest.raises(ValueError, match="must be a number from 0.01 to"):
         choose_prices(prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA GB300": -1}, REFERENCE)
 
 

@@ -223,3 +223,30 @@ def test_a_pricing_kind_the_table_lacks_and_a_price_range_that_is_none_are_named
     for price_range in ([1], [-1, 5], [5, 2], ["a", "b"], [1, 1e308]):
         with pytest.raises(ValueError, match="two prices per GPU-hour, the lowest and the highest"):
             economics.price_curves(setting, price_range)
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        (
+            {"new_system": {"organization": "NVIDIA", "system": "NOPE"}},
+            "no Closed-division result of the new system",
+        ),
+        ({"baseline_system": {"organization": "Nobody"}}, "no Closed-division result of the baseline"),
+        (
+            {"assumed_prices": {"NVIDIA Vera Rubin": 15.75}},
+            "NVIDIA GB300 has no price (none in the price table",
+        ),
+    ],
+)
+def test_no_break_even_says_why_and_draws_no_line(data, chapter_parameters, change, said):
+    """A chapter whose systems have no result, or whose baseline has no price, says why it has no
+    break-even price (the page showed an empty table, or failed dividing by a price of 0)."""
+    setting = economics.price_setting(data, {**chapter_parameters, **change})
+    assert setting.break_even.empty and said in setting.no_break_even()
+    assert economics.price_curves(setting, [2.0, 40.0]).empty
+    claim = data.registry.chapter_claims("economics")[1]
+    assert chapter_context(claim, data, "economics", {**chapter_parameters, **change}) == {
+        "notes": (setting.no_break_even(),)
+    }
+    assert economics.price_setting(data, chapter_parameters).no_break_even() is None

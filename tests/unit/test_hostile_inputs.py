@@ -167,6 +167,12 @@ TIDY_REFUSES = {
     "a per-accelerator figure of nan": (_set("per_accelerator", "nan"), 5, "per_accelerator is 'nan'"),
     "a GPU power of inf": (_set("gpu_watts", "inf"), 5, "gpu_watts is inf; a stated GPU power is above 0"),
     "a GPU power of 0": (_set("gpu_watts", "0"), 5, "gpu_watts is 0.0; a stated GPU power is above 0"),
+    "a count past 64 bits": (
+        _set("nodes", "9" * 20),
+        5,
+        "nodes is '99999999999999999999', not a whole number",
+    ),
+    "a flag with a space": (_set("has_power", " True"), 5, "has_power is ' True', not True or False"),
     "a negative count of nodes": (_set("nodes", "-1"), 5, "nodes is -1; a system has at least one node"),
     "a total that is not nodes times accelerators": (
         _set("total_accelerators", "7"),
@@ -428,11 +434,15 @@ def test_a_chapter_s_path_in_the_registry_is_relative(tmp_path):
             "field parameters.price_range: price_range [40, 2]: two prices per GPU-hour",
         ),
         ({"price_range": [2, "x"]}, "field parameters.price_range: price_range [2, 'x']: two prices"),
-        ({"assumed_prices": {"NVIDIA GB300": 0}}, "the assumed price for NVIDIA GB300 must be a positive"),
+        ({"assumed_prices": {"NVIDIA GB300": 0}}, "the assumed price for NVIDIA GB300 must be a number from"),
         (
             {"assumed_prices": {"NVIDIA GB300": 1e9}},
-            "must be a positive number below 1,000,000, got 1000000000.0",
+            "must be a number from 0.01 to 1,000,000 USD per GPU-hour, got 1000000000.0",
         ),
+        ({"assumed_prices": {"NVIDIA GB300": None}}, "USD per GPU-hour, got null"),
+        ({"assumed_prices": {"NVIDIA GB300": 0.000001}}, "got 1e-06"),
+        ({"assumed_prices": None}, "assumed_prices: a mapping of accelerator names"),
+        ({"price_range": [1, "5e3"]}, "('5e3' is text: YAML reads a number with an exponent only with a dot"),
         (
             {"assumed_prices": [1]},
             "field parameters.assumed_prices: assumed_prices: a mapping of accelerator",

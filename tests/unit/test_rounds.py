@@ -277,7 +277,8 @@ def test_a_rounds_table_holds_only_its_rounds_results(round_name, tmp_path):
         ("round", "six", "the round 'six' is not of the form vMAJOR.MINOR"),
         ("units", "Furlongs/s", "unknown units 'Furlongs/s'"),
         ("higher_is_better", "False", "higher_is_better is 'False', but Tokens/s is higher-is-better (True)"),
-        ("total_accelerators", "0", "total_accelerators is '0', not a positive whole number"),
+        ("total_accelerators", "0", "total_accelerators is '0', not a whole number from 1 to 1,000,000"),
+        ("total_accelerators", "9" * 20, "total_accelerators is '99999999999999999999', not a whole number"),
     ],
 )
 def test_an_edited_earlier_round_table_is_held_to_the_rules_it_was_written_by(column, value, said, tmp_path):
