@@ -37,7 +37,8 @@ DESCRIPTIVE = ("GPUs", "racks", "nodes")
 _ROUND = re.compile(r"(?<![\w.])v(\d+\.\d+)\b")
 # "over the previous round", "than in the last submission": an earlier round the text does not name.
 _UNNAMED_EARLIER_ROUND = re.compile(
-    r"\b(?:previous|prior|preceding|last|earlier)\s+(?:MLPerf\s+(?:Inference\s+)?)?(?:round|submission)s?\b",
+    r"\b(?:previous|prior|preceding|last|earlier)[\s-]+(?:MLPerf\s+(?:Inference\s+)?)?(?:round|submission)s?\b"
+    r"(?!\s+of\s+(?!MLPerf\b))",  # "the last round of funding" is no round of MLPerf
     re.IGNORECASE,
 )
 # Scenario names that are also words of prose ("a new server", "interactive use", "offline

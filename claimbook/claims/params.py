@@ -15,7 +15,7 @@ import yaml
 
 from claimbook.claims.mappings import set_path
 from claimbook.claims.parameter_values import parameter_problem
-from claimbook.claims.registry import Registry, RegistryError, check_numbers
+from claimbook.claims.registry import Registry, RegistryError, check_numbers, refuse_unsafe_text
 from claimbook.common import formatting
 from claimbook.common.paths import PROJECT_ROOT, is_path_parameter, path_problem
 from claimbook.common.safe_read import InputError, load_yaml, yaml_problem
@@ -129,6 +129,10 @@ def apply(texts, registry: Registry, kinds: Mapping, root=PROJECT_ROOT) -> tuple
                 chapters[name] = set_path(parameters, path, value)
             except RegistryError as exc:
                 raise ParamError(f"--param {text!r}: {exc}") from None
+            try:
+                refuse_unsafe_text(value, f"--param {text[:100]!r}", path)
+            except RegistryError as exc:
+                raise ParamError(str(exc)) from None
             problem = (
                 shape_problem(before, chapters[name][top], top)
                 or _path_problem(top, chapters[name][top], root)

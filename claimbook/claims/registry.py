@@ -298,9 +298,10 @@ def check_common_fields(values: dict, where: str) -> None:
     """The fields any claim may hold, of their types: text, the list of result IDs, the chapter's
     name, the scenarios' names (a claim read from a file, and one a ``--param`` changed); no
     text holding a control or bidirectional-override character."""
-    _refuse_unsafe_text(values, where)
+    refuse_unsafe_text(values, where)
     for name in ("statement", "title", "note"):
-        if values.get(name) is not None and not isinstance(values[name], (str, int, float)):
+        value = values.get(name)
+        if value is not None and (not isinstance(value, (str, int, float)) or isinstance(value, bool)):
             raise RegistryError(f"{where}: field {name}: expected text")
     if not isinstance(values.get("result_ids") or [], list):
         raise RegistryError(f"{where}: field result_ids: expected a list of IDs")
@@ -506,7 +507,7 @@ def _read_file(
         raise RegistryError(
             f"{label}: field {unknown[0]}: unknown; a registry has 'announcement' and 'claims'"
         )
-    _refuse_unsafe_text(document, label)
+    refuse_unsafe_text(document, label)
     todos = todo_fields(document, label)
     try:
         announcement = _announcement(document, label)
@@ -531,17 +532,19 @@ _UNSAFE_IN_REGISTRY = re.compile(
 )
 
 
-def _refuse_unsafe_text(value, where: str, field: str = "") -> None:
+def refuse_unsafe_text(value, where: str, field: str = "") -> None:
     """Every text of a parsed registry, its keys too, free of ``_UNSAFE_IN_REGISTRY``: a page would
     show a title in another order than it reads, a terminal would act on an ESC."""
     if isinstance(value, dict):
         for key, item in value.items():
             name = f"{field}.{key}" if field else str(key)
-            _refuse_unsafe_text(str(key), where, name)
-            _refuse_unsafe_text(item, where, name)
+            refuse_unsafe_text(str(key), where, name)
+            refuse_unsafe_text(item, where, name)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_unsafe_text(item, where, f"{field}[{index}]")
+            refuse_unsafe_text(item, where, f"{field}[{index}]")
+    elif isinstance(value, bytes):  # YAML's !!binary
+        raise RegistryError(f"{where}: field {identifiers.terminal_text(field)[:120]}: binary data, not text")
     elif isinstance(value, str):
         found = _UNSAFE_IN_REGISTRY.search(value)
         if found:
@@ -561,6 +564,7 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
         raise RegistryError(str(exc)) from None
     if not isinstance(document, dict):
         raise RegistryError(f"{label}: expected a mapping of chapter name: {{title, template, parameters}}")
+    refuse_unsafe_text(document, label)
     chapters = {}
     for name, entry in document.items():
         if not isinstance(entry, dict) or not entry.get("title") or not entry.get("template"):

@@ -4,6 +4,7 @@ text a registry judges."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 from pathlib import Path
@@ -88,12 +89,18 @@ def _run_draft(args) -> int:
     text = read_announcement(args.path)
     registries = PROJECT_ROOT / CLAIMS_DIR
     out = args.out or inside(registries, f"{announcement}.yaml")
-    if out.exists() and (not args.force or args.out is None or out.resolve().parent == registries.resolve()):
+    if os.path.lexists(out) and (
+        not args.force or args.out is None or out.resolve().parent == registries.resolve()
+    ):
         raise UsageError(
             f"{out}: exists; draft writes only a new file (--out FILE, with --force to replace a file "
             "outside data/claims); nothing was written"
         )
-    if out.exists() and not is_draft(out):
+    if out.is_symlink():
+        raise UsageError(
+            f"{out}: is a link; draft writes a file of its own, never through a link; nothing was written"
+        )
+    if os.path.lexists(out) and not is_draft(out):
         raise UsageError(
             f"{out}: exists and is not a draft `claimbook draft` wrote; --force replaces only the "
             "command's own drafts; nothing was written"

@@ -463,16 +463,15 @@ def power_sentences(results: pd.DataFrame, used_locations=None) -> tuple[str, ..
     for round_name in sorted(set(results["round"].astype(str)), key=round_order):
         rows = results[results["round"].astype(str) == round_name]
         measured = rows[rows["has_power"].astype(bool)]
-        if measured.empty:
-            said.append(
-                f"MLPerf Inference {round_name} has no power results: the summary's has_power flag is "
-                f"false for {'its' if len(rows) == 1 else 'each of its'} {plural(len(rows), 'result')}."
-            )
-            continue
+        # "marks": a summary without the has_power column marks none, which is all it says.
         sentence = (
-            f"MLPerf Inference {round_name} has power results for {count(len(measured))} of its "
-            f"{plural(len(rows), 'result')} (the summary's has_power flag)"
+            f"The summary of MLPerf Inference {round_name} marks "
+            f"{'none' if measured.empty else count(len(measured))} of its {plural(len(rows), 'result')} as "
+            "having an MLPerf power result (has_power)"
         )
+        if measured.empty:
+            said.append(sentence + ".")
+            continue
         if used is not None:
             among = int(measured["location"].isin(used).sum())
             sentence += (

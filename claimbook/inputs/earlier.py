@@ -20,7 +20,7 @@ import pandas as pd
 from claimbook.common import identifiers
 from claimbook.common.formatting import count
 from claimbook.common.paths import resolve_path
-from claimbook.inputs.csvfile import IngestError, read_records, read_table
+from claimbook.inputs.csvfile import IngestError, check_looks_like_csv, read_header, read_records, read_table
 from claimbook.inputs.ingest import positive_result
 from claimbook.inputs.results import load_results
 from claimbook.inputs.rules import MAX_COUNT
@@ -106,6 +106,13 @@ def _earlier_row(where: str, text: dict) -> dict:
     for column in ("version", "organization", "model", "source_type"):
         if not text[column]:
             raise IngestError(f"{where}: {column} is empty")
+    for column, value in text.items():
+        character = identifiers.unsafe_character(value or "")
+        if character:
+            raise IngestError(
+                f"{where}: {column} holds the character {character} (a control or bidirectional-override "
+                "character); text in a results table may not"
+            )
     if not identifiers.is_round(text["version"]):
         raise IngestError(f"{where}: the round {text['version'][:40]!r} is not {identifiers.ROUND_RULE}")
     scenario = SCENARIO_BY_LOWER.get(text["scenario"].lower())
@@ -159,7 +166,8 @@ def load_round_table(path: str | os.PathLike) -> pd.DataFrame:
     path = resolve_path(path)
     if not path.is_file():
         raise IngestError(f"{path}: no such table of results")
-    header = pd.read_csv(path, nrows=0).columns
+    check_looks_like_csv(path, "table of results")  # empty, binary, not UTF-8: one line naming it
+    header = read_header(path, "table of results")
     if all(name in header for name in TIDY_COLUMNS) or "location" in header:  # a round's own table
         return from_tidy(load_results(path))
     missing = [name for name in ROUND_COLUMNS if name not in header and name != "division"]

@@ -104,7 +104,9 @@ def _whole_number(where: str, column: str, text: str) -> int:
 def _flag(where: str, column: str, text: str) -> bool:
     """A summary's flag (``FLAG_TRUE``/``FLAG_FALSE``); another value is an error, never false."""
     if text not in FLAG_TRUE + FLAG_FALSE:
-        raise IngestError(f"{where}: {column} is {text[:40]!r}; a flag is one of 1, 0, True, False or empty")
+        raise IngestError(
+            f"{where}: {column} is {text[:40]!r}; a flag is 1, 0, True or False (True, true or TRUE alike) or empty"
+        )
     return text in FLAG_TRUE
 
 

@@ -99,7 +99,16 @@ def _assumed_by_family(assumed: dict[str, float] | None, reference) -> dict[str,
     problem = assumed_prices_problem(assumed)
     if problem:
         raise ValueError(problem)
-    return {reference.family(name).name: float(value) for name, value in (assumed or {}).items()}
+    by_family, named = {}, {}
+    for name, value in (assumed or {}).items():
+        family = reference.family(name).name
+        if family in by_family:  # "nvidia gb300" beside "NVIDIA GB300": which price is not ours to pick
+            raise ValueError(
+                f"the assumed prices give {family} twice ({named[family][:40]!r} and {str(name)[:40]!r}); "
+                "give one price a family"
+            )
+        by_family[family], named[family] = float(value), str(name)
+    return by_family
 
 
 def _lowest_price(family: str, candidates: pd.DataFrame, pricing: str) -> dict:

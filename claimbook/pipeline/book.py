@@ -112,8 +112,9 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
     target = request.target
     if not request.to_out:
         return _build_marked(request, loaded, server)
-    existed = target.is_dir()
-    new = not existed or not any(target.iterdir())
+    made_from = outputs.first_missing(target)
+    held = {entry.name for entry in target.iterdir()} if made_from is None else set()
+    new = held <= {outputs.OUT_MARKER}  # nothing there but (perhaps) a marker: all of it is ours
     target.mkdir(parents=True, exist_ok=True)
     with outputs.Lock(target):  # held until what a failed build made is gone
         try:
@@ -121,7 +122,7 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
             return _build_marked(request, loaded, server)
         except BaseException:
             if new:  # a book that never came: what this build made goes ("nothing was changed")
-                outputs.discard_new_out(target, keep_folder=existed)
+                outputs.discard_new_out(target, made_from, keep=tuple(held))
             raise
 
 

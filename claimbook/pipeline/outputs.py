@@ -75,7 +75,8 @@ def check_out_folder(out: Path, project: Path = PROJECT_ROOT) -> Path:
         raise OutputError(f"--out {given}: is a file, not a folder; nothing was written")
     if target.is_dir():
         entries = [entry.name for entry in target.iterdir()]
-        if entries and OUT_MARKER not in entries:
+        marker = target / OUT_MARKER
+        if entries and not (marker.is_file() and not marker.is_symlink()):  # a folder named so is no marker
             raise OutputError(
                 f"--out {given}: the folder is not empty and was not made by `claimbook build --out` "
                 f"(no {OUT_MARKER}); choose a new or empty folder"
@@ -91,20 +92,38 @@ def mark_out_folder(target: Path) -> None:
         marker.write_text(json.dumps({"made_by": "python -m claimbook build --out"}) + "\n", encoding="utf-8")
 
 
-def discard_new_out(target: Path, keep_folder: bool) -> None:
-    """Remove an ``--out`` book a build began in a folder that was new or empty and did not
-    finish: all it holds is the build's (the build held its lock from the start). A folder the
-    user made (``keep_folder``) is left, empty; one the build made goes."""
+def first_missing(folder: Path) -> Path | None:
+    """The outermost of ``folder`` and its parents that does not exist yet (None if it exists):
+    what a build that makes ``folder`` makes, and removes again if it makes no book there."""
+    missing = None
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            break
+        missing = candidate
+    return missing
+
+
+def discard_new_out(target: Path, made_from: Path | None, keep: tuple[str, ...] = ()) -> None:
+    """Remove what a build that did not finish made of an ``--out`` book in a folder that was new,
+    empty or held only its marker: all it holds is the build's (the build held its lock from the
+    start), but the names in ``keep`` (a marker that was there before). The folders the build made
+    (``made_from``, the outermost it made, down to ``target``) go; a folder the user made stays."""
     if not (target / OUT_MARKER).is_file():
         return
     for entry in list(target.iterdir()):
+        if entry.name in keep:
+            continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
         else:
             entry.unlink(missing_ok=True)
-    if not keep_folder:
+    if made_from is None:
+        return
+    for folder in (target, *target.parents):  # each only if empty: rmdir takes nothing else
         with contextlib.suppress(OSError):
-            target.rmdir()
+            folder.rmdir()
+        if folder == made_from:
+            break
 
 
 class Lock:

@@ -8,10 +8,11 @@ import yaml
 from claimbook import engine
 from claimbook.claims import placeholders
 from claimbook.claims.registry import Announcement, RegistryError, _claim
-from claimbook.common import formatting
+from claimbook.common import formatting, identifiers
 from claimbook.common.safe_read import load_yaml
 
 EXAMPLE_FILE = "data/claims/acme-v6.1.yaml"
+EXAMPLE_SUFFIX = "-example"  # the placeholder claim's id: the announcement's, and this
 # Mistakes the how-to page shows, each with the message the book's own validation gives.
 MISTAKES = (
     ("an unknown kind", {"id": "acme-fast", "statement": "Acme is fast.", "kind": "speed"}),
@@ -178,7 +179,9 @@ def new_registry(identifier: str, publisher: str, title: str, date: str, round_n
         "# Uncomment an example, make it this announcement's claim, and build: python -m claimbook build",
         yaml.safe_dump(header, sort_keys=False).rstrip(),
         "claims:",
-        "  - id: " + identifier.split("-")[0] + "-example",
+        # The announcement's whole id: two announcements of one vendor (acme-v6.1, acme-v7.0) each
+        # hold their own placeholder, and claim ids are unique across the book.
+        "  - id: " + identifier[: identifiers.MAX_ID - len(EXAMPLE_SUFFIX)].rstrip("-.") + EXAMPLE_SUFFIX,
         "    title: " + placeholders.PLACEHOLDER_TITLE,
         "    statement: " + placeholders.PLACEHOLDER_STATEMENT,
         "    kind: not-checkable",

@@ -316,11 +316,11 @@ def test_each_rounds_power_results_are_counted_as_the_raw_files_flag_them(raw):
     page = (ROOT / "book" / "generated" / "power.md").read_text(encoding="utf-8")
     chapter = (ROOT / "book" / "generated" / "economics.ipynb").read_text(encoding="utf-8")
     for round_name, (measured, total) in counts.items():
-        if measured:
-            said = f"MLPerf Inference {round_name} has power results for {measured:,} of its {total:,} results"
-        else:
-            said = f"MLPerf Inference {round_name} has no power results: the summary&#x27;s has_power flag is "
-            said += f"false for each of its {total:,} results"
-            assert said.replace("&#x27;", "'") in chapter or said in chapter
+        said = (
+            f"The summary of MLPerf Inference {round_name} marks {f'{measured:,}' if measured else 'none'} of "
+            f"its {total:,} results as having an MLPerf power result (has_power)"
+        )
         assert said in page, (round_name, page)
+        if round_name == "v6.1":  # the economics chapter's round
+            assert said in chapter
     assert counts["v5.1"][0] > 0  # the round has some: a page saying none would be false

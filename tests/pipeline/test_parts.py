@@ -831,3 +831,28 @@ def test_kernels_talk_over_sockets_of_their_own(tmp_path):
     # the temporary folder that the kernel's folder does not hold.
     assert "kernel.json" in sockets
     assert all(name.startswith("kernel-") for name in sockets if name != "kernel.json")
+
+
+def test_a_book_that_never_came_takes_away_only_what_its_build_made(tmp_path):
+    """An interrupted ``build --out`` removes the folders it made (nested ones too) and what it
+    put in a folder that held nothing or only its marker; the user's folder and the marker stay."""
+    from claimbook.pipeline.outputs import discard_new_out, first_missing, mark_out_folder
+
+    target = tmp_path / "a" / "b" / "book"
+    made_from = first_missing(target)
+    assert made_from == tmp_path / "a" and first_missing(tmp_path) is None
+    mark_out_folder(target)
+    (target / "_build" / "x").mkdir(parents=True)
+    discard_new_out(target, made_from)
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
+    mine = tmp_path / "mine"
+    mark_out_folder(mine)  # a folder that held only its marker before the build
+    (mine / "_build").mkdir()
+    (mine / "_toc.yml").write_text("x")
+    discard_new_out(mine, None, keep=(".claimbook-out",))
+    assert sorted(path.name for path in mine.iterdir()) == [".claimbook-out"]
+    foreign = tmp_path / "foreign"  # no marker: nothing of it is touched
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    discard_new_out(foreign, None)
+    assert (foreign / "notes.txt").read_text() == "mine"

@@ -55,7 +55,7 @@ FILLED_IN = """
 def test_the_scaffold_warns_on_every_build_and_fails_a_strict_one(scaffolded, tmp_path):
     # Run in children forked from this process with the copy's package (tests/helpers/clirun.py), but
     # for the build that executes the page, the real command line.
-    only = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-example")
+    only = in_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-v6.1-example")
     assert only.returncode == 2 and "has no page of its own" in only.stderr, only.stderr
     done = run_copy(scaffolded, "build", "--no-html", "--out", tmp_path / "a", "--only", "acme-rack-figure")
     assert done.returncode == 0, done.stderr
@@ -125,3 +125,24 @@ def test_a_mistyped_claim_id_lists_the_close_claim_ids(tmp_path, arguments, clos
     assert done.returncode == 2, done.stderr
     assert f"close claims: {close}" in done.stderr, done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_two_announcements_of_one_vendor_each_get_a_placeholder_of_their_own(tmp_path):
+    """The placeholder claim's id is the announcement's whole id: a second announcement of the same
+    vendor was refused for a duplicate claim id ('acme-example')."""
+    copy = project_copy(tmp_path / "project")
+    for identifier in ("acme-v6.1", "acme-second-post"):
+        done = in_copy(
+            copy,
+            "new-announcement",
+            identifier,
+            "--publisher",
+            "Acme",
+            "--title",
+            "T",
+            "--date",
+            "2026-09-18",
+        )
+        assert done.returncode == 0, done.stderr
+    registry = load_registry(copy / "data" / "claims", copy / "data" / "chapters.yaml")
+    assert {"acme-v6.1-example", "acme-second-post-example"} <= {claim.id for claim in registry.all_claims()}

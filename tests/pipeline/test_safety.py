@@ -1189,7 +1189,7 @@ def test_new_announcement_writes_a_registry_that_reads_back(pristine_copy, tmp_p
     assert changes(before, snapshot(copy, strict=True)) == ["added data/claims/acme-v6.1.yaml"]
     announcement, claims = read_registry_file(written, "acme-v6.1.yaml", validate=None)
     assert (announcement.title, announcement.date, announcement.round) == (title, "2026-09-18", "v6.1")
-    assert [claim.id for claim in claims] == ["acme-example"]
+    assert [claim.id for claim in claims] == ["acme-v6.1-example"]
 
 
 def test_user_files_in_an_out_book_survive_the_loss_of_its_build_folder(shared):

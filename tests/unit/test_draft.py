@@ -396,8 +396,35 @@ def test_a_scenario_s_name_in_prose_is_a_scenario_only_where_it_is_one(sentence,
     assert claim.get("scenarios") == scenarios, drafted
 
 
-@pytest.mark.parametrize("words", ["the previous round", "the last MLPerf round", "its prior submission"])
+def test_a_link_is_never_written_through_nor_replaced(tmp_path):
+    source = tmp_path / "acme.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    drafted = tmp_path / "draft.yaml"
+    assert in_process("draft", source, "--out", drafted).returncode == 0
+    dangling, to_draft = tmp_path / "dangling.yaml", tmp_path / "link.yaml"
+    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    to_draft.symlink_to(drafted)
+    for link in (dangling, to_draft):
+        for extra in ((), ("--force",)):
+            done = in_process("draft", source, "--out", link, *extra)
+            assert done.returncode == 2 and ("exists" in done.stderr or "is a link" in done.stderr), (
+                done.stderr
+            )
+            assert link.is_symlink()
+    assert not (tmp_path / "nowhere.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["the previous round", "the last MLPerf round", "its prior submission", "the previous-round results"],
+)
 def test_a_gain_over_an_earlier_round_it_does_not_name_is_a_round_gain_from_a_todo(words):
     drafted, _ = _drafted(f"Acme's MI355X is 30% faster than in {words} on Llama 2 70B Offline.")
     (claim,) = yaml.safe_load(drafted)["claims"]
     assert claim["kind"] == "round-gain" and claim["from_round"] == "TODO", drafted
+
+
+def test_a_round_of_something_else_is_no_earlier_round():
+    drafted, _ = _drafted("After its last round of funding, Acme is 30% faster on Llama 2 70B Offline.")
+    (claim,) = yaml.safe_load(drafted)["claims"]
+    assert claim["kind"] != "round-gain", drafted

@@ -88,6 +88,11 @@ def test_prices_are_chosen_per_family(tmp_path):
     assert "AMD MI355X" not in by.index
     with pytest.raises(ValueError, match="must be a number from 0.01 to"):
         choose_prices(prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA GB300": -1}, REFERENCE)
+    # Two names of one family: which price stands is not for the book to pick.
+    with pytest.raises(ValueError, match=r"give NVIDIA Vera Rubin twice \('NVIDIA VR200' and 'Vera Rubin'\)"):
+        choose_prices(
+            prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA VR200": 15.0, "Vera Rubin": 3.0}, REFERENCE
+        )
 
 
 def test_every_vera_rubin_result_is_priced_by_one_assumption(committed_results):
@@ -158,8 +163,12 @@ def test_power_sentences_count_each_rounds_measured_power_and_the_results_used()
         }
     )
     assert power_sentences(results) == (
-        "MLPerf Inference v5.1 has power results for 2 of its 3 results (the summary's has_power flag).",
-        "MLPerf Inference v6.1 has no power results: the summary's has_power flag is false for its 1 result.",
+        (
+            "The summary of MLPerf Inference v5.1 marks 2 of its 3 results as having an MLPerf power result (has_power)."
+        ),
+        (
+            "The summary of MLPerf Inference v6.1 marks none of its 1 result as having an MLPerf power result (has_power)."
+        ),
     )
     five = results[results["round"] == "v5.1"]
     assert power_sentences(five, ["c"])[0].endswith("; none of them is among the results here.")

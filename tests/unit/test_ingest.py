@@ -86,8 +86,14 @@ def test_cpu_only_systems_have_no_per_accelerator_rate(tmp_path):
         ),
         ({"Location": "somewhere"}, "line 2: Location 'somewhere' is not a result's folder"),
         ({"Organization": ""}, "line 2: Organization is empty"),
-        ({"has_power": "yes"}, "line 2: has_power is 'yes'; a flag is one of 1, 0, True, False or empty"),
-        ({"inferred": "maybe"}, "line 2: inferred is 'maybe'; a flag is one of 1, 0, True, False or empty"),
+        (
+            {"has_power": "yes"},
+            "line 2: has_power is 'yes'; a flag is 1, 0, True or False (True, true or TRUE alike) or empty",
+        ),
+        (
+            {"inferred": "maybe"},
+            "line 2: inferred is 'maybe'; a flag is 1, 0, True or False (True, true or TRUE alike) or empty",
+        ),
     ],
 )
 def test_each_bad_value_is_rejected_naming_the_line(tmp_path, override, message):

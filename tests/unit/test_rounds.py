@@ -278,6 +278,8 @@ def test_a_rounds_table_holds_only_its_rounds_results(round_name, tmp_path):
         ("units", "Furlongs/s", "unknown units 'Furlongs/s'"),
         ("higher_is_better", "False", "higher_is_better is 'False', but Tokens/s is higher-is-better (True)"),
         ("total_accelerators", "0", "total_accelerators is '0', not a whole number from 1 to 1,000,000"),
+        ("organization", "NVIDIA\x1b[31m", "organization holds the character \\x1b (a control"),
+        ("system", "GB300\u202e", "system holds the character \\u202e"),
         ("total_accelerators", "9" * 20, "total_accelerators is '99999999999999999999', not a whole number"),
     ],
 )
@@ -312,3 +314,15 @@ def test_a_rounds_table_of_an_older_ingest_says_to_ingest_again(tmp_path):
         f"{older}: not a tidy results table, missing column(s) has_power (a table an older ingest wrote: "
         "ingest the round's summary again)"
     )
+
+
+@pytest.mark.parametrize("content, said", [(b"", "the file is empty"), (b"\xff\xfe\x00b", "not UTF-8")])
+def test_an_unreadable_earlier_round_table_is_named(tmp_path, content, said):
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.earlier import load_round_table
+
+    table = tmp_path / "earlier_rounds.csv"
+    table.write_bytes(content)
+    with pytest.raises(IngestError) as raised:
+        load_round_table(table)
+    assert str(raised.value).startswith(f"{table}: ") and said in str(raised.value), str(raised.value)
