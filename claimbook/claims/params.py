@@ -105,6 +105,28 @@ def _path_problem(name: str, value, root) -> str | None:
     return None
 
 
+def _changed_chapter(parameters: dict, text: str, path: str, value, root) -> dict:
+    """A chapter's parameters with one ``--param`` applied, checked as ``data/chapters.yaml`` is:
+    its text, each value's kind, the files it names, a price's rules."""
+    top = path.split(".")[0]
+    try:
+        changed = set_path(parameters, path, value)
+        refuse_unsafe_text(value, f"--param {text[:100]!r}", path)
+    except RegistryError as exc:
+        message = str(exc)
+        raise ParamError(
+            message if message.startswith("--param ") else f"--param {text!r}: {message}"
+        ) from None
+    problem = (
+        shape_problem(parameters[top], changed[top], top)
+        or _path_problem(top, changed[top], root)
+        or parameter_problem(top, changed[top])
+    )
+    if problem:
+        raise ParamError(f"--param {text!r}: {problem}")
+    return changed
+
+
 def apply(texts, registry: Registry, kinds: Mapping, root=PROJECT_ROOT) -> tuple[dict, dict, list[str]]:
     """Chapter parameter changes ``{chapter: parameters}``, claim overrides ``{claim: {path:
     value}}`` and warnings (a price that a merge removed, for instance).
@@ -125,21 +147,7 @@ def apply(texts, registry: Registry, kinds: Mapping, root=PROJECT_ROOT) -> tuple
                 known = ", ".join(parameters) or "none"
                 raise ParamError(f"--param {text!r}: chapter {name} has no parameter {top!r}; it has {known}")
             before = parameters[top]
-            try:
-                chapters[name] = set_path(parameters, path, value)
-            except RegistryError as exc:
-                raise ParamError(f"--param {text!r}: {exc}") from None
-            try:
-                refuse_unsafe_text(value, f"--param {text[:100]!r}", path)
-            except RegistryError as exc:
-                raise ParamError(str(exc)) from None
-            problem = (
-                shape_problem(before, chapters[name][top], top)
-                or _path_problem(top, chapters[name][top], root)
-                or parameter_problem(top, chapters[name][top])
-            )
-            if problem:
-                raise ParamError(f"--param {text!r}: {problem}")
+            chapters[name] = _changed_chapter(parameters, text, path, value, root)
             if isinstance(before, dict) and isinstance(chapters[name][top], dict):
                 lost = [key for key in before if key not in chapters[name][top]]
                 warnings += [

@@ -102,10 +102,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[list(ROUND_COLUMNS)]
 
 
-def _earlier_row(where: str, text: dict) -> dict:
-    for column in ("version", "organization", "model", "source_type"):
-        if not text[column]:
-            raise IngestError(f"{where}: {column} is empty")
+def _refuse_unsafe_text(where: str, text: dict) -> None:
     for column, value in text.items():
         character = identifiers.unsafe_character(value or "")
         if character:
@@ -113,6 +110,13 @@ def _earlier_row(where: str, text: dict) -> dict:
                 f"{where}: {column} holds the character {character} (a control or bidirectional-override "
                 "character); text in a results table may not"
             )
+
+
+def _earlier_row(where: str, text: dict) -> dict:
+    for column in ("version", "organization", "model", "source_type"):
+        if not text[column]:
+            raise IngestError(f"{where}: {column} is empty")
+    _refuse_unsafe_text(where, text)
     if not identifiers.is_round(text["version"]):
         raise IngestError(f"{where}: the round {text['version'][:40]!r} is not {identifiers.ROUND_RULE}")
     scenario = SCENARIO_BY_LOWER.get(text["scenario"].lower())
