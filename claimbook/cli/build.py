@@ -29,7 +29,9 @@ def _add_source_options(build_cmd) -> None:
         "--results", type=Path, help="build from this summary.csv instead of the committed data (needs --out)"
     )
     build_cmd.add_argument(
-        "--round", dest="round_name", help="round label for --results (default: its version column)"
+        "--round",
+        dest="round_name",
+        help="the round of --results where its version column is empty (a round the column contradicts is refused)",
     )
     build_cmd.add_argument(
         "--out", type=Path, help="build a whole book into this folder; the committed book is untouched"

@@ -25,7 +25,9 @@ def add_commands(commands) -> None:
         "--results", type=Path, help="check against this summary.csv instead of the committed data"
     )
     check_cmd.add_argument(
-        "--round", dest="round_name", help="round label for --results (default: its version column)"
+        "--round",
+        dest="round_name",
+        help="the round of --results where its version column is empty (a round the column contradicts is refused)",
     )
     check_cmd.add_argument("--json", action="store_true", help="the scorecard rows and results used, as JSON")
     add_rename(check_cmd)

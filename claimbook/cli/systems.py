@@ -7,7 +7,7 @@ from pathlib import Path
 
 from claimbook.cli.shared import held_round
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import PROJECT_ROOT, RESULTS
+from claimbook.common.paths import PROJECT_ROOT, RESULTS, held_rounds
 
 
 def add_commands(commands) -> None:
@@ -21,9 +21,11 @@ def add_commands(commands) -> None:
         systems_cmd.add_argument(f"--{name}", action="append", metavar="NAME", help="repeatable: any of them")
     systems_cmd.add_argument("--gpus", metavar="N|MIN-MAX", help="the system's accelerators: 8, or 8-72")
     systems_cmd.add_argument("--division", help="closed or open (default: both)")
-    systems_cmd.add_argument("--results", type=Path, help="a tidy results table (default: the book's round)")
     systems_cmd.add_argument(
-        "--round", dest="round_name", help="a round the book holds, e.g. v5.1 (default: the book's round)"
+        "--results", type=Path, help="a tidy results table (default: the newest round the book holds)"
+    )
+    systems_cmd.add_argument(
+        "--round", dest="round_name", help="a round the book holds, e.g. v5.1 (default: the newest it holds)"
     )
 
 
@@ -47,14 +49,23 @@ def _run_systems(args) -> int:
     filters["division"] = args.division
     if args.results is not None and args.round_name is not None:
         raise UsageError("--results and --round: give one (--round names a round the book holds)")
+    held = held_rounds(PROJECT_ROOT / "data" / "mlperf")
+    # The newest round the book holds by default: a new announcement's systems are in it.
     path = args.results or (
-        held_round(args.round_name, "--round") if args.round_name else PROJECT_ROOT / RESULTS
+        held_round(args.round_name, "--round") if args.round_name else next(reversed(held.values()), None)
     )
-    results = annotate(load_results(path), load_reference())
+    results = annotate(load_results(path or PROJECT_ROOT / RESULTS), load_reference())
     found = systems.search(results, filters)
     for system in found:
         print(systems.describe(system))
     if not found:
         why = systems.why_none(results, filters)
-        print(f"no system matches: {why.text() if why else 'no result'}", file=sys.stderr)
+        searched = ", ".join(sorted(set(results["round"].astype(str)))) or "no round"
+        others = [name for name in held if name != searched]
+        hint = (
+            f"; --round names another the book holds ({', '.join(others)})"
+            if others and not args.results
+            else ""
+        )
+        print(f"no system matches in {searched}: {why.text() if why else 'no result'}{hint}", file=sys.stderr)
     return 0

@@ -280,13 +280,19 @@ def _named_systems(value):
             yield from _named_systems(item)
 
 
+def _with_parts(claim):
+    yield claim
+    for part in claim.parts:
+        yield from _with_parts(part)
+
+
 def results_round_line(registry, round_name: str, claims=None) -> str:
     """What a results file of ``round_name`` given in place of the committed round replaces, in
     one line naming the rounds: the claims of that round are judged on it, the others on their
     own rounds' committed results (``claims``: the top-level claims judged; all by default)."""
     from collections import Counter
 
-    from claimbook.common.formatting import plural
+    from claimbook.common.formatting import count, plural
 
     chosen = registry.claims if claims is None else claims
     by_round = Counter(registry.announcements[claim.announcement].round for claim in chosen)
@@ -299,7 +305,22 @@ def results_round_line(registry, round_name: str, claims=None) -> str:
         f"the results given hold round {round_name} and replace only the book's {round_name} results: "
         f"{plural(by_round.get(round_name, 0), 'claim')} of {round_name} judged on them"
     )
-    return line + (f"; {', '.join(others)} judged on their own round's committed results" if others else "")
+    if not others:
+        return line
+    # A claim of a later round that looks back on this one (its from_round) meets the file too.
+    looking_back = [
+        claim.id
+        for claim in chosen
+        if registry.announcements[claim.announcement].round != round_name
+        and any(str(part.get("from_round")) == round_name for part in _with_parts(claim))
+    ]
+    back = (
+        f" ({count(len(looking_back))} of them also on the {round_name} results given, their from_round: "
+        f"{', '.join(looking_back[:5])}{' ...' if len(looking_back) > 5 else ''})"
+        if looking_back
+        else ""
+    )
+    return line + f"; {', '.join(others)} judged on their own round's committed results{back}"
 
 
 def check_systems(data: Data) -> None:

@@ -12,7 +12,7 @@ import math
 import textwrap
 from dataclasses import dataclass
 
-from claimbook.common.formatting import quantity, significant
+from claimbook.common.formatting import plain, quantity
 from claimbook.engine.drift import Drift
 from claimbook.engine.scorecard import parse_selection
 from claimbook.inputs.diff import COMPARED
@@ -70,7 +70,7 @@ def _value(value) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ABSENT
     if isinstance(value, float):
-        return significant(value, 6)
+        return plain(value, 6)  # never 1.0399e+06 beside 964,468
     return str(value)
 
 

@@ -223,8 +223,8 @@ _UNIT_X = re.compile(r"\s?(?:x|×|times)(?![A-Za-z0-9])", re.IGNORECASE)
 _UNIT_PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 _SCALE = r"(?:(?P<scale>thousand|million|billion|trillion)\s+)?"
 # Up to two words between a figure and its noun ("four GB300 NVL72 racks", "0.65 720p videos"),
-# none of them a number of its own.
-_BETWEEN = r"(?:(?![\d.,]+\s)[^\s,;:()]+\s+){0,2}?"
+# none of them a number of its own, nor a model's size ("Llama 2 70B Server result": a name, no count).
+_BETWEEN = r"(?:(?![\d.,]+\s)(?!\d+(?:\.\d+)?[BbMmKkTt]\b)[^\s,;:()]+\s+){0,2}?"
 _RATE = re.compile(
     r"\s*" + _SCALE + _BETWEEN + r"(?P<noun>tokens?|quer(?:y|ies)|samples?|videos?|images?|frames?)"
     r"\s*(?:/\s*s(?:ec)?\b|per\s+sec(?:ond)?\b)",

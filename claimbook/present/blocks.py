@@ -741,7 +741,9 @@ def _round_citation(rows: pd.DataFrame, sources: dict, result_ids: pd.DataFrame 
     }
     parts = [("round", said)]
     source = sources.get(round_name, {})
-    if source:
+    if not source:  # a round ingested with no line of its own in sources.csv: never another round's
+        parts.append(("no source", round_name))
+    else:
         parts.append(
             (
                 "source",

@@ -217,3 +217,9 @@ def test_a_copy_of_the_published_file_is_dated_as_published_not_as_copied(tmp_pa
     assert dated(record, published)["date"] == "16 September 2026 (the published file's: the same bytes)"
     other = {**published, "sha256": "0" * 64}
     assert dated(record, other) == record
+
+
+def test_what_moved_writes_each_figure_in_one_format():
+    from claimbook.engine.moves import _value
+
+    assert [_value(1039900.0), _value(964468.0), _value(0.0346)] == ["1,039,900", "964,468", "0.0346"]

@@ -83,6 +83,8 @@ def test_each_unit_and_precision(sentence, value, unit, decimals):
 
 def test_ids_versions_names_and_dates_are_not_figures():
     assert figures("Entry 6.1-0106 of v6.1 ran gpt-oss-120b on NVL72 on Sep 16, 2026 at 720p.") == []
+    # A model's name is no count: "Llama 2 70B ... result" is not "2 results".
+    assert figures("Acme posted the fastest Llama 2 70B Server result of the round.") == []
 
 
 def test_a_count_of_them_takes_the_noun_before_it():

@@ -196,6 +196,11 @@ def test_a_citation_cites_every_round_of_its_rows():
     assert "MLPerf® Inference v5.1, Open division" in text
     assert "inference_results_v5.1" in text and "summary_results.json" in text
     assert text.index("v6.1") < text.index("v5.1")  # the newest round first
+    # A round ingested without a line of its own in sources.csv is said so, never cited from another.
+    newer = pd.concat([rows("v7.0", "closed"), rows("v6.1", "closed")])
+    text = blocks.citation(newer, None, sources)
+    v70 = text[text.index("MLPerf® Inference v7.0") : text.index("MLPerf® Inference v6.1")]
+    assert "No source of the v7.0 results is recorded" in v70 and "inference_results" not in v70
 
 
 def test_a_result_id_of_a_system_in_two_divisions_says_its_division():

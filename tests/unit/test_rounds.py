@@ -31,6 +31,21 @@ def largest_result(round_name: str):
     return throughput[throughput["benchmark"] == benchmark].sort_values("result", kind="stable").iloc[-1]
 
 
+def _data_with(results, registry_file):
+    """The book's data with ``results`` as its round's table and ``registry_file`` beside its registries."""
+    from claimbook.engine.context import load_data
+
+    return load_data(
+        str(results),
+        reference_dir=str(ROOT / "data" / "reference"),
+        registry_dir=str(ROOT / "data" / "claims"),
+        chapters_file=str(ROOT / "data" / "chapters.yaml"),
+        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
+        sources_path=str(ROOT / "data" / "mlperf" / "sources.csv"),
+        registry_file=registry_file,
+    )
+
+
 def registry_of(path, round_name: str, row) -> object:
     """A one-claim registry of ``round_name`` whose claim states ``row``'s figure as published."""
     document = {
@@ -163,7 +178,6 @@ def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
     """A renamed copy of a real round, written here: the book holds it beside the others, a
     registry of it is judged on it alone, and the others' claims on their own."""
     from claimbook.engine import check
-    from claimbook.engine.context import load_data
     from claimbook.inputs.ingest import write_tidy
 
     folder = tmp_path / "data" / "mlperf"
@@ -178,15 +192,7 @@ def test_a_synthetic_third_round_is_held_and_judged_as_its_own(tmp_path):
     assert list(held_rounds(folder)) == [*HELD, synthetic]  # ordered by version, not by name
 
     registry = registry_of(tmp_path / f"test-{synthetic}.yaml", synthetic, largest_result(real))
-    data = load_data(
-        str(folder / f"{real}.csv"),
-        reference_dir=str(ROOT / "data" / "reference"),
-        registry_dir=str(ROOT / "data" / "claims"),
-        chapters_file=str(ROOT / "data" / "chapters.yaml"),
-        result_ids_path=str(ROOT / "data" / "result_ids.csv"),
-        sources_path=str(ROOT / "data" / "mlperf" / "sources.csv"),
-        registry_file=registry,
-    )
+    data = _data_with(folder / f"{real}.csv", registry)
     assert data.rounds.names == [*HELD, synthetic]
     for claim in data.registry.claims:
         judged = check(claim, data)
@@ -326,3 +332,57 @@ def test_an_unreadable_earlier_round_table_is_named(tmp_path, content, said):
     with pytest.raises(IngestError) as raised:
         load_round_table(table)
     assert str(raised.value).startswith(f"{table}: ") and said in str(raised.value), str(raised.value)
+
+
+def test_the_round_line_names_the_claims_of_later_rounds_that_look_back_on_the_file():
+    """A file of v6.0 given in place of the book's: the v6.1 claims whose from_round is v6.0 meet
+    it, and the line says so (it said every v6.1 claim was judged on committed results alone)."""
+    from claimbook.engine import load_registry
+    from claimbook.engine.context import results_round_line
+
+    registry = load_registry()
+    looking_back = sorted(
+        claim.id
+        for claim in registry.claims
+        if any(part.get("from_round") == "v6.0" for part in (claim, *claim.parts))
+    )
+    assert looking_back, "the registries have no claim from v6.0"
+    line = results_round_line(registry, "v6.0")
+    assert f"({len(looking_back)} of them also on the v6.0 results given, their from_round: " in line, line
+    assert "also on the" not in results_round_line(registry, "v5.1")
+
+
+def test_a_gain_from_a_round_held_in_full_cites_the_earlier_result_too(tmp_path):
+    """A round-gain from a round the book holds in full stands on two published results: the page
+    cites both rounds' results (it cited the current one only)."""
+    from claimbook.engine import check
+    from claimbook.inputs.ingest import write_tidy
+
+    folder = tmp_path / "data" / "mlperf"
+    folder.mkdir(parents=True)
+    for path in HELD.values():
+        (folder / path.name).write_bytes(path.read_bytes())
+    real, later = list(HELD)[-1], "v10.0"
+    row = largest_result(real)
+    table = load_results(HELD[real])
+    table["round"] = later
+    table["result"] = table["result"] * 1.5
+    table["per_accelerator"] = table["per_accelerator"] * 1.5
+    write_tidy(table, folder / f"{later}.csv")
+    path = registry_of(tmp_path / f"test-{later}.yaml", later, row)
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    claim = document["claims"][0]
+    for name in ("claimed", "scenarios", "division"):
+        claim.pop(name)
+    claim.update({"kind": "round-gain", "from_round": real, "claimed": 1.5, "quantifier": "exactly"})
+    claim["subject"].pop("combine")
+    claim["scenarios"] = [str(row["scenario"])]
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    data = _data_with(folder / f"{later}.csv", path)
+    gain = next(
+        item for item in data.registry.claims if item.kind == "round-gain" and item.id.startswith("test-")
+    )
+    judged = check(gain, data)
+    assert judged.verdict.startswith("supported"), judged.reason
+    assert set(judged.rows["round"]) == {later, real}, judged.rows[["round", "location"]]
+    assert set(judged.rows["location"]) == {row["location"]}  # the same folder in both rounds

@@ -113,3 +113,22 @@ def test_a_search_that_finds_nothing_names_the_closest_values():
 def test_a_bad_gpu_count_is_one_line():
     done = in_process("systems", "--gpus", "eight")
     one_error_line(done, "--gpus", code=2)
+
+
+def test_systems_searches_the_newest_round_the_book_holds_and_names_it(tmp_path):
+    """An analyst drafting the next round's announcement looks up its systems: without --round,
+    the newest round the book holds, named where nothing matches."""
+    import pandas as pd
+
+    from tests.helpers.clirun import in_copy
+    from tests.helpers.project import project_copy
+
+    copy = project_copy(tmp_path / "project")
+    table = pd.read_csv(copy / "data" / "mlperf" / "v6.1.csv", dtype=str, keep_default_na=False)
+    table["round"] = "v9.9"
+    table.loc[0, "organization"] = "Newco"
+    table.to_csv(copy / "data" / "mlperf" / "v9.9.csv", index=False)
+    found = in_copy(copy, "systems", "--organization", "Newco")
+    assert found.returncode == 0 and "Newco" in found.stdout, found.stderr
+    none = in_copy(copy, "systems", "--organization", "Nobody")
+    assert "no system matches in v9.9: " in none.stderr and "(v5.1, v6.1)" in none.stderr, none.stderr

@@ -303,6 +303,20 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     earlier = _earlier(claim, data, current, scenario, claimed, found)
     if earlier is not None:
         _measure(claim, scenario, claimed, current, *earlier, found)
+        _cite_earlier(data, earlier[0], found)
+
+
+def _cite_earlier(data: Data, earlier: pd.Series, found: Found) -> None:
+    """An earlier figure from a round the book holds in full is a published result as the current
+    one is: its row is among the results used, so the page cites it and links its folder."""
+    if earlier["source_type"] != PUBLISHED_SUMMARY or data.rounds is None:
+        return
+    if str(earlier["round"]) not in data.rounds.names:
+        return
+    table = data.rounds.table(str(earlier["round"]))
+    row = table[table["location"] == earlier["source"]]
+    if not row.empty:
+        found.used.append(row.iloc[:1])
 
 
 def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
