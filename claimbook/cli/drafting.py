@@ -12,7 +12,7 @@ from pathlib import Path
 from claimbook.cli.shared import held_round, writer_lock
 from claimbook.common.errors import UsageError
 from claimbook.common.files import replace_file
-from claimbook.common.paths import PROJECT_ROOT, RESULTS, inside
+from claimbook.common.paths import PROJECT_ROOT, RESULTS, held_rounds, inside
 
 
 def add_commands(commands) -> None:
@@ -64,8 +64,9 @@ def _draft_round(args, text: str) -> Path:
     if args.round_name is not None:
         return held_round(args.round_name, "--round")
     named = round_of_text(text)
-    if named is None:
-        return PROJECT_ROOT / RESULTS
+    if named is None:  # the newest round the book holds: a new announcement's (systems' default too)
+        held = held_rounds(PROJECT_ROOT / "data" / "mlperf")
+        return next(reversed(held.values())) if held else PROJECT_ROOT / RESULTS
     return held_round(named, f"{args.path}: the text is about round")
 
 
