@@ -88,7 +88,7 @@ def result_changes(
         new_name = (renamed or {}).get((before.get("organization"), before.get("system"))) if before else None
         if after is None and new_name:
             lines.append(
-                f"{location}: the system is renamed {new_name} in the new results (same results, same folders)"
+                f"{location}: the system is renamed {new_name} in the new results (the same results, each in the folder of the new name)"
             )
         elif after is None:
             lines.append(f"{location}: no longer in the results")

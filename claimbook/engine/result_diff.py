@@ -19,6 +19,16 @@ def rename_overrides(registry, mapping: dict[str, str]) -> dict:
     return apply(rename_params(registry, mapping), registry, SPECS)[1]
 
 
+def _rename_hint(registry, organization: str, system: str, after: str) -> str:
+    """What to do of a rename ``diff`` found: map the claims that name the system to its new name,
+    or nothing, where no claim names it (those that pick it by family or organization follow it)."""
+    from claimbook.claims.renaming import rename_params
+
+    if rename_params(registry, {(organization, system): after}):
+        return f" (map the claims to it: --rename {organization}/{system}={after})"
+    return " (no claim names it: the claims that pick it by other fields follow the new name)"
+
+
 def explained_diff(root: Path, old, new, given: dict, show_all: bool = False) -> str:
     from claimbook.engine import load_registry
     from claimbook.engine.context import book_data
@@ -33,7 +43,7 @@ def explained_diff(root: Path, old, new, given: dict, show_all: bool = False) ->
     mapping = dict(detected) | dict(given)
     renamed = [
         f"{organization} {system} -> {after}"
-        + ("" if given else f" (map the claims to it: --rename {organization}/{system}={after})")
+        + ("" if given else _rename_hint(registry, organization, system, after))
         for (organization, system), after in detected.items()
     ]
     renamed += [

@@ -223,3 +223,18 @@ def test_what_moved_writes_each_figure_in_one_format():
     from claimbook.engine.moves import _value
 
     assert [_value(1039900.0), _value(964468.0), _value(0.0346)] == ["1,039,900", "964,468", "0.0346"]
+
+
+def test_diff_offers_a_rename_only_where_a_claim_names_the_system():
+    """diff offered `--rename` for every rename it found, and build then refused the one no claim
+    names ("it would change nothing")."""
+    from claimbook.engine import load_registry
+    from claimbook.engine.result_diff import _rename_hint
+
+    registry = load_registry()
+    named = _rename_hint(registry, "NVIDIA", OLD_RACK, NEW_RACK)
+    assert named == f" (map the claims to it: --rename NVIDIA/{OLD_RACK}={NEW_RACK})"
+    unnamed = _rename_hint(registry, "Cisco", "C880A_M8_B300_270GBx8_TRT", "C880A-RENAMED")
+    assert "no claim names it" in unnamed and "--rename" not in unnamed
+    refused = in_process("check", "--rename", "Cisco/C880A_M8_B300_270GBx8_TRT=C880A-RENAMED")
+    assert refused.returncode == 2 and "no claim names it" in refused.stderr
