@@ -48,14 +48,24 @@ def _selectors(claim):
     return found
 
 
-def touched_claims(registry, reference, old: pd.DataFrame, new: pd.DataFrame) -> dict[tuple, list[str]]:
-    """{result key: ids of the claims whose selections choose that result in ``old`` or ``new``}."""
+def _reads_round(registry, claim, rounds: set[str]) -> bool:
+    announcement = registry.announcements.get(claim.announcement)
+    own = announcement.round if announcement is not None else None
+    return own is None or own in rounds or str(claim.get("from_round")) in rounds
 
+
+def touched_claims(registry, reference, old: pd.DataFrame, new: pd.DataFrame) -> dict[tuple, list[str]]:
+    """{result key: ids of the claims whose selections choose that result in ``old`` or ``new``}:
+    the claims that read the tables' round (their announcement's, or a gain's from_round), never
+    another round's claims that select alike."""
+
+    rounds = set(old["round"].astype(str)) | set(new["round"].astype(str))
+    reading = [claim for claim in registry.all_claims() if _reads_round(registry, claim, rounds)]
     found: dict[tuple, set[str]] = {}
     for frame in (annotate(old, reference), annotate(new, reference)):
         keys = list(zip(*(frame[name] for name in RESULT_KEY)))
         frame = frame.assign(_key=keys)
-        for claim in registry.all_claims():
+        for claim in reading:
             defaults = {"division": claim.get("division", "closed")}
             for selector in _selectors(claim):
                 selector = {k: v for k, v in selector.items() if k in FIELDS or k == "exclude"}

@@ -183,6 +183,14 @@ def test_diff_reports_a_rename_and_the_claims_it_touches(committed_results):
     assert set(table["fields"]) == {"system_name, accelerator"}
     claims = {name for cell in table["claims"] for name in cell.split(", ")}
     assert {"rubin-leading-debut", "rubin-frameworks", "rubin-qwen3vl-3.7x"} <= claims
+    # Only the claims that read v6.1: a v5.1 claim selecting alike is no claim of these tables.
+    of_v51 = {
+        claim.id
+        for claim in registry.all_claims()
+        if registry.announcements[claim.announcement].round == "v5.1"
+    }
+    every = {name for ids in touched.values() for name in ids}
+    assert of_v51 and not every & of_v51, sorted(every & of_v51)
     text = format_diff(table)
     assert "accelerator: 'NVIDIA Vera Rubin' -> 'NVIDIA VeraRubin' (6 results)" in text
     assert "rubin-leading-debut" in text.splitlines()[-1]
