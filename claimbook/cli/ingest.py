@@ -107,13 +107,35 @@ def _run_ingest(args) -> int:
         print(warning, file=sys.stderr)  # the reviewed tables lack it: one line, with its count
     round_name = str(table["round"].iloc[0])
     out = args.out or inside(PROJECT_ROOT / "data" / "mlperf", f"{round_name}.csv")
-    return _write_table(
+    code = _write_table(
         tidy_csv(table),
         out,
         args.force,
         f"{len(table)} results of round {round_name}",
         _result_changes(out, table),
     )
+    if args.out is None:
+        _note_unrecorded_source(round_name)
+    return code
+
+
+def _note_unrecorded_source(round_name: str) -> None:
+    """A round the book now holds whose source sources.csv does not record: its pages say so, and
+    the analyst is told where to record it (the file's own checksum, to start with)."""
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.reference import load_sources
+
+    table = PROJECT_ROOT / "data" / "mlperf" / "sources.csv"
+    try:
+        recorded = round_name in load_sources(table)
+    except IngestError:
+        recorded = False
+    if not recorded:
+        print(
+            f"note: {table} has no line for {round_name}: its pages will say that no source of its results "
+            "is recorded; add its repository, file, commit, sha256 and publication date there",
+            file=sys.stderr,
+        )
 
 
 def _run_ingest_earlier(args) -> int:

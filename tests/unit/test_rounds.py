@@ -386,3 +386,19 @@ def test_a_gain_from_a_round_held_in_full_cites_the_earlier_result_too(tmp_path)
     assert judged.verdict.startswith("supported"), judged.reason
     assert set(judged.rows["round"]) == {later, real}, judged.rows[["round", "location"]]
     assert set(judged.rows["location"]) == {row["location"]}  # the same folder in both rounds
+
+
+def test_ingest_of_a_round_without_a_source_says_where_to_record_it(tmp_path):
+    from tests.helpers.clirun import in_copy
+    from tests.helpers.project import project_copy
+    from tests.helpers.summaries import summary_row, write_summary
+
+    copy = project_copy(tmp_path / "project")
+    summary = write_summary(tmp_path / "summary.csv", [summary_row(version="v9.9")])
+    done = in_copy(copy, "ingest", summary)
+    assert done.returncode == 0, done.stderr
+    assert (copy / "data" / "mlperf" / "v9.9.csv").is_file()
+    assert "has no line for v9.9: its pages will say that no source of its results is recorded" in done.stderr
+    known = write_summary(tmp_path / "known.csv", [summary_row(version="v6.1")])
+    again = in_copy(copy, "ingest", known, "--out", tmp_path / "out.csv")
+    assert again.returncode == 0 and "has no line" not in again.stderr, again.stderr
