@@ -246,7 +246,7 @@ def _report_drift(root: Path, reports: list[dict], report) -> None:
     found = verify.drifted(root, [row for item in reports for row in item["rows"]])
     if found:
         verify.report_drift(found, report)
-        switched = verify.switched_error(found, building=False)
+        switched = verify.switched_error(found)
         if switched is not None:
             raise switched
 

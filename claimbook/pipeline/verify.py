@@ -52,22 +52,17 @@ def drifted(root, rows: list[dict]) -> list:
     return drift.compare(committed, rows)
 
 
-def switched_error(found: list, building: bool = True) -> BuildError | None:
+def switched_error(found: list) -> BuildError | None:
     """The error for a claim whose subject moved to another organization's system (never
-    accepted, by ``build`` or ``check``), if one did; ``building``: said by ``build`` (which
-    writes, and takes --param), else by ``check`` (which does neither)."""
+    accepted, by ``build`` or ``check``, which say it in the same words), if one did."""
     switched = [item for item in found if item.switched]
     if not switched:
         return None
-    remedy = (
-        "name the system in the registry (or --param); nothing was written"
-        if building
-        else ("name the system in the registry (or with --registry, a draft that names it)")
-    )
     return BuildError(
         f"claim {switched[0].claim}: its subject moved to another organization's system in "
         f"{', '.join(switched[0].switched)} (see the drift list above); a claim never switches its "
-        f"subject silently: {remedy}"
+        "subject silently: name the system in the registry (a build also takes it from --param); "
+        "nothing was written"
     )
 
 
