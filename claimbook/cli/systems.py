@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from claimbook.cli.exits import EXIT_FAILED
 from claimbook.cli.shared import held_round
 from claimbook.common.errors import UsageError
 from claimbook.common.paths import PROJECT_ROOT, RESULTS, held_rounds
@@ -15,7 +16,7 @@ def add_commands(commands) -> None:
         "systems",
         help="search the results for systems; each line starts with the selector that picks it",
         description="Names match as a registry's selectors match them (case, spacing and punctuation "
-        "aside). Every division unless --division says one.",
+        "aside). Every division unless --division says one. Exit 1 when no system matches (as grep).",
     )
     for name in ("organization", "system", "family", "vendor", "benchmark", "scenario"):
         systems_cmd.add_argument(f"--{name}", action="append", metavar="NAME", help="repeatable: any of them")
@@ -68,4 +69,5 @@ def _run_systems(args) -> int:
             else ""
         )
         print(f"no system matches in {searched}: {why.text() if why else 'no result'}{hint}", file=sys.stderr)
-    return 0
+    # As grep: a script can tell a search that found nothing from one that found systems.
+    return 0 if found else EXIT_FAILED

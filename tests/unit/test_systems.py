@@ -106,7 +106,7 @@ def test_each_selector_picks_its_system_and_no_other(rows, results):
 
 def test_a_search_that_finds_nothing_names_the_closest_values():
     done = in_process("systems", "--family", "MI355")
-    assert done.returncode == 0 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert "no system matches" in done.stderr and "AMD MI355X" in done.stderr
 
 
@@ -131,4 +131,5 @@ def test_systems_searches_the_newest_round_the_book_holds_and_names_it(tmp_path)
     found = in_copy(copy, "systems", "--organization", "Newco")
     assert found.returncode == 0 and "Newco" in found.stdout, found.stderr
     none = in_copy(copy, "systems", "--organization", "Nobody")
+    assert none.returncode == 1
     assert "no system matches in v9.9: " in none.stderr and "(v5.1, v6.1)" in none.stderr, none.stderr
