@@ -67,6 +67,8 @@ DATA_INPUTS = {key: value for key, value in BOOK_INPUTS.items() if key != "resul
 BOOK_ROOT_VARIABLE = "CLAIMBOOK_BOOK_ROOT"
 PROJECT_VARIABLE = "CLAIMBOOK_PROJECT"  # the project to work on, from anywhere (``claimbook -C DIR``)
 OUT_MARKER = ".claimbook-out"
+# What the marker holds, byte for byte: an empty file, or a folder named so, is no book of ours.
+OUT_MARKER_TEXT = '{"made_by": "python -m claimbook build --out"}\n'
 # A book's layout (jupyter-book 1.x, the project's root as its source folder): the configuration
 # and the table of contents at the root, the hand-written pages in book/, the pages the build
 # generates in book/generated/ (all of that folder is the build's own).
@@ -159,9 +161,21 @@ def book_root() -> Path:
     except OSError:  # the working folder was deleted: it cannot be inside an --out book
         return PROJECT_ROOT
     for folder in (here, *here.parents):
-        if (folder / OUT_MARKER).is_file():
+        if is_out_book(folder):
             return folder
     return PROJECT_ROOT
+
+
+def is_out_book(folder: Path) -> bool:
+    """Whether ``folder`` is a book ``build --out`` made: it holds the marker the build writes (a
+    regular file, not a link, with the build's text), not any file of that name."""
+    marker = Path(folder) / OUT_MARKER
+    try:
+        if marker.is_symlink() or not marker.is_file() or marker.stat().st_size != len(OUT_MARKER_TEXT):
+            return False
+        return marker.read_text(encoding="utf-8") == OUT_MARKER_TEXT
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def resolve_path(path: str | os.PathLike) -> Path:

@@ -24,7 +24,16 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 from claimbook.common.files import current_umask
-from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, GENERATED_DIR, OUT_MARKER, PROJECT_ROOT, TOC_FILE
+from claimbook.common.paths import (
+    BOOK_DIR,
+    CONFIG_FILE,
+    GENERATED_DIR,
+    OUT_MARKER,
+    OUT_MARKER_TEXT,
+    PROJECT_ROOT,
+    TOC_FILE,
+    is_out_book,
+)
 from claimbook.pipeline.digests import file_digest
 
 LOCK_FILE = ".claimbook.lock"
@@ -75,11 +84,12 @@ def check_out_folder(out: Path, project: Path = PROJECT_ROOT) -> Path:
         raise OutputError(f"--out {given}: is a file, not a folder; nothing was written")
     if target.is_dir():
         entries = [entry.name for entry in target.iterdir()]
-        marker = target / OUT_MARKER
-        if entries and not (marker.is_file() and not marker.is_symlink()):  # a folder named so is no marker
+        if entries and not is_out_book(target):
+            found = "no" if not (target / OUT_MARKER).exists() else "its own"
+            written = "" if found == "no" else " is not the one the build writes"
             raise OutputError(
                 f"--out {given}: the folder is not empty and was not made by `claimbook build --out` "
-                f"(no {OUT_MARKER}); choose a new or empty folder"
+                f"({found} {OUT_MARKER}{written}); choose a new or empty folder"
             )
     return target
 
@@ -89,7 +99,7 @@ def mark_out_folder(target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     marker = target / OUT_MARKER
     if not marker.exists():
-        marker.write_text(json.dumps({"made_by": "python -m claimbook build --out"}) + "\n", encoding="utf-8")
+        marker.write_text(OUT_MARKER_TEXT, encoding="utf-8")
 
 
 def first_missing(folder: Path) -> Path | None:
@@ -108,7 +118,7 @@ def discard_new_out(target: Path, made_from: Path | None, keep: tuple[str, ...] 
     empty or held only its marker: all it holds is the build's (the build held its lock from the
     start), but the names in ``keep`` (a marker that was there before). The folders the build made
     (``made_from``, the outermost it made, down to ``target``) go; a folder the user made stays."""
-    if not (target / OUT_MARKER).is_file():
+    if not is_out_book(target):
         return
     for entry in list(target.iterdir()):
         if entry.name in keep:
@@ -165,7 +175,7 @@ def owner(path: Path, project: Path = PROJECT_ROOT) -> Path | None:
     if resolved == project or resolved.is_relative_to(project):
         return project
     for folder in resolved.parents:
-        if (folder / OUT_MARKER).is_file():
+        if is_out_book(folder):
             return folder
     return None
 

@@ -11,6 +11,7 @@ import yaml
 from claimbook.claims import params
 from claimbook.claims.registry import RegistryError
 from claimbook.common.formatting import signed_percent
+from claimbook.common.paths import OUT_MARKER_TEXT
 from claimbook.engine import SPECS, load_registry
 from claimbook.engine.verdict import gap_percent, matches, reaches, weakest
 from claimbook.inputs.reference import annotate, load_reference
@@ -358,9 +359,20 @@ def test_out_folder_rules(tmp_path):
     (tmp_path / "empty").mkdir()
     assert outputs.check_out_folder(tmp_path / "empty")
     (tmp_path / "ours").mkdir()
-    (tmp_path / "ours" / ".claimbook-out").write_text("{}")
+    outputs.mark_out_folder(tmp_path / "ours")
     (tmp_path / "ours" / "book").mkdir()
     assert outputs.check_out_folder(tmp_path / "ours")
+    for forged in ("", "{}", OUT_MARKER_TEXT + " "):  # a file of the marker's name is no marker
+        (tmp_path / f"forged{len(forged)}").mkdir()
+        (tmp_path / f"forged{len(forged)}" / ".claimbook-out").write_text(forged)
+        (tmp_path / f"forged{len(forged)}" / "notes.txt").write_text("mine")
+        with pytest.raises(
+            outputs.OutputError, match="its own .claimbook-out is not the one the build writes"
+        ):
+            outputs.check_out_folder(tmp_path / f"forged{len(forged)}")
+        outputs.discard_new_out(tmp_path / f"forged{len(forged)}", None)
+        assert (tmp_path / f"forged{len(forged)}" / "notes.txt").read_text() == "mine"
+        assert outputs.owner(tmp_path / f"forged{len(forged)}" / "notes.txt", ROOT) is None
     (tmp_path / "theirs").mkdir()
     (tmp_path / "theirs" / "notes.txt").write_text("mine")
     (tmp_path / "file.txt").write_text("mine")
@@ -564,7 +576,7 @@ def test_one_lock_for_every_writer(tmp_path):
     with outputs.Lock(tmp_path):  # released
         pass
     assert _names(tmp_path) == []  # nothing is created to hold it
-    book = _folder(tmp_path / "book", **{".claimbook-out": "{}"})
+    book = _folder(tmp_path / "book", **{".claimbook-out": OUT_MARKER_TEXT})
     assert outputs.owner(book / "data" / "x.csv", tmp_path / "project") == book
     assert outputs.owner(tmp_path / "elsewhere.csv", tmp_path / "project") is None
 

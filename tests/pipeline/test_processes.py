@@ -458,7 +458,9 @@ def full_disk_out(tmp_path):
         pytest.skip("mounting a tmpfs needs root")
     out = tmp_path / "out"
     (out / "_build").mkdir(parents=True)
-    (out / ".claimbook-out").write_text("{}\n")
+    from claimbook.common.paths import OUT_MARKER_TEXT
+
+    (out / ".claimbook-out").write_text(OUT_MARKER_TEXT)
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=400m", "claimbook-full", str(out / "_build")],
         capture_output=True,

@@ -1219,7 +1219,9 @@ def build_on_tmpfs(tmp_path):
         pytest.skip("mounting a tmpfs needs root; tests/pipeline/test_parts.py simulates another file system")
     out = tmp_path / "out"
     (out / "_build").mkdir(parents=True)
-    (out / MARKER).write_text("{}\n")
+    from claimbook.common.paths import OUT_MARKER_TEXT
+
+    (out / MARKER).write_text(OUT_MARKER_TEXT)
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=256m", "claimbook-test", str(out / "_build")],
         capture_output=True,
