@@ -220,7 +220,8 @@ def explain_rows(rows: pd.DataFrame, codes=None) -> list[str]:
         }
     )
     if open_rows and "open-division" in codes:
-        sentences.append(f"{_join(open_rows)}: Open division")
+        # The results' division, said of the results: the same name may have Closed results too.
+        sentences.append(f"Open-division results used: {_join(open_rows)}")
     inferred = rows[rows["inferred"].astype(bool)]
     if not inferred.empty and "inferred" in codes:
         sentences.append(f"flagged inferred: {'; '.join(_inferred_cases(inferred))}")

@@ -599,7 +599,7 @@ def _cited(item, with_system: bool) -> str:
     division = f", {str(item.division).capitalize()} division" if item.division else ""
     system = f"{item.organization} {item.system}{division}"
     if str(item.note).startswith(INFERRED_DIVISION):
-        return f"{item.id} ({system} {INFERRED_DIVISION}; the ID as cited by {item.stated_by})"
+        return f"{item.id} ({system}, the {INFERRED_DIVISION}; the ID as cited by {item.stated_by})"
     if str(item.note).startswith(INFERRED_SYSTEM):
         return f"{item.id} ({system}, {INFERRED_SYSTEM}; the ID as cited by {item.stated_by})"
     return f"{item.id} ({system}, as stated by {item.stated_by})"

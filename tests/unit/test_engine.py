@@ -532,7 +532,7 @@ def test_a_partner_counts_through_its_strongest_results(tmp_path):
     }
     result_ = check(world(tmp_path, rows, [claim]), "partners")
     assert result_.verdict == SUPPORTED_WITH_CAVEATS and result_.caveats == ("open-division",)
-    assert any("Beta y (8 GPUs, NVIDIA B300): Open division" in note for note in result_.notes)
+    assert any("Open-division results used: Beta y (8 GPUs, NVIDIA B300)" in note for note in result_.notes)
 
 
 def test_a_count_that_depends_on_a_definition_says_so(tmp_path):

@@ -228,6 +228,13 @@ def test_a_result_id_of_a_system_in_two_divisions_says_its_division():
     cited = [text for found in blocks.ids_for(ids, rows, with_system=True) for text in found]
     assert any("6.1-0003 (AMD 8xMI355X, Closed division" in text for text in cited), cited
     assert any("6.1-0109 (AMD 8xMI355X, Open division" in text for text in cited), cited
+    # Who inferred what, said once: the book's own notes (data/result_ids.csv) start so.
+    ids["note"] = [f"{blocks.INFERRED_SYSTEM}: matched", f"{blocks.INFERRED_DIVISION}: its figures"]
+    cited = [text for found in blocks.ids_for(ids, rows, with_system=True) for text in found]
+    assert cited == [
+        "6.1-0003 (AMD 8xMI355X, Closed division, system inferred by this book; the ID as cited by amd-v6.1)",
+        "6.1-0109 (AMD 8xMI355X, Open division, the division inferred by this book; the ID as cited by amd-v6.1)",
+    ], cited
 
 
 def test_where_the_announcements_meet_says_when_each_was_published(tmp_path):
@@ -290,7 +297,9 @@ def test_an_open_result_is_flagged_with_its_accelerator():
             "inferred": [False, False],
         }
     )
-    assert explain_rows(rows, {"open-division"}) == ["AMD 8xGPU (8 GPUs, AMD MI355X): Open division"]
+    assert explain_rows(rows, {"open-division"}) == [
+        "Open-division results used: AMD 8xGPU (8 GPUs, AMD MI355X)"
+    ]
 
 
 def test_a_part_in_a_table_is_named_by_its_parents_title(tmp_path):
