@@ -167,6 +167,8 @@ def _figure_words(figure: Figure) -> str:
     quantifier = "" if figure.quantifier == EXACTLY else figure.quantifier.replace("-", " ") + " "
     if figure.value is None:
         return quantifier.strip()
+    if not figure.written[:1].isdigit():  # "twice", "double": the word says its unit
+        return quantifier + figure.written
     return quantifier + figure.written + ("" if figure.unit in ("%", "x") else " ") + figure.unit
 
 

@@ -430,3 +430,27 @@ def test_a_round_of_something_else_is_no_earlier_round():
     drafted, _ = _drafted("After its last round of funding, Acme is 30% faster on Llama 2 70B Offline.")
     (claim,) = yaml.safe_load(drafted)["claims"]
     assert claim["kind"] != "round-gain", drafted
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("The MI355X offers 1.3x the memory capacity of the B200.", "not-checkable"),
+        ("Our partners find the MI355X twice as easy to deploy as the B200.", "not-checkable"),
+        ("On Llama 2 70B the MI355X has a 40% lower cost per token than the B200.", "not-checkable"),
+        ("The MI355X is 1.3x as fast as the B200 on Llama 2 70B Offline.", "ratio"),
+        ("On Llama 2 70B the MI355X gives twice the throughput of the B200.", "ratio"),
+    ],
+)
+def test_a_figure_of_what_no_result_measures_is_proposed_as_not_checkable(sentence, kind):
+    drafted, _ = _drafted(sentence)
+    (claim,) = yaml.safe_load(drafted)["claims"]
+    assert claim["kind"] == kind, drafted
+    if kind == "not-checkable":
+        assert claim["reason"] == "TODO" and "what MLPerf does not measure" in drafted
+
+
+def test_a_figure_written_as_a_word_is_kept_as_written():
+    drafted, _ = _drafted("On Llama 2 70B the MI355X gives nearly double the throughput of the B200.")
+    (claim,) = yaml.safe_load(drafted)["claims"]
+    assert claim["statement"].endswith("its figure kept (nearly double)"), claim["statement"]

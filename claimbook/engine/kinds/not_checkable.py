@@ -15,6 +15,7 @@ sizes, never deciding.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import pandas as pd
@@ -40,13 +41,39 @@ class NotCheckableCase(CaseDetail):
     """A statement no result settles has no cases: nothing to detail."""
 
 
-# Proposed by ``draft`` for a sentence that names nothing the results hold.
+# What a figure may be said of that no MLPerf result measures: a GPU's memory, a price, the
+# ease of deploying it ("1.3x the memory capacity", "twice as easy to deploy").
+_UNMEASURED = re.compile(
+    r"\b(?:memory|capacity|bandwidth|HBM|prices?|costs?|TCO|dollars?|cheaper|easy|easier|satisfaction"
+    r"|density|footprint|floor space)\b",
+    re.IGNORECASE,
+)
+UNMEASURED_REACH = 40  # the characters after a figure read for what it is said of
+
+
+def _said_of_the_unmeasured(statement, figure) -> bool:
+    """Whether the words right after the figure make it a figure of what no result measures."""
+    if figure is None:
+        return False
+    after = statement.text[
+        figure.start + len(figure.written) : figure.start + len(figure.written) + UNMEASURED_REACH
+    ]
+    return _UNMEASURED.search(after) is not None
+
+
+# Proposed by ``draft`` for a sentence that names nothing the results hold, or a figure of what
+# they do not measure.
 DRAFTING = Drafting(
     proposals=(
         Proposal(
             10,
             lambda s, f: not (s.benchmarks or s.families or s.organizations),
             "it names no benchmark, accelerator or submitter of the results",
+        ),
+        Proposal(
+            15,
+            _said_of_the_unmeasured,
+            "its figure is of what MLPerf does not measure (memory, a price)",
         ),
     ),
     todos=("reason",),
