@@ -18,10 +18,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 
+from claimbook.common import identifiers
 from claimbook.common.paths import resolve_path
 from claimbook.inputs.csvfile import IngestError, read_table
 from claimbook.inputs.names import contains_name, squash
@@ -291,10 +293,46 @@ def load_result_ids(path: str | os.PathLike = "data/result_ids.csv") -> pd.DataF
 def load_sources(path: str | os.PathLike = "data/mlperf/sources.csv") -> dict[str, dict]:
     """Where each round's results come from: repository, file, commit, checksum, publication date."""
     path = resolve_path(path)
-    found = {}
+    found, lines = {}, {}
     for line, record in read_table(path, "results source table", SOURCE_COLUMNS, "rounds"):
         values = {name: (record.get(name) or "").strip() for name in SOURCE_COLUMNS}
-        if not values["round"]:
-            raise IngestError(f"{path}, line {line}: round is empty")
+        _check_source(f"{path}, line {line}", values)
+        if values["round"] in found:  # a second line would silently replace the first
+            raise IngestError(
+                f"{path}, line {line}: {values['round']} has a line already (line {lines[values['round']]}); "
+                "keep one line per round"
+            )
         found[values["round"]] = values
+        lines[values["round"]] = line
     return found
+
+
+# What each column of sources.csv must look like: a citation prints them as they are.
+_SOURCE_RULES = {
+    "repository": (
+        re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*"),
+        "OWNER/NAME, e.g. mlcommons/inference_results_v6.1",
+    ),
+    "file": (re.compile(r"[\w-][\w.-]*(?:/[\w-][\w.-]*)*"), "a file of the repository, e.g. summary.csv"),
+    "commit": (re.compile(r"[0-9a-f]{40}"), "a commit's 40 hexadecimal digits"),
+    "sha256": (re.compile(r"[0-9a-f]{64}"), "the file's SHA-256 in 64 hexadecimal digits"),
+}
+
+
+def _check_source(where: str, values: dict) -> None:
+    """One line of sources.csv as a citation may print it; IngestError naming the line if not."""
+    for column, value in values.items():
+        character = identifiers.unsafe_character(value)
+        if character:
+            raise IngestError(f"{where}: {column} holds the character {character} (a control character)")
+    if not identifiers.is_round(values["round"]):
+        raise IngestError(f"{where}: the round {values['round'][:40]!r} is not {identifiers.ROUND_RULE}")
+    for column, (rule, said) in _SOURCE_RULES.items():
+        if not rule.fullmatch(values[column]):
+            raise IngestError(f"{where}: {column} {values[column][:80]!r} is not {said}")
+    try:
+        datetime.strptime(values["published"], "%d %B %Y")
+    except ValueError:
+        raise IngestError(
+            f"{where}: published {values['published'][:40]!r} is not a date such as 16 September 2026"
+        ) from None

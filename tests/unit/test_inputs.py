@@ -8,6 +8,7 @@ import codecs
 import csv
 import gzip
 import io
+import re
 
 import pytest
 
@@ -637,3 +638,49 @@ def test_each_step_of_a_history_names_the_source_of_both_its_figures():
                 assert step.to_source == source[(step.to_round, step.scenario)]
                 steps += 1
     assert steps
+
+
+SOURCES_HEADER = "round,repository,file,commit,sha256,published\n"
+GOOD_SOURCE = f"v6.1,mlcommons/inference_results_v6.1,summary.csv,{'a' * 40},{'b' * 64},16 September 2026\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "phrase"),
+    [
+        (GOOD_SOURCE.replace("v6.1,", "6.1,", 1), "the round '6.1' is not of the form vMAJOR.MINOR"),
+        (GOOD_SOURCE.replace("mlcommons/inference_results_v6.1", "inference results"), "repository"),
+        (GOOD_SOURCE.replace("summary.csv", "../summary.csv"), "file '../summary.csv' is not a file"),
+        (GOOD_SOURCE.replace("a" * 40, "a" * 12), "commit's 40 hexadecimal digits"),
+        (GOOD_SOURCE.replace("b" * 64, "B" * 64), "SHA-256 in 64 hexadecimal digits"),
+        (GOOD_SOURCE.replace("16 September 2026", "2026-09-16"), "published '2026-09-16' is not a date"),
+        (GOOD_SOURCE.replace("summary.csv", "summary\x1b.csv"), "file holds the character \\x1b"),
+        (GOOD_SOURCE + GOOD_SOURCE, "line 3: v6.1 has a line already (line 2)"),
+    ],
+)
+def test_a_broken_line_of_the_sources_table_is_refused_naming_it(tmp_path, line, phrase):
+    """sources.csv is what each citation prints of a round's source: a line a citation could not
+    print truly is refused where it is, never half read (a second line of a round replaced the first)."""
+    from claimbook.inputs.csvfile import IngestError
+    from claimbook.inputs.reference import load_sources
+
+    table = tmp_path / "sources.csv"
+    table.write_text(SOURCES_HEADER + line, encoding="utf-8")
+    with pytest.raises(IngestError, match=re.escape(phrase)) as refused:
+        load_sources(table)
+    assert str(refused.value).startswith(f"{table}, line ")
+    table.write_text(SOURCES_HEADER + GOOD_SOURCE, encoding="utf-8")
+    assert load_sources(table)["v6.1"]["commit"] == "a" * 40
+
+
+def test_a_broken_sources_table_stops_check_and_build_in_one_line(tmp_path):
+    from tests.helpers.clirun import in_copy
+    from tests.helpers.project import project_copy
+
+    copy = project_copy(tmp_path / "project")
+    table = copy / "data" / "mlperf" / "sources.csv"
+    table.write_text(
+        table.read_text(encoding="utf-8").replace("16 September 2026", "someday"), encoding="utf-8"
+    )
+    for command in (("check", "amd-wan-vs-b300"), ("build", "--out", str(tmp_path / "out"))):
+        one_error_line(in_copy(copy, *command), "published 'someday' is not a date", code=2, starts="error: ")
+    assert not (tmp_path / "out").exists()
