@@ -440,6 +440,7 @@ def test_a_round_of_something_else_is_no_earlier_round():
         ("On Llama 2 70B the MI355X has a 40% lower cost per token than the B200.", "not-checkable"),
         ("The MI355X is 1.3x as fast as the B200 on Llama 2 70B Offline.", "ratio"),
         ("On Llama 2 70B the MI355X gives twice the throughput of the B200.", "ratio"),
+        ("On Llama 2 70B the MI355X has 1.5x the serving capacity of the B200.", "ratio"),
     ],
 )
 def test_a_figure_of_what_no_result_measures_is_proposed_as_not_checkable(sentence, kind):

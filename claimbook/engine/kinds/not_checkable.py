@@ -42,10 +42,11 @@ class NotCheckableCase(CaseDetail):
 
 
 # What a figure may be said of that no MLPerf result measures: a GPU's memory, a price, the
-# ease of deploying it ("1.3x the memory capacity", "twice as easy to deploy").
+# ease of deploying it ("1.3x the memory capacity", "twice as easy to deploy"). Not "capacity"
+# or "density" alone: "twice the serving capacity" is a throughput.
 _UNMEASURED = re.compile(
-    r"\b(?:memory|capacity|bandwidth|HBM|prices?|costs?|TCO|dollars?|cheaper|easy|easier|satisfaction"
-    r"|density|footprint|floor space)\b",
+    r"\b(?:memory|bandwidth|HBM|prices?|costs?|TCO|dollars?|cheaper|easy|easier|satisfaction"
+    r"|footprint|floor space)\b",
     re.IGNORECASE,
 )
 UNMEASURED_REACH = 40  # the characters after a figure read for what it is said of
