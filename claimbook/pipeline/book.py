@@ -27,7 +27,7 @@ from pathlib import Path
 from claimbook.claims.todos import todo_text
 from claimbook.common.errors import BuildError
 from claimbook.common.interrupts import as_interrupts
-from claimbook.pipeline import jupyterbook, kernelfolders, outputs
+from claimbook.pipeline import jupyterbook, kernelfolders, outputs, verify
 from claimbook.pipeline.assemble import assemble
 from claimbook.pipeline.cache import unchanged_answer
 from claimbook.pipeline.limits import ensure_address_space, ensure_open_files
@@ -110,6 +110,17 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
     """The build once its inputs are read and checked: the target made ready, then the book
     made in a staging folder of its own."""
     target = request.target
+    if loaded.table is not None:  # other results: a claim that switched subject stops it now
+        built = (
+            {
+                claim
+                for job in plan(loaded.data.registry, loaded.changes, request.only)
+                for claim in job.claims
+            }
+            if request.only
+            else None
+        )
+        verify.refuse_a_switched_subject(request.root, loaded.data, request.report, built)
     if not request.to_out:
         return _build_marked(request, loaded, server)
     made_from = outputs.first_missing(target)
@@ -124,6 +135,19 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
             if new:  # a book that never came: what this build made goes ("nothing was changed")
                 outputs.discard_new_out(target, made_from, keep=tuple(held))
             raise
+
+
+def _refuse_a_switched_subject(request: BuildRequest, loaded: Loaded) -> None:
+    """A build on other results stops before its first page where a claim's subject moved to
+    another organization's system (of the pages it builds)."""
+    if loaded.table is None:
+        return
+    built = None
+    if request.only:
+        built = {
+            claim for job in plan(loaded.data.registry, loaded.changes, request.only) for claim in job.claims
+        }
+    verify.refuse_a_switched_subject(request.root, loaded.data, request.report, built)
 
 
 def _build_marked(request: BuildRequest, loaded: Loaded, server: BuildServer) -> BuildResult:

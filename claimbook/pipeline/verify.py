@@ -66,6 +66,28 @@ def switched_error(found: list) -> BuildError | None:
     )
 
 
+def refuse_a_switched_subject(root, data, report, claim_ids=None) -> None:
+    """Before any page runs on other results (``--results``): the engine's check of every claim
+    (as ``check`` makes it, in a second or two), so that a claim whose subject moved to another
+    organization's system stops the build at once, in ``check``'s words, not after every page
+    has been executed. Other drift is left to the build's own list, from its pages' rows.
+    ``claim_ids``: only those claims (the pages ``--only`` builds)."""
+    from claimbook.engine import scorecard
+    from claimbook.pipeline.load import judged
+
+    rows = []
+    for claim in data.registry.claims:
+        if claim_ids is not None and claim.id not in claim_ids:
+            continue  # (``--only``: the claims of the pages built)
+        rows += scorecard.normalise(
+            scorecard.rows_for(judged(claim, data), claim.chapter or claim.announcement)
+        )
+    found = [item for item in drifted(root, rows) if item.switched]
+    if found:
+        report_drift(found, report)
+        raise switched_error(found)
+
+
 def report_drift(found: list, report) -> None:
     """The drift list, printed once: each claim, then each of its cases on a line of its own, wrapped."""
     import textwrap

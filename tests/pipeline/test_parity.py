@@ -203,3 +203,15 @@ def test_check_and_build_give_the_same_error_and_exit_code(outcomes, case):
     if check["code"] == 2:  # bad input: the one line is all that is said (a build names its input first)
         said = [line for line in build["stderr"].splitlines() if not line.startswith("ingesting ")]
         assert check["stderr"].splitlines() == said == errors["check"], (check["stderr"], build["stderr"])
+
+
+def test_a_build_on_results_where_a_subject_moved_stops_before_its_first_page(outcomes):
+    """``check`` finds a subject moved to another organization's system in a second or two: a
+    build on those results finds it as soon, before any page is executed, and lists the same drift."""
+    check, build = outcomes["a subject moved to another organization"]
+    assert "executed " not in build["stderr"] and "executing" not in build["stderr"], build["stderr"]
+    drift = [line for line in check["stderr"].splitlines() if line.startswith(("drift:", "  "))]
+    assert drift and all(line in build["stderr"].splitlines() for line in drift), (
+        check["stderr"],
+        build["stderr"],
+    )
