@@ -29,6 +29,23 @@ def _rename_hint(registry, organization: str, system: str, after: str) -> str:
     return " (no claim names it: the claims that pick it by other fields follow the new name)"
 
 
+def refuse_other_rounds(old, new, old_path, new_path) -> None:
+    """``diff`` compares two versions of one round's results (a correction, a re-publication):
+    a system's result of one round set against its result of another is no change of a result,
+    and the claims it would list read one round only. UsageError naming both rounds if not."""
+    from claimbook.common.errors import UsageError
+    from claimbook.inputs.earlier import round_order
+
+    def rounds(table) -> str:
+        return ", ".join(sorted(set(table["round"].astype(str)), key=round_order)) or "no round"
+
+    if rounds(old) != rounds(new):
+        raise UsageError(
+            f"{old_path} holds {rounds(old)} and {new_path} {rounds(new)}: diff compares two versions of one "
+            "round's results; a result of one round against another's is no change of a result"
+        )
+
+
 def explained_diff(root: Path, old, new, given: dict, show_all: bool = False) -> str:
     from claimbook.engine import load_registry
     from claimbook.engine.context import book_data

@@ -134,6 +134,19 @@ def test_diff_names_what_a_bad_file_is(tmp_path, case, side):
     one_error_line(claimbook("diff", *pair), DIFF_PHRASES[case], code=2, starts=f"error: {path}", stdout="")
 
 
+def test_diff_of_two_rounds_tables_is_refused_naming_both():
+    """Each round's results are new submissions, not changed results: a diff of them would list
+    every system's result of both as "changed" and the claims of both rounds as touched."""
+    older, newer = ROOT / "data" / "mlperf" / "v5.1.csv", ROOT / "data" / "mlperf" / "v6.1.csv"
+    line = one_error_line(
+        claimbook("diff", older, newer),
+        "holds v5.1 and",
+        "v6.1: diff compares two versions of one round's",
+        code=2,
+    )
+    assert str(older) in line and str(newer) in line
+
+
 def test_diff_of_a_missing_file(tmp_path):
     absent = tmp_path / "absent.csv"
     one_error_line(
