@@ -110,17 +110,7 @@ def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) ->
     """The build once its inputs are read and checked: the target made ready, then the book
     made in a staging folder of its own."""
     target = request.target
-    if loaded.table is not None:  # other results: a claim that switched subject stops it now
-        built = (
-            {
-                claim
-                for job in plan(loaded.data.registry, loaded.changes, request.only)
-                for claim in job.claims
-            }
-            if request.only
-            else None
-        )
-        verify.refuse_a_switched_subject(request.root, loaded.data, request.report, built)
+    _refuse_a_switched_subject(request, loaded)  # other results: a switched subject stops it now
     if not request.to_out:
         return _build_marked(request, loaded, server)
     made_from = outputs.first_missing(target)
