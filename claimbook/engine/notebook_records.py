@@ -54,6 +54,13 @@ def collect(notebook_path: str | os.PathLike, kind: str) -> list[dict]:
     return copy.deepcopy(_records(*key).get(mime_type(kind), []))  # the caller's own rows
 
 
+def recorded(notebook_path: str | os.PathLike) -> bool:
+    """Whether an executed notebook recorded anything for the build (rows of any kind)."""
+    info = os.stat(notebook_path)
+    key = (os.path.abspath(notebook_path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+    return any(_records(*key).values())
+
+
 @functools.lru_cache(maxsize=1024)
 def _records(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> dict:
     notebook = json.loads(Path(path).read_text(encoding="utf-8"))

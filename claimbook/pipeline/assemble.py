@@ -28,14 +28,17 @@ class Assembled(NamedTuple):
     moves: list  # the claims whose verdict or deciding figure moved (``engine.moves``)
 
 
-def assemble(request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict) -> Assembled:
+def assemble(
+    request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict, running: frozenset = frozenset()
+) -> Assembled:
     """Write the staged book's scorecard, generated pages, costs and cache. A disagreement or (under --strict, or a subject switched) a
-    drift stops the build before anything is put in place."""
+    drift stops the build before anything is put in place. The notebooks of the pages
+    ``running`` (still executing, with no claim of their own) are not read."""
     from claimbook.engine import drift, notebook_records, scorecard
 
     data, generated = loaded.data, staged.generated
     included, text_only = shown_claims(data.registry, staged.pages, request.only)
-    notebooks = [generated / f"{job.name}.ipynb" for job in staged.pages]
+    notebooks = [generated / f"{job.name}.ipynb" for job in staged.pages if job.name not in running]
     rows = [row for path in notebooks for row in scorecard.collect(path)]
     rows += [
         row

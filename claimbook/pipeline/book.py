@@ -175,8 +175,14 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: Bu
         else None
     )
     try:
-        checks = run_pages(request, staged, loaded.data, server)
-        assembled = assemble(request, staged, loaded, checks)
+        # (assembled while the pages with no claim of their own still run: ``run_pages``)
+        _, assembled = run_pages(
+            request,
+            staged,
+            loaded.data,
+            server,
+            assemble=lambda checks, running: assemble(request, staged, loaded, checks, running),
+        )
         html_folder = None
         if request.html:
             html_folder = compile_html(request, staged.folder, builder, assembled.assembly)

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ SITE_STAMP = ".claimbook-site.json"
 # (``execute_notebooks: off``): myst-nb's clients that execute pages, and with them jupyter-cache,
 # SQLAlchemy and nbclient (a third of what a jupyter-book process imports, a quarter of a second
 # of CPU), are never used. Its processes put modules in their place, which say so if one ever is.
+# (The same preamble has them read the table of contents with libyaml: ``toc_read_by_libyaml``.)
 WITHOUT_EXECUTION = r"""
 def without_execution():
     import sys, types
@@ -43,6 +45,27 @@ def without_execution():
         stub = types.ModuleType(f"myst_nb.core.execute.{module}")
         setattr(stub, client, type(client, (), {"__init__": refuse}))
         sys.modules[stub.__name__] = stub
+
+
+def toc_read_by_libyaml():
+    # The table of contents (the build's own ``_toc.yml``, a line a page) is read on every build
+    # by sphinx-external-toc with PyYAML's pure-Python loader: a tenth of a second at 360 pages.
+    # PyYAML's C loader (libyaml, in its wheels) reads the same YAML into the same values.
+    import yaml
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        return
+    import sphinx_external_toc.parsing as parsing
+
+    class WithLibyaml:
+        def __getattr__(self, name):
+            return getattr(yaml, name)
+
+        @staticmethod
+        def safe_load(stream):
+            return yaml.load(stream, Loader=yaml.CSafeLoader)
+
+    parsing.yaml = WithLibyaml()
 """
 
 # A jupyter-book process that imports itself and the heaviest Sphinx extensions while the
@@ -56,6 +79,7 @@ import importlib, json, os, sys, traceback
 
 die_with_parent(int(sys.argv[1]))  # the build: Sphinx never writes on after it
 without_execution()
+toc_read_by_libyaml()
 import tempfile
 
 # Its temporary files (the traceback of a crash) in the build's staging folder, even on a full
@@ -264,18 +288,25 @@ def compile_book(book: Path, work_root: Path, builder: subprocess.Popen | None =
         raise _system_failure(exc, work) from None
 
 
-def copy_site(html: Path, target: Path, work_root: Path, stamp: str, assembly: str | None) -> None:
+def copy_site(
+    html: Path, target: Path, work_root: Path, stamp: str, assembly: str | None, current: Path | None = None
+) -> None:
     """Copy the finished site ``html`` (in Sphinx's work folder under ``work_root``) to ``target``
     in the staging folder, stamped with what it was made from; at the first failure the partial
     copy goes, and on a failure of the system (a full disk) Sphinx's work folder too, said in the
-    one line a full disk in Sphinx gives."""
+    one line a full disk in Sphinx gives.
+
+    A file Sphinx did not rewrite since the ``current`` site was copied from it is linked from
+    that site rather than copied again (``_unchanged_in``): a rebuild that rewrote a few pages
+    copies those, not the site's tens of megabytes."""
     try:
         target.mkdir()
         for path in sorted(html.rglob("*")):  # a folder before what it holds
-            copy = target / path.relative_to(html)
+            relative = path.relative_to(html)
+            copy = target / relative
             if path.is_dir():
                 copy.mkdir()
-            else:
+            elif not _linked(path, None if current is None else current / relative, copy):
                 shutil.copy2(path, copy)
         write_stamp(target, stamp, assembly)
     except OSError as exc:
@@ -283,6 +314,26 @@ def copy_site(html: Path, target: Path, work_root: Path, stamp: str, assembly: s
         if exc.errno not in _SYSTEM_ERRNOS:
             raise
         raise _system_failure(exc, work_root / WORK_DIR) from None
+
+
+def _linked(made: Path, published: Path | None, copy: Path) -> bool:
+    """Whether ``copy`` is now a link to ``published``, the current site's file: only where that
+    is a regular file (never a link) as ``made`` is, the same size and last written at the same
+    nanosecond as ``made`` (a copy keeps its source's time; Sphinx rewriting the page, or anyone
+    editing the published one, changes it). The published site is never written in place (a
+    build puts a new one beside it and swaps), so the two names keep the same bytes."""
+    if published is None:
+        return False
+    try:
+        mine, theirs = made.stat(), os.lstat(published)
+        if not (stat.S_ISREG(theirs.st_mode) and stat.S_ISREG(mine.st_mode)):
+            return False
+        if (mine.st_size, mine.st_mtime_ns) != (theirs.st_size, theirs.st_mtime_ns):
+            return False
+        os.link(published, copy, follow_symlinks=False)
+    except OSError:  # (a file system without links, another device: the file is copied)
+        return False
+    return True
 
 
 def _compile(book: Path, work: Path, builder: subprocess.Popen | None) -> Path:

@@ -238,7 +238,7 @@ class Preview:
             staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
             # Then those that read every claim, and the engine's checks of the claims with no page.
             kept = dataclasses.replace(staged, to_run=wide)
-            checks = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
+            checks, _ = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
             checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
             if self._newer_change():
                 return None

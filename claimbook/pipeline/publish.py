@@ -67,7 +67,7 @@ def compile_html(request: BuildRequest, staging: Path, builder, assembly: str | 
     report("compiling HTML with jupyter-book")
     compiled = jupyterbook.compile_book(staging, target / "_build", builder)
     fresh = staging / "html"
-    jupyterbook.copy_site(compiled, fresh, target / "_build", stamp, assembly)
+    jupyterbook.copy_site(compiled, fresh, target / "_build", stamp, assembly, current)
     return fresh
 
 

@@ -96,9 +96,20 @@ def execution_foreseen(request: BuildRequest) -> bool:
         return False
 
 
-def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], server=None) -> None:
+def execute(
+    jobs: list[tuple],
+    workers: int,
+    report: Callable[[str], None],
+    server=None,
+    meanwhile: Callable[[frozenset], None] | None = None,
+    later: frozenset = frozenset(),
+) -> None:
     """Execute pages, in parallel when more than one must run; the first failure (or an
-    interrupt) stops the build: the pages still running are abandoned, their kernels killed."""
+    interrupt) stops the build: the pages still running are abandoned, their kernels killed.
+
+    ``meanwhile(running)`` is called in this thread once every page but those named ``later``
+    has run, while those of them still running (``running``) go on; a failure of it stops the
+    pages as a page's failure does."""
     from claimbook.pipeline.execute import execute_chapter
 
     started = time.perf_counter()
@@ -107,6 +118,8 @@ def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], serv
             for job in jobs:
                 execute_chapter(*job, server)
                 report(f"  executed {job[0]} ({seconds(time.perf_counter() - started)})")
+            if meanwhile is not None:
+                meanwhile(frozenset())
         except BaseException:
             abandon(server, [])
             raise
@@ -114,10 +127,18 @@ def execute(jobs: list[tuple], workers: int, report: Callable[[str], None], serv
     # Threads are enough: each page runs in its own kernel process, and a thread only waits for it.
     pool = ThreadPoolExecutor(max_workers=min(workers, len(jobs)), thread_name_prefix="page")
     futures = {pool.submit(execute_chapter, *job, server): job[0] for job in jobs}
+    running = set(futures.values())
     try:
+        if meanwhile is not None and running <= later:
+            meanwhile(frozenset(running))
+            meanwhile = None
         for future in as_completed(futures):
             future.result()
+            running.discard(futures[future])
             report(f"  executed {futures[future]} ({seconds(time.perf_counter() - started)} since start)")
+            if meanwhile is not None and running <= later:
+                meanwhile(frozenset(running))
+                meanwhile = None
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         abandon(server, list(futures))
@@ -162,22 +183,45 @@ def abandon(server, futures: list) -> None:
         logger.disabled = False
 
 
-def run_pages(request: BuildRequest, staged: Staged, data, server, keep_server: bool = False) -> dict:
+def run_pages(
+    request: BuildRequest,
+    staged: Staged,
+    data,
+    server,
+    keep_server: bool = False,
+    assemble: Callable[[dict, frozenset], object] | None = None,
+) -> tuple[dict, object]:
     """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``;
-    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it)."""
+    the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it).
+
+    With ``assemble(checks, running)``, the book is assembled too (its result returned beside
+    the checks): as soon as every page of claims has run, while the pages with no claim of
+    their own (where the announcements meet, the explorer: they record no verdict) still run,
+    so that a one-claim rebuild does not wait for the page that reads every claim before it
+    assembles; ``running`` names the pages still running, whose notebooks it must not read. A
+    page of those that recorded something after all has the book assembled again, whole."""
     report, to_run = request.report, staged.to_run
     reused = len(staged.pages) - len(to_run)
     if reused:
         report(f"reusing {reused} page(s) whose inputs did not change")
     checked = _checked_now(data.registry, staged, request.only)
     if not to_run:
-        return _checks(data, checked)
+        checks = _checks(data, checked)
+        return checks, None if assemble is None else assemble(checks, frozenset())
     workers = request.workers
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
-    checks = _execute_while_checking(to_run, workers, report, server, lambda: _checks(data, checked))
+    later = frozenset(job.name for job in staged.pages if not job.claims)
+    checks, assembled = _execute_while_checking(
+        to_run, workers, report, server, lambda: _checks(data, checked), assemble, later
+    )
     if server is not None and not keep_server:
         server.stop()  # its memory is the HTML's now
-    return checks
+    if assemble is not None and assembled[1]:
+        from claimbook.engine.notebook_records import recorded
+
+        if any(recorded(inside(staged.generated, f"{name}.ipynb")) for name in assembled[1]):
+            return checks, assemble(checks, frozenset())
+    return checks, None if assemble is None else assembled[0]
 
 
 def _checked_now(registry, staged: Staged, only) -> set[str]:
@@ -197,8 +241,12 @@ def _checks(data, checked: set[str]) -> dict:
     return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
 
 
-def _execute_while_checking(to_run, workers: int, report, server, check_all: Callable[[], dict]) -> dict:
-    """Execute the pages, and meanwhile ``check_all`` in a thread: the checks.
+def _execute_while_checking(
+    to_run, workers: int, report, server, check_all: Callable[[], dict], assemble=None, later=frozenset()
+) -> tuple[dict, tuple]:
+    """Execute the pages, and meanwhile ``check_all`` in a thread: the checks, and what
+    ``assemble`` made with them once only pages ``later`` ran, with the names of those then
+    still running.
 
     The engine's checks need no page: they are made while the kernels run, which leaves this
     process waiting anyway. What executing a page imports is imported first: sharing the
@@ -209,8 +257,11 @@ def _execute_while_checking(to_run, workers: int, report, server, check_all: Cal
 
     def check_all_and_import() -> dict:
         checks = check_all()
-        # What assembling the book then needs (its front page's chart imports altair), imported
-        # while this process waits for the kernels rather than after them.
+        # What assembling the book and compiling its HTML then need (the chart bundle's version
+        # is altair's, a fifth of a second of imports), imported while this process waits for
+        # the kernels rather than after them.
+        import altair  # noqa: F401
+
         import claimbook.engine.notebook_records
         import claimbook.engine.scorecard
         import claimbook.present.markdown_pages  # noqa: F401
@@ -219,9 +270,14 @@ def _execute_while_checking(to_run, workers: int, report, server, check_all: Cal
 
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks")
     pending = checker.submit(check_all_and_import)
+    assembled: list = [None, frozenset()]
+
+    def meanwhile(running: frozenset) -> None:
+        assembled[:] = [assemble(pending.result(), running), running]
+
     try:
-        execute(to_run, workers, report, server)
-        return pending.result()
+        execute(to_run, workers, report, server, None if assemble is None else meanwhile, later)
+        return pending.result(), tuple(assembled)
     finally:
         # A failed or interrupted build does not wait for the checks: the thread ends by itself.
         checker.shutdown(wait=False, cancel_futures=True)

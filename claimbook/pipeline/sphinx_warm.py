@@ -43,6 +43,7 @@ import json, os, pickle, sys, time, traceback
 
 die_with_parent(int(sys.argv[2]))  # the preview
 without_execution()
+toc_read_by_libyaml()
 import sphinx.builders
 from sphinx.application import Sphinx
 from sphinx.builders import Builder

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -97,6 +98,15 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
     assert {
         path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")
     } == before
+    # Assembled while the page that reads every claim still ran (it records no verdict): the
+    # scorecard, the ledger and the announcement pages are byte for byte the committed book's.
+    committed = subprocess.run(
+        ["git", "ls-files", "book/generated"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(committed) > len(before)
+    for name in committed:
+        if Path(name).name != "cache.json" and not Path(name).name.startswith(".claimbook-"):  # (bookkeeping)
+            assert (out_book / name).read_bytes() == (ROOT / name).read_bytes(), name
 
 
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():

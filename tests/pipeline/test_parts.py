@@ -619,6 +619,62 @@ def test_sync_rewrites_only_what_changed(tmp_path):
     assert not (work / "book" / "stale.md").exists()
 
 
+def test_a_site_copy_links_what_sphinx_left_as_the_published_site_has_it(tmp_path):
+    # The finished site is copied out of Sphinx's work folder on every build that compiled it: a
+    # page Sphinx did not rewrite since the current site was copied from it is linked from that
+    # site (no second copy of tens of megabytes); a rewritten page, a page edited in the
+    # published site, or a link placed there, is copied.
+    made, work_root = tmp_path / "work" / "html", tmp_path / "build"
+    (made / "book").mkdir(parents=True)
+    for name in (
+        "index.html",
+        "book/kept.html",
+        "book/rewritten.html",
+        "book/edited.html",
+        "book/linked.html",
+    ):
+        (made / name).write_text(f"first {name}")
+    current = tmp_path / "current"
+    jupyterbook.copy_site(made, current, work_root, "stamp-1", None)
+    assert jupyterbook.read_stamp(current) == "stamp-1"
+    (made / "book" / "rewritten.html").write_text("second text, as Sphinx writes a changed page")
+    edited = current / "book" / "edited.html"
+    edited.write_text("FIRST book/edited.html")  # as long as before: its time tells it was edited
+    os.utime(edited, ns=(1, edited.stat().st_mtime_ns + 1_000_000_000))
+    (current / "book" / "linked.html").unlink()
+    (current / "book" / "linked.html").symlink_to(made / "book" / "linked.html")
+    fresh = tmp_path / "fresh"
+    jupyterbook.copy_site(made, fresh, work_root, "stamp-2", "assembly", current)
+    for name in ("index.html", "book/kept.html"):
+        assert os.path.samefile(fresh / name, current / name)
+    for name in ("book/rewritten.html", "book/edited.html", "book/linked.html"):
+        assert not os.path.samefile(fresh / name, current / name)
+        assert not (fresh / name).is_symlink()
+        assert (fresh / name).read_bytes() == (made / name).read_bytes()
+    assert sorted(p.relative_to(fresh) for p in fresh.rglob("*")) == sorted(
+        [p.relative_to(made) for p in made.rglob("*")] + [Path(jupyterbook.SITE_STAMP)]
+    )
+    assert jupyterbook.read_stamp(fresh) == "stamp-2" and jupyterbook.read_stamp(current) == "stamp-1"
+
+
+def test_the_html_builders_read_the_table_of_contents_as_pyyaml_does():
+    # The builders read the build's _toc.yml with libyaml (a tenth of a second at hundreds of
+    # pages): the same site map, page for page, as sphinx-external-toc's own reading.
+    from sphinx_external_toc import parsing
+
+    pure = parsing.parse_toc_yaml(ROOT / "_toc.yml")
+    saved = parsing.yaml
+    try:
+        # the builders' own preamble, as their processes run it
+        exec(jupyterbook.WITHOUT_EXECUTION + "\ntoc_read_by_libyaml()\n", {})  # noqa: S102
+        assert parsing.yaml is not saved or not yaml.__with_libyaml__
+        assert parsing.parse_toc_yaml(ROOT / "_toc.yml") == pure
+        with pytest.raises(yaml.YAMLError):
+            parsing.yaml.safe_load("root: [unclosed")
+    finally:
+        parsing.yaml = saved
+
+
 def _tiny_book(folder: Path, page: str) -> Path:
     """A jupyter-book project of one page, laid out as the staged book is."""
     (folder / "book").mkdir(parents=True)

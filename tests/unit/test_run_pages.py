@@ -1,0 +1,140 @@
+"""Executing pages while the book is assembled (claimbook.pipeline.run): the book is assembled as
+soon as every page of claims has run, while the pages with no claim of their own still run; a
+failure on either side stops the other, and a late page that recorded rows has the book
+assembled again. Pages are stand-ins here (no kernel): what is tested is the order of things."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from claimbook.pipeline import run as run_module
+
+
+@pytest.fixture
+def pages(monkeypatch, tmp_path):
+    """Stand-in pages: each ``name`` waits until released (a page that reads every claim takes
+    longest), writes its notebook, and is logged as it starts and ends."""
+    log, release, failing = [], {}, set()
+
+    def execute_chapter(name, template, output, parameters, cwd, label, title=None, server=None):
+        log.append(("start", name))
+        release.setdefault(name, threading.Event()).wait(10)
+        if name in failing:
+            raise RuntimeError(f"{name} failed")
+        output.write_text(parameters.get("notebook", "{}"))
+        log.append(("end", name))
+
+    import claimbook.pipeline.execute as execute_module
+
+    monkeypatch.setattr(execute_module, "execute_chapter", execute_chapter)
+    monkeypatch.setattr(run_module, "abandon", lambda server, futures: log.append(("abandon",)))
+    return SimpleNamespace(log=log, release=release, failing=failing, folder=tmp_path)
+
+
+def _job(pages, name, notebook="{}"):
+    return (name, "template.ipynb", pages.folder / f"{name}.ipynb", {"notebook": notebook}, pages.folder, "t")
+
+
+def _released_after(pages, name, seconds):
+    event = pages.release.setdefault(name, threading.Event())
+    threading.Timer(seconds, event.set).start()
+
+
+def test_the_book_is_assembled_while_the_pages_without_claims_still_run(pages):
+    _released_after(pages, "claim", 0.05)
+    _released_after(pages, "every-claim", 0.6)
+    seen = []
+
+    def meanwhile(running):
+        seen.append((running, ("end", "every-claim") in pages.log))
+
+    jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
+    run_module.execute(jobs, 3, lambda line: None, None, meanwhile, frozenset({"every-claim"}))
+    assert seen == [(frozenset({"every-claim"}), False)]  # once, before that page ended
+    assert ("end", "every-claim") in pages.log
+
+
+def test_with_one_worker_the_book_is_assembled_once_every_page_ran(pages):
+    for name in ("claim", "every-claim"):
+        _released_after(pages, name, 0)
+    seen = []
+    jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
+    run_module.execute(jobs, 1, lambda line: None, None, seen.append, frozenset({"every-claim"}))
+    assert seen == [frozenset()]
+
+
+def test_only_pages_without_claims_to_run_assemble_at_once(pages):
+    _released_after(pages, "every-claim", 0.3)
+    seen = []
+    jobs = [_job(pages, "every-claim"), _job(pages, "explorer")]
+    _released_after(pages, "explorer", 0.3)
+    run_module.execute(jobs, 3, lambda line: None, None, seen.append, frozenset({"every-claim", "explorer"}))
+    assert seen == [frozenset({"every-claim", "explorer"})]
+
+
+def test_an_assembly_that_fails_stops_the_pages_still_running(pages):
+    _released_after(pages, "claim", 0)
+    _released_after(pages, "every-claim", 5)
+
+    def meanwhile(running):
+        raise ValueError("the pages disagree with the engine")
+
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="disagree"):
+        jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
+        run_module.execute(jobs, 3, lambda line: None, None, meanwhile, frozenset({"every-claim"}))
+    assert ("abandon",) in pages.log and time.monotonic() - started < 4  # not waited for
+    pages.release["every-claim"].set()
+
+
+def test_a_page_that_fails_after_the_assembly_still_fails_the_build(pages):
+    _released_after(pages, "claim", 0)
+    _released_after(pages, "every-claim", 0.2)
+    pages.failing.add("every-claim")
+    seen = []
+    with pytest.raises(RuntimeError, match="every-claim failed"):
+        jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
+        run_module.execute(jobs, 3, lambda line: None, None, seen.append, frozenset({"every-claim"}))
+    assert seen == [frozenset({"every-claim"})] and ("abandon",) in pages.log
+
+
+def _staged(pages, names_with_claims, names_without):
+    jobs = [SimpleNamespace(name=name, claims=("c",)) for name in names_with_claims]
+    jobs += [SimpleNamespace(name=name, claims=()) for name in names_without]
+    to_run = [_job(pages, job.name, notebook=pages.notebooks.get(job.name, "{}")) for job in jobs]
+    return SimpleNamespace(pages=jobs, to_run=to_run, generated=pages.folder, executed=())
+
+
+@pytest.mark.parametrize("late_page_records", [False, True])
+def test_a_late_page_that_recorded_rows_has_the_book_assembled_again(pages, monkeypatch, late_page_records):
+    record = {
+        "cells": [{"outputs": [{"data": {"application/vnd.claimbook.scorecard+json": [{"claim": "x"}]}}]}]
+    }
+    import json
+
+    pages.notebooks = {"every-claim": json.dumps(record) if late_page_records else "{}"}
+    _released_after(pages, "claim", 0)
+    _released_after(pages, "every-claim", 0.3)
+    monkeypatch.setattr(run_module, "_checked_now", lambda registry, staged, only: set())
+    monkeypatch.setattr(run_module, "_checks", lambda data, checked: {"checked": True})
+    staged = _staged(pages, ["claim"], ["every-claim"])
+    request = SimpleNamespace(report=lambda line: None, workers=3, only=())
+    assembled = []
+
+    def assemble(checks, running):
+        assert checks == {"checked": True}
+        assembled.append(running)
+        return len(assembled)
+
+    checks, result = run_module.run_pages(
+        request, staged, SimpleNamespace(registry=None), None, assemble=assemble
+    )
+    assert checks == {"checked": True}
+    if late_page_records:
+        assert assembled == [frozenset({"every-claim"}), frozenset()] and result == 2
+    else:
+        assert assembled == [frozenset({"every-claim"})] and result == 1
