@@ -54,7 +54,13 @@ def assemble(
     )
     scorecard.write(rows, generated)
     write_pages(
-        staged, _partial(data.registry, included), rows, checks, data, moved.page_text(request, loaded, found)
+        staged,
+        _partial(data.registry, included),
+        rows,
+        checks,
+        data,
+        moved.page_text(request, loaded, found),
+        running,
     )
     _write_costs(
         [row for path in notebooks for row in notebook_records.collect(path, "costs")],
@@ -87,10 +93,17 @@ def _partial(registry, included: set[str]):
 
 
 def write_pages(
-    staged: Staged, registry, rows: list[dict], checks: dict, data, changes: str | None = None
+    staged: Staged,
+    registry,
+    rows: list[dict],
+    checks: dict,
+    data,
+    changes: str | None = None,
+    running: frozenset = frozenset(),
 ) -> None:
     """The generated pages of the book ``registry`` holds, and its table of contents; any other
-    page an earlier build generated here goes (the folder is ours)."""
+    page an earlier build generated here goes (the folder is ours), but for the files of the
+    pages still ``running`` (a page's notebook is written beside it first, then renamed)."""
     from claimbook.present import blocks, markdown_pages
 
     generated, round_label = staged.generated, str(data.results["round"].iloc[0])
@@ -121,7 +134,7 @@ def write_pages(
     for name, text in pages_text.items():
         inside(generated, name).write_text(text, encoding="utf-8")
     write_download(staged.book_root / staged.results_path, generated / "round.csv")  # the explorer's
-    _remove_others(generated, set(pages_text) | set(GENERATED_FILES))
+    _remove_others(generated, set(pages_text) | set(GENERATED_FILES), running)
 
 
 def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite) -> dict[str, str]:
@@ -148,12 +161,14 @@ def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite) ->
     return pages
 
 
-def _remove_others(generated: Path, kept: set[str]) -> None:
+def _remove_others(generated: Path, kept: set[str], running: frozenset = frozenset()) -> None:
     """Remove the files an earlier build generated that this one did not (the notebooks are the
-    pages' own, kept)."""
+    pages' own, kept, and so is every file a page still ``running`` writes: ``NAME.``...)."""
+    writing = tuple(f"{name}." for name in running if "/" not in name)
     for path in generated.iterdir():
-        if path.is_file() and path.suffix != ".ipynb" and path.name not in kept:
-            path.unlink()
+        ours = path.suffix != ".ipynb" and path.name not in kept
+        if ours and path.is_file() and not (writing and path.name.startswith(writing)):
+            path.unlink(missing_ok=True)
 
 
 def table_of_contents(registry, pages: list[Job], more: list[str] = ()) -> str:

@@ -35,7 +35,14 @@ from claimbook.pipeline.load import Loaded, load_data, read_registry
 from claimbook.pipeline.plan import page_digests, plan
 from claimbook.pipeline.publish import compile_html, publish_book
 from claimbook.pipeline.request import BuildRequest, BuildResult
-from claimbook.pipeline.run import BuildServer, abandon, execution_foreseen, pages_differ, run_pages
+from claimbook.pipeline.run import (
+    BuildServer,
+    abandon,
+    execution_foreseen,
+    pages_differ,
+    run_pages,
+    touched_since_built,
+)
 from claimbook.pipeline.staging import Staged, stage
 from claimbook.pipeline.verify import strict_failure
 
@@ -55,10 +62,11 @@ def build(request: BuildRequest) -> BuildResult:
         kernelfolders.remove_dead()  # those of builds killed outright
         # The pages' kernels come from a fork server (``claimbook.pipeline.kernels``), started
         # only for a build that executes a page: at once where the request foretells one (its
-        # imports then go on while the inputs are read), else once the plan has a page to run.
+        # imports then go on while the inputs are read; a plain rebuild foretells one from the
+        # files' times alone, ``touched_since_built``), else once the plan has a page to run.
         # It ends with the build, however the build ends.
         server = BuildServer(request.root)
-        if not request.plain and execution_foreseen(request):
+        if execution_foreseen(request) if not request.plain else touched_since_built(request.root):
             server.start()
         try:
             registry, changes = read_registry(request)
@@ -176,13 +184,10 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: Bu
     )
     try:
         # (assembled while the pages with no claim of their own still run: ``run_pages``)
-        _, assembled = run_pages(
-            request,
-            staged,
-            loaded.data,
-            server,
-            assemble=lambda checks, running: assemble(request, staged, loaded, checks, running),
-        )
+        assemble_now, said = _assembler(request, staged, loaded)
+        _, assembled = run_pages(request, staged, loaded.data, server, assemble=assemble_now)
+        for line in said:  # what the book's last assembly said, once
+            request.report(line)
         html_folder = None
         if request.html:
             html_folder = compile_html(request, staged.folder, builder, assembled.assembly)
@@ -193,6 +198,26 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: Bu
         raise
     jupyterbook.stop_builder(builder)
     return _built(request, staged, assembled, html_folder is not None)
+
+
+def _assembler(request: BuildRequest, staged: Staged, loaded: Loaded):
+    """``assemble`` as ``run_pages`` calls it, and the lines its last assembly said: held back,
+    since a page still running that recorded rows after all has the book assembled again (the
+    lines are then said once, not twice); said at once where the assembly fails."""
+    said: list[str] = []
+
+    def assemble_now(checks: dict, running: frozenset):
+        lines: list[str] = []
+        try:
+            made = assemble(request.with_report(lines.append), staged, loaded, checks, running)
+        except BaseException:
+            for line in lines:
+                request.report(line)
+            raise
+        said[:] = lines
+        return made
+
+    return assemble_now, said
 
 
 def _built(request: BuildRequest, staged: Staged, assembled, rebuilt: bool) -> BuildResult:

@@ -3,7 +3,8 @@
 Sphinx keeps its environment in a work folder under ``_build/``; the staged book is copied into
 it file by file, and only files whose bytes changed are rewritten (their times with them), so
 Sphinx re-reads and rewrites only the pages that changed. Warnings stay errors. The finished
-site is then copied out and swapped in whole (``outputs.swap_in``).
+site is then copied out (what Sphinx left unchanged linked from the published site:
+``copy_site``) and swapped in whole (``outputs.publish``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from claimbook.common.files import current_umask
 from claimbook.common.paths import BOOK_DIR, CONFIG_FILE, TOC_FILE
 from claimbook.pipeline.lifeline import DIE_WITH_PARENT
 
@@ -292,13 +295,19 @@ def copy_site(
     html: Path, target: Path, work_root: Path, stamp: str, assembly: str | None, current: Path | None = None
 ) -> None:
     """Copy the finished site ``html`` (in Sphinx's work folder under ``work_root``) to ``target``
-    in the staging folder, stamped with what it was made from; at the first failure the partial
-    copy goes, and on a failure of the system (a full disk) Sphinx's work folder too, said in the
-    one line a full disk in Sphinx gives.
+    in the staging folder, stamped with what it was made from and when it was copied; at the
+    first failure the partial copy goes, and on a failure of the system (a full disk) Sphinx's
+    work folder too, said in the one line a full disk in Sphinx gives.
 
-    A file Sphinx did not rewrite since the ``current`` site was copied from it is linked from
-    that site rather than copied again (``_unchanged_in``): a rebuild that rewrote a few pages
-    copies those, not the site's tens of megabytes."""
+    A file Sphinx has not written since the ``current`` site was copied from it is linked from
+    that site rather than copied again (``_linked``): a rebuild that rewrote a few pages copies
+    those, not the site's tens of megabytes. (``current`` None: everything is copied.)"""
+    copied = time.time_ns()  # (before any file is read: what is written after it is newer)
+    since = None if current is None else read_stamp(current, "copied")
+    real_current = None
+    if isinstance(since, int) and current is not None and not current.is_symlink():
+        real_current = os.path.realpath(current)
+    mode = 0o666 & ~current_umask()
     try:
         target.mkdir()
         for path in sorted(html.rglob("*")):  # a folder before what it holds
@@ -306,9 +315,9 @@ def copy_site(
             copy = target / relative
             if path.is_dir():
                 copy.mkdir()
-            elif not _linked(path, None if current is None else current / relative, copy):
+            elif real_current is None or not _linked(path, real_current, relative, copy, since, mode):
                 shutil.copy2(path, copy)
-        write_stamp(target, stamp, assembly)
+        write_stamp(target, stamp, assembly, copied)
     except OSError as exc:
         shutil.rmtree(target, ignore_errors=True)
         if exc.errno not in _SYSTEM_ERRNOS:
@@ -316,19 +325,24 @@ def copy_site(
         raise _system_failure(exc, work_root / WORK_DIR) from None
 
 
-def _linked(made: Path, published: Path | None, copy: Path) -> bool:
-    """Whether ``copy`` is now a link to ``published``, the current site's file: only where that
-    is a regular file (never a link) as ``made`` is, the same size and last written at the same
-    nanosecond as ``made`` (a copy keeps its source's time; Sphinx rewriting the page, or anyone
-    editing the published one, changes it). The published site is never written in place (a
+def _linked(made: Path, current: str, relative: Path, copy: Path, since: int, mode: int) -> bool:
+    """Whether ``copy`` is now a link to the published site's file (in the folder ``current``,
+    its real path): only where Sphinx has not written ``made`` since that site was copied (its
+    change time, which no one can set back, is older than ``since``) and the published file is
+    still the copy made then: a regular file of this user's, reached through no link, its only
+    name, the same size and modification time as ``made``, with the mode a new file gets under
+    the umask (the build changes nothing of it). The published site is never written in place (a
     build puts a new one beside it and swaps), so the two names keep the same bytes."""
-    if published is None:
-        return False
+    published = os.path.join(current, relative)
     try:
         mine, theirs = made.stat(), os.lstat(published)
-        if not (stat.S_ISREG(theirs.st_mode) and stat.S_ISREG(mine.st_mode)):
+        if mine.st_ctime_ns >= since or not stat.S_ISREG(theirs.st_mode):
+            return False
+        if (theirs.st_uid, theirs.st_nlink, stat.S_IMODE(theirs.st_mode)) != (os.geteuid(), 1, mode):
             return False
         if (mine.st_size, mine.st_mtime_ns) != (theirs.st_size, theirs.st_mtime_ns):
+            return False
+        if os.path.realpath(published) != published:  # a folder on the way is a link
             return False
         os.link(published, copy, follow_symlinks=False)
     except OSError:  # (a file system without links, another device: the file is copied)
@@ -429,14 +443,16 @@ def site_digest(book: Path) -> str:
     return digest.hexdigest()
 
 
-def read_stamp(html: Path, key: str = "site") -> str | None:
+def read_stamp(html: Path, key: str = "site"):
     """What a site was made from: ``site``, the digest of its staged sources, or ``assembly``, the
-    digest of the book build that made them."""
+    digest of the book build that made them; or ``copied``, when it was copied out of Sphinx's
+    folder (nanoseconds)."""
     try:
         return json.loads((html / SITE_STAMP).read_text()).get(key)
     except (OSError, ValueError, AttributeError):
         return None
 
 
-def write_stamp(html: Path, stamp: str, assembly: str | None = None) -> None:
-    (html / SITE_STAMP).write_text(json.dumps({"site": stamp, "assembly": assembly}) + "\n")
+def write_stamp(html: Path, stamp: str, assembly: str | None = None, copied: int | None = None) -> None:
+    """The site's stamp: what it was made from, and when it was copied out of Sphinx's folder."""
+    (html / SITE_STAMP).write_text(json.dumps({"site": stamp, "assembly": assembly, "copied": copied}) + "\n")

@@ -62,12 +62,15 @@ def compile_html(request: BuildRequest, staging: Path, builder, assembly: str | 
         if (
             jupyterbook.read_stamp(current, "assembly") != assembly
         ):  # the same site, now known to come from this book
-            jupyterbook.write_stamp(current, stamp, assembly)
+            jupyterbook.write_stamp(current, stamp, assembly, jupyterbook.read_stamp(current, "copied"))
         return None
     report("compiling HTML with jupyter-book")
     compiled = jupyterbook.compile_book(staging, target / "_build", builder)
     fresh = staging / "html"
-    jupyterbook.copy_site(compiled, fresh, target / "_build", stamp, assembly, current)
+    # (--force: every file copied afresh, none linked from the current site)
+    jupyterbook.copy_site(
+        compiled, fresh, target / "_build", stamp, assembly, None if request.force else current
+    )
     return fresh
 
 

@@ -55,6 +55,15 @@ class BuildRequest:
         target = check_out_folder(self.out, self.root) if self.out is not None else self.root
         object.__setattr__(self, "target", target)
 
+    def with_report(self, report: Callable[[str], None]) -> BuildRequest:
+        """The same request saying its lines to ``report`` (not checked again: it was, as it
+        was made, and its ``--out`` folder is the build's own by now)."""
+        copy = object.__new__(BuildRequest)
+        for name in self.__dataclass_fields__:
+            object.__setattr__(copy, name, getattr(self, name))
+        object.__setattr__(copy, "report", report)
+        return copy
+
     @property
     def to_out(self) -> bool:
         """A whole book, its data included, in a folder of its own."""

@@ -3,6 +3,7 @@ output rules, the HTML sync, chart labels and generated pages."""
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -621,40 +622,63 @@ def test_sync_rewrites_only_what_changed(tmp_path):
 
 def test_a_site_copy_links_what_sphinx_left_as_the_published_site_has_it(tmp_path):
     # The finished site is copied out of Sphinx's work folder on every build that compiled it: a
-    # page Sphinx did not rewrite since the current site was copied from it is linked from that
-    # site (no second copy of tens of megabytes); a rewritten page, a page edited in the
-    # published site, or a link placed there, is copied.
+    # page Sphinx has not written since the current site was copied from it is linked from that
+    # site (no second copy of tens of megabytes). Anything else is copied: a page Sphinx wrote
+    # (even with its old size and time put back), a published page edited by hand, one with a
+    # second name (a backup made with links), one reached through a link, or the whole site
+    # when it has no time of copy (an older site) or the build is --force'd (``current`` None).
     made, work_root = tmp_path / "work" / "html", tmp_path / "build"
-    (made / "book").mkdir(parents=True)
-    for name in (
-        "index.html",
-        "book/kept.html",
-        "book/rewritten.html",
-        "book/edited.html",
-        "book/linked.html",
-    ):
+    names = ["index.html", "book/kept.html", "book/rewritten.html", "book/restamped.html"]
+    names += ["book/edited.html", "book/backed-up.html", "book/linked.html", "images/logo.svg"]
+    for name in names:
+        (made / name).parent.mkdir(parents=True, exist_ok=True)
         (made / name).write_text(f"first {name}")
     current = tmp_path / "current"
     jupyterbook.copy_site(made, current, work_root, "stamp-1", None)
     assert jupyterbook.read_stamp(current) == "stamp-1"
+    assert isinstance(jupyterbook.read_stamp(current, "copied"), int)
+
     (made / "book" / "rewritten.html").write_text("second text, as Sphinx writes a changed page")
+    restamped = made / "book" / "restamped.html"
+    before = restamped.stat()
+    restamped.write_text("FIRST book/restamped.html")  # the same size, its time put back
+    os.utime(restamped, ns=(before.st_atime_ns, before.st_mtime_ns))
     edited = current / "book" / "edited.html"
     edited.write_text("FIRST book/edited.html")  # as long as before: its time tells it was edited
     os.utime(edited, ns=(1, edited.stat().st_mtime_ns + 1_000_000_000))
+    os.link(current / "book" / "backed-up.html", tmp_path / "backup.html")
     (current / "book" / "linked.html").unlink()
     (current / "book" / "linked.html").symlink_to(made / "book" / "linked.html")
+    outside = tmp_path / "outside-images"
+    (current / "images").rename(outside)
+    (current / "images").symlink_to(outside)
+
     fresh = tmp_path / "fresh"
     jupyterbook.copy_site(made, fresh, work_root, "stamp-2", "assembly", current)
     for name in ("index.html", "book/kept.html"):
-        assert os.path.samefile(fresh / name, current / name)
-    for name in ("book/rewritten.html", "book/edited.html", "book/linked.html"):
-        assert not os.path.samefile(fresh / name, current / name)
-        assert not (fresh / name).is_symlink()
-        assert (fresh / name).read_bytes() == (made / name).read_bytes()
+        assert os.path.samefile(fresh / name, current / name), name
+    for name in names[2:]:
+        assert not (fresh / name).is_symlink() and (fresh / name).stat().st_nlink == 1, name
+        assert (fresh / name).read_bytes() == (made / name).read_bytes(), name
     assert sorted(p.relative_to(fresh) for p in fresh.rglob("*")) == sorted(
         [p.relative_to(made) for p in made.rglob("*")] + [Path(jupyterbook.SITE_STAMP)]
     )
     assert jupyterbook.read_stamp(fresh) == "stamp-2" and jupyterbook.read_stamp(current) == "stamp-1"
+    assert jupyterbook.read_stamp(fresh, "copied") > jupyterbook.read_stamp(current, "copied")
+
+    # The site linked from is not the build's to change: one of another mode (another umask) or
+    # with no time of copy is copied whole, as is any site of a --force'd build.
+    shutil.rmtree(current)  # (the site it replaced goes once it is swapped in)
+    os.chmod(fresh / "index.html", 0o600)
+    again = tmp_path / "again"
+    jupyterbook.copy_site(made, again, work_root, "stamp-3", None, fresh)
+    assert not os.path.samefile(again / "index.html", fresh / "index.html")
+    assert os.path.samefile(again / "book" / "kept.html", fresh / "book" / "kept.html")
+    jupyterbook.write_stamp(again, "stamp-3")  # an older build's stamp: no time of copy
+    for current_site in (again, None):
+        whole = tmp_path / f"whole-{current_site is None}"
+        jupyterbook.copy_site(made, whole, work_root, "stamp-4", None, current_site)
+        assert all(path.stat().st_nlink == 1 for path in whole.rglob("*") if path.is_file())
 
 
 def test_the_html_builders_read_the_table_of_contents_as_pyyaml_does():

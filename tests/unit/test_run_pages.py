@@ -5,6 +5,7 @@ assembled again. Pages are stand-ins here (no kernel): what is tested is the ord
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from types import SimpleNamespace
@@ -138,3 +139,68 @@ def test_a_late_page_that_recorded_rows_has_the_book_assembled_again(pages, monk
         assert assembled == [frozenset({"every-claim"}), frozenset()] and result == 2
     else:
         assert assembled == [frozenset({"every-claim"})] and result == 1
+
+
+def test_a_plain_rebuild_foretells_a_page_to_run_from_the_files_times(tmp_path):
+    """A file a page may read written after the book's cache (or no cache): the server starts at
+    once; nothing written since, or only bytecode caches: it waits for the digests."""
+    root = tmp_path
+    for name in ("data/claims/acme.yaml", "notebooks/claim.ipynb", "requirements.txt"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x")
+    assert run_module.touched_since_built(root)  # no cache yet
+    cache = root / "book" / "generated" / "cache.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text("{}")
+    later = cache.stat().st_mtime_ns + 10**9
+    assert not run_module.touched_since_built(root)
+    (root / "notebooks" / "__pycache__").mkdir()
+    compiled = root / "notebooks" / "__pycache__" / "x.pyc"
+    compiled.write_text("x")
+    os.utime(compiled, ns=(later, later))
+    assert not run_module.touched_since_built(root)
+    for name in ("data/claims/acme.yaml", "requirements.txt"):
+        os.utime(root / name, ns=(later, later))
+        assert run_module.touched_since_built(root), name
+        os.utime(root / name, ns=(1, 1))
+    assert not run_module.touched_since_built(root)
+
+
+def test_an_early_assembly_leaves_the_files_of_the_pages_still_running(tmp_path):
+    # A page's notebook is written beside it first, then renamed: the assembly, which removes
+    # what an earlier build generated and this one did not, leaves a running page's files alone.
+    from claimbook.pipeline.assemble import _remove_others
+
+    for name in ("where_they_meet.ipynb.tmp", "stale.md", "front.md", "explorer.ipynb"):
+        (tmp_path / name).write_text("x")
+    _remove_others(tmp_path, {"front.md"}, frozenset({"where_they_meet", "amd-v6.1/a-claim"}))
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "explorer.ipynb",
+        "front.md",
+        "where_they_meet.ipynb.tmp",
+    ]
+    _remove_others(tmp_path, {"front.md"})  # none running: what no page writes goes
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["explorer.ipynb", "front.md"]
+
+
+def test_what_an_assembly_says_is_said_once_and_at_once_when_it_fails(monkeypatch):
+    from claimbook.pipeline import book
+    from claimbook.pipeline.request import BuildRequest
+
+    said, calls = [], []
+
+    def assemble(request, staged, loaded, checks, running):
+        calls.append(running)
+        request.report(f"wrote the scorecard ({len(calls)})")
+        if checks.get("fail"):
+            raise ValueError("disagrees")
+        return len(calls)
+
+    monkeypatch.setattr(book, "assemble", assemble)
+    request = BuildRequest(report=said.append)
+    assemble_now, lines = book._assembler(request, None, None)
+    assert assemble_now({}, frozenset({"late"})) == 1 and assemble_now({}, frozenset()) == 2
+    assert said == [] and lines == ["wrote the scorecard (2)"]  # the last assembly's, said by the build
+    with pytest.raises(ValueError):
+        assemble_now({"fail": True}, frozenset())
+    assert said == ["wrote the scorecard (3)"]
