@@ -310,6 +310,7 @@ def only_scale(args) -> None:
             args.synthetic_claims,
             args.synthetic_announcements,
             args.synthetic_rounds,
+            preview=args.synthetic_rounds == 1 and not args.skip_preview,
         )
     measured["load_average_start"] = load_start
     measured["load_average_end"] = [round(value, 1) for value in os.getloadavg()]
@@ -324,6 +325,10 @@ def only_scale(args) -> None:
             f"  {entry['cold_peak_rss_mib']:17.0f}  {entry['noop_s']:6.2f}  {entry['one_claim_change_s']:18.2f}"
         )
     print(f"one more claim page: +{measured['cold_s_per_added_page']:.2f} s cold (goal <= 0.25)")
+    for entry in measured["sizes"]:
+        if "preview" in entry:
+            print(f"at {entry['claims']} claims, ", end="")
+            print_preview(entry["preview"])
 
 
 def chapter_seconds(copy: Path, environment: dict, chapter: str, folder: Path) -> float:
@@ -382,10 +387,13 @@ def change_one_claim(copy: Path, synthetic: bool, index: int) -> None:
     path.write_text(yaml.safe_dump(document, sort_keys=False))
 
 
-def book_at_scale(folder: Path, repeat: int, claims: int, announcements: int, rounds: int = 1) -> dict:
+def book_at_scale(
+    folder: Path, repeat: int, claims: int, announcements: int, rounds: int = 1, preview: bool = True
+) -> dict:
     """The same measures at 42 claims (the real registries) and with the synthetic round added,
     in a copy of their own: cold build (HTML from nothing) with its peak memory, no-op rebuild,
-    a rebuild after one claim's figure changed (the analyst's loop: edit, build)."""
+    a rebuild after one claim's figure changed (the analyst's loop: edit, build); with
+    ``preview``, the preview of the larger book too (a real claim's figure edited, shown)."""
     copy, environment = fresh_copy(folder / "scale-project")
     claimbook = [PYTHON, "-m", "claimbook", "build"]
     sizes = []
@@ -412,6 +420,9 @@ def book_at_scale(folder: Path, repeat: int, claims: int, announcements: int, ro
                 "one_claim_change_s": min(changes),
             }
         )
+        if synthetic and preview:
+            # The analyst's other loop at this size: the preview, a claim's figure edited.
+            sizes[-1]["preview"] = preview_measure(copy, environment, max(repeat, 3))
     small, large = sizes
     return {
         "rounds": rounds,
@@ -952,6 +963,7 @@ def main() -> None:
                 args.synthetic_claims,
                 args.synthetic_announcements,
                 args.synthetic_rounds,
+                preview=args.synthetic_rounds == 1 and not args.skip_preview,
             )
         scale = ingest_slope(
             folder, [] if args.skip_ingest else [int(value) for value in args.sizes.split(",")]
