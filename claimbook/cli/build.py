@@ -70,7 +70,7 @@ def _add_run_options(build_cmd) -> None:
     build_cmd.add_argument(
         "--force",
         action="store_true",
-        help="execute every page (or every --only page), whatever the cache says",
+        help="execute every page (or every --only page), whatever the cache says, and copy the whole site afresh",
     )
     build_cmd.add_argument(
         "--strict",
