@@ -7,6 +7,7 @@ bounded number of values (a "billion laughs" document is a few lines that stand 
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import stat
 from pathlib import Path
@@ -117,13 +118,20 @@ def load_yaml(text: str, label: str):
     than ``MAX_VALUES`` values ("billion laughs"), or an alias inside its own anchor (a value
     that contains itself), is refused. Errors are ``yaml.YAMLError`` (a syntax error) or
     ``InputError`` (too large, self-referencing)."""
+    # (a fresh copy each time: the caller's own, whatever it does with it)
+    return _dates_as_text(_loaded(text, label))
+
+
+@functools.lru_cache(maxsize=32)
+def _loaded(text: str, label: str):
+    """The document ``text`` as read, once per process for the same text (a build reads each
+    registry twice: to compare digests, then checked); never handed out itself."""
     _check_expansion(text, label)
     try:
-        value = yaml.load(text, Loader=_TextLoader)
+        return yaml.load(text, Loader=_TextLoader)
     except (ValueError, RecursionError) as exc:  # (not a YAMLError: Python's own limits)
         why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long to read"
         raise InputError(f"{label}: not readable as YAML ({why})") from None
-    return _dates_as_text(value)
 
 
 MAX_DEPTH = 100  # lists and mappings inside each other: a registry's deepest is 5
@@ -173,13 +181,14 @@ def _check_expansion(text: str, label: str) -> None:
 
 
 def _dates_as_text(value):
-    """Explicitly tagged timestamps (``!!timestamp``) as ISO text, like every other date."""
+    """Explicitly tagged timestamps (``!!timestamp``) as ISO text, like every other date; every
+    collection a new one (``!!set``, ``!!omap`` and ``!!pairs`` give sets and pairs)."""
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
     if isinstance(value, dict):
         return {_dates_as_text(key): _dates_as_text(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_dates_as_text(item) for item in value]
+    if isinstance(value, (list, tuple, set)):
+        return type(value)(_dates_as_text(item) for item in value)
     return value
 
 

@@ -8,6 +8,7 @@ The cell that publishes is tagged ``remove-cell``, so the book's renderer never 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -61,7 +62,17 @@ def recorded(notebook_path: str | os.PathLike) -> bool:
     return any(_records(*key).values())
 
 
-@functools.lru_cache(maxsize=1024)
+def read_ahead(notebook_paths) -> None:
+    """Read the records of notebooks that will be collected later, so that ``collect`` then
+    finds them read; a notebook that cannot be read is left for ``collect`` to say why."""
+    for path in notebook_paths:
+        with contextlib.suppress(Exception):  # ``collect`` says what is wrong with it
+            recorded(path)
+
+
+# (Large enough for every page of a book of several rounds: the assembly reads each page's
+# records twice, once for the scorecard and once for the costs.)
+@functools.lru_cache(maxsize=8192)
 def _records(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> dict:
     notebook = json.loads(Path(path).read_text(encoding="utf-8"))
     found: dict[str, list] = {}

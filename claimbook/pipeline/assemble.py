@@ -117,13 +117,16 @@ def write_pages(
         )
 
     front, caveats, kinds, power = GENERATED_FILES[:4]
+    ledger = markdown_pages.ledger_entries(rows, registry)  # (made once: every page below reads it)
     pages_text = {
-        front: markdown_pages.front_page(rows, registry, round_label, cite(rows), results=every_round),
+        front: markdown_pages.front_page(
+            rows, registry, round_label, cite(rows), results=every_round, ledger=ledger
+        ),
         caveats: markdown_pages.caveats_page(),
         kinds: markdown_pages.kinds_page(registry),
         power: markdown_pages.power_page(every_round),
     }
-    pages_text.update(_announcement_pages(registry, rows, checks, data, cite))
+    pages_text.update(_announcement_pages(registry, rows, checks, data, cite, ledger))
     if changes is not None:  # an --out book from other results: what moved against the published one
         pages_text[f"{moved.PAGE}.md"] = changes
     # The table of contents lies at the root of the staged book, beside book/.
@@ -137,9 +140,10 @@ def write_pages(
     _remove_others(generated, set(pages_text) | set(GENERATED_FILES), running)
 
 
-def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite) -> dict[str, str]:
+def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite, ledger) -> dict[str, str]:
     """Each announcement's page by its file name, with the checks and the citation of its own
-    claims (``cite``: the citation of the results some rows use)."""
+    claims (``cite``: the citation of the results some rows use; ``ledger``: the rows' ledger
+    entries)."""
     from claimbook.present import markdown_pages
 
     pages = {}
@@ -157,6 +161,7 @@ def _announcement_pages(registry, rows: list[dict], checks: dict, data, cite) ->
             text_checks,
             cite(own, announcement),
             results=data.round_table(announcement.round),
+            ledger=ledger,
         )
     return pages
 

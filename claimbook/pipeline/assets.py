@@ -14,11 +14,40 @@ _BUNDLE_END = "})();\n"
 
 
 def vegalite_version() -> str:
-    """The Vega-Lite major.minor version altair writes specs for (e.g. ``6.4``)."""
-    import altair as alt
+    """The Vega-Lite major.minor version altair writes specs for (e.g. ``6.4``): its
+    ``SCHEMA_VERSION``, read from altair's own files where they say it plainly (importing altair
+    for one constant is a fifth of a second of a build that compiles one page), else from altair."""
+    version = _schema_version_written()
+    if version is None:
+        import altair as alt
 
-    major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
+        version = alt.SCHEMA_VERSION
+    major, minor = version.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
+
+
+def _schema_version_written() -> str | None:
+    """``SCHEMA_VERSION`` as altair's installed files write it: its ``vegalite`` package imports
+    one version's package (``from .v6 import *``), whose schema module assigns it a literal
+    (``SCHEMA_VERSION = "v6.4.1"``); None where they do not say it so."""
+    import importlib.util
+    import re
+
+    try:
+        spec = importlib.util.find_spec("altair")
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        vegalite = Path(next(iter(spec.submodule_search_locations))) / "vegalite"
+        chosen = re.findall(
+            r"^from \.(v\d+) import \*$", (vegalite / "__init__.py").read_text("utf-8"), re.MULTILINE
+        )
+        if len(chosen) != 1:
+            return None
+        schema = (vegalite / chosen[0] / "schema" / "__init__.py").read_text("utf-8")
+    except (OSError, ImportError, ValueError):
+        return None
+    found = re.findall(r'^SCHEMA_VERSION = "(v\d+\.\d+[\d.]*)"$', schema, re.MULTILINE)
+    return found[0] if len(found) == 1 else None
 
 
 def write_vega_bundle(static_dir: str | os.PathLike) -> Path:

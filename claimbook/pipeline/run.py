@@ -248,8 +248,12 @@ def run_pages(
     workers = request.workers
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
     later = frozenset(job.name for job in staged.pages if not job.claims)
+    executed = set(staged.executed)
+    reused_notebooks = [
+        inside(staged.generated, f"{job.name}.ipynb") for job in staged.pages if job.name not in executed
+    ]
     checks, assembled = _execute_while_checking(
-        to_run, workers, report, server, lambda: _checks(data, checked), assemble, later
+        to_run, workers, report, server, lambda: _checks(data, checked), assemble, later, reused_notebooks
     )
     if server is not None and not keep_server:
         server.stop()  # its memory is the HTML's now
@@ -279,7 +283,14 @@ def _checks(data, checked: set[str]) -> dict:
 
 
 def _execute_while_checking(
-    to_run, workers: int, report, server, check_all: Callable[[], dict], assemble=None, later=frozenset()
+    to_run,
+    workers: int,
+    report,
+    server,
+    check_all: Callable[[], dict],
+    assemble=None,
+    later=frozenset(),
+    reused_notebooks=(),
 ) -> tuple[dict, tuple]:
     """Execute the pages, and meanwhile ``check_all`` in a thread: the checks, and what
     ``assemble`` made with them once only pages ``later`` ran, with the names of those then
@@ -287,22 +298,22 @@ def _execute_while_checking(
 
     The engine's checks need no page: they are made while the kernels run, which leaves this
     process waiting anyway. What executing a page imports is imported first: sharing the
-    interpreter with the checks, those imports would hold back every kernel's start."""
+    interpreter with the checks, those imports would hold back every kernel's start. So are the
+    records of the pages not executed now (``reused_notebooks``, unchanged meanwhile) read: the
+    assembly then finds them read (a tenth of a second at three hundred pages)."""
     import papermill  # noqa: F401
 
     import claimbook.pipeline.execute  # noqa: F401
 
     def check_all_and_import() -> dict:
         checks = check_all()
-        # What assembling the book and compiling its HTML then need (the chart bundle's version
-        # is altair's, a fifth of a second of imports), imported while this process waits for
-        # the kernels rather than after them.
-        import altair  # noqa: F401
-
-        import claimbook.engine.notebook_records
+        # What assembling the book then needs, imported while this process waits for the
+        # kernels rather than after them.
         import claimbook.engine.scorecard
         import claimbook.present.markdown_pages  # noqa: F401
+        from claimbook.engine.notebook_records import read_ahead
 
+        read_ahead(reused_notebooks)
         return checks
 
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks")

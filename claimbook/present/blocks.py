@@ -193,6 +193,19 @@ def _own_name(organization: str, name: str) -> str:
 PLAIN = SystemNames()
 
 
+def system_names(results: pd.DataFrame | None) -> SystemNames:
+    """``SystemNames(results)``, made once per table as it is (the front page and every
+    announcement's page name the systems of the same results)."""
+    if results is None or results.empty:
+        return SystemNames(results)
+    from claimbook.common.frame_memo import memo
+
+    kept = memo(results)
+    if "system names" not in kept:
+        kept["system names"] = SystemNames(results)
+    return kept["system names"]
+
+
 def claim_heading(claim, registry=None, root: str = "", title: str | None = None) -> str:
     """A claim's title (or ``title``) as a link to its card, its id on hover; as text without a
     registry to place it."""

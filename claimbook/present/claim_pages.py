@@ -72,7 +72,7 @@ class ClaimPage:
         self.chapter = chapter or self.claim.announcement
         self.check = check if check is not None else engine.check(self.claim, data)
         self.parameters = parameters or {}  # those its page ran with (``open_claim_page``)
-        self.names = blocks.SystemNames(data.results)
+        self.names = blocks.system_names(data.results)
 
     # -- answer first ---------------------------------------------------------------------
     def card(self):

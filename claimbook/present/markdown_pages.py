@@ -204,12 +204,14 @@ def used_results(rows: list[dict], results):
     return results[results["location"].isin(locations)]
 
 
-def front_page(rows: list[dict], registry, round_name: str, citation: str = "", results=None) -> str:
+def front_page(
+    rows: list[dict], registry, round_name: str, citation: str = "", results=None, ledger=None
+) -> str:
     """The front page: the tally per announcement, then the ledger, one line a claim grouped by
     round (newest first) and announcement (verdicts in order), its details a click away.
     ``results`` names the systems as readers know them; ``round_name``: the round of an
-    announcement that names none."""
-    entries = ledger_entries(rows, registry)
+    announcement that names none; ``ledger``: ``ledger_entries(rows, registry)``, where made already."""
+    entries = ledger_entries(rows, registry) if ledger is None else ledger
     found: dict[str, list[dict]] = {}
     for entry in entries:
         found.setdefault(entry["claim"].announcement, []).append(entry)
@@ -218,7 +220,7 @@ def front_page(rows: list[dict], registry, round_name: str, citation: str = "", 
         for announcement_id in newest_round_first(found, registry, round_name)
     }
     rounds = list(dict.fromkeys(_round_of(registry, key, round_name) for key in by_announcement))
-    names = blocks.SystemNames(results)
+    names = blocks.system_names(results)
     total = tally(entries)
     summary = ", ".join(f"{count} {verdict}" for verdict, count in total.items() if count)
     sections = []
@@ -316,15 +318,15 @@ def _announcement_card(entry: dict, registry, checks: dict, names) -> str:
 
 
 def announcement_page(
-    announcement, rows: list[dict], registry, checks: dict, citation: str = "", results=None
+    announcement, rows: list[dict], registry, checks: dict, citation: str = "", results=None, ledger=None
 ) -> str:
     """One announcement's chapter: who said what and where, its tally, and every claim with its
     verdict and a link to the page that shows the work; claims no data bears on are shown here.
-    ``results`` names the systems as readers know them."""
-    names = blocks.SystemNames(results)
-    entries = [
-        entry for entry in ledger_entries(rows, registry) if entry["claim"].announcement == announcement.id
-    ]
+    ``results`` names the systems as readers know them; ``ledger``: ``ledger_entries(rows,
+    registry)``, where made already (every announcement's page reads the same)."""
+    names = blocks.system_names(results)
+    every = ledger_entries(rows, registry) if ledger is None else ledger
+    entries = [entry for entry in every if entry["claim"].announcement == announcement.id]
     counts = tally(entries)
     text = blocks.markdown_text
     lines = _announcement_header(announcement)

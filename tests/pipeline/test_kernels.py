@@ -91,6 +91,16 @@ def test_no_state_reaches_the_next_page(server, tmp_path):
     assert shown.startswith(f"{ROOT} ")
 
 
+def test_what_the_server_holds_stays_out_of_a_kernels_collections(server, tmp_path):
+    # A page's full collections go through its own objects, not the server's modules and data.
+    template = _notebook(
+        tmp_path / "frozen.ipynb",
+        ["import gc, sys\nprint(gc.get_freeze_count() > 100_000, 'pandas' in sys.modules)"],
+    )
+    cell = nbformat.read(run(template, tmp_path / "forked.ipynb", server), as_version=4).cells[0]
+    assert cell.outputs[0]["text"] == "True True\n"
+
+
 def test_printed_text_is_one_output_however_the_kernel_flushed_it(server, tmp_path):
     # The kernel sends what a cell prints when its timer fires; the notebook holds it whole.
     template = _notebook(

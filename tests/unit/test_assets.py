@@ -80,3 +80,54 @@ def test_the_cache_folder_follows_the_variables(monkeypatch, tmp_path):
     assert assets.cache_folder() == tmp_path / "home" / ".cache" / "claimbook"
     monkeypatch.setenv(assets.CACHE_VARIABLE, str(tmp_path / "mine"))
     assert assets.cache_folder() == tmp_path / "mine"
+
+
+def test_the_vega_lite_version_is_altairs_own_read_without_importing_it():
+    import subprocess
+    import sys
+
+    import altair
+
+    said = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from claimbook.pipeline import assets; print(assets.vegalite_version(), 'altair' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    major, minor = altair.SCHEMA_VERSION.lstrip("v").split(".")[:2]
+    assert said == [f"{major}.{minor}", "False"]
+
+
+@pytest.mark.parametrize(
+    ("chosen", "schema", "written"),
+    [
+        ("from .v6 import *\n", 'SCHEMA_VERSION = "v6.4.1"\n', "v6.4.1"),
+        ("from .v6 import *\nfrom .v5 import *\n", 'SCHEMA_VERSION = "v6.4.1"\n', None),  # which one?
+        ("from .v6 import *\n", "SCHEMA_VERSION = compute()\n", None),  # not a literal
+        ("from .v6 import *\n", 'SCHEMA_VERSION = "v6.4.1"\nSCHEMA_VERSION = "v6.5.0"\n', None),
+        ("import os\n", 'SCHEMA_VERSION = "v6.4.1"\n', None),
+    ],
+)
+def test_altairs_files_give_its_version_only_where_they_say_it_plainly(
+    tmp_path, monkeypatch, chosen, schema, written
+):
+    import importlib.util
+    from types import SimpleNamespace
+
+    (tmp_path / "vegalite" / "v6" / "schema").mkdir(parents=True)
+    (tmp_path / "vegalite" / "__init__.py").write_text(chosen)
+    (tmp_path / "vegalite" / "v6" / "schema" / "__init__.py").write_text(schema)
+    found = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: found if name == "altair" else None)
+    assert assets._schema_version_written() == written
+
+
+def test_where_altairs_files_do_not_say_it_the_version_is_altairs_constant(monkeypatch):
+    import altair
+
+    monkeypatch.setattr(assets, "_schema_version_written", lambda: None)
+    assert assets.vegalite_version() == ".".join(altair.SCHEMA_VERSION.lstrip("v").split(".")[:2])

@@ -664,3 +664,27 @@ def test_a_download_never_carries_a_formula_and_the_tidy_table_keeps_its_values(
     assert rows[3]["organization"] == "'" + formula
     assert [row["result"] for row in rows] == table["result"].tolist()
     assert all(not value.startswith(("=", "@")) for row in rows for value in row.values())
+
+
+def test_a_yaml_document_read_twice_is_two_documents_and_a_bad_one_refused_twice():
+    """A build reads each registry twice (once per process it is parsed: a memo of the text);
+    each reader gets a document of its own, whatever the other did with theirs, and a bad
+    document is refused every time, under the name it was read by."""
+    from claimbook.common.safe_read import InputError, load_yaml
+
+    text = "claims:\n- id: a\n  scenarios: [Offline]\n  pairs: !!pairs [{k: [1]}]\n  set: !!set {x}\n"
+    first = load_yaml(text, "first.yaml")
+    first["claims"][0]["scenarios"].append("Server")
+    first["claims"][0]["pairs"][0][1].append(2)
+    first["claims"][0]["set"].add("y")
+    second = load_yaml(text, "second.yaml")
+    assert second == {"claims": [{"id": "a", "scenarios": ["Offline"], "pairs": [("k", [1])], "set": {"x"}}]}
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{name}: &{name} [*{before}, *{before}, *{before}, *{before}, *{before}, *{before}, *{before}, *{before}, *{before}, *{before}]\n"
+        for before, name in zip("abcdef", "bcdefg")
+    )
+    for label in ("one.yaml", "two.yaml"):
+        with pytest.raises(InputError, match=f"^{label}, line"):
+            load_yaml(bomb, label)
+        with pytest.raises(yaml.YAMLError):
+            load_yaml("a: [1, 2\n", label)

@@ -169,6 +169,35 @@ def test_systems_are_named_as_their_organizations_name_them(data):
     assert "<img" not in blocks.SystemNames(hostile).html("Evil S1 wins")
 
 
+def test_a_tables_system_names_are_made_once_and_again_when_it_changes():
+    table = pd.DataFrame({"organization": ["Acme"], "system": ["S1_x8"], "system_name": ["Acme Rocket S1"]})
+    names = blocks.system_names(table)
+    assert blocks.system_names(table) is names and names.html("Acme S1_x8") == blocks.SystemNames(table).html(
+        "Acme S1_x8"
+    )
+    table.loc[0, "system_name"] = "Acme Comet"  # (a table edited in place names its systems anew)
+    renamed = blocks.system_names(table)
+    assert renamed is not names and "Acme Comet" in renamed.html("Acme S1_x8")
+    assert blocks.system_names(None).html("Acme S1_x8") == "Acme S1_x8"
+
+
+def test_the_pages_given_the_ledger_made_once_are_the_pages_that_make_it(data, checks, scorecard):
+    registry = data.registry
+    ledger = markdown_pages.ledger_entries(scorecard, registry)
+    assert markdown_pages.front_page(scorecard, registry, "v6.1", "", results=data.results) == (
+        markdown_pages.front_page(scorecard, registry, "v6.1", "", results=data.results, ledger=ledger)
+    )
+    for announcement in registry.announcements.values():
+        own = {key: check for key, check in checks.items() if check.claim.announcement == announcement.id}
+        made = markdown_pages.announcement_page(
+            announcement, scorecard, registry, own, "", results=data.results
+        )
+        given = markdown_pages.announcement_page(
+            announcement, scorecard, registry, own, "", results=data.results, ledger=ledger
+        )
+        assert made == given and announcement.title in made
+
+
 # -- tables -----------------------------------------------------------------------------------------
 def test_a_table_puts_the_answer_first_and_says_once_what_every_row_says():
     frame = pd.DataFrame(

@@ -204,3 +204,57 @@ def test_what_an_assembly_says_is_said_once_and_at_once_when_it_fails(monkeypatc
     with pytest.raises(ValueError):
         assemble_now({"fail": True}, frozenset())
     assert said == ["wrote the scorecard (3)"]
+
+
+def test_the_records_of_the_pages_not_executed_are_read_while_the_pages_run(pages, monkeypatch):
+    from claimbook.engine import notebook_records
+
+    read = []
+    monkeypatch.setattr(
+        notebook_records, "read_ahead", lambda paths: read.append((list(paths), list(pages.log)))
+    )
+    _released_after(pages, "claim", 0.3)
+    reused = [pages.folder / "kept.ipynb"]
+    checks, _ = run_module._execute_while_checking(
+        [_job(pages, "claim")],
+        2,
+        lambda line: None,
+        None,
+        lambda: {"claim": "check"},
+        None,
+        frozenset(),
+        reused,
+    )
+    assert checks == {"claim": "check"}
+    assert [paths for paths, _ in read] == [reused]
+    assert ("end", "claim") not in read[0][1] and ("end", "claim") in pages.log  # while the page ran
+
+
+def test_records_read_ahead_are_the_records_collected_and_a_bad_notebook_is_left_to_collect(tmp_path):
+    import json
+
+    from claimbook.engine import notebook_records
+
+    rows = [{"claim": "a", "verdict": "supported"}]
+    good = tmp_path / "good.ipynb"
+    good.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {"outputs": [{"data": {notebook_records.mime_type("scorecard"): rows, "text/plain": ""}}]}
+                ]
+            }
+        )
+    )
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    listed = tmp_path / "list.ipynb"
+    listed.write_text("[]")
+    notebook_records.read_ahead([good, broken, listed, tmp_path / "missing.ipynb"])
+    before = notebook_records._records.cache_info()
+    assert notebook_records.collect(good, "scorecard") == rows
+    assert notebook_records._records.cache_info().hits == before.hits + 1  # read ahead, not again
+    with pytest.raises(ValueError):
+        notebook_records.collect(broken, "scorecard")
+    with pytest.raises(OSError):
+        notebook_records.collect(tmp_path / "missing.ipynb", "scorecard")
