@@ -251,14 +251,13 @@ class Preview:
         (neither needs the other: a page reads its data in its own kernel), and show them at
         once if the data passed its checks (a bad input leaves the last good pages served); the
         data read."""
-        import os
         from concurrent.futures import ThreadPoolExecutor
 
         from claimbook.pipeline.run import execute
 
         with ThreadPoolExecutor(max_workers=1) as pool:
             loading = pool.submit(self._load, registry, changes)
-            workers = self.request.jobs or (os.cpu_count() or 1) + 1
+            workers = self.request.workers
             ahead, rest = open_page_first(own, self.opened)
             if ahead:
                 execute(ahead, workers, self.report, self.server)

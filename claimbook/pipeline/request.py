@@ -71,9 +71,8 @@ class BuildRequest:
 
     @property
     def workers(self) -> int:
-        """Pages executed at once: ``--jobs``, else one more than the cores (each kernel spends
-        part of its time starting up and waiting)."""
-        return self.jobs or (os.cpu_count() or 1) + 1
+        """Pages executed at once: ``--jobs``, else ``default_workers()``."""
+        return self.jobs or default_workers()
 
     @property
     def plain(self) -> bool:
@@ -85,6 +84,14 @@ class BuildRequest:
             and not self.overrides
             and not self.only
         )
+
+
+def default_workers() -> int:
+    """Pages executed at once by default: twice the cores. A page's kernel spends a good part of
+    its time waiting (its start, its messages to and from the build), not computing: a cold
+    build of 359 pages on 2 cores with 3 pages at once left the cores idle a seventh of its
+    time, with 4 a twentieth and ran a tenth faster; 5 and 6 were no faster."""
+    return 2 * (os.cpu_count() or 1)
 
 
 def _check_options(request: BuildRequest) -> None:

@@ -258,3 +258,13 @@ def test_records_read_ahead_are_the_records_collected_and_a_bad_notebook_is_left
         notebook_records.collect(broken, "scorecard")
     with pytest.raises(OSError):
         notebook_records.collect(tmp_path / "missing.ipynb", "scorecard")
+
+
+def test_pages_run_twice_the_cores_at_once_unless_told(monkeypatch):
+    from claimbook.pipeline import request as request_module
+    from claimbook.pipeline.request import BuildRequest
+
+    monkeypatch.setattr(request_module.os, "cpu_count", lambda: 3)
+    assert BuildRequest().workers == 6 and BuildRequest(jobs=1).workers == 1
+    monkeypatch.setattr(request_module.os, "cpu_count", lambda: None)  # (the system cannot say)
+    assert BuildRequest().workers == 2
