@@ -119,13 +119,20 @@ def load_yaml(text: str, label: str):
     that contains itself), is refused. Errors are ``yaml.YAMLError`` (a syntax error) or
     ``InputError`` (too large, self-referencing)."""
     # (a fresh copy each time: the caller's own, whatever it does with it)
-    return _dates_as_text(_loaded(text, label))
+    return _dates_as_text(_loaded(text, label) if len(text) <= KEPT_TEXT else _parsed(text, label))
 
 
-@functools.lru_cache(maxsize=32)
+KEPT_TEXT = 256 * 1024  # a document this long or shorter is parsed once (a registry's is tens of kB)
+
+
+@functools.lru_cache(maxsize=64)
 def _loaded(text: str, label: str):
     """The document ``text`` as read, once per process for the same text (a build reads each
     registry twice: to compare digests, then checked); never handed out itself."""
+    return _parsed(text, label)
+
+
+def _parsed(text: str, label: str):
     _check_expansion(text, label)
     try:
         return yaml.load(text, Loader=_TextLoader)

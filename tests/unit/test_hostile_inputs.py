@@ -666,11 +666,16 @@ def test_a_download_never_carries_a_formula_and_the_tidy_table_keeps_its_values(
     assert all(not value.startswith(("=", "@")) for row in rows for value in row.values())
 
 
-def test_a_yaml_document_read_twice_is_two_documents_and_a_bad_one_refused_twice():
+@pytest.mark.parametrize("kept", [True, False])  # a document short enough to be parsed once, or not
+def test_a_yaml_document_read_twice_is_two_documents_and_a_bad_one_refused_twice(kept, monkeypatch):
     """A build reads each registry twice (once per process it is parsed: a memo of the text);
     each reader gets a document of its own, whatever the other did with theirs, and a bad
     document is refused every time, under the name it was read by."""
+    from claimbook.common import safe_read
     from claimbook.common.safe_read import InputError, load_yaml
+
+    if not kept:
+        monkeypatch.setattr(safe_read, "KEPT_TEXT", 0)
 
     text = "claims:\n- id: a\n  scenarios: [Offline]\n  pairs: !!pairs [{k: [1]}]\n  set: !!set {x}\n"
     first = load_yaml(text, "first.yaml")
