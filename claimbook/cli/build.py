@@ -65,7 +65,9 @@ def _add_change_options(build_cmd) -> None:
 def _add_run_options(build_cmd) -> None:
     """How the build runs: how many pages at once, whether the cache is trusted, how strict it is."""
     build_cmd.add_argument(
-        "--jobs", type=int, help="pages executed at once (default: twice the number of cores)"
+        "--jobs",
+        type=int,
+        help="pages executed at once (default: twice the number of cores, within the limit of open files)",
     )
     build_cmd.add_argument(
         "--force",

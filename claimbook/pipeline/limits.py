@@ -21,6 +21,19 @@ def needed_files(workers: int) -> int:
     return BASE_FILES + FILES_PER_PAGE * max(1, workers)
 
 
+def pages_the_limit_allows() -> int | None:
+    """How many pages at once the system's hard limit of open files allows; None where it sets
+    none (or the system has no such limit)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard == resource.RLIM_INFINITY:
+        return None
+    return max(1, (hard - BASE_FILES) // FILES_PER_PAGE)
+
+
 def ensure_open_files(workers: int) -> None:
     """Raise this process's limit of open files to what ``workers`` pages at once need (its
     children inherit it); a BuildError if the system's hard limit is below that."""

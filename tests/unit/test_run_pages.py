@@ -261,10 +261,34 @@ def test_records_read_ahead_are_the_records_collected_and_a_bad_notebook_is_left
 
 
 def test_pages_run_twice_the_cores_at_once_unless_told(monkeypatch):
+    import resource
+
     from claimbook.pipeline import request as request_module
     from claimbook.pipeline.request import BuildRequest
 
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, resource.RLIM_INFINITY))
     monkeypatch.setattr(request_module.os, "cpu_count", lambda: 3)
     assert BuildRequest().workers == 6 and BuildRequest(jobs=1).workers == 1
     monkeypatch.setattr(request_module.os, "cpu_count", lambda: None)  # (the system cannot say)
     assert BuildRequest().workers == 2
+
+
+def test_the_default_pages_at_once_fit_the_systems_limit_of_open_files(monkeypatch):
+    """Sixteen cores under a hard limit of 1,024 files: the default takes what the limit allows
+    (the build starts), an explicit ``--jobs`` past it is refused in one line."""
+    import resource
+
+    from claimbook.common.errors import BuildError
+    from claimbook.pipeline import limits
+    from claimbook.pipeline import request as request_module
+    from claimbook.pipeline.request import BuildRequest
+
+    monkeypatch.setattr(request_module.os, "cpu_count", lambda: 16)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 1024))
+    workers = BuildRequest().workers
+    assert workers == (1024 - limits.BASE_FILES) // limits.FILES_PER_PAGE < 32
+    limits.ensure_open_files(workers)  # (within the limit: nothing to raise)
+    with pytest.raises(BuildError, match=r"^a build of 32 page\(s\) at once needs about 1088 open files"):
+        limits.ensure_open_files(BuildRequest(jobs=32).workers)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, resource.RLIM_INFINITY))
+    assert BuildRequest().workers == 32
