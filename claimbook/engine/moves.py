@@ -30,8 +30,12 @@ class Move:
     why: tuple[str, ...]
 
 
-def _own(rows: list[dict], claim: str) -> list[dict]:
-    return [row for row in rows if row.get("claim") == claim]
+def _by_claim(rows: list[dict]) -> dict[str, list[dict]]:
+    """Each claim's rows, in the scorecard's order (indexed once: a scan per claim is quadratic)."""
+    grouped: dict = {}
+    for row in rows:
+        grouped.setdefault(row.get("claim"), []).append(row)
+    return grouped
 
 
 def _deciding(rows: list[dict]) -> tuple[float | None, str, str]:
@@ -127,8 +131,9 @@ def compare(
     old_index, new_index = by_location(old_results), by_location(new_results)
     drift_of = {item.claim: item for item in drifts}
     moves = []
+    built_rows, committed_rows = _by_claim(built), _by_claim(committed)
     for claim in dict.fromkeys(row.get("claim") for row in built if not row.get("part_of")):
-        after, before = _own(built, claim), _own(committed, claim)
+        after, before = built_rows[claim], committed_rows.get(claim, [])
         figure_after, figure_before = _deciding(after), _deciding(before)
         verdict_after = str(after[0].get("verdict"))
         verdict_before = str(before[0].get("verdict")) if before else ABSENT

@@ -239,7 +239,12 @@ def collect(notebook_path: str | os.PathLike) -> list[dict]:
 
 def frame(rows: list[dict]) -> pd.DataFrame:
     """The rows as a table, list columns joined with ';' (the CSV form)."""
-    table = pd.DataFrame(normalise(rows), columns=list(COLUMNS))
+    return _frame(normalise(rows))
+
+
+def _frame(cleaned: list[dict]) -> pd.DataFrame:
+    """``frame`` of rows ``normalise`` has cleaned already."""
+    table = pd.DataFrame(cleaned, columns=list(COLUMNS))
     for column in LIST_COLUMNS:
         table[column] = table[column].map(lambda values: ";".join(values))
     return table
@@ -253,5 +258,5 @@ def write(rows: list[dict], directory: str | os.PathLike) -> tuple[Path, Path]:
     csv_path = directory / "scorecard.csv"
     json_path.write_text(json.dumps(cleaned, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     # A download: text a spreadsheet would run as a formula is written as text (the JSON keeps it).
-    safe_frame(frame(cleaned)).to_csv(csv_path, index=False, lineterminator="\n")
+    safe_frame(_frame(cleaned)).to_csv(csv_path, index=False, lineterminator="\n")
     return json_path, csv_path

@@ -83,7 +83,10 @@ def build(request: BuildRequest) -> BuildResult:
                     return _warned(request, answer)
                 if pages_differ(request, pages, wanted):
                     server.start()
-            return _build_target(request, load_data(request, changes), server)
+                planned = (pages, wanted)  # (the build below does not plan it again)
+            else:
+                planned = None
+            return _build_target(request, load_data(request, changes), server, planned)
         except BaseException:
             # Failed or interrupted: nothing it started goes on (its pages were abandoned, their
             # kernels killed), nor do their folders stay.
@@ -114,13 +117,14 @@ def _report_todos(request: BuildRequest, registry) -> None:
         )
 
 
-def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer) -> BuildResult:
+def _build_target(request: BuildRequest, loaded: Loaded, server: BuildServer, planned=None) -> BuildResult:
     """The build once its inputs are read and checked: the target made ready, then the book
-    made in a staging folder of its own."""
+    made in a staging folder of its own. ``planned``: the pages and their digests, where the
+    plain build planned them already (and found something to do)."""
     target = request.target
     _refuse_a_switched_subject(request, loaded)  # other results: a switched subject stops it now
     if not request.to_out:
-        return _build_marked(request, loaded, server)
+        return _build_marked(request, loaded, server, planned)
     made_from = outputs.first_missing(target)
     held = {entry.name for entry in target.iterdir()} if made_from is None else set()
     new = held <= {outputs.OUT_MARKER}  # nothing there but (perhaps) a marker: all of it is ours
@@ -148,14 +152,16 @@ def _refuse_a_switched_subject(request: BuildRequest, loaded: Loaded) -> None:
     verify.refuse_a_switched_subject(request.root, loaded.data, request.report, built)
 
 
-def _build_marked(request: BuildRequest, loaded: Loaded, server: BuildServer) -> BuildResult:
+def _build_marked(request: BuildRequest, loaded: Loaded, server: BuildServer, planned=None) -> BuildResult:
     """The build into its target (the project, or an ``--out`` book whose lock the caller holds)."""
     target = request.target
     build_dir = target / "_build"
     build_dir.mkdir(parents=True, exist_ok=True)
     outputs.clear_leftovers(target)  # a swap a kill interrupted is finished first
     wanted = None
-    if loaded.table is None and not request.force:
+    if planned is not None:  # (planned, and found changed, before the data was loaded)
+        wanted = planned[1]
+    elif loaded.table is None and not request.force:
         pages = plan(loaded.data.registry, loaded.changes, request.only)
         wanted = page_digests(request.root, request.root, pages)
         answer = unchanged_answer(request, pages, wanted, loaded.changes)

@@ -10,6 +10,7 @@ its verdict in an icon and a word, never by colour alone.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -83,6 +84,11 @@ def provenance_url(round_name: str, location: str) -> str:
     from the Location's checked segments only (``inputs.rules.location_parts``: no ``..``, no
     backslash), each quoted, so the link stays in that repository; a Location that is not a
     result's folder (the loaders refuse it) is a ValueError, never a link."""
+    return _provenance_url(str(round_name), str(location))
+
+
+@functools.lru_cache(maxsize=65_536)  # (a result is linked from its ledger line, its card, the citations)
+def _provenance_url(round_name: str, location: str) -> str:
     parts = location_parts(location)
     if parts is None:
         raise ValueError(f"Location {str(location)[:200]!r} is not a result's folder; no link is made to it")

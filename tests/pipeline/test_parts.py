@@ -620,6 +620,34 @@ def test_sync_rewrites_only_what_changed(tmp_path):
     assert not (work / "book" / "stale.md").exists()
 
 
+def test_the_work_folders_pages_and_sync_leave_sphinxs_output_alone(tmp_path):
+    # Sphinx's output (``_build``: the site, its doctrees) is no source: the pages are listed and
+    # the sync removes what the book no longer has without walking it, and never removes in it.
+    source, work = tmp_path / "source", tmp_path / "work"
+    (source / "book" / "sub").mkdir(parents=True)
+    for name in ("_config.yml", "_toc.yml", "book/a.md", "book/sub/b.ipynb"):
+        (source / name).write_text(name)
+    output = work / "_build" / "html"
+    output.mkdir(parents=True)
+    (output / "a.md").write_text("Sphinx's")
+    (work / "_build" / "page.ipynb").write_text("Sphinx's")
+    jupyterbook.sync(source, work)
+    (work / "book" / "gone").mkdir()
+    (work / "book" / "gone" / "old.md").write_text("stale")
+    (work / "elsewhere").mkdir()
+    (work / "elsewhere" / "linked").symlink_to(output, target_is_directory=True)
+    pages = {
+        Path("book/a.md"),
+        Path("book/sub/b.ipynb"),
+        Path("book/gone/old.md"),
+    }
+    assert jupyterbook.documents(work) == pages  # (a link to a folder is not followed)
+    jupyterbook.sync(source, work)
+    assert jupyterbook.documents(work) == pages - {Path("book/gone/old.md")}
+    assert not (work / "elsewhere").exists() and (output / "a.md").read_text() == "Sphinx's"
+    assert (work / "_build" / "page.ipynb").is_file()
+
+
 def test_a_site_copy_links_what_sphinx_left_as_the_published_site_has_it(tmp_path):
     # The finished site is copied out of Sphinx's work folder on every build that compiled it: a
     # page Sphinx has not written since the current site was copied from it is linked from that

@@ -260,6 +260,28 @@ def test_records_read_ahead_are_the_records_collected_and_a_bad_notebook_is_left
         notebook_records.collect(tmp_path / "missing.ipynb", "scorecard")
 
 
+def test_each_collect_gets_rows_of_its_own_and_only_recorded_rows_count(tmp_path):
+    import json
+
+    from claimbook.engine import notebook_records
+
+    rows = [{"claim": "a", "caveats": ["x"], "measured": 1.5, "result_ids": [], "note": "\u00e9\ud800"}]
+    path = tmp_path / "page.ipynb"
+    outputs = [{"data": {notebook_records.mime_type("scorecard"): rows}}]
+    outputs.append({"data": {notebook_records.mime_type("costs"): []}})
+    path.write_text(json.dumps({"cells": [{"outputs": outputs}]}))
+    first = notebook_records.collect(path, "scorecard")
+    assert first == rows
+    first[0]["caveats"].append("changed")
+    first[0]["measured"] = None
+    assert notebook_records.collect(path, "scorecard") == rows  # the cache is not the caller's
+    assert notebook_records.collect(path, "costs") == [] and notebook_records.collect(path, "other") == []
+    assert notebook_records.recorded(path)
+    empty = tmp_path / "empty.ipynb"
+    empty.write_text(json.dumps({"cells": [{"outputs": [outputs[1]]}]}))
+    assert not notebook_records.recorded(empty)  # a kind with no row records nothing
+
+
 def test_pages_run_twice_the_cores_at_once_unless_told(monkeypatch):
     import resource
 
