@@ -81,6 +81,17 @@ _WARM_BUILDER = (
 import gc, importlib, json, os, sys, traceback
 
 die_with_parent(int(sys.argv[1]))  # the build: Sphinx never writes on after it
+# What its imports (and, prepared, Sphinx's saved environment) make lives until the process
+# ends: no collection until the build starts (``begin``), then none going through all that.
+gc.disable()
+
+
+def begin():
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)  # (the claimbook command's own pace: ``claimbook.__main__``)
+    gc.enable()
+
+
 without_execution()
 toc_read_by_libyaml()
 import tempfile
@@ -94,6 +105,8 @@ for name in ("sphinx.application", "myst_nb.sphinx_ext", "sphinx_book_theme", "s
         importlib.import_module(name)
     except Exception:  # only a head start: the build imports what it needs anyway
         pass
+
+
 def compile_selectors():
     # The theme reads each page's navigation with CSS selectors, whose tokenizer compiles a
     # hundred regular expressions the first time (a tenth of a second on the first page written):
@@ -119,8 +132,7 @@ if len(sys.argv) > 3:
         # What the application holds by now (its environment: every page's table of contents and
         # references, hundreds of thousands of objects) lives until the process ends: frozen, the
         # build's full garbage collections no longer walk it (a tenth of a second at 360 pages).
-        gc.freeze()
-        gc.set_threshold(20_000, 10, 10)  # (the claimbook command's own pace: ``claimbook.__main__``)
+        begin()
         if sys.stdin.readline().strip() != "build":
             sys.stdout.flush()
             sys.stderr.flush()
@@ -131,6 +143,7 @@ if len(sys.argv) > 3:
     line = sys.argv[3]
 else:
     line = sys.stdin.readline()
+    begin()
 code = 0
 if line.strip():
     try:

@@ -57,6 +57,10 @@ import gc, importlib, json, os, select, signal, sys, traceback
 
 die_with_parent(int(sys.argv[2]))  # the build
 SERVER = os.getpid()
+# Everything the server makes before its first fork lives as long as it does: no collection
+# until then (those its imports and data set off took a fifth of its start), as Python's own
+# advice for a process that forks without exec has it (``gc.freeze``'s documentation).
+gc.disable()
 
 # As ipykernel_launcher does: the working directory leaves sys.path while the kernel loads (the
 # kernel's shell puts it back).
@@ -98,9 +102,10 @@ if "claimbook.present.templating" in sys.modules:
 # What the server holds now (the modules, the data, the templates: hundreds of thousands of
 # objects) stays as long as it runs: out of the collector's sight, a kernel's full collections
 # no longer go through all of it (a tenth of a second each, several a page where a page reads
-# every claim, and each one copying the memory it touches out of the server's).
-gc.collect()
+# every claim, and each one copying the memory it touches out of the server's). What the
+# imports left unreachable stays too (a megabyte): collecting it took longer than a page's start.
 gc.freeze()
+gc.enable()  # (each kernel collects its own objects as any process does)
 
 
 def say(message):
