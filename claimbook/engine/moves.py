@@ -8,6 +8,7 @@ page. Results are compared field by field as ``diff`` compares them (``inputs.di
 
 from __future__ import annotations
 
+import contextlib
 import math
 import textwrap
 from dataclasses import dataclass
@@ -31,10 +32,13 @@ class Move:
 
 
 def _by_claim(rows: list[dict]) -> dict[str, list[dict]]:
-    """Each claim's rows, in the scorecard's order (indexed once: a scan per claim is quadratic)."""
+    """Each claim's rows, in the scorecard's order (indexed once: a scan per claim is quadratic).
+    A row whose claim is no claim's id (a committed scorecard edited by hand: a list, say) is
+    no claim's row."""
     grouped: dict = {}
     for row in rows:
-        grouped.setdefault(row.get("claim"), []).append(row)
+        with contextlib.suppress(TypeError):  # (unhashable: equal to no id)
+            grouped.setdefault(row.get("claim"), []).append(row)
     return grouped
 
 

@@ -294,6 +294,7 @@ def _sources_in(folder: Path) -> list[Path]:
     for directory, folders, files in os.walk(folder):
         if directory == str(folder):
             folders[:] = [name for name in folders if name != "_build"]
+            files = [name for name in files if name != "_build"]  # (whatever it is, Sphinx's)
         found += [Path(directory, name) for name in (*folders, *files)]
     return found
 

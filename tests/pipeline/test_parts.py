@@ -646,6 +646,12 @@ def test_the_work_folders_pages_and_sync_leave_sphinxs_output_alone(tmp_path):
     assert jupyterbook.documents(work) == pages - {Path("book/gone/old.md")}
     assert not (work / "elsewhere").exists() and (output / "a.md").read_text() == "Sphinx's"
     assert (work / "_build" / "page.ipynb").is_file()
+    # Whatever ``_build`` is at the top (a file someone put there), the sync leaves it alone.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "_build").write_text("not a folder")
+    jupyterbook.sync(source, other)
+    assert (other / "_build").read_text() == "not a folder" and (other / "book" / "a.md").is_file()
 
 
 def test_a_site_copy_links_what_sphinx_left_as_the_published_site_has_it(tmp_path):

@@ -238,3 +238,15 @@ def test_diff_offers_a_rename_only_where_a_claim_names_the_system():
     assert "no claim names it" in unnamed and "--rename" not in unnamed
     refused = in_process("check", "--rename", "Cisco/C880A_M8_B300_270GBx8_TRT=C880A-RENAMED")
     assert refused.returncode == 2 and "no claim names it" in refused.stderr
+
+
+def test_a_committed_row_whose_claim_is_no_id_moves_nothing():
+    """A scorecard edited by hand (a claim given as a list) is read as the build reads any
+    committed row it cannot match: no claim's row, and no error."""
+    from claimbook.engine.moves import compare
+
+    built = [{"claim": "a", "verdict": "supported", "measured": 2.0, "unit": "x", "deciding": True}]
+    committed = [{"claim": ["a"], "verdict": "not supported"}, dict(built[0])]
+    assert compare(committed, built, None, None) == []
+    moved = compare(committed[:1], built, None, None)
+    assert [(move.claim, move.verdict_before) for move in moved] == [("a", "—")]
