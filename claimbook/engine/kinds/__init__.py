@@ -67,8 +67,9 @@ import pandas as pd
 
 from claimbook.claims.drafting import Drafting
 from claimbook.claims.fields import Field
-from claimbook.engine import quantifiers
-from claimbook.engine.core import CaseDetail, ClaimSpecError, cannot_check, select_for
+from claimbook.common import formatting
+from claimbook.engine import ambiguity, quantifiers
+from claimbook.engine.core import Case, CaseDetail, ClaimSpecError, cannot_check, label_of, select_for
 from claimbook.inputs.schema import SCENARIOS as SCENARIO_NAMES
 
 __all__ = [
@@ -153,6 +154,58 @@ MULTIPLE = "x"
 def multiple_unit(claim) -> str:
     """The unit a comparing claim states its figure in: its ``unit``, a multiple by default."""
     return claim.get("unit", MULTIPLE)
+
+
+def in_unit(ratio: float, unit: str) -> float:
+    """A ratio in a comparing claim's unit: the multiple itself, or the lead in percent."""
+    return ratio if unit == MULTIPLE else 100.0 * (ratio - 1.0)
+
+
+def unmeasured(label: str, scenario: str, claimed, unit: str, detail: CaseDetail) -> Case:
+    """A case with nothing measured (its ``detail`` says why), beside its claimed figure (a
+    ``quantifiers.Figure``, a number or None)."""
+    return Case(label, scenario, None, getattr(claimed, "value", claimed), unit, None, detail=detail)
+
+
+def spread(cases, unit: str, separator: str = ", ") -> str:
+    """Each case's figure: "Offline 1.60x, Server 1.52x"."""
+    return separator.join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
+
+
+# What a subject's selector leaves out that its words may cover (``engine.ambiguity``): how to find
+# those results, the selector's field that names them, and what they are.
+LEFT_OUT = (
+    (ambiguity.joint_submissions, "organization", "the same company's joint submissions"),
+    (ambiguity.mixed_systems, "family", "systems that mix it with another accelerator"),
+)
+
+
+def left_out_note(selector: dict, named_by: str, what: str, figures: str) -> str:
+    """The results of ``LEFT_OUT`` a subject's selector leaves out, with the figure each would give."""
+    named = selector.get(named_by)
+    named = ", ".join(named) if isinstance(named, list) else str(named)
+    return f"The subject's {named_by} {named} leaves out {what} (shown, not judged): {figures}"
+
+
+def would_hold(holds: bool | None) -> str:
+    """Whether a result a claim leaves out would hold, after its figure ("" where none is judged)."""
+    return "" if holds is None else (", would hold" if holds else ", would not hold")
+
+
+def second_note(label: str, chosen, second, margin: float) -> str:
+    """A close second behind the best result a subject's selector chose (``ambiguity.close_second``)."""
+    return (
+        f"In {label} the best of the subject's results, {label_of(chosen)}, is within "
+        f"{formatting.percent(100.0 * (margin - 1.0))} of the next, {label_of(second)}"
+    )
+
+
+def check_figures(claim, **options) -> None:
+    """The claim's quantifier fields as ``quantifiers.problem`` reads them (``options``): a
+    problem is the error of its field."""
+    problem = quantifiers.problem(claim, **options)
+    if problem:
+        fail(claim, *problem)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import pandas as pd
 from claimbook.common import formatting
 from claimbook.engine.compare import per_gpu, per_watt, speedup
 from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, select_for, where
+from claimbook.engine.kinds import in_unit
 
 
 def value(row: pd.Series, measure: str) -> float | None:
@@ -26,10 +27,6 @@ def no_per_gpu_reason(*rows: pd.Series) -> str:
     if any(not bool(row["higher_is_better"]) for row in rows):
         return "since a latency is a time, not a throughput its GPUs share"
     return "since a system without accelerators has no per-GPU figure"
-
-
-def in_unit(ratio: float, unit: str) -> float:
-    return ratio if unit == "x" else 100.0 * (ratio - 1.0)
 
 
 def ratio_of(subject: pd.Series, base: pd.Series, measure: str) -> float | None:
@@ -151,48 +148,6 @@ def left_out_note(left_out: list[tuple], keys: list[str]) -> str:
     return (
         f"Left out, no baseline result with the same {' and '.join(keys) or 'benchmark and scenario'}: "
         + "; ".join(f"{label} ({', '.join(dict.fromkeys(cases))})" for label, cases in by_system.items())
-    )
-
-
-def _figures(found: list[tuple], unit: str) -> str:
-    return "; ".join(
-        f"{label} {formatting.case_figure(measured, unit)}"
-        + ("" if holds is None else (", would hold" if holds else ", would not hold"))
-        for label, measured, holds in found
-    )
-
-
-def _named(selector: dict, field: str) -> str:
-    value = selector.get(field)
-    return ", ".join(value) if isinstance(value, list) else str(value)
-
-
-def joint_note(selector: dict, joint: list[tuple], unit: str) -> str:
-    """The same company's joint submissions an organization selector leaves out, with the figure
-    each would give (not judged)."""
-    if not joint:
-        return ""
-    return (
-        f"The subject's organization {_named(selector, 'organization')} leaves out the same company's joint "
-        f"submissions (shown, not judged): {_figures(joint, unit)}"
-    )
-
-
-def mixed_note(selector: dict, mixed: list[tuple], unit: str) -> str:
-    """The systems mixing the family a selector names with another accelerator, which it leaves
-    out, with the figure each would give (not judged)."""
-    if not mixed:
-        return ""
-    return (
-        f"The subject's family {_named(selector, 'family')} leaves out systems that mix it with another "
-        f"accelerator (shown, not judged): {_figures(mixed, unit)}"
-    )
-
-
-def second_note(case_label: str, chosen: pd.Series, second: pd.Series, margin: float) -> str:
-    return (
-        f"In {case_label} the best of the subject's results, {label_of(chosen)}, is within "
-        f"{formatting.percent(100.0 * (margin - 1.0))} of the next, {label_of(second)}"
     )
 
 

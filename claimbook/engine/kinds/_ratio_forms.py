@@ -10,6 +10,7 @@ none); ``lead`` and ``outcomes`` judge who is ahead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
@@ -78,12 +79,6 @@ def parity_bound(claim: Claim) -> float | None:
 # -- field checks --------------------------------------------------------------------------------
 
 
-def _check_read(claim: Claim, parity: bool = False) -> None:
-    found = quantifiers.problem(claim, parity_allowed=parity)
-    if found:
-        kinds.fail(claim, *found)
-
-
 def _check_outcomes(claim: Claim) -> None:
     outcomes = claim.get("outcomes")
     if not isinstance(outcomes, dict) or not outcomes:
@@ -125,6 +120,17 @@ def _gap(case: Case, unit: str) -> float:
     return case.measured if unit == "%" else 100.0 * (case.measured - 1.0)
 
 
+def _every_case(judged: list[Case], failing: list, described: str) -> tuple[str, str]:
+    """The verdict and reason of a claim every case of which must hold (``described``: each case)."""
+    if failing:
+        count = len(failing)
+        return (
+            NOT_SUPPORTED,
+            f"Not every case holds ({count} of {len(judged)} fail{'s' if count == 1 else ''}): {described}.",
+        )
+    return SUPPORTED, f"Every case holds: {described}."
+
+
 def _decide_read(claim: Claim, unit: str, cases: list[Case], codes: set) -> tuple[str, str, str]:
     """The claim's figures judged by its quantifier, on its best case or every case."""
     read = reading(claim)
@@ -134,26 +140,17 @@ def _decide_read(claim: Claim, unit: str, cases: list[Case], codes: set) -> tupl
     codes.update(decision.codes)
     if form_of(claim).counterparts:
         return _counterparts_reason(claim, unit, cases, decision)
-    spread = ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
     best = decision.deciding
     if read.cases == quantifiers.BEST:
         figure = target(claim, "baseline", best.scenario) or target(claim, best.label, best.scenario)
-        said = read.spoken(figure, unit)
+        said, gives = read.spoken(figure, unit), formatting.case_figure(best.measured, unit)
         if not decision.holds:
-            return (
-                NOT_SUPPORTED,
-                (
-                    f"No case reaches {said}: the best is {formatting.case_figure(best.measured, unit)} "
-                    f"({best.label}); all cases: {spread}."
-                ),
-                best.label,
-            )
+            reason = f"No case reaches {said}: the best is {gives} ({best.label})"
+        else:
+            reason = f"The best case, {best.label}, gives {gives} against {said}"
         return (
-            SUPPORTED,
-            (
-                f"The best case, {best.label}, gives {formatting.case_figure(best.measured, unit)} against "
-                f"{said}; all cases: {spread}."
-            ),
+            (SUPPORTED if decision.holds else NOT_SUPPORTED),
+            f"{reason}; all cases: {kinds.spread(cases, unit)}.",
             best.label,
         )
     judged = [case for case in cases if case.detail.judgment is not None]
@@ -162,14 +159,7 @@ def _decide_read(claim: Claim, unit: str, cases: list[Case], codes: set) -> tupl
         f"(claimed {case.detail.claimed_text or formatting.stated(case.claimed, unit)})"
         for case in judged
     )
-    if decision.failing:
-        failing = len(decision.failing)
-        return (
-            NOT_SUPPORTED,
-            f"Not every case holds ({failing} of {len(judged)} fail{'s' if failing == 1 else ''}): {described}.",
-            decision.deciding.label,
-        )
-    return SUPPORTED, f"Every case holds: {described}.", decision.deciding.label
+    return *_every_case(judged, decision.failing, described), best.label
 
 
 def _counterparts_reason(claim: Claim, unit: str, cases: list[Case], decision) -> tuple[str, str, str]:
@@ -212,14 +202,8 @@ def _decide_every_case(
         return NOT_SUPPORTED, NO_EXPECTATION, cases[0].label
     failing = [case for case in judged if not case.reaches]
     described = "; ".join(describe(claim, case, unit) for case in judged)
-    if failing:
-        return (
-            NOT_SUPPORTED,
-            f"Not every case holds ({len(failing)} of {len(judged)} fail{'s' if len(failing) == 1 else ''}): {described}.",
-            failing[0].label,
-        )
-    deciding = min(judged, key=lambda case: (case.measured, case.label))
-    return SUPPORTED, f"Every case holds: {described}.", deciding.label
+    deciding = failing[0] if failing else min(judged, key=lambda case: (case.measured, case.label))
+    return *_every_case(judged, failing, described), deciding.label
 
 
 def _against(case: Case) -> str:
@@ -235,17 +219,8 @@ def _describe_lead(claim: Claim, case: Case, unit: str) -> str:
 def _describe_outcome(claim: Claim, case: Case, unit: str) -> str:
     ratio = case.measured if unit == "x" else 1.0 + case.measured / 100.0
     return (
-        f"{case.label} {formatting.case_figure(case.measured, unit)}{_against(case)}: "
-        f"{outcome(ratio, _tie(claim))}, claimed {case.detail.expected}"
+        f"{_describe_lead(claim, case, unit)}: {outcome(ratio, _tie(claim))}, claimed {case.detail.expected}"
     )
-
-
-def _decide_lead(claim, unit, cases, codes):
-    return _decide_every_case(claim, unit, cases, codes, describe=_describe_lead)
-
-
-def _decide_outcomes(claim, unit, cases, codes):
-    return _decide_every_case(claim, unit, cases, codes, describe=_describe_outcome)
 
 
 # -- the chart's line ------------------------------------------------------------------------------
@@ -253,11 +228,11 @@ def _decide_outcomes(claim, unit, cases, codes):
 
 def _claimed_line(claim: Claim, unit: str):
     figure = quantifiers.figure(claim.claimed) if not isinstance(claim.claimed, dict) else None
-    return (None, "claimed") if figure is None else (figure.value, "claimed")
+    return (None if figure is None else figure.value), "claimed"
 
 
 def _level_line(claim: Claim, unit: str):
-    return (1.0, "level") if unit == "x" else (0.0, "level")
+    return quantifiers.parity(unit).value, "level"
 
 
 def _counterparts_line(claim: Claim, unit: str):
@@ -275,7 +250,7 @@ FORMS = {
     "figure": Form(
         "the claimed figure of each case, read by the claim's quantifier (exactly unless it says)",
         READ,
-        _check_read,
+        kinds.check_figures,
         _judge_read,
         _decide_read,
         _claimed_line,
@@ -285,7 +260,7 @@ FORMS = {
         ("tie_within",),
         lambda claim: None,
         _judge_lead,
-        _decide_lead,
+        partial(_decide_every_case, describe=_describe_lead),
         _level_line,
     ),
     "outcomes": Form(
@@ -293,14 +268,14 @@ FORMS = {
         ("outcomes", "tie_within"),
         _check_outcomes,
         _judge_outcomes,
-        _decide_outcomes,
+        partial(_decide_every_case, describe=_describe_outcome),
         _level_line,
     ),
     "counterparts": Form(
         "every subject result against its own counterpart (sharing match_on), read by the quantifier: "
         "against the claimed figure, or parity where it states none",
         (*READ, "match_on"),
-        lambda claim: _check_read(claim, parity=True),
+        partial(kinds.check_figures, parity_allowed=True),
         _judge_read,
         _decide_read,
         _counterparts_line,

@@ -29,6 +29,7 @@ from claimbook.engine.core import (
     label_of,
     pick,
     select_for,
+    where,
 )
 from claimbook.engine.kinds._skeleton import Measuring, missing_said
 from claimbook.engine.verdict import gap_percent, matches
@@ -106,14 +107,21 @@ def validate(claim: Claim) -> None:
     if not isinstance(scale, (int, float)) or scale <= 0:
         kinds.fail(claim, "scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"')
     kinds.check_scenario_figures(claim)
-    problem = quantifiers.problem(claim)
-    if problem:
-        kinds.fail(claim, *problem)
+    kinds.check_figures(claim)
+
+
+def _scaled(claim: Claim, row: pd.Series) -> float:
+    """A published result in the claimed figure's unit (``scale``)."""
+    return float(row["result"]) / float(claim.get("scale", 1))
+
+
+def _published(claim: Claim, row: pd.Series) -> str:
+    return formatting.result(_scaled(claim, row), claim.unit or "")
 
 
 def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed) -> pd.DataFrame:
     """Every published result of the benchmark and scenario that is the claimed figure as stated."""
-    rows = data.results[(data.results["benchmark"] == benchmark) & (data.results["scenario"] == scenario)]
+    rows = where(data.results, benchmark=benchmark, scenario=scenario)
     scale = float(claim.get("scale", 1))
     return rows[
         [matches(value / scale, claimed.value, claim.tolerance, claimed.decimals) for value in rows["result"]]
@@ -137,7 +145,7 @@ class _Figure(Measuring):
         benchmark = benchmarks_of(claim)[0]
         for scenario in claim.get("scenarios"):
             _scenario(claim, data, subject, (benchmark, scenario), found)
-        found.context_notes.extend(_joint(claim, data, benchmark))
+        found.context_notes.extend(_left_out(claim, data, benchmark))
 
     def tables(self, claim: Claim, found) -> dict:
         return {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
@@ -159,7 +167,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     benchmark, scenario = at
     each = (claim.get("subject") or {}).get("combine") == "each"
     claimed = quantifiers.figure_for(claim, scenario)
-    rows = subject[(subject["benchmark"] == benchmark) & (subject["scenario"] == scenario)]
+    rows = where(subject, benchmark=benchmark, scenario=scenario)
     picked = (
         [row for _, row in rows.sort_values("location").iterrows()]
         if each and not rows.empty
@@ -173,7 +181,8 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     for row in picked:
         label = each_label(scenario, row, rows) if each else scenario
         _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
-        _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
+        if row is not None:
+            _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
 
 
 def _sentence(claim: Claim, at: tuple, measured: float, claimed, judged: tuple) -> str:
@@ -182,15 +191,11 @@ def _sentence(claim: Claim, at: tuple, measured: float, claimed, judged: tuple) 
     the figure is the result at the precision stated), else as the claim's quantifier reads it."""
     (scenario, row), (judgment, exact) = at, judged
     reading, higher = quantifiers.read(claim), bool(row["higher_is_better"])
-    published = (
-        f"The published {scenario} result of {label_of(row)} is {formatting.quantity(measured, claim.unit)}"
-    )
+    published = f"The published {scenario} result of {label_of(row)} is "
     if exact and reading.rule.precise:
-        published = (
-            f"The published {scenario} result of {label_of(row)} is "
-            f"{formatting.beside_claimed(measured, claimed.decimals, claim.unit)}"
-        )
+        published += formatting.beside_claimed(measured, claimed.decimals, claim.unit)
         return f"{published}, which is the claimed {claimed.text()} at the precision stated"
+    published += formatting.quantity(measured, claim.unit)
     if reading.rule.precise:
         gap = gap_percent(claimed.value, measured)
         favour = (gap > 0) == higher
@@ -205,44 +210,31 @@ def _sentence(claim: Claim, at: tuple, measured: float, claimed, judged: tuple) 
     )
 
 
-def _joint(claim: Claim, data: Data, benchmark: str) -> list[str]:
+def _left_out(claim: Claim, data: Data, benchmark: str) -> list[str]:
     """What the subject's selector leaves out that its words may cover (the same company's joint
     submissions, systems mixing its family with another), with their published figures and
     whether each would hold (shown, not judged)."""
     where = {"benchmark": benchmark, "scenario": list(claim.get("scenarios"))}
     subject = claim.get("subject") or {}
     notes = []
-    for rows, named_by, what in (
-        (
-            ambiguity.joint_submissions(data, claim, subject, where),
-            "organization",
-            "the same company's joint submissions",
-        ),
-        (
-            ambiguity.mixed_systems(data, claim, subject, where),
-            "family",
-            "systems that mix it with another accelerator",
-        ),
-    ):
+    for finder, named_by, what in kinds.LEFT_OUT:
+        rows = finder(data, claim, subject, where)
         if not rows.empty:
-            named = subject[named_by]
-            named = ", ".join(named) if isinstance(named, list) else str(named)
-            notes.append(
-                f"The subject's {named_by} {named} leaves out {what} (shown, not judged): {_figures(claim, rows)}"
-            )
+            notes.append(kinds.left_out_note(subject, named_by, what, _figures(claim, rows)))
     return notes
 
 
 def _figures(claim: Claim, rows: pd.DataFrame) -> str:
-    reading, scale = quantifiers.read(claim), float(claim.get("scale", 1))
+    reading = quantifiers.read(claim)
     listed = []
     for _, row in rows.iterrows():
         claimed = quantifiers.figure_for(claim, row["scenario"])
-        measured = float(row["result"]) / scale
-        judgment = quantifiers.judge(reading, measured, claimed, claim.unit, bool(row["higher_is_better"]))
+        judgment = quantifiers.judge(
+            reading, _scaled(claim, row), claimed, claim.unit, bool(row["higher_is_better"])
+        )
         listed.append(
-            f"{label_of(row)} {row['scenario']} {formatting.result(measured, claim.unit or '')}"
-            + ("" if judgment is None else (", would hold" if judgment.holds else ", would not hold"))
+            f"{label_of(row)} {row['scenario']} {_published(claim, row)}"
+            + kinds.would_hold(None if judgment is None else judgment.holds)
         )
     return "; ".join(listed)
 
@@ -252,8 +244,6 @@ def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.
     a miss), the same system's result in the other division (for a claim of either division),
     and a close second behind a chosen best."""
     benchmark, scenario, label = at
-    if row is None:
-        return
     if found.cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
         other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
         if other:
@@ -263,29 +253,22 @@ def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.
     if (claim.get("subject") or {}).get("combine") == "best":
         second = ambiguity.close_second(rows, row)
         if second is not None:
-            found.context_notes.append(
-                f"In {label} the best of the subject's results, {label_of(row)}, is within "
-                f"{formatting.percent(100.0 * (second[1] - 1.0))} of the next, {label_of(second[0])}"
-            )
+            found.context_notes.append(kinds.second_note(label, row, *second))
 
 
 def _other_division(claim: Claim, data: Data, row: pd.Series, label: str) -> list[str]:
     """The same system's published result of the other division, beside the one the figure is:
     a claim that does not say its division is shown both."""
-    results = data.results
-    other = results[
-        (results["organization"] == row["organization"])
-        & (results["system"] == row["system"])
-        & (results["benchmark"] == row["benchmark"])
-        & (results["scenario"] == row["scenario"])
-        & (results["division"] != row["division"])
-    ]
-    scale = float(claim.get("scale", 1))
+    same = where(
+        data.results, **{name: row[name] for name in ("organization", "system", "benchmark", "scenario")}
+    )
     return [
         f"In {label} the figure is the {row['division'].capitalize()}-division result "
-        f"({formatting.result(float(row['result']) / scale, claim.unit or '')}); the same system's "
-        f"{item['division'].capitalize()}-division result is {formatting.result(float(item['result']) / scale, claim.unit or '')}"
-        for _, item in other.sort_values("location", kind="stable").iterrows()
+        f"({_published(claim, row)}); the same system's "
+        f"{item['division'].capitalize()}-division result is {_published(claim, item)}"
+        for _, item in same[same["division"] != row["division"]]
+        .sort_values("location", kind="stable")
+        .iterrows()
     ]
 
 
@@ -301,9 +284,7 @@ def charts(check, data: Data) -> list:
     for case in check.cases:
         if case.measured is None:
             continue
-        rows = data.results[
-            (data.results["benchmark"] == benchmark) & (data.results["scenario"] == case.scenario)
-        ]
+        rows = where(data.results, benchmark=benchmark, scenario=case.scenario)
         rows = rows[rows["division"] == check.rows["division"].iloc[0]] if not check.rows.empty else rows
         made.append(
             kinds.ResultDots(
@@ -334,15 +315,13 @@ def same_vendor_match(
     ].sort_values("location", kind="stable")
     if matching.empty:
         return ""
-    scale = float(claim.get("scale", 1))
     listed = "; ".join(
-        f"{label_of(other)}, {other['family']}, at {formatting.result(float(other['result']) / scale, claim.unit or '')}"
+        f"{label_of(other)}, {other['family']}, at {_published(claim, other)}"
         for _, other in matching.iterrows()
     )
     return (
         f"For context, not support: the claimed {claimed.text()} is the published {scenario} result of another "
-        f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at "
-        f"{formatting.result(float(row['result']) / scale, claim.unit or '')}"
+        f"{row['vendor']} system in the round, {listed}; the claim names {label_of(row)}, at {_published(claim, row)}"
     )
 
 
@@ -350,33 +329,23 @@ def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found
     """One case of a figure claim, at (benchmark, scenario, label): the published result against
     the claimed figure, read by the claim's quantifier."""
     benchmark, scenario, label = at
-    value = None if claimed is None else claimed.value
     if row is None or claimed is None:
         note = f"no published {scenario} result of the system"
-        found.cases.append(Case(label, scenario, None, value, claim.unit, None, detail=FigureCase(note=note)))
+        found.cases.append(kinds.unmeasured(label, scenario, claimed, claim.unit, FigureCase(note=note)))
         return
-    measured = float(row["result"]) / float(claim.get("scale", 1))
+    measured = _scaled(claim, row)
     higher = bool(row["higher_is_better"])
-    reading = quantifiers.read(claim)
-    judgment = quantifiers.judge(reading, measured, claimed, claim.unit, higher)
+    judgment = quantifiers.judge(quantifiers.read(claim), measured, claimed, claim.unit, higher)
     exact = matches(measured, claimed.value, claim.tolerance, claimed.decimals)
     found.sentences.append(_sentence(claim, (scenario, row), measured, claimed, (judgment, exact)))
+    detail = FigureCase(
+        gap_percent=0.0 if exact else gap_percent(claimed.value, measured),
+        judgment=judgment,
+        higher_is_better=higher,
+    )
+    evidence, selected = (row["location"],), chosen("subject", row)
     found.cases.append(
-        Case(
-            label,
-            scenario,
-            measured,
-            claimed.value,
-            claim.unit,
-            judgment.holds,
-            (row["location"],),
-            selected=chosen("subject", row),
-            detail=FigureCase(
-                gap_percent=0.0 if exact else gap_percent(claimed.value, measured),
-                judgment=judgment,
-                higher_is_better=higher,
-            ),
-        )
+        Case(label, scenario, measured, claimed.value, claim.unit, judgment.holds, evidence, selected, detail)
     )
     found.used.append(pd.DataFrame([row]))
     found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed.value))

@@ -302,9 +302,7 @@ def _counterpart(claim: Claim, row: pd.Series, base: pd.DataFrame) -> pd.DataFra
     return base[mask]
 
 
-def _pairs(
-    claim: Claim, subject: pd.DataFrame, baseline: Baseline, benchmark: str, scenario: str, found=None
-):
+def _pairs(claim: Claim, subject: pd.DataFrame, baseline: Baseline, benchmark: str, scenario: str, found):
     """The (subject, baseline, how chosen) pairs of one case; several subjects for a form that
     takes counterparts and for a subject that says ``combine: each``."""
     prefer = claim.get("prefer")
@@ -314,7 +312,7 @@ def _pairs(
         pairs = []
         for _, row in subject_rows.sort_values("location").iterrows():
             pairs.append((row, *_choose(_counterpart(claim, row, base), prefer)))
-            if pairs[-1][1] is None and found is not None:
+            if pairs[-1][1] is None:
                 found.left_out.append((label_of(row), f"{benchmark} {scenario}"))
         return pairs
     case = f"{benchmark} {scenario}"
@@ -324,8 +322,8 @@ def _pairs(
         return [(row, *chosen_base) for _, row in subject_rows.sort_values("location").iterrows()]
     picked = pick(subject_rows, claim.get("subject"), "subject", claim, case)
     second = ambiguity.close_second(subject_rows, picked)
-    if second is not None and found is not None:
-        found.context.append(ratio_context.second_note(case, picked, *second))
+    if second is not None:
+        found.context.append(kinds.second_note(case, picked, *second))
     return [(picked, *chosen_base)]
 
 
@@ -348,27 +346,37 @@ class Found(kinds.Findings):
     table: list = field(default_factory=list)  # the comparisons table, a dict per measured case
     rivals: list = field(default_factory=list)  # (case label, holds against the best of the class, it)
     left_out: list = field(default_factory=list)  # (subject result, case) without a counterpart
-    joint: list = field(default_factory=list)  # (label, figure, holds) of joint submissions left out
-    mixed: list = field(default_factory=list)  # the same, of systems mixing the family with another
+    beside: list = field(default_factory=list)  # the notes on what the subject's selector leaves out
     context: list = field(default_factory=list)  # what else the card says (a close second ...)
 
 
-def _baseline(claim: Claim, data: Data, label: str, selector: dict, found: Found) -> Baseline | None:
-    base_rows, base_missing = select_for(data, claim, selector, f"baseline {label}")
-    if base_missing:
-        found.missing.append(base_missing)
-        return None
-    class_selector = ratio_context.class_selector(selector, base_rows)
-    class_rows, _ = select_for(data, claim, class_selector, f"class of baseline {label}")
-    vendor = data.announcement(claim).vendor
-    return Baseline(
-        label,
-        selector,
-        base_rows,
-        class_rows,
-        ratio_context.class_name(class_selector),
-        bool(set(base_rows["vendor"]) - {vendor}),
-    )
+def _baselines_in(claim: Claim, data: Data, found: Found) -> list[Baseline]:
+    """The claim's baselines in the data (one the data lack noted missing)."""
+    found_baselines = []
+    for label, selector in _baselines(claim):
+        base_rows, base_missing = select_for(data, claim, selector, f"baseline {label}")
+        if base_missing:
+            found.missing.append(base_missing)
+            continue
+        class_selector = ratio_context.class_selector(selector, base_rows)
+        class_rows, _ = select_for(data, claim, class_selector, f"class of baseline {label}")
+        vendor = data.announcement(claim).vendor
+        rival = bool(set(base_rows["vendor"]) - {vendor})
+        found_baselines.append(
+            Baseline(label, selector, base_rows, class_rows, ratio_context.class_name(class_selector), rival)
+        )
+    return found_baselines
+
+
+def _each_pair(claim: Claim, subject: pd.DataFrame, baselines: list[Baseline], found: Found):
+    """Every pair of the claim, baseline by baseline, benchmark by benchmark and scenario by
+    scenario: (baseline, benchmark, scenario, (subject result, baseline result, how chosen))."""
+    for baseline in baselines:
+        for benchmark in benchmarks_of(claim):
+            in_benchmark = subject[subject["benchmark"] == benchmark]
+            for scenario in scenarios_of(claim, in_benchmark["scenario"]):
+                for pair in _pairs(claim, subject, baseline, benchmark, scenario, found):
+                    yield baseline, benchmark, scenario, pair
 
 
 def audit(claim: Claim, data: Data) -> list[str]:
@@ -380,21 +388,13 @@ def audit(claim: Claim, data: Data) -> list[str]:
     if missing:
         return []
     found = Found()
-    for label, selector in _baselines(claim):
-        baseline = _baseline(claim, data, label, selector, found)
-        for benchmark, scenario in [] if baseline is None else _cases(claim, subject):
-            for subject_row, base_row, _ in _pairs(claim, subject, baseline, benchmark, scenario):
-                problem = _size_problem(claim, subject_row, base_row, f"{benchmark} {scenario}")
-                if problem is not None:
-                    return [str(problem)]
+    for _, benchmark, scenario, (subject_row, base_row, _) in _each_pair(
+        claim, subject, _baselines_in(claim, data, found), found
+    ):
+        problem = _size_problem(claim, subject_row, base_row, f"{benchmark} {scenario}")
+        if problem is not None:
+            return [str(problem)]
     return []
-
-
-def _cases(claim: Claim, subject: pd.DataFrame):
-    for benchmark in benchmarks_of(claim):
-        in_benchmark = subject[subject["benchmark"] == benchmark]
-        for scenario in scenarios_of(claim, in_benchmark["scenario"]):
-            yield benchmark, scenario
 
 
 def _size_problem(claim: Claim, subject_row, base_row, case: str):
@@ -406,29 +406,34 @@ def _size_problem(claim: Claim, subject_row, base_row, case: str):
     return sizes_differ(claim, "measure", case, f"{label_of(subject_row)} against {label_of(base_row)}")
 
 
-def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baseline: Baseline, found: Found) -> None:
-    """The cases of one baseline, benchmark by benchmark and scenario by scenario."""
-    for benchmark, scenario in _cases(claim, subject):
+def _compare(claim: Claim, data: Data, subject: pd.DataFrame, baselines: list, found: Found) -> None:
+    """The cases of the baselines, benchmark by benchmark and scenario by scenario."""
+    for baseline, benchmark, scenario, pair in _each_pair(claim, subject, baselines, found):
+        subject_row, base_row, _ = pair
         case_label = scenario if baseline.label == "baseline" else f"{baseline.label} · {scenario}"
         if len(benchmarks_of(claim)) > 1:
             case_label = f"{data.reference.display_name(benchmark)} · {case_label}"
-        in_case = where(subject, benchmark=benchmark, scenario=scenario)
-        for subject_row, base_row, how in _pairs(claim, subject, baseline, benchmark, scenario, found):
-            if not _comparable(claim, subject_row, base_row):
-                why = _unmeasured(claim, baseline, scenario, subject_row, base_row)
-                if why is not None:
-                    found.cases.append(
-                        Case(case_label, scenario, None, None, multiple_unit(claim), None, detail=why)
-                    )
+        why = _not_measured(claim, subject_row, base_row)
+        if why == _ONE_SIDE:  # (left out where the claim takes only cases with both sides)
+            if bool(claim.get("only_where_both")) or form_of(claim).counterparts:
                 continue
-            problem = _size_problem(claim, subject_row, base_row, f"{benchmark} {scenario}")
-            if problem is not None:
-                raise problem
-            label = _case_label(claim, case_label, subject_row, in_case)
-            _measure_case(claim, data, baseline, label, scenario, (subject_row, base_row, how), found)
+            why = f"no result of {'the subject' if subject_row is None else baseline.label} in {scenario}"
+        if why:
+            found.cases.append(
+                kinds.unmeasured(case_label, scenario, None, multiple_unit(claim), RatioCase(note=why))
+            )
+            continue
+        problem = _size_problem(claim, subject_row, base_row, f"{benchmark} {scenario}")
+        if problem is not None:
+            raise problem
+        if form_of(claim).counterparts or (claim.get("subject") or {}).get("combine") == "each":
+            case_label = each_label(
+                case_label, subject_row, where(subject, benchmark=benchmark, scenario=scenario)
+            )
+        _measure_case(claim, data, baseline, case_label, scenario, pair, found)
 
 
-def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple]:
+def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[str]:
     """Results the subject's selector leaves out that its words may cover (the same company's
     joint submissions, systems mixing its family with another): the figure each would give
     against the baseline (its counterpart), judged as the claim would, to be shown."""
@@ -441,40 +446,31 @@ def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[tuple
         for _, row in rows.iterrows():
             chosen_base = _counterpart(claim, row, base) if form_of(claim).counterparts else base
             base_row, _ = _choose(chosen_base, claim.get("prefer"))
-            if not _comparable(claim, row, base_row):
+            if _not_measured(claim, row, base_row):
                 continue
             ratio = ratio_context.ratio_of(row, base_row, _measure(claim))
-            measured = ratio_context.in_unit(ratio, unit)
+            measured = kinds.in_unit(ratio, unit)
             _, holds, _ = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
-            found.append((f"{label_of(row)} {benchmark} {scenario}", measured, holds))
+            found.append(
+                f"{label_of(row)} {benchmark} {scenario} {formatting.case_figure(measured, unit)}"
+                + kinds.would_hold(holds)
+            )
     return found
 
 
-def _unmeasured(claim: Claim, baseline: Baseline, scenario: str, subject_row, base_row) -> RatioCase | None:
-    """Why a pair has nothing to measure, as the case that shows it; None when the claim leaves
-    such a case out ("where a direct comparison exists": a case with one side missing)."""
+_ONE_SIDE = "one side missing"
+
+
+def _not_measured(claim: Claim, subject_row, base_row) -> str:
+    """Why a pair has no ratio ("" where it has one): a side missing, two units, or (per GPU) a
+    result without GPUs."""
     if subject_row is None or base_row is None:
-        if bool(claim.get("only_where_both")) or form_of(claim).counterparts:
-            return None
-        side = "the subject" if subject_row is None else f"{baseline.label}"
-        return RatioCase(note=f"no result of {side} in {scenario}")
+        return _ONE_SIDE
     if subject_row["units"] != base_row["units"]:
-        return RatioCase(note=f"different units ({subject_row['units']} and {base_row['units']})")
-    return RatioCase(note="a result without GPUs: no per-GPU figure")
-
-
-def _comparable(claim: Claim, subject_row, base_row) -> bool:
-    """Whether a pair has a ratio: both results there, in the same units, and (per GPU) with GPUs."""
-    if subject_row is None or base_row is None or subject_row["units"] != base_row["units"]:
-        return False
-    return ratio_context.ratio_of(subject_row, base_row, _measure(claim)) is not None
-
-
-def _case_label(claim: Claim, label: str, subject_row: pd.Series, in_case: pd.DataFrame) -> str:
-    """A case's label; with several subject results in it, each result's system too."""
-    if not form_of(claim).counterparts and (claim.get("subject") or {}).get("combine") != "each":
-        return label
-    return each_label(label, subject_row, in_case)
+        return f"different units ({subject_row['units']} and {base_row['units']})"
+    if ratio_context.ratio_of(subject_row, base_row, _measure(claim)) is None:
+        return "a result without GPUs: no per-GPU figure"
+    return ""
 
 
 def _measure_case(
@@ -486,7 +482,7 @@ def _measure_case(
     subject_row, base_row, how = pair
     unit = multiple_unit(claim)
     ratio = ratio_context.ratio_of(subject_row, base_row, _measure(claim))
-    measured = ratio_context.in_unit(ratio, unit)
+    measured = kinds.in_unit(ratio, unit)
     claimed, holds, judgment = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
     crossed = across_divisions(subject_row["division"], base_row["division"])
     if crossed:
@@ -560,7 +556,7 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     best_ratio = ratio_context.ratio_of(subject_row, best_any, _measure(claim))
     if best_ratio is None:  # the best of the class has no GPUs to count per GPU
         return best_any, None
-    against_best = ratio_context.in_unit(best_ratio, multiple_unit(claim))
+    against_best = kinds.in_unit(best_ratio, multiple_unit(claim))
     if baseline.rival:
         _, best_holds, _ = form.judge(claim, against_best, best_ratio, baseline.label, scenario)
         found.rivals.append((label, best_holds, best_any))
@@ -573,15 +569,14 @@ class _Ratio(Measuring):
     divisions = True
 
     def gather(self, claim: Claim, data: Data, subject, found) -> None:
-        where = {"benchmark": benchmarks_of(claim)}
-        joint = ambiguity.joint_submissions(data, claim, claim.get("subject"), where)
-        mixed = ambiguity.mixed_systems(data, claim, claim.get("subject"), where)
-        for label, selector in _baselines(claim):
-            baseline = _baseline(claim, data, label, selector, found)
-            if baseline is not None:
-                _compare(claim, data, subject, baseline, found)
-                found.joint += _beside(claim, joint, baseline)
-                found.mixed += _beside(claim, mixed, baseline)
+        baselines = _baselines_in(claim, data, found)
+        _compare(claim, data, subject, baselines, found)
+        selector = claim.get("subject") or {}
+        for finder, named_by, what in kinds.LEFT_OUT:
+            rows = finder(data, claim, claim.get("subject"), {"benchmark": benchmarks_of(claim)})
+            figures = [figure for baseline in baselines for figure in _beside(claim, rows, baseline)]
+            if figures:
+                found.beside.append(kinds.left_out_note(selector, named_by, what, "; ".join(figures)))
 
     def tables(self, claim: Claim, found) -> dict:
         return {"comparisons": pd.DataFrame(found.table)}
@@ -601,12 +596,7 @@ class _Ratio(Measuring):
         return multiple_unit(claim)
 
     def spread(self, claim: Claim, judged: list) -> str:
-        unit = multiple_unit(claim)
-        return ", ".join(
-            f"{case.label} {formatting.case_figure(case.measured, unit)}"
-            for case in judged
-            if case.detail.cross_division
-        )
+        return kinds.spread([case for case in judged if case.detail.cross_division], multiple_unit(claim))
 
     def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
         """The claim's form decides; a claim that holds is judged against the rivals' best too."""
@@ -618,16 +608,13 @@ class _Ratio(Measuring):
 
     def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
         unit = multiple_unit(claim)
-        beside = (
-            ratio_context.left_out_note(found.left_out, list(claim.get("match_on") or [])),
-            ratio_context.joint_note(claim.get("subject") or {}, found.joint, unit),
-            ratio_context.mixed_note(claim.get("subject") or {}, found.mixed, unit),
-        )
+        left_out = ratio_context.left_out_note(found.left_out, list(claim.get("match_on") or []))
         return [
             *_read_sentence(claim, judged, unit),
             *ratio_context.context_notes(judged, unit, _measure(claim)),
             *found.context,
-            *(text for text in beside if text),
+            *([left_out] if left_out else []),
+            *found.beside,
         ]
 
 
