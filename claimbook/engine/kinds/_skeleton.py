@@ -15,7 +15,7 @@ from dataclasses import replace
 from claimbook.claims.registry import Claim
 from claimbook.engine import quantifiers
 from claimbook.engine.core import ROW_CODES, Check, Data, Outcome, cannot_check, finish, within_divisions
-from claimbook.engine.kinds import Findings, selected_subject
+from claimbook.engine.kinds import Findings, multiple_unit, selected_subject
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
 
@@ -138,3 +138,13 @@ class Measuring:
     def reading(self, claim: Claim) -> str:
         """How the book reads the claim's figures, in words ("read as at least 2.5x")."""
         return quantifiers.read(claim).sentence(quantifiers.figures_in(claim.claimed), self.unit(claim))
+
+
+class Comparing(Measuring):
+    """A kind that compares two figures (a ratio, a gain): its figure in the claim's unit (a
+    multiple by default), its cases judged within one division."""
+
+    divisions = True
+
+    def unit(self, claim: Claim) -> str:
+        return multiple_unit(claim)

@@ -49,7 +49,7 @@ from claimbook.engine.core import (
 from claimbook.engine.kinds import _ratio_context as ratio_context
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
-from claimbook.engine.kinds._skeleton import Measuring, missing_said
+from claimbook.engine.kinds._skeleton import Comparing, missing_said
 from claimbook.engine.verdict import SUPPORTED
 
 
@@ -563,10 +563,9 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     return best_any, against_best
 
 
-class _Ratio(Measuring):
+class _Ratio(Comparing):
     findings = Found
     absent = "The results the claim is about are not in the data"
-    divisions = True
 
     def gather(self, claim: Claim, data: Data, subject, found) -> None:
         baselines = _baselines_in(claim, data, found)
@@ -592,22 +591,19 @@ class _Ratio(Measuring):
         # Sizes, power, missing cases: the caveats and notes a comparison's rows imply.
         return ratio_context.caveats_of(claim, data, found, judged)
 
-    def unit(self, claim: Claim) -> str:
-        return multiple_unit(claim)
-
     def spread(self, claim: Claim, judged: list) -> str:
-        return kinds.spread([case for case in judged if case.detail.cross_division], multiple_unit(claim))
+        return kinds.spread([case for case in judged if case.detail.cross_division], self.unit(claim))
 
     def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
         """The claim's form decides; a claim that holds is judged against the rivals' best too."""
-        unit = multiple_unit(claim)
+        unit = self.unit(claim)
         verdict, reason, deciding = form_of(claim).decide(claim, unit, judged, codes)
         if verdict == SUPPORTED and found.rivals:
             ratio_context.against_rivals(found.rivals, judged, unit, codes, notes)
         return verdict, reason, deciding
 
     def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
-        unit = multiple_unit(claim)
+        unit = self.unit(claim)
         left_out = ratio_context.left_out_note(found.left_out, list(claim.get("match_on") or []))
         return [
             *_read_sentence(claim, judged, unit),

@@ -35,7 +35,7 @@ from claimbook.engine.core import (
     select_for,
 )
 from claimbook.engine.kinds import multiple_unit
-from claimbook.engine.kinds._skeleton import Measuring
+from claimbook.engine.kinds._skeleton import Comparing
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
 from claimbook.inputs.earlier import SOURCE_TYPES, UNSPECIFIED_SYSTEM, round_order
 
@@ -178,9 +178,7 @@ def audit(claim: Claim, data: Data) -> list[str]:
 
 def validate(claim: Claim) -> None:
     kinds.check_scenario_figures(claim, named_only=False)
-    problem = quantifiers.problem(claim)
-    if problem:
-        kinds.fail(claim, *problem)
+    kinds.check_figures(claim)
     if multiple_unit(claim) not in ("x", "%"):
         kinds.fail(claim, "unit", "a gain is in x (times) or % (improvement in percent)")
     stated = claim.get("stated")
@@ -198,10 +196,6 @@ def validate(claim: Claim) -> None:
         for scenario, value in stated["figures"].items():
             if not isinstance(value, (int, float)) or value <= 0:
                 kinds.fail(claim, f"stated.figures.{scenario}", "a stated figure is a positive number")
-
-
-def _measured(gain: float, unit: str) -> float:
-    return gain if unit == "x" else 100.0 * (gain - 1.0)
 
 
 def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -> pd.DataFrame:
@@ -230,10 +224,9 @@ class Found(kinds.Findings):
     headlines: list = field(default_factory=list)  # earlier figures that name no system
 
 
-class _RoundGain(Measuring):
+class _RoundGain(Comparing):
     absent = "The system is not in the current round's data"
     findings = Found
-    divisions = True
 
     def gather(self, claim: Claim, data: Data, subject, found) -> None:
         benchmark = benchmarks_of(claim)[0]
@@ -248,20 +241,12 @@ class _RoundGain(Measuring):
     def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
         return _no_earlier(claim, found, _known(found), tables)
 
-    def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
-        if len(judged) < len(found.cases):
-            found.codes.add("incomplete-data")
-        return found.codes, found.notes
-
-    def unit(self, claim: Claim) -> str:
-        return multiple_unit(claim)
-
     def spread(self, claim: Claim, judged: list) -> str:
-        return _spread(judged, multiple_unit(claim))
+        return _spread(judged, self.unit(claim))
 
     def summary(self, claim: Claim, found, judged: list) -> str:
         # A gain on a lower-is-better metric is a speedup and a fall of the metric, never a rise.
-        unit = multiple_unit(claim)
+        unit = self.unit(claim)
         return "; ".join(
             f"{case.label} {formatting.case_figure(case.measured, unit)}: {_speedup_text(case)}"
             for case in judged
@@ -269,7 +254,7 @@ class _RoundGain(Measuring):
         )
 
     def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
-        unit = multiple_unit(claim)
+        unit = self.unit(claim)
         return _decide_gain(claim, unit, judged, codes, _spread(found.measured(), unit))
 
 
@@ -296,14 +281,17 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     in_scenario = subject[subject["scenario"] == scenario]
     current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
     if current is None:
-        _unmeasured(claim, scenario, claimed, found, f"no {scenario} result now")
         where = {"benchmark": benchmark, "scenario": scenario}
         found.missing.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
+        earlier = f"no {scenario} result now"
+    else:
+        earlier = _earlier(claim, data, current, scenario, found)
+    if isinstance(earlier, str):  # why the scenario has nothing to measure
+        detail = GainCase(note=earlier)
+        found.cases.append(kinds.unmeasured(scenario, scenario, claimed, multiple_unit(claim), detail))
         return
-    earlier = _earlier(claim, data, current, scenario, claimed, found)
-    if earlier is not None:
-        _measure(claim, scenario, claimed, current, *earlier, found)
-        _cite_earlier(data, earlier[0], found)
+    _measure(claim, scenario, claimed, current, *earlier, found)
+    _cite_earlier(data, earlier[0], found)
 
 
 def _cite_earlier(data: Data, earlier: pd.Series, found: Found) -> None:
@@ -319,15 +307,9 @@ def _cite_earlier(data: Data, earlier: pd.Series, found: Found) -> None:
         found.used.append(row.iloc[:1])
 
 
-def _unmeasured(claim: Claim, scenario: str, claimed, found: Found, note: str) -> None:
-    unit = multiple_unit(claim)
-    value = None if claimed is None else claimed.value
-    found.cases.append(Case(scenario, scenario, None, value, unit, None, detail=GainCase(note=note)))
-
-
-def _earlier(claim: Claim, data: Data, current: pd.Series, scenario: str, claimed, found: Found):
+def _earlier(claim: Claim, data: Data, current: pd.Series, scenario: str, found: Found):
     """The earlier figure of the same system (the table is ordered strongest source first) and the
-    other sources of it; None, the case noted, where there is none."""
+    other sources of it; where there is none, why."""
     from_round = str(claim.get("from_round"))
     candidates = _earlier_rows(data, claim, current, scenario)
     system = (claim.get("earlier") or {}).get("system") or current["system"]
@@ -338,17 +320,12 @@ def _earlier(claim: Claim, data: Data, current: pd.Series, scenario: str, claime
     ]
     found.headlines.append(headline)
     if named.empty:
-        note = f"no {from_round} figure of {system}"
-        if not headline.empty:
-            note += "; only figures without a system size"
-        _unmeasured(claim, scenario, claimed, found, note)
-        return None
+        return f"no {from_round} figure of {system}" + (
+            "; only figures without a system size" if not headline.empty else ""
+        )
     earlier = (sized if not sized.empty else named).iloc[0]
     if current["units"] != earlier["units"]:
-        _unmeasured(
-            claim, scenario, claimed, found, f"{from_round} in {earlier['units']}, now {current['units']}"
-        )
-        return None
+        return f"{from_round} in {earlier['units']}, now {current['units']}"
     return earlier, named.drop(index=earlier.name)
 
 
@@ -386,7 +363,8 @@ def _measure(
     from_round = str(claim.get("from_round"))
     higher = bool(current["higher_is_better"])
     gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
-    measured = _measured(gain, multiple_unit(claim))
+    unit = multiple_unit(claim)
+    measured = kinds.in_unit(gain, unit)
     crossed = across_divisions(earlier["division"], current["division"])
     judgment = (
         None if claimed is None or crossed else quantifiers.judge(quantifiers.read(claim), measured, claimed)
@@ -406,15 +384,9 @@ def _measure(
         cross_division=crossed,
         judgment=judgment,
     )
-    unit = multiple_unit(claim)
     evidence, selected = (current["location"],), chosen("subject", current)
-    value, holds = (
-        (None if claimed is None else claimed.value),
-        (None if judgment is None else judgment.holds),
-    )
-    found.cases.append(
-        Case(scenario, scenario, measured, value, unit, holds, evidence, selected=selected, detail=detail)
-    )
+    value, holds = getattr(claimed, "value", None), getattr(judgment, "holds", None)
+    found.cases.append(Case(scenario, scenario, measured, value, unit, holds, evidence, selected, detail))
     found.used.append(pd.DataFrame([current]))
     found.table.append(_gain_row(scenario, from_round, current, earlier, gain, change))
 

@@ -13,7 +13,7 @@ claimed figure is a caveat, shown with other submitters' pairs of the same step.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -127,37 +127,41 @@ def validate(claim: Claim) -> None:
     if claim.claimed is None or isinstance(claim.claimed, list):
         kinds.fail(claim, "claimed", "the claimed efficiency in percent, or {scenario: percent}")
     kinds.check_scenario_figures(claim)
-    problem = quantifiers.problem(claim)
-    if problem:
-        kinds.fail(claim, *problem)
+    kinds.check_figures(claim)
 
 
 def superlinear(efficiency_percent: float, margin: float = DEFAULT_SUPERLINEAR_MARGIN) -> bool:
     return efficiency_percent > 100.0 + margin
 
 
+# The two configurations of a pair: the claim's field, and what it is in words.
+SIDES = (("small", "smaller configuration"), ("large", "larger configuration"))
+
+
 def configurations(claim: Claim, data: Data):
     """The rows of the claim's smaller and larger configurations (of its first benchmark), or
     the check that says which of them the data lacks."""
-    benchmark = benchmarks_of(claim)[0]
-    small, small_missing = select_for(
-        data, claim, claim.get("small"), "smaller configuration", {"benchmark": benchmark}
-    )
-    large, large_missing = select_for(
-        data, claim, claim.get("large"), "larger configuration", {"benchmark": benchmark}
-    )
-    missing_texts = [text for text in (small_missing, large_missing) if text]
+    benchmark = {"benchmark": benchmarks_of(claim)[0]}
+    selected = [select_for(data, claim, claim.get(name), said, benchmark) for name, said in SIDES]
+    missing_texts = [why for _, why in selected if why]
     if missing_texts:
-        return (
-            None,
-            None,
-            cannot_check(
-                claim,
-                f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}.",
-                missing=missing_texts,
-            ),
-        )
-    return small, large, None
+        reason = f"A configuration of the pair is not in the data: {'; '.join(missing_texts)}."
+        return None, None, cannot_check(claim, reason, missing=missing_texts)
+    return selected[0][0], selected[1][0], None
+
+
+def _picked(claim: Claim, sides: tuple, scenario: str, case: str) -> tuple:
+    """The smaller and the larger configuration's result in a scenario (None where one has none)."""
+    return tuple(
+        pick(rows[rows["scenario"] == scenario], claim.get(name), name, claim, case)
+        for rows, (name, _) in zip(sides, SIDES)
+    )
+
+
+def _in_division(claim: Claim, data: Data) -> pd.DataFrame:
+    """The results of the claim's division (every result for ``division: any``)."""
+    division = claim.get("division", "closed")
+    return data.results if division == "any" else data.results[data.results["division"] == division]
 
 
 @dataclass
@@ -220,30 +224,25 @@ def _pair_case(
     claim: Claim, data: Data, sides: tuple, scenario: str, named: bool, margin: float, found
 ) -> None:
     """One scenario of the pair: measured where both configurations have a result in it."""
-    small, large = sides
     benchmark = benchmarks_of(claim)[0]
-    where = f"{benchmark} {scenario}"
-    little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, where)
-    big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, where)
+    little, big = _picked(claim, sides, scenario, f"{benchmark} {scenario}")
     claimed = quantifiers.figure_for(claim, scenario) if named else None
-    value = None if claimed is None else claimed.value
-    if little is not None and big is not None:
-        unlike = _not_comparable(little, big)
-        if unlike:  # an efficiency of two throughputs only, in one unit
-            found.cases.append(
-                Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=unlike))
-            )
-            if named:
-                found.unlike.append(f"In {scenario} {unlike}")
-            return
-        _scenario(claim, found, scenario, little, big, claimed, margin)
+    if little is None or big is None:
+        note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
+        role = "small" if little is None else "large"
+        _, why = select_for(
+            data, claim, claim.get(role), role, {"benchmark": benchmark, "scenario": scenario}
+        )
+        if why and named:
+            found.missing.append(why)
+    else:
+        note = _not_comparable(little, big)  # an efficiency of two throughputs only, in one unit
+        if note and named:
+            found.unlike.append(f"In {scenario} {note}")
+    if note:
+        found.cases.append(kinds.unmeasured(scenario, scenario, claimed, "%", ScalingCase(note=note)))
         return
-    note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
-    found.cases.append(Case(scenario, scenario, None, value, "%", None, detail=ScalingCase(note=note)))
-    role, selector = ("small", claim.get("small")) if little is None else ("large", claim.get("large"))
-    _, why = select_for(data, claim, selector, role, {"benchmark": benchmark, "scenario": scenario})
-    if why and named:
-        found.missing.append(why)
+    _scenario(claim, found, scenario, little, big, claimed, margin)
 
 
 def _not_comparable(little: pd.Series, big: pd.Series) -> str:
@@ -264,31 +263,27 @@ def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, cla
     crossed = across_divisions(little["division"], big["division"])
     reading = quantifiers.read(claim)
     judgment = None if claimed is None or crossed else quantifiers.judge(reading, efficiency, claimed, "%")
-    value = None if claimed is None else claimed.value
+    crossing = crossed and claimed is not None  # shown, not judged
     detail = ScalingCase(
         small=label_of(little),
         large=label_of(big),
         throughput_ratio=big["result"] / little["result"],
         gpu_ratio=big["total_accelerators"] / little["total_accelerators"],
+        cross_division=crossing,
         judgment=judgment,
     )
     evidence = (big["location"], little["location"])
+    selected = () if crossing else chosen("large", big) + chosen("small", little)
+    value, holds = getattr(claimed, "value", None), getattr(judgment, "holds", None)
     findings.used.append(pd.DataFrame([little, big]))
     findings.pairs.append(pair_row(little, big))
-    if crossed and claimed is not None:
+    findings.cases.append(Case(scenario, scenario, efficiency, value, "%", holds, evidence, selected, detail))
+    if crossing:
         findings.codes.add("cross-division")
         findings.sentences.append(
             f"In {scenario} the pair's results are of different divisions ({formatting.quantity(efficiency, '%')}, not judged)"
         )
-        cross = replace(detail, cross_division=True)
-        findings.cases.append(Case(scenario, scenario, efficiency, value, "%", None, evidence, detail=cross))
-        return
-    selected = chosen("large", big) + chosen("small", little)
-    holds = None if judgment is None else judgment.holds
-    findings.cases.append(
-        Case(scenario, scenario, efficiency, value, "%", holds, evidence, selected=selected, detail=detail)
-    )
-    if claimed is None:
+    if claimed is None or crossing:
         return
     if superlinear(efficiency, margin):
         findings.codes.add("superlinear-baseline")
@@ -323,8 +318,7 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
     if not short:
         return
     findings.codes.add("other-scenarios")
-    division = claim.get("division", "closed")
-    results = data.results if division == "any" else data.results[data.results["division"] == division]
+    results = _in_division(claim, data)
     for case in short:
         own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
         sizes = results["total_accelerators"].isin([own["small_gpus"], own["large_gpus"]])
@@ -379,20 +373,16 @@ def _own_pairs(claim: Claim, data: Data) -> list[dict]:
     small, large, missing = configurations(claim, data)
     if missing is not None:
         return []
-    found = []
-    for scenario in sorted(set(small["scenario"]) & set(large["scenario"])):
-        little = pick(small[small["scenario"] == scenario], claim.get("small"), "small", claim, scenario)
-        big = pick(large[large["scenario"] == scenario], claim.get("large"), "large", claim, scenario)
-        found.append(pair_row(little, big))
-    return found
+    return [
+        pair_row(*_picked(claim, (small, large), scenario, scenario))
+        for scenario in sorted(set(small["scenario"]) & set(large["scenario"]))
+    ]
 
 
 def charts(check, data: Data) -> list:
     """Every scaling pair's efficiency in each scenario the claim states a figure for, the
     claim's own pair drawn large (a pair of summed results too, its counts in its systems)."""
-    division = check.claim.get("division", "closed")
-    results = data.results if division == "any" else data.results[data.results["division"] == division]
-    pairs = scaling_pairs(results)
+    pairs = scaling_pairs(_in_division(check.claim, data))
     own = _own_pairs(check.claim, data)
     known = set(zip(pairs["small_location"], pairs["large_location"]))
     added = [pair for pair in own if (pair["small_location"], pair["large_location"]) not in known]
