@@ -121,12 +121,17 @@ class Table:
 @dataclass
 class Findings:
     """What a kind's check gathers case by case before it decides, one type for every kind (a
-    kind's own findings add their fields): the cases, the frames of the results they used, and
-    what a selector looked for where it found nothing."""
+    kind's own findings add their fields): the cases, the frames of the results they used, what
+    a selector looked for where it found nothing, and what the card says besides."""
 
     cases: list = field(default_factory=list)
     used: list = field(default_factory=list)
     missing: list = field(default_factory=list)
+    sentences: list = field(default_factory=list)  # the reason, a sentence per case
+    codes: set = field(default_factory=set)  # the caveats the cases imply
+    notes: list = field(default_factory=list)  # the sentences behind them
+    table: list = field(default_factory=list)  # the rows of the case table a page shows, a dict each
+    context: list = field(default_factory=list)  # what the card says beside the verdict
 
     def measured(self) -> list:
         """The cases with a measured figure."""

@@ -132,9 +132,7 @@ def same_figure(data: Data, claim: Claim, benchmark: str, scenario: str, claimed
 class Found(kinds.Findings):
     """What a figure check gathers, scenario by scenario, before it decides."""
 
-    sentences: list = field(default_factory=list)  # the reason, a sentence per case
-    context: list = field(default_factory=list)  # frames of the results that are the figure as stated
-    context_notes: list = field(default_factory=list)
+    same: list = field(default_factory=list)  # frames of the results that are the figure as stated
 
 
 class _Figure(Measuring):
@@ -145,10 +143,10 @@ class _Figure(Measuring):
         benchmark = benchmarks_of(claim)[0]
         for scenario in claim.get("scenarios"):
             _scenario(claim, data, subject, (benchmark, scenario), found)
-        found.context_notes.extend(_left_out(claim, data, benchmark))
+        found.context.extend(_left_out(claim, data, benchmark))
 
     def tables(self, claim: Claim, found) -> dict:
-        return {"same_figure": pd.concat(found.context) if found.context else pd.DataFrame()}
+        return {"same_figure": pd.concat(found.same) if found.same else pd.DataFrame()}
 
     def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
         scenarios = "scenario" if len(found.cases) == 1 else "scenarios"
@@ -159,7 +157,7 @@ class _Figure(Measuring):
         return case.measured if case.detail.higher_is_better else -case.measured
 
     def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
-        return [self.reading(claim), *found.context_notes]
+        return [self.reading(claim), *found.context]
 
 
 def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
@@ -247,13 +245,13 @@ def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.
     if found.cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
         other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
         if other:
-            found.context_notes.append(other)
+            found.context.append(other)
     if claim.get("division") == "any":
-        found.context_notes.extend(_other_division(claim, data, row, label))
+        found.context.extend(_other_division(claim, data, row, label))
     if (claim.get("subject") or {}).get("combine") == "best":
         second = ambiguity.close_second(rows, row)
         if second is not None:
-            found.context_notes.append(kinds.second_note(label, row, *second))
+            found.context.append(kinds.second_note(label, row, *second))
 
 
 def _other_division(claim: Claim, data: Data, row: pd.Series, label: str) -> list[str]:
@@ -348,4 +346,4 @@ def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found
         Case(label, scenario, measured, claimed.value, claim.unit, judgment.holds, evidence, selected, detail)
     )
     found.used.append(pd.DataFrame([row]))
-    found.context.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed.value))
+    found.same.append(same_figure(data, claim, benchmark, scenario, claimed).assign(claimed=claimed.value))

@@ -343,11 +343,9 @@ class Baseline:
 class Found(kinds.Findings):
     """What a ratio check gathers, baseline by baseline, before it decides."""
 
-    table: list = field(default_factory=list)  # the comparisons table, a dict per measured case
     rivals: list = field(default_factory=list)  # (case label, holds against the best of the class, it)
     left_out: list = field(default_factory=list)  # (subject result, case) without a counterpart
     beside: list = field(default_factory=list)  # the notes on what the subject's selector leaves out
-    context: list = field(default_factory=list)  # what else the card says (a close second ...)
 
 
 def _baselines_in(claim: Claim, data: Data, found: Found) -> list[Baseline]:

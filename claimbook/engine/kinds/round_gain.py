@@ -218,9 +218,6 @@ def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -
 class Found(kinds.Findings):
     """What a round-gain check gathers, scenario by scenario, before it decides."""
 
-    codes: set = field(default_factory=set)
-    notes: list = field(default_factory=list)
-    table: list = field(default_factory=list)  # the gains table, a dict per measured scenario
     headlines: list = field(default_factory=list)  # earlier figures that name no system
 
 

@@ -33,6 +33,7 @@ from claimbook.engine.core import (
     label_of,
     pick,
     select_for,
+    where,
 )
 from claimbook.engine.efficiency import pair_label, pair_row, scaling_efficiency, scaling_pairs
 from claimbook.engine.kinds._skeleton import Measuring
@@ -168,8 +169,6 @@ def _in_division(claim: Claim, data: Data) -> pd.DataFrame:
 class _Findings(kinds.Findings):
     """What the scenarios of a pair add up to, scenario by scenario."""
 
-    sentences: list = field(default_factory=list)
-    codes: set = field(default_factory=lambda: {"derived-metric"})
     pairs: list = field(default_factory=list)  # the claim's own pairs, as scaling_pairs rows (sums too)
     unlike: list = field(default_factory=list)  # named scenarios whose two results give no efficiency
 
@@ -178,6 +177,7 @@ class _Scaling(Measuring):
     findings = _Findings
 
     def gather(self, claim: Claim, data: Data, subject, found):
+        found.codes.add("derived-metric")
         small, large, missing = configurations(claim, data)
         if missing is not None:
             return missing
@@ -211,7 +211,7 @@ class _Scaling(Measuring):
     def caveats(self, claim: Claim, data: Data, found, judged: list) -> tuple[set, list]:
         if any(case.claimed is not None and case.measured is None for case in found.cases):
             found.codes.add("incomplete-data")
-        return found.codes, []
+        return found.codes, found.notes
 
     def unit(self, claim: Claim) -> str:
         return "%"
@@ -321,28 +321,23 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
     results = _in_division(claim, data)
     for case in short:
         own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
-        sizes = results["total_accelerators"].isin([own["small_gpus"], own["large_gpus"]])
-        step = (results["benchmark"] == own["benchmark"]) & (results["scenario"] == case.scenario) & sizes
-        pairs = scaling_pairs(results[step])  # (the pairs of the same step only: a few results)
-        same_step = pairs[
-            (pairs["benchmark"] == own["benchmark"])
-            & (pairs["scenario"] == case.scenario)
-            & (pairs["small_gpus"] == own["small_gpus"])
-            & (pairs["large_gpus"] == own["large_gpus"])
-            & (pairs["large_location"] != own["large_location"])
-        ]
+        sizes = {"small_gpus": own["small_gpus"], "large_gpus": own["large_gpus"]}
+        step = where(results, benchmark=own["benchmark"], scenario=case.scenario)
+        pairs = scaling_pairs(step[step["total_accelerators"].isin(list(sizes.values()))])  # (a few results)
+        same_step = where(pairs, benchmark=own["benchmark"], scenario=case.scenario, **sizes)
+        others = "; ".join(
+            f"{pair_label(pair)} {formatting.quantity(100 * pair['efficiency'], '%')}"
+            for _, pair in same_step.sort_values("large_location").iterrows()
+            if pair["large_location"] != own["large_location"]
+        )
+        said = f"on the same step ({own['small_gpus']} to {own['large_gpus']} GPUs)"
         findings.sentences.append(
             f"In {case.scenario}, which the claim does not name, the same pair scales at "
             f"{formatting.quantity(case.measured, '%')}, short of {reading.spoken(figures[0], '%')}"
             + (
-                f"; other submitters' pairs on the same step ({own['small_gpus']} to {own['large_gpus']} GPUs) in "
-                f"{case.scenario}: "
-                + "; ".join(
-                    f"{pair_label(pair)} {formatting.quantity(100 * pair['efficiency'], '%')}"
-                    for _, pair in same_step.sort_values("large_location").iterrows()
-                )
-                if not same_step.empty
-                else f"; no other submitter has a pair on the same step ({own['small_gpus']} to {own['large_gpus']} GPUs)"
+                f"; other submitters' pairs {said} in {case.scenario}: {others}"
+                if others
+                else f"; no other submitter has a pair {said}"
             )
         )
 

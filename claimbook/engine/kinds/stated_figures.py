@@ -14,7 +14,7 @@ result are shown and flagged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -34,7 +34,6 @@ from claimbook.engine.core import (
     select_for,
     where,
 )
-from claimbook.engine.kinds import Findings
 from claimbook.engine.kinds._skeleton import Measuring
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED, gap_percent
 from claimbook.engine.verdict import stated_figure as parse_figure
@@ -145,15 +144,8 @@ def validate(claim: Claim) -> None:
                     )
 
 
-@dataclass
-class _Rows(Findings):
-    table: list = field(default_factory=list)  # the rows of the table the card shows, as checked
-
-
 class _StatedTable(Measuring):
     """A stated table, judged row by row as one claim (no reading of a quantifier beside it)."""
-
-    findings = _Rows
 
     def rows(self, found) -> pd.DataFrame:
         return rows_of(found.used)
@@ -174,11 +166,11 @@ class _Figures(_StatedTable):
                 found.missing.append(why)
             for benchmark, scenarios in entry["figures"].items():
                 for scenario, written in scenarios.items():
-                    case, row, published = _figure_case(
-                        claim, data, selected, label, entry, benchmark, scenario, written
+                    case, published = _figure_case(
+                        claim, data, selected, entry, (benchmark, scenario), written
                     )
                     found.cases.append(case)
-                    found.table.append(row)
+                    found.table.append(_table_row(entry, benchmark, scenario, written, case))
                     if published is not None:
                         found.used.append(pd.DataFrame([published]))
 
@@ -226,18 +218,17 @@ def _worst(judged: list[Case]) -> Case:
     return max(judged, key=lambda case: (abs(case.detail.gap_percent), case.label))
 
 
-def _figure_case(
-    claim: Claim, data: Data, subject, label: str, entry: dict, benchmark: str, scenario: str, written
-):
-    """One stated figure against the published result: its case, its table row, the result used."""
+def _figure_case(claim: Claim, data: Data, subject, entry: dict, at: tuple, written):
+    """One stated figure, at (benchmark, scenario), against the published result: its case and
+    the result used."""
+    benchmark, scenario = at
     stated, decimals = parse_figure(written)
     row = best_row(where(subject, benchmark=benchmark, scenario=scenario))
-    case_label = f"{label} · {data.reference.display_name(benchmark)} · {scenario}"
+    case_label = f"{entry['label']} · {data.reference.display_name(benchmark)} · {scenario}"
     if row is None:
-        case = Case(
-            case_label, scenario, None, stated, "", None, detail=StatedCase(note="no published result")
-        )
-        return case, _table_row(label, entry, benchmark, scenario, written, None, "", None, None), None
+        return kinds.unmeasured(
+            case_label, scenario, stated, "", StatedCase(note="no published result")
+        ), None
     measured = float(row["result"])
     # Each row is a published figure as the announcement writes it: "exactly", at its precision.
     judgment = quantifiers.judge(
@@ -247,29 +238,28 @@ def _figure_case(
         "",
         bool(row["higher_is_better"]),
     )
-    exact, holds = judgment.exact, judgment.holds
-    gap = 0.0 if exact else gap_percent(stated, measured)
-    detail = StatedCase(gap_percent=gap, exact=exact, system=f"{row['organization']} {row['system']}")
-    case = Case(
-        case_label, scenario, measured, stated, str(row["units"]), holds, (row["location"],), detail=detail
-    )
-    table_row = _table_row(
-        label, entry, benchmark, scenario, written, measured, row["units"], gap, holds and exact
-    )
-    return case, table_row, row
+    gap = 0.0 if judgment.exact else gap_percent(stated, measured)
+    system = f"{row['organization']} {row['system']}"
+    detail = StatedCase(gap_percent=gap, exact=judgment.exact, system=system)
+    evidence = (row["location"],)
+    return Case(
+        case_label, scenario, measured, stated, str(row["units"]), judgment.holds, evidence, detail=detail
+    ), row
 
 
-def _table_row(label, entry, benchmark, scenario, written, published, units, gap, holds) -> dict:
+def _table_row(entry: dict, benchmark: str, scenario: str, written, case: Case) -> dict:
+    """A stated figure's row of the table the card shows: as the announcement states it, and as checked."""
+    measured = case.measured is not None
     return {
-        "entry": label,
+        "entry": str(entry["label"]),
         "system": " ".join(str(value) for value in entry["subject"].values()),
         "benchmark": benchmark,
         "scenario": scenario,
         "stated": str(written),
-        "published": published,
-        "units": units,
-        "gap": None if gap is None else formatting.signed_percent(gap, 2),
-        "holds": {True: "yes", False: "no", None: "—"}[holds],
+        "published": case.measured,
+        "units": case.unit,
+        "gap": formatting.signed_percent(case.detail.gap_percent, 2) if measured else None,
+        "holds": kinds.HOLDS[case.reaches and case.detail.exact if measured else None],
     }
 
 
