@@ -59,7 +59,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import NoReturn
 
@@ -318,15 +318,13 @@ def used_only_by(item: Field, used, needs: str, with_figure: str = "") -> Field:
     or mode uses it) and ``needs`` (those claims in words), its own condition (a quantifier's)
     kept; with ``with_figure`` (the figure in words, "a claimed count") only where the claim states
     one. Its meaning says which claims use it."""
-    from dataclasses import replace as with_
-
     own = item.applies or (lambda claim: True)
     said = f"{needs} with {with_figure}" if with_figure else needs
 
     def applies(claim) -> bool:
         return bool(used(claim)) and (not with_figure or claim.claimed is not None) and bool(own(claim))
 
-    return with_(
+    return replace(
         item,
         meaning=f"{item.meaning} ({said})",
         applies=applies,
@@ -337,8 +335,6 @@ def used_only_by(item: Field, used, needs: str, with_figure: str = "") -> Field:
 def figure_fields(applies=None, needs: str = "") -> tuple[Field, ...]:
     """The quantifier fields of a kind that judges figures: the word, the cases, within and the
     tolerance, each used only where ``applies`` (the claims that state figures) says."""
-    from dataclasses import replace as with_
-
     if applies is None:
         return (QUANTIFIER, CASES, WITHIN, TOLERANCE)
 
@@ -346,10 +342,10 @@ def figure_fields(applies=None, needs: str = "") -> tuple[Field, ...]:
         return lambda claim: applies(claim) and other(claim)
 
     return (
-        with_(QUANTIFIER, applies=applies, needs=needs),
-        with_(CASES, applies=applies, needs=needs),
-        with_(WITHIN, applies=both(quantifiers.applies_within), needs=f"{needs}, quantifier: within"),
-        with_(TOLERANCE, applies=both(quantifiers.applies_tolerance), needs=f"{needs}, {TOLERANCE.needs}"),
+        replace(QUANTIFIER, applies=applies, needs=needs),
+        replace(CASES, applies=applies, needs=needs),
+        replace(WITHIN, applies=both(quantifiers.applies_within), needs=f"{needs}, quantifier: within"),
+        replace(TOLERANCE, applies=both(quantifiers.applies_tolerance), needs=f"{needs}, {TOLERANCE.needs}"),
     )
 
 

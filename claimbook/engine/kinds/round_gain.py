@@ -287,7 +287,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
         detail = GainCase(note=earlier)
         found.cases.append(kinds.unmeasured(scenario, scenario, claimed, multiple_unit(claim), detail))
         return
-    _measure(claim, scenario, claimed, current, *earlier, found)
+    _measure(claim, scenario, claimed, current, earlier, found)
     _cite_earlier(data, earlier[0], found)
 
 
@@ -346,17 +346,10 @@ def _other_source(from_round: str, scenario: str, earlier: pd.Series, other: pd.
     )
 
 
-def _measure(
-    claim: Claim,
-    scenario: str,
-    claimed,
-    current: pd.Series,
-    earlier: pd.Series,
-    others: pd.DataFrame,
-    found: Found,
-) -> None:
-    """One measured scenario: the gain, the caveats its earlier figure brings (and whether its
-    other sources agree), its table row."""
+def _measure(claim: Claim, scenario: str, claimed, current: pd.Series, earlier: tuple, found: Found) -> None:
+    """One measured scenario: the gain, the caveats its earlier figure brings (``earlier``: the
+    figure and its other sources, and whether they agree), its table row."""
+    earlier, others = earlier
     from_round = str(claim.get("from_round"))
     higher = bool(current["higher_is_better"])
     gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
@@ -385,7 +378,23 @@ def _measure(
     value, holds = getattr(claimed, "value", None), getattr(judgment, "holds", None)
     found.cases.append(Case(scenario, scenario, measured, value, unit, holds, evidence, selected, detail))
     found.used.append(pd.DataFrame([current]))
-    found.table.append(_gain_row(scenario, from_round, current, earlier, gain, change))
+    found.table.append(
+        {
+            "scenario": scenario,
+            "from_round": from_round,
+            "to_round": current["round"],
+            "from_result": earlier["result"],
+            "to_result": current["result"],
+            "units": current["units"],
+            "gain": gain,
+            "change_percent": change,
+            "evidence": earlier["source_type"],
+            # Each figure's kind of source, as inputs.earlier.round_to_round gives them (the chart
+            # marks each point by its own): this round's figure is its published summary.
+            "from_source": earlier["source_type"],
+            "to_source": PUBLISHED_SUMMARY,
+        }
+    )
 
 
 def _earlier_caveats(from_round: str, scenario: str, figures: tuple, crossed: bool, found: Found) -> None:
@@ -404,27 +413,6 @@ def _earlier_caveats(from_round: str, scenario: str, figures: tuple, crossed: bo
         )
     for _, other in others.iterrows():
         found.notes.append(_other_source(from_round, scenario, earlier, other))
-
-
-def _gain_row(
-    scenario: str, from_round: str, current: pd.Series, earlier: pd.Series, gain: float, change: float
-):
-    """One row of the gains table."""
-    return {
-        "scenario": scenario,
-        "from_round": from_round,
-        "to_round": current["round"],
-        "from_result": earlier["result"],
-        "to_result": current["result"],
-        "units": current["units"],
-        "gain": gain,
-        "change_percent": change,
-        "evidence": earlier["source_type"],
-        # Each figure's kind of source, as inputs.earlier.round_to_round gives them (the chart
-        # marks each point by its own): this round's figure is its published summary.
-        "from_source": earlier["source_type"],
-        "to_source": PUBLISHED_SUMMARY,
-    }
 
 
 check = _RoundGain().check

@@ -186,8 +186,7 @@ class _Scaling(Measuring):
         present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
         for scenario in named + [name for name in present if name not in named]:
             _pair_case(claim, data, (small, large), scenario, scenario in named, margin, found)
-        _other_scenarios(claim, data, found)
-        _unnamed(found)
+        _unnamed(found, _other_scenarios(claim, data, found))
         return None
 
     def judged(self, claim: Claim, found) -> list:
@@ -300,12 +299,13 @@ def _scenario(claim: Claim, findings: _Findings, scenario: str, little, big, cla
     )
 
 
-def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
+def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> set[str]:
     """Scenarios of the pair the claim does not name that fall short of its one figure: a caveat,
-    with the pairs of other submitters on the same step (the same two GPU counts) beside them."""
+    with the pairs of other submitters on the same step (the same two GPU counts) beside them;
+    the scenarios said."""
     figures = quantifiers.figures_in(claim.claimed)
     if len(figures) != 1:
-        return
+        return set()
     reading = quantifiers.read(claim)
     short = [
         case
@@ -315,9 +315,8 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
         and not case.detail.cross_division
         and not quantifiers.judge(reading, case.measured, figures[0], "%").holds
     ]
-    if not short:
-        return
-    findings.codes.add("other-scenarios")
+    if short:
+        findings.codes.add("other-scenarios")
     results = _in_division(claim, data)
     for case in short:
         own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
@@ -340,24 +339,19 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> None:
                 else f"; no other submitter has a pair {said}"
             )
         )
+    return {case.label for case in short}
 
 
-def _unnamed(findings: _Findings) -> None:
+def _unnamed(findings: _Findings, said: set[str]) -> None:
     """The reason's last sentence: the pair's figures in the scenarios the claim does not name
-    (those not said already, short of its figure)."""
-    cases, sentences = findings.cases, findings.sentences
-    said = {
-        case.label
-        for case in cases
-        if f"In {case.label}, which the claim does not name" in " ".join(sentences)
-    }
+    (those not ``said`` already, short of its figure)."""
     context = [
         case
-        for case in cases
+        for case in findings.cases
         if case.claimed is None and case.measured is not None and case.label not in said
     ]
     if context:
-        sentences.append(
+        findings.sentences.append(
             "Other scenarios of the same pair, which the claim does not name: "
             + ", ".join(f"{case.label} {formatting.quantity(case.measured, '%')}" for case in context)
         )

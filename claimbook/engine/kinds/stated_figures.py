@@ -311,7 +311,7 @@ class _Listed(_StatedTable):
                     "division": entry["division"],
                     "benchmark": benchmark,
                     "results": None if not system else len(results),
-                    "holds": "—" if not system else ("yes" if not results.empty else "no"),
+                    "holds": kinds.HOLDS[found.cases[-1].reaches],
                 }
             )
 
