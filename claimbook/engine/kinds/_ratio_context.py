@@ -194,20 +194,20 @@ def comparison(label: str, subject_row, base_row, how: str, detail, measured, cl
 def against_rivals(rivals: list, measured_cases: list[Case], unit: str, codes: set, notes: list) -> None:
     """A supported claim against a rival's baseline that does not hold against the best result of
     the baseline's class by any submitter: flagged (not-best-rival), the cases named."""
-    failing = [(label, best) for label, holds, best in rivals if holds is False]
+    by_label = {case.label: case for case in measured_cases}
+    failing = [(by_label[label], best) for label, holds, best in rivals if holds is False]
     if not failing:
         return
     codes.add("not-best-rival")
-    by_label = {case.label: case for case in measured_cases}
     listed = "; ".join(
-        f"{label}: {formatting.case_figure(by_label[label].detail.measured_vs_best_any, unit)} against {label_of(best)}"
-        f" (the best {by_label[label].detail.best_class} result)"
+        f"{case.label}: {formatting.case_figure(case.detail.measured_vs_best_any, unit)} against {label_of(best)}"
+        f" (the best {case.detail.best_class} result)"
         + (
-            f", short of the claimed {formatting.case_figure(by_label[label].claimed, unit)}"
-            if by_label[label].claimed is not None
-            else ""
+            ""
+            if case.claimed is None
+            else f", short of the claimed {formatting.case_figure(case.claimed, unit)}"
         )
-        for label, best in failing
+        for case, best in failing
     )
     notes.append(
         f"Against the best result of the baseline's class by any submitter the claim does not hold in {listed}"

@@ -101,14 +101,14 @@ def _one_per_case(claim: Claim) -> tuple[str, ...]:
     return () if form is not None and form.counterparts else ONE_PER_CASE
 
 
-def _uses(name: str):
-    return lambda claim: form_of(claim) is not None and name in form_of(claim).fields
-
-
 def _form_field(item: kinds.Field) -> kinds.Field:
     """A field only some forms use: its meaning says which, and a claim of another form refuses it."""
     forms = [name for name, form in FORMS.items() if item.name in form.fields]
-    return kinds.used_only_by(item, _uses(item.name), f"form {' or '.join(forms)}")
+    return kinds.used_only_by(
+        item,
+        lambda claim: form_of(claim) is not None and item.name in form_of(claim).fields,
+        f"form {' or '.join(forms)}",
+    )
 
 
 def _described(claim: Claim) -> str:

@@ -292,13 +292,9 @@ class _Listed(_StatedTable):
         system = str(entry.get("system") or "").strip()
         rows = pd.DataFrame()
         if system:
-            rows, _ = select_for(
-                data,
-                claim,
-                {"organization": str(entry["organization"]), "system": system},
-                f"entry {entry['id']}",
-                {"division": str(entry["division"] or "closed")},
-            )
+            selector = {"organization": str(entry["organization"]), "system": system}
+            division = {"division": str(entry["division"] or "closed")}
+            rows, _ = select_for(data, claim, selector, f"entry {entry['id']}", division)
         for benchmark in [name for name in str(entry["benchmarks"]).split(";") if name]:
             results = where(rows, benchmark=benchmark) if not rows.empty else rows
             found.cases.append(_listed_case(data, entry, system, benchmark, results))
