@@ -41,7 +41,8 @@ class Measuring:
       where every one crosses divisions);
     - ``judge``: (verdict, reason, deciding case) from the judged cases, adding to the caveats'
       codes and notes; the claim's quantifier by default;
-    - ``context``: what the card says beside the verdict (how the book reads the claim's figures).
+    - ``context``: what the card says beside the verdict (how the book reads the claim's figures,
+      then what the findings' ``context`` holds).
     """
 
     absent = ""
@@ -130,7 +131,7 @@ class Measuring:
         return verdict, ". ".join(found.sentences) + ".", decision.deciding.label
 
     def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
-        return [self.reading(claim)]
+        return [self.reading(claim), *getattr(found, "context", ())]
 
     def unit(self, claim: Claim) -> str:
         return claim.unit

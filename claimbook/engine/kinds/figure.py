@@ -156,9 +156,6 @@ class _Figure(Measuring):
     def better(self, case):
         return case.measured if case.detail.higher_is_better else -case.measured
 
-    def context(self, claim: Claim, data: Data, found, judged: list, verdict: str) -> list:
-        return [self.reading(claim), *found.context]
-
 
 def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     """The cases of one scenario: the subject's result (each of them, for ``combine: each``)."""
