@@ -249,22 +249,19 @@ def caveats_of(claim, data: Data, found, measured_cases: list[Case]) -> tuple[se
 
 def _absent_subject(claim, data: Data, found) -> list[str]:
     """What the subject's selector looked for in the cases the claim names where it has no result."""
-    texts = []
     named = claim.get("scenarios") or []
-    for case in found.cases:
-        if (
-            case.measured is None
-            and case.detail.note.startswith("no result of the subject")
-            and case.scenario in named
-        ):
-            for benchmark in benchmarks_of(claim):
-                _, why = select_for(
-                    data,
-                    claim,
-                    claim.get("subject"),
-                    "subject",
-                    {"benchmark": benchmark, "scenario": case.scenario},
-                )
-                if why:
-                    texts.append(why)
-    return list(dict.fromkeys(texts))
+    absent = [
+        case.scenario
+        for case in found.cases
+        if case.measured is None
+        and case.detail.note.startswith("no result of the subject")
+        and case.scenario in named
+    ]
+    texts = [
+        select_for(
+            data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
+        )[1]
+        for scenario in absent
+        for benchmark in benchmarks_of(claim)
+    ]
+    return list(dict.fromkeys(text for text in texts if text))

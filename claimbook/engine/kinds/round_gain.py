@@ -459,9 +459,7 @@ def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes
     wrong = []
     for scenario, value in stated.items():
         row = best_row(subject[subject["scenario"] == scenario])
-        if row is None:
-            continue
-        if not matches(float(row["result"]), float(value)):
+        if row is not None and not matches(float(row["result"]), float(value)):
             wrong.append(
                 f"{scenario}: stated {formatting.quantity(float(value))}, published {formatting.quantity(float(row['result']))}"
             )
