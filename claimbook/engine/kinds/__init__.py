@@ -69,7 +69,7 @@ from claimbook.claims.drafting import Drafting
 from claimbook.claims.fields import Field
 from claimbook.common import formatting
 from claimbook.engine import ambiguity, quantifiers
-from claimbook.engine.core import Case, CaseDetail, ClaimSpecError, cannot_check, label_of, select_for
+from claimbook.engine.core import Case, CaseDetail, ClaimSpecError, cannot_check, label_of, pick, select_for
 from claimbook.inputs.schema import SCENARIOS as SCENARIO_NAMES
 
 __all__ = [
@@ -195,6 +195,14 @@ def left_out_note(selector: dict, named_by: str, what: str, figures: str) -> str
 def would_hold(holds: bool | None) -> str:
     """Whether a result a claim leaves out would hold, after its figure ("" where none is judged)."""
     return "" if holds is None else (", would hold" if holds else ", would not hold")
+
+
+def subject_results(claim, rows: pd.DataFrame, case: str) -> list:
+    """The subject's results a case is judged on: each of them (in provenance order) for a subject
+    that says ``combine: each``, else the one its selector takes (None where it has none)."""
+    if (claim.get("subject") or {}).get("combine") == "each" and not rows.empty:
+        return [row for _, row in rows.sort_values("location").iterrows()]
+    return [pick(rows, claim.get("subject"), "subject", claim, case)]
 
 
 def second_note(label: str, chosen, second, margin: float) -> str:

@@ -34,21 +34,15 @@ def ratio_of(subject: pd.Series, base: pd.Series, measure: str) -> float | None:
     return None if new is None or old is None else speedup(new, old, bool(subject["higher_is_better"]))
 
 
-def best_rival(data: Data, subject: pd.Series, claimant_vendor: str) -> pd.Series | None:
+def rival_fields(data: Data, claimant_vendor: str, subject_row: pd.Series, base_row: pd.Series) -> dict:
     """The best result of the subject's benchmark, scenario, division and size by a system of
-    another vendor than the claimant's, on any accelerator: what an "ahead of" card must show."""
+    another vendor than the claimant's, on any accelerator (what an "ahead of" card must show),
+    as RatioCase fields."""
     same = where(
         data.results,
-        benchmark=subject["benchmark"],
-        scenario=subject["scenario"],
-        division=subject["division"],
-        total_accelerators=subject["total_accelerators"],
+        **{name: subject_row[name] for name in ("benchmark", "scenario", "division", "total_accelerators")},
     )
-    return best_row(same[same["vendor"].astype(str) != str(claimant_vendor)])
-
-
-def rival_fields(subject_row: pd.Series, base_row: pd.Series, rival: pd.Series | None) -> dict:
-    """The best rival result at the claimant's size, as RatioCase fields."""
+    rival = best_row(same[same["vendor"].astype(str) != str(claimant_vendor)])
     if rival is None:
         return {}
     return {

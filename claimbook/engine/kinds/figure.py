@@ -27,7 +27,6 @@ from claimbook.engine.core import (
     chosen,
     each_label,
     label_of,
-    pick,
     select_for,
     where,
 )
@@ -163,11 +162,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     each = (claim.get("subject") or {}).get("combine") == "each"
     claimed = quantifiers.figure_for(claim, scenario)
     rows = where(subject, benchmark=benchmark, scenario=scenario)
-    picked = (
-        [row for _, row in rows.sort_values("location").iterrows()]
-        if each and not rows.empty
-        else [pick(rows, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")]
-    )
+    picked = kinds.subject_results(claim, rows, f"{benchmark} {scenario}")
     if len(picked) == 1 and picked[0] is None and claimed is not None:
         _, why = select_for(
             data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}

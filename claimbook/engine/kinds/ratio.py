@@ -318,13 +318,11 @@ def _pairs(claim: Claim, subject: pd.DataFrame, baseline: Baseline, benchmark: s
     case = f"{benchmark} {scenario}"
     role = "baseline" if baseline.label == "baseline" else f"baseline {baseline.label}"
     chosen_base = _choose(base, prefer, baseline.selector, role, claim, case)
-    if (claim.get("subject") or {}).get("combine") == "each" and not subject_rows.empty:
-        return [(row, *chosen_base) for _, row in subject_rows.sort_values("location").iterrows()]
-    picked = pick(subject_rows, claim.get("subject"), "subject", claim, case)
-    second = ambiguity.close_second(subject_rows, picked)
+    picked = kinds.subject_results(claim, subject_rows, case)  # (a close second behind the one taken)
+    second = ambiguity.close_second(subject_rows, picked[0]) if len(picked) == 1 else None
     if second is not None:
-        found.context.append(kinds.second_note(case, picked, *second))
-    return [(picked, *chosen_base)]
+        found.context.append(kinds.second_note(case, picked[0], *second))
+    return [(row, *chosen_base) for row in picked]
 
 
 @dataclass(frozen=True)
@@ -486,11 +484,8 @@ def _measure_case(
     if crossed:
         holds = judgment = None
     best_any, against_best = _best_of_class(claim, baseline, label, scenario, subject_row, found)
-    rival_best = (
-        ratio_context.best_rival(data, subject_row, data.announcement(claim).vendor)
-        if baseline.rival and not form_of(claim).counterparts
-        else None
-    )
+    vendor = data.announcement(claim).vendor
+    rival = baseline.rival and not form_of(claim).counterparts  # (the best rival of a rival's baseline)
     detail = RatioCase(
         cross_division=crossed,
         baseline=label_of(base_row),
@@ -502,7 +497,7 @@ def _measure_case(
         measured_vs_best_any=against_best,
         judgment=judgment,
         claimed_text=_written(claim, baseline.label, scenario),
-        **ratio_context.rival_fields(subject_row, base_row, rival_best),
+        **(ratio_context.rival_fields(data, vendor, subject_row, base_row) if rival else {}),
     )
     evidence = (subject_row["location"], base_row["location"])
     selected = chosen("subject", subject_row) + chosen("baseline", base_row)
