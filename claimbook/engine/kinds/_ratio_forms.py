@@ -42,10 +42,6 @@ def form_of(claim: Claim) -> Form | None:
     return FORMS.get(name) if isinstance(name, str) else None
 
 
-def reading(claim: Claim) -> quantifiers.Reading:
-    return quantifiers.read(claim)
-
-
 def _tie(claim: Claim) -> float:
     return float(claim.get("tie_within") or 0.0) / 100.0
 
@@ -70,7 +66,7 @@ def target(claim: Claim, label: str, scenario: str) -> quantifiers.Figure | None
 def parity_bound(claim: Claim) -> float | None:
     """The gap a comparison with its counterparts allows, in percent (the claimed column and the
     chart's line): within N, or the reading of a vague word."""
-    read = reading(claim)
+    read = quantifiers.read(claim)
     if read.within is not None:
         return float(read.within)
     return read.rule.bound
@@ -97,7 +93,7 @@ def _judge_read(claim: Claim, measured: float, ratio: float, label: str, scenari
     figure = target(claim, label, scenario)
     if figure is None and not form_of(claim).parity:
         return None, None, None
-    judgment = quantifiers.judge(reading(claim), measured, figure, multiple_unit(claim))
+    judgment = quantifiers.judge(quantifiers.read(claim), measured, figure, multiple_unit(claim))
     claimed = figure.value if figure is not None else parity_bound(claim)
     return claimed, judgment.holds, judgment
 
@@ -133,7 +129,7 @@ def _every_case(judged: list[Case], failing: list, described: str) -> tuple[str,
 
 def _decide_read(claim: Claim, unit: str, cases: list[Case], codes: set) -> tuple[str, str, str]:
     """The claim's figures judged by its quantifier, on its best case or every case."""
-    read = reading(claim)
+    read = quantifiers.read(claim)
     decision = quantifiers.decide(read, [(case, case.detail.judgment) for case in cases])
     if decision is None:
         return NOT_SUPPORTED, NO_EXPECTATION, cases[0].label
@@ -165,7 +161,7 @@ def _decide_read(claim: Claim, unit: str, cases: list[Case], codes: set) -> tupl
 def _counterparts_reason(claim: Claim, unit: str, cases: list[Case], decision) -> tuple[str, str, str]:
     """Every result against its counterpart: how many hold, the spread of gaps, those near the
     bound (a caveat) and those outside it."""
-    read = reading(claim)
+    read = quantifiers.read(claim)
     judged = [case for case in cases if case.detail.judgment is not None]
     low = min(judged, key=lambda case: case.measured)
     high = max(judged, key=lambda case: case.measured)

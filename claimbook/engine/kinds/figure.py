@@ -172,7 +172,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
         label = each_label(scenario, row, rows) if each else scenario
         _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)
         if row is not None:
-            _context(claim, data, found, (benchmark, scenario, label), claimed, row, rows)
+            _context(claim, data, found, (scenario, label), claimed, row, rows)
 
 
 def _sentence(claim: Claim, at: tuple, measured: float, claimed, judged: tuple) -> str:
@@ -233,9 +233,9 @@ def _context(claim: Claim, data: Data, found, at: tuple, claimed, row, rows: pd.
     """What the card shows beside a case: another system of the vendor that is the figure (for
     a miss), the same system's result in the other division (for a claim of either division),
     and a close second behind a chosen best."""
-    benchmark, scenario, label = at
+    scenario, label = at
     if found.cases[-1].reaches is False:  # a miss: does the figure belong to another system of the vendor?
-        other = same_vendor_match(data, claim, row, benchmark, scenario, claimed)
+        other = same_vendor_match(claim, row, scenario, claimed, found.same[-1])
         if other:
             found.context.append(other)
     if claim.get("division") == "any":
@@ -290,14 +290,11 @@ def charts(check, data: Data) -> list:
     return made
 
 
-def same_vendor_match(
-    data: Data, claim: Claim, row: pd.Series, benchmark: str, scenario: str, claimed
-) -> str:
+def same_vendor_match(claim: Claim, row: pd.Series, scenario: str, claimed, matching: pd.DataFrame) -> str:
     """For a stated figure that misses: the other systems of the same vendor, in the same round,
-    division, benchmark and scenario, whose published result is the claimed figure as stated.
-    Context for the reader (the figure may belong to another system), never support: the claim
-    names its system."""
-    matching = same_figure(data, claim, benchmark, scenario, claimed)
+    division, benchmark and scenario, whose published result is the claimed figure as stated
+    (``matching``: every one of the benchmark and scenario). Context for the reader (the figure
+    may belong to another system), never support: the claim names its system."""
     matching = matching[
         (matching["vendor"].astype(str) == str(row["vendor"]))
         & (matching["division"] == row["division"])

@@ -48,7 +48,7 @@ from claimbook.engine.core import (
 )
 from claimbook.engine.kinds import _ratio_context as ratio_context
 from claimbook.engine.kinds import multiple_unit
-from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, reading, target
+from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, target
 from claimbook.engine.kinds._skeleton import Comparing, missing_said
 from claimbook.engine.verdict import SUPPORTED
 
@@ -114,7 +114,7 @@ def _form_field(item: kinds.Field) -> kinds.Field:
 def _described(claim: Claim) -> str:
     text = f"of form {claim.get('form')}"
     if form_of(claim) is not None and "quantifier" in form_of(claim).fields:
-        text += f" with quantifier {reading(claim).word}"
+        text += f" with quantifier {quantifiers.read(claim).word}"
     return text
 
 
@@ -613,7 +613,7 @@ def _read_sentence(claim: Claim, cases: list[Case], unit: str) -> list[str]:
         return [quantifiers.band_sentence(quantifiers.STATED_BAND)]  # "a tie meaning within 3%"
     if "quantifier" not in form_of(claim).fields or not cases:
         return []
-    return [reading(claim).sentence(quantifiers.figures_in(claim.claimed), unit)]
+    return [quantifiers.read(claim).sentence(quantifiers.figures_in(claim.claimed), unit)]
 
 
 check = _Ratio().check
