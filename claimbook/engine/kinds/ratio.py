@@ -282,9 +282,7 @@ def _choose(
     """The baseline result of a case, and how it was chosen: the claim's ``prefer`` rule (its own
     best, else the best partner's), or the one result its selector names."""
     if prefer:
-        own = rows
-        for name, wanted in prefer.items():
-            own = own[own[name] == wanted]
+        own = where(rows, **prefer)
         if not own.empty:
             return best_row(own), "own"
         return best_row(rows.drop(own.index)), "best partner"

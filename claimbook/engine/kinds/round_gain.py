@@ -33,6 +33,7 @@ from claimbook.engine.core import (
     pick,
     scenarios_of,
     select_for,
+    where,
 )
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._skeleton import Comparing
@@ -199,19 +200,13 @@ def validate(claim: Claim) -> None:
 
 
 def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -> pd.DataFrame:
-    earlier = data.earlier
-    if earlier.empty:
-        return earlier
-    wanted = claim.get("earlier") or {}
-    organization = wanted.get("organization", current["organization"])
-    benchmark = current["benchmark"]
-    models = earlier["model"].map(data.reference.benchmark)
-    return earlier[
-        (earlier["round"] == str(claim.get("from_round")))
-        & (earlier["organization"] == organization)
-        & (models == benchmark)
-        & (earlier["scenario"] == scenario)
-    ]
+    if data.earlier.empty:
+        return data.earlier
+    organization = (claim.get("earlier") or {}).get("organization", current["organization"])
+    rows = where(
+        data.earlier, round=str(claim.get("from_round")), organization=organization, scenario=scenario
+    )
+    return rows[rows["model"].map(data.reference.benchmark) == current["benchmark"]]
 
 
 @dataclass
