@@ -172,9 +172,9 @@ def unmeasured(label: str, scenario: str, claimed, unit: str, detail: CaseDetail
     return Case(label, scenario, None, getattr(claimed, "value", claimed), unit, None, detail=detail)
 
 
-def spread(cases, unit: str, separator: str = ", ") -> str:
+def spread(cases, unit: str) -> str:
     """Each case's figure: "Offline 1.60x, Server 1.52x"."""
-    return separator.join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
+    return ", ".join(f"{case.label} {formatting.case_figure(case.measured, unit)}" for case in cases)
 
 
 # What a subject's selector leaves out that its words may cover (``engine.ambiguity``): how to find
