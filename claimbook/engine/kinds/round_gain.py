@@ -228,10 +228,11 @@ class _RoundGain(Comparing):
         _check_stated_current(claim, subject, found.codes, found.notes)
 
     def tables(self, claim: Claim, found) -> dict:
-        return {"gains": pd.DataFrame(found.table), "headline_figures": _known(found)}
+        known = pd.concat(found.headlines) if found.headlines else pd.DataFrame()
+        return {"gains": pd.DataFrame(found.table), "headline_figures": known}
 
     def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
-        return _no_earlier(claim, found, _known(found), tables)
+        return _no_earlier(claim, found, tables)
 
     def spread(self, claim: Claim, judged: list) -> str:
         return _spread(judged, self.unit(claim))
@@ -248,11 +249,6 @@ class _RoundGain(Comparing):
     def judge(self, claim: Claim, found, judged: list, codes: set, notes: list) -> tuple[str, str, str]:
         unit = self.unit(claim)
         return _decide_gain(claim, unit, judged, codes, _spread(found.measured(), unit))
-
-
-def _known(found) -> pd.DataFrame:
-    """The earlier figures known for the benchmark that name no system."""
-    return pd.concat(found.headlines) if found.headlines else pd.DataFrame()
 
 
 def _spread(cases: list, unit: str) -> str:
@@ -413,9 +409,10 @@ def _earlier_caveats(from_round: str, scenario: str, figures: tuple, crossed: bo
 check = _RoundGain().check
 
 
-def _no_earlier(claim: Claim, found: Found, known: pd.DataFrame, tables: dict):
+def _no_earlier(claim: Claim, found: Found, tables: dict):
     """No scenario has an earlier figure of the same system: cannot be checked, the headline
-    figures known for the benchmark named."""
+    figures known for the benchmark named (``tables``' headline figures)."""
+    known = tables["headline_figures"]
     from_round = str(claim.get("from_round"))
     reason = (
         f"No {from_round} result of the same system is in the data the book has "
