@@ -10,24 +10,10 @@ import pandas as pd
 
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds
-from claimbook.engine.core import (
-    CaseDetail,
-    Check,
-    Data,
-    Outcome,
-    cannot_check,
-    finish,
-)
+from claimbook.engine.core import Case, CaseDetail, Check, Data, Outcome, cannot_check, finish, select_for
 
-COUNTABLE = {
-    "organization": "organization",
-    "family": "family",
-    "vendor": "vendor",
-    "category": "category",
-    "benchmark": "benchmark",
-    "division": "division",
-}
-# What each countable field counts, in a word (the how-to page's field reference).
+# What each countable field (a column of the results) counts, in a word (the how-to page's field
+# reference).
 COUNTED = {
     "organization": "submitters",
     "family": "accelerator families",
@@ -42,7 +28,6 @@ DETAILS = {"framework": "framework", "weights": "weight_data_types", "availabili
 NAMED_DETAILS = {"framework_named": "framework", "weights_named": "weight_data_types"}
 # A presence is about what was submitted: its category and division matter, not how a figure was measured.
 PRESENCE_ROW_CODES = ("preview", "rdi", "open-division")
-# Fields every mode takes: where the results are looked for, and what a part inherits from its
 
 
 @dataclass(frozen=True)
@@ -91,16 +76,35 @@ def strongest(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     return ranked[ranked["_weakness"] == best].drop(columns="_weakness")
 
 
+def counted(label: str, measured: float, claimed, unit: str, holds, locations) -> Case:
+    """The one case of a count or a presence: the figure found, the one claimed, whether it holds."""
+    return Case(label, "", float(measured), claimed, unit, holds, tuple(locations), detail=PresenceCase())
+
+
 def presence_check(claim: Claim, verdict: str, reason: str, **fields) -> Check:
     """A presence's check (``Outcome``'s fields by name): what was submitted is judged, so its
     rows imply only the caveats of a submission (``PRESENCE_ROW_CODES``)."""
     return finish(claim, Outcome(verdict, reason, row_codes=PRESENCE_ROW_CODES, **fields))
 
 
-def absent_check(claim: Claim, reason: str, **kwargs):
-    """A selection that finds nothing: cannot be checked, whatever ``absent`` says, since the
-    data cannot tell a result never submitted from one published under another name."""
-    return cannot_check(claim, reason, **kwargs)
+def selected_rows(claim: Claim, data: Data) -> tuple[pd.DataFrame, Check | None]:
+    """The results the claim's ``rows`` select; where they select none, the check instead: cannot
+    be checked, since the data cannot tell a result never submitted from one published under
+    another name."""
+    rows, why = select_for(data, claim, claim.get("rows"), "rows")
+    if why:
+        return rows, cannot_check(claim, f"The data has no such result: {why}.", missing=[why])
+    return rows, None
+
+
+def states(rows: pd.DataFrame, column: str) -> list[str]:
+    """The distinct values the results state in a column, in order."""
+    return sorted(set(rows[column].astype(str)))
+
+
+def matches(pattern: str, values) -> bool:
+    """Whether every value stated matches a claim's pattern (case aside)."""
+    return all(re.search(pattern, text, re.IGNORECASE) for text in values)
 
 
 def with_categories(data: Data, rows: pd.DataFrame) -> pd.DataFrame:
@@ -115,7 +119,7 @@ def values_of(data: Data, rows: pd.DataFrame, field: str) -> list[str]:
     if field == "vendor" and "vendors" in rows.columns:
         # a system counts for every vendor whose GPUs it has (one mixing two vendors counts for both)
         return sorted({name for names in rows["vendors"].astype(str) for name in names.split(";")})
-    return sorted(set(rows[COUNTABLE[field]].astype(str)))
+    return states(rows, field)
 
 
 def named_of(claim: Claim) -> dict[str, list[str]]:
@@ -135,11 +139,10 @@ def found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
     if rows.empty:
         return pd.DataFrame(columns=[field, "results", "divisions"])
     frame = with_categories(data, rows) if field == "category" else rows
-    column = COUNTABLE[field]
-    grouped = frame.groupby(column).agg(
+    grouped = frame.groupby(field).agg(
         results=("location", "nunique"), divisions=("division", lambda values: ", ".join(sorted(set(values))))
     )
-    return grouped.reset_index().rename(columns={column: field})
+    return grouped.reset_index()
 
 
 def detail_check(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> None:
@@ -149,12 +152,12 @@ def detail_check(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> N
         pattern = detail.get(name)
         if pattern is None or rows.empty:
             continue
-        stated = sorted(set(rows[column].astype(str)))
-        if not all(re.search(pattern, text, re.IGNORECASE) for text in stated):
+        values = states(rows, column)
+        if not matches(pattern, values):
             codes.add("detail-mismatch")
             notes.append(
                 f"The claim names {detail.get(name + '_name', pattern)} as the {name}; the results state "
-                f"{'; '.join(stated) or 'nothing'}"
+                f"{'; '.join(values) or 'nothing'}"
             )
     if "gpus" in detail and not rows.empty:
         sizes = sorted({int(value) for value in rows["total_accelerators"]})

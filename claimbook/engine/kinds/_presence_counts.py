@@ -10,21 +10,16 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
-from claimbook.engine.core import (
-    Case,
-    Data,
-    rows_of,
-    select_for,
-)
+from claimbook.engine.core import Case, Data, rows_of, select_for
 from claimbook.engine.kinds._presence_common import (
-    COUNTABLE,
-    PresenceCase,
-    absent_check,
+    COUNTED,
+    counted,
     detail_check,
     division_note,
     found_table,
     named_of,
     presence_check,
+    selected_rows,
     strongest,
     validate_detail,
     values_of,
@@ -35,9 +30,9 @@ from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
 def validate_counted(claim: Claim) -> None:
     if claim.get("count") is not None and not (
-        isinstance(claim.get("count"), str) and claim.get("count") in COUNTABLE
+        isinstance(claim.get("count"), str) and claim.get("count") in COUNTED
     ):
-        kinds.fail(claim, "count", f"count one of {', '.join(COUNTABLE)}")
+        kinds.fail(claim, "count", f"count one of {', '.join(COUNTED)}")
     if claim.get("only") is not None and not isinstance(claim.get("only"), list):
         kinds.fail(claim, "only", "the list of values the results must be on, exactly")
     validate_detail(claim)
@@ -45,9 +40,9 @@ def validate_counted(claim: Claim) -> None:
 
 def check_only(claim: Claim, data: Data):
     """The distinct values of the counted field must be exactly those the claim lists."""
-    rows, why = select_for(data, claim, claim.get("rows"), "rows")
-    if why:
-        return absent_check(claim, f"The data has no such result: {why}.", missing=[why])
+    rows, refused = selected_rows(claim, data)
+    if refused:
+        return refused
     field = claim.get("count") or "organization"
     found = values_of(data, rows, field)
     codes, notes = set(), []
@@ -55,16 +50,7 @@ def check_only(claim: Claim, data: Data):
     extra = [value for value in found if value not in only]
     absent = [value for value in only if value not in found]
     holds = not extra and not absent
-    case = Case(
-        field,
-        "",
-        float(len(found)),
-        float(len(only)),
-        field,
-        holds,
-        tuple(rows["location"]) if not rows.empty else (),
-        detail=PresenceCase(),
-    )
+    case = counted(field, len(found), float(len(only)), field, holds, rows["location"])
     detail_check(claim, rows, codes, notes)
     submitters = sorted(set(rows["organization"]))
     besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
@@ -77,7 +63,7 @@ def check_only(claim: Claim, data: Data):
         f"{besides}{none_on}.",
         cases=(case,),
         deciding=field,
-        rows=rows_of([strongest(rows, COUNTABLE[field]) if field != "category" else rows]),
+        rows=rows_of([strongest(rows, field) if field != "category" else rows]),
         codes=codes,
         notes=notes,
         tables={"found": found_table(data, rows, field)},
@@ -106,31 +92,29 @@ def _judged(claim: Claim, count: float):
 def _evidence(data: Data, kept: pd.DataFrame, field: str) -> pd.DataFrame:
     """The results a count stands on: the strongest of each value counted."""
     if field != "category":
-        return strongest(kept, COUNTABLE[field])
+        return strongest(kept, field)
     return strongest(with_categories(data, kept), "category").drop(columns="category")
 
 
 def check_count(claim: Claim, data: Data):
     """The distinct values of a field among the claim's rows, against the claimed count and the
     names the claim gives; each of its ``definitions`` another reading, shown beside it."""
-    rows, why = select_for(data, claim, claim.get("rows"), "rows")
-    if why:
-        return absent_check(claim, f"The data has no such result: {why}.", missing=[why])
+    rows, refused = selected_rows(claim, data)
+    if refused:
+        return refused
     field = claim.get("count")
     codes, notes = set(), []
     tables = {"found": found_table(data, rows, field)}
     names = named_of(claim)
     claimed = None if claim.claimed is None else quantifiers.figure(claim.claimed).value
     tally = _tally(claim, data, rows, field, names, notes, tables)
-    case = Case(
+    case = counted(
         f"{field} count",
-        "",
         tally.measured,
         claimed,
         claim.unit or field,
         tally.holds,
-        tuple(sorted(set(tally.kept["location"]))),
-        detail=PresenceCase(),
+        sorted(set(tally.kept["location"])),
     )
     reason, holds = tally.reason, tally.holds
     if tally.understates:
@@ -193,7 +177,7 @@ def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
     tables["named"] = pd.DataFrame(
         {"named": list(names), "in the data as": [", ".join(present[name]) or "—" for name in names]}
     )
-    kept = rows[rows[COUNTABLE[field]].astype(str).isin(mapped)] if field != "category" else rows
+    kept = rows[rows[field].astype(str).isin(mapped)] if field != "category" else rows
     return _Tally(float(len(matched)), holds, reason, kept)
 
 
@@ -209,7 +193,7 @@ def _absent_reason(data: Data, field: str, absent: dict[str, list[str]]) -> str:
     if elsewhere:
         wanted = {value for name in elsewhere for value in absent[name]}
         frame = with_categories(data, data.results) if field == "category" else data.results
-        others = frame[frame[COUNTABLE[field]].astype(str).isin(wanted)]
+        others = frame[frame[field].astype(str).isin(wanted)]
         vendors = sorted(set(others["vendor"].astype(str))) if "vendor" in others.columns else []
         text += (
             f"; no result of the claim's systems for {', '.join(elsewhere)}, which the round has from other "

@@ -3,8 +3,6 @@ what their results state, and a claim of being first."""
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
 from claimbook.claims.registry import Claim
@@ -22,11 +20,13 @@ from claimbook.engine.kinds._presence_common import (
     DETAILS,
     NAMED_DETAILS,
     ItemCase,
-    PresenceCase,
-    absent_check,
+    counted,
     detail_check,
     division_note,
+    matches,
     presence_check,
+    selected_rows,
+    states,
     validate_detail,
 )
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
@@ -183,13 +183,9 @@ def _where_each(rows: pd.DataFrame, display_name) -> str:
 
 def check_rows(claim: Claim, data: Data):
     """At least one such result must exist; ``detail`` says what the claim states of them."""
-    rows, why = select_for(data, claim, claim.get("rows"), "rows")
-    if rows.empty:
-        return absent_check(
-            claim,
-            f"The data has no such result: {why}." if why else "The data has no such result.",
-            missing=[why] if why else (),
-        )
+    rows, refused = selected_rows(claim, data)
+    if refused:
+        return refused
     codes, notes = set(), []
     detail_check(claim, rows, codes, notes)
     earlier_found = bool(claim.get("history")) and _first(claim, data, rows, codes, notes)
@@ -205,16 +201,7 @@ def check_rows(claim: Claim, data: Data):
         reason += f" They come from {len(organizations)} submitters."
     if earlier_found:
         reason += " An earlier round the book has already has such a result."
-    case = Case(
-        "results",
-        "",
-        float(len(rows)),
-        None,
-        "results",
-        not earlier_found,
-        tuple(rows["location"]),
-        detail=PresenceCase(),
-    )
+    case = counted("results", len(rows), None, "results", not earlier_found, rows["location"])
     return presence_check(
         claim,
         NOT_SUPPORTED if earlier_found else SUPPORTED,
@@ -293,7 +280,7 @@ def check_items(claim: Claim, data: Data):
         verdict, failing, unfound = SUPPORTED, [], []
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
-        return absent_check(claim, reason, missing=missing_texts)
+        return cannot_check(claim, reason, missing=missing_texts)
     return presence_check(
         claim,
         verdict,
@@ -339,16 +326,15 @@ def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tu
         pattern = item.get(name)
         if pattern is None or rows.empty:
             continue
-        values = sorted(set(rows[column].astype(str)))
-        stated[name] = values
-        if not all(re.search(pattern, text, re.IGNORECASE) for text in values):
+        values = stated[name] = states(rows, column)
+        if not matches(pattern, values):
             detail_ok = False
             notes.append(
                 f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
                 f"{'; '.join(values)}"
             )
         named = item.get(f"{name}_named")
-        if detail_ok and named and not all(re.search(named, text, re.IGNORECASE) for text in values):
+        if detail_ok and named and not matches(named, values):
             # The pattern holds: the results are of that kind, but the summary does not record the
             # finer name the claim gives ("fp4", not "NVFP4"): not recorded, never "differs".
             codes.add("not-recorded")
