@@ -160,11 +160,15 @@ def _case_notes(readings: dict[str, list[Case]], alone: list[Case]) -> list[str]
     counted), and what a case says of systems it could not rank (no per-GPU figure)."""
     rivalless = [case for case in alone if getattr(case.detail, "note", "") in ("", NO_RIVAL)]
     said = [uncontested_text(rivalless)] if rivalless else []
-    return said + list(
+    return said + _noted([case for found in readings.values() for case in found])
+
+
+def _noted(cases) -> list[str]:
+    """What the cases say beside having no rival (systems a per-GPU reading cannot rank), once each."""
+    return list(
         dict.fromkeys(
             f"{case.label}: {case.detail.note}"
-            for found in readings.values()
-            for case in found
+            for case in cases
             if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
         )
     )
@@ -172,11 +176,7 @@ def _case_notes(readings: dict[str, list[Case]], alone: list[Case]) -> list[str]
 
 def _unjudged(cases) -> str:
     """Why no case is judged: no rival, or (per GPU) no figure for the systems compared."""
-    said = dict.fromkeys(
-        f"{case.label}: {case.detail.note}"
-        for case in cases
-        if getattr(case.detail, "note", "") not in ("", NO_RIVAL)
-    )
+    said = _noted(cases)
     if said:
         return f"No case the claim covers can be judged: {'; '.join(said)}."
     return f"{uncontested_text(cases)}, so leadership cannot be judged."
@@ -422,19 +422,16 @@ def best_of(rows: pd.DataFrame, measure: str) -> pd.Series:
 # -- scope history: the earlier rounds the book has ------------------------------------------
 
 
-def missing_rounds(data: Data) -> tuple[list[str], list[str]]:
+def earlier_rounds(earlier: pd.DataFrame) -> tuple[list[str], list[str]]:
     """The earlier rounds the book has in full (a results summary) and those it has only some
-    results of."""
-    present = sorted(
-        set(data.earlier[data.earlier["source_type"] == "mlperf-summary"]["round"]), key=round_order
-    )
-    partial = sorted(set(data.earlier["round"]) - set(present), key=round_order)
-    return present, partial
+    results of, each in order."""
+    full = sorted(set(earlier.loc[earlier["source_type"] == "mlperf-summary", "round"]), key=round_order)
+    return full, sorted(set(earlier["round"]) - set(full), key=round_order)
 
 
 def rounds_note(data: Data, current_round: str, tail: str) -> str:
     """What the book has of the rounds before ``current_round``, and so how far back it checks."""
-    full, partial = missing_rounds(data)
+    full, partial = earlier_rounds(data.earlier)
     return (
         f"For rounds before {current_round} the book has "
         + (f"full results of {', '.join(full)} and " if full else "no full results file, only ")

@@ -79,11 +79,28 @@ def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
 
 
 def _subject_and_field(claim: Claim, data: Data):
-    """The subject's results and its field, or the check that says the subject is not in the data."""
+    """The subject's results and its field (only the results in the claim's ``units``, where it
+    names them), or the check that says the subject is not in the data."""
     subject, refused = kinds.selected_subject(claim, data, "The subject is not in the data")
     if refused:
         return None, None, refused
-    return subject, _field(data, claim, subject), None
+    field = _field(data, claim, subject)
+    if claim.get("units"):
+        subject = subject[subject["units"] == claim.get("units")]
+        field = field[field["units"] == claim.get("units")]
+    return subject, field, None
+
+
+def _cells(claim: Claim, subject: pd.DataFrame, field: pd.DataFrame, benchmark):
+    """The subject's results and the field's in each scenario of a benchmark the claim names
+    (over all results, for a claim that names no benchmark): (scenario, own, rivals)."""
+    mine = subject if benchmark is None else where(subject, benchmark=benchmark)
+    theirs = field if benchmark is None else where(field, benchmark=benchmark)
+    for scenario in scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]:
+        if scenario is None:
+            yield scenario, mine, theirs
+        else:
+            yield scenario, where(mine, scenario=scenario), where(theirs, scenario=scenario)
 
 
 def check_result(claim: Claim, data: Data):
@@ -93,9 +110,6 @@ def check_result(claim: Claim, data: Data):
     subject, field, missing = _subject_and_field(claim, data)
     if missing is not None:
         return missing
-    if claim.get("units"):
-        subject = subject[subject["units"] == claim.get("units")]
-        field = field[field["units"] == claim.get("units")]
     benchmarks = benchmarks_of(claim) or [None]
     measures = claim.get("measures") or ["whole-system"]
     used, table, absent, context = [], [], [], []
@@ -142,23 +156,13 @@ def size_problems(claim: Claim, data: Data) -> list[str]:
     subject, field, missing = _subject_and_field(claim, data)
     if missing is not None:
         return []
-    if claim.get("units"):
-        subject = subject[subject["units"] == claim.get("units")]
-        field = field[field["units"] == claim.get("units")]
     for benchmark in benchmarks_of(claim) or [None]:
-        mine = subject if benchmark is None else where(subject, benchmark=benchmark)
-        theirs = field if benchmark is None else where(field, benchmark=benchmark)
-        for scenario in scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]:
-            own = mine if scenario is None else mine[mine["scenario"] == scenario]
-            rivals = theirs if scenario is None else theirs[theirs["scenario"] == scenario]
-            if own.empty or rivals.empty:
+        for scenario, own, rivals in _cells(claim, subject, field, benchmark):
+            if own.empty:
                 continue
             best_own = best_of(own, "whole-system")
-            top = (
-                best_of(rivals[rivals["division"] == best_own["division"]], "whole-system")
-                if not rivals[rivals["division"] == best_own["division"]].empty
-                else None
-            )
+            rivals = where(rivals, division=best_own["division"])
+            top = best_of(rivals, "whole-system") if not rivals.empty else None
             if top is not None and int(top["total_accelerators"]) != int(best_own["total_accelerators"]):
                 case = " ".join(str(part) for part in (benchmark, scenario) if part) or "all its results"
                 sides = f"{label_of(best_own)} against {label_of(top)}"
@@ -177,16 +181,11 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
     (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
     cases = []
     for benchmark in benchmarks:
-        mine = subject if benchmark is None else where(subject, benchmark=benchmark)
-        theirs = field if benchmark is None else where(field, benchmark=benchmark)
-        scenarios = scenarios_of(claim, mine["scenario"]) if benchmark is not None else [None]
-        if benchmark is not None and mine.empty:
+        if benchmark is not None and where(subject, benchmark=benchmark).empty:
             absent.append(
                 select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})[1]
             )
-        for scenario in scenarios:
-            own = mine if scenario is None else where(mine, scenario=scenario)
-            rivals = theirs if scenario is None else where(theirs, scenario=scenario)
+        for scenario, own, rivals in _cells(claim, subject, field, benchmark):
             rivals = where(rivals, metric="throughput") if measure == "per-gpu" else rivals
             if own.empty:
                 wanted = {"benchmark": benchmark, "scenario": scenario}
@@ -276,32 +275,43 @@ def _history(
         earlier = earlier[earlier["units"] == claim.get("units")]
     if benchmarks and benchmarks[0] is not None:
         earlier = earlier[earlier["model"].map(data.reference.benchmark).isin(benchmarks)]
-    codes.add("incomplete-data")
-    notes.append(
-        rounds_note(
-            data, current_round, '; earlier rounds are not in the book, so "ever" is checked only that far'
-        )
-    )
+    tail = '; earlier rounds are not in the book, so "ever" is checked only that far'
+    top = _earlier_best(data, earlier, current_round, "result", (tail, codes, notes))
     best_own = best_of(subject, "whole-system")
-    if earlier.empty:
+    if top is None:
         return [Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), detail=LeadCase())]
-    top = earlier.sort_values(
-        "result", ascending=not bool(earlier["higher_is_better"].iloc[0]), kind="stable"
-    ).iloc[0]
     value, rival = float(best_own["result"]), float(top["result"])
-    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['model']} {top['scenario']}, {top['source_type']})"
-    if top["source_type"] == "vendor-announcement":
-        codes.add("vendor-source")
-    evidence = (best_own["location"],) + _published(top)
     return [
         _lead_against(
             "earlier rounds",
             (value / rival, value, rival),
-            (label_of(best_own), where),
-            evidence,
+            (label_of(best_own), _earlier_name(top, f"{top['model']} {top['scenario']}")),
+            (best_own["location"],) + _published(top),
             (best_own["units"], "result of the earlier rounds"),
         )
     ]
+
+
+def _earlier_best(data: Data, earlier: pd.DataFrame, current_round: str, column: str, said: tuple):
+    """The best figure in ``column`` of the earlier rounds the book has (None: it has none),
+    with what ``said`` gathers (the note's tail, the codes, the notes): how far back the book
+    checks, and where the figure is only a vendor's."""
+    tail, codes, notes = said
+    codes.add("incomplete-data")
+    notes.append(rounds_note(data, current_round, tail))
+    if earlier.empty:
+        return None
+    lower = column == "result" and not bool(earlier["higher_is_better"].iloc[0])
+    top = earlier.sort_values(column, ascending=lower, kind="stable").iloc[0]
+    if top["source_type"] == "vendor-announcement":
+        codes.add("vendor-source")
+    return top
+
+
+def _earlier_name(top: pd.Series, *what: str) -> str:
+    """An earlier figure's system, its size, its round, what it measured and its source."""
+    said = ", ".join((str(top["round"]), *what, str(top["source_type"])))
+    return f"{top['organization']} {top['system']} ({gpus_said(top)}; {said})"
 
 
 # -- metric gpus: the size of the subject's largest system ------------------------------------
@@ -382,21 +392,17 @@ def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> di
     earlier = data.earlier[
         (data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()
     ]
-    codes.add("incomplete-data")
-    notes.append(rounds_note(data, biggest["round"], '; "history" is checked only that far'))
-    if earlier.empty:
+    tail = '; "history" is checked only that far'
+    top = _earlier_best(data, earlier, biggest["round"], "total_accelerators", (tail, codes, notes))
+    if top is None:
         return {}
-    top = earlier.sort_values("total_accelerators", ascending=False, kind="stable").iloc[0]
-    where = f"{top['organization']} {top['system']} ({gpus_said(top)}; {top['round']}, {top['source_type']})"
-    if top["source_type"] == "vendor-announcement":
-        codes.add("vendor-source")
     return {
         "earlier rounds the book has": [
             _size_case(
                 "earlier rounds",
                 biggest,
                 top,
-                where,
+                _earlier_name(top),
                 (biggest["location"],) + _published(top),
                 "system of the earlier rounds",
             )

@@ -16,6 +16,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
+from claimbook.engine.kinds._leading_common import earlier_rounds
 from claimbook.engine.kinds._presence_common import (
     DETAILS,
     NAMED_DETAILS,
@@ -124,8 +125,7 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
 
 def _earlier_rounds_said(earlier: pd.DataFrame) -> str:
     """Which earlier rounds the book has in full (a results summary) and which only in part."""
-    full = sorted(set(earlier.loc[earlier["source_type"] == "mlperf-summary", "round"]), key=round_order)
-    partial = sorted(set(earlier["round"]) - set(full), key=round_order)
+    full, partial = earlier_rounds(earlier)
     if not full:
         return f"Of earlier rounds the book has only partial figures ({', '.join(partial) or 'none'}); "
     return (
