@@ -51,45 +51,37 @@ def validate_items(claim: Claim) -> None:
     validate_detail(claim)
 
 
-def _earlier_of_families(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame, lead: str, notes: list):
+def _earlier_of_families(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The earlier results of a system with the accelerators ``rows`` name, placed by the
-    systems of the current round; the note says how many, and how many could not be placed."""
+    systems of the current round, and what the note says: how many, and how many could not be
+    placed."""
     families = sorted(set(rows["family"]))
     placed = _earlier_families(data, earlier)
     same = earlier[placed.isin(families)]
     unplaced = int(placed.isna().sum())
-    notes.append(
-        lead
-        + (
-            f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
-            if not same.empty
-            else f"none of them is of a system with {' or '.join(families)} accelerators"
-        )
-        + (
+    said = (
+        f"{len(same)} of them {'is' if len(same) == 1 else 'are'} of a system with {' or '.join(families)} accelerators"
+        if not same.empty
+        else f"none of them is of a system with {' or '.join(families)} accelerators"
+    )
+    if unplaced:
+        said += (
             f"; {unplaced} name{'s' if unplaced == 1 else ''} no system the round has, so "
             f"{'its' if unplaced == 1 else 'their'} accelerator is not known"
-            if unplaced
-            else ""
         )
-        + "; rounds the book lacks cannot be searched"
-    )
-    return same
+    return same, said
 
 
-def _earlier_of_benchmarks(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame, lead: str, notes: list):
-    """The earlier results of the same submitters on the same benchmarks as ``rows``; the note
-    says how many figures of those benchmarks the earlier rounds have."""
+def _earlier_of_benchmarks(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The earlier results of the same submitters on the same benchmarks as ``rows``, and what the
+    note says: how many figures of those benchmarks the earlier rounds have."""
     same = earlier[earlier["model"].map(data.reference.benchmark).isin(set(rows["benchmark"]))]
-    notes.append(
-        lead
-        + (
-            f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
-            if not same.empty
-            else "none of them is of the same benchmark"
-        )
-        + "; rounds the book lacks cannot be searched"
+    said = (
+        f"they include {formatting.plural(len(same), 'figure')} of the same benchmark"
+        if not same.empty
+        else "none of them is of the same benchmark"
     )
-    return same[same["organization"].isin(set(rows["organization"]))]
+    return same[same["organization"].isin(set(rows["organization"]))], said
 
 
 def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> bool:
@@ -110,11 +102,9 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
             f"The book holds no result of a round before {current}, so it cannot search further back"
         )
         return False
-    lead = _earlier_rounds_said(earlier)
-    if "family" in (claim.get("rows") or {}):
-        same = _earlier_of_families(data, earlier, rows, lead, notes)
-    else:
-        same = _earlier_of_benchmarks(data, earlier, rows, lead, notes)
+    by = _earlier_of_families if "family" in (claim.get("rows") or {}) else _earlier_of_benchmarks
+    same, said = by(data, earlier, rows)
+    notes.append(f"{_earlier_rounds_said(earlier)}{said}; rounds the book lacks cannot be searched")
     if not same.empty:
         notes.append(
             "An earlier round has such a result: "

@@ -10,19 +10,8 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds, quantifiers
-from claimbook.engine.core import (
-    Case,
-    Data,
-    cannot_check,
-    label_of,
-    rows_of,
-    select_for,
-    where,
-)
-from claimbook.engine.kinds._presence_common import (
-    PairCase,
-    presence_check,
-)
+from claimbook.engine.core import Case, Data, cannot_check, label_of, rows_of, select_for, where
+from claimbook.engine.kinds._presence_common import PairCase, presence_check
 from claimbook.engine.verdict import SUPPORTED
 
 
@@ -61,8 +50,7 @@ class _PairRule:
         return cls(low, high, float(spec.get("gain_below_percent", 10.0)))
 
     def fits(self, small, large) -> bool:
-        ratio = large["total_accelerators"] / small["total_accelerators"]
-        gain = 100.0 * (large["result"] / small["result"] - 1.0)
+        ratio, gain = _figures(small, large)
         return self.low <= ratio <= self.high and 0.0 <= gain < self.gain_below
 
     def description(self) -> str:
@@ -72,15 +60,23 @@ class _PairRule:
         )
 
 
+def _figures(small, large) -> tuple[float, float]:
+    """How many times the smaller's GPUs the larger has, and its gain in percent."""
+    return large["total_accelerators"] / small["total_accelerators"], 100.0 * (
+        large["result"] / small["result"] - 1.0
+    )
+
+
 def _pair_record(small, large, reading: str) -> dict:
+    ratio, gain = _figures(small, large)
     return {
         "reading": reading,
         "benchmark": large["benchmark"],
         "scenario": large["scenario"],
         "smaller": label_of(small),
         "larger": label_of(large),
-        "gpu_ratio": large["total_accelerators"] / small["total_accelerators"],
-        "gain_percent": 100.0 * (large["result"] / small["result"] - 1.0),
+        "gpu_ratio": ratio,
+        "gain_percent": gain,
         "small_location": small["location"],
         "large_location": large["location"],
     }
@@ -148,9 +144,10 @@ def _same_pair_elsewhere(item: dict, rows: pd.DataFrame, rule: _PairRule) -> str
         if pair[0].empty or pair[1].empty:
             continue
         other_small, other_large = pair[0].iloc[0], pair[1].iloc[0]
-        gain = 100.0 * (other_large["result"] / other_small["result"] - 1.0)
         fits = "fits" if rule.fits(other_small, other_large) else "does not fit"
-        found.append(f"{scenario} {formatting.signed_percent(gain)} ({fits})")
+        found.append(
+            f"{scenario} {formatting.signed_percent(_figures(other_small, other_large)[1])} ({fits})"
+        )
     return f", and in {', '.join(found)}" if found else ""
 
 
@@ -181,6 +178,7 @@ def check_pairs(claim: Claim, data: Data):
     table = pd.DataFrame(scale_outs + context, columns=list(PAIR_COLUMNS))
     used = rows[rows["location"].isin(set(table["small_location"]) | set(table["large_location"]))]
     cases = [_pair_case(item, rule) for item in scale_outs + context]
+    shown = {"tables": {"pairs": table}, "rows": rows_of([used])}
     if scale_outs:
         return presence_check(
             claim,
@@ -189,9 +187,8 @@ def check_pairs(claim: Claim, data: Data):
             f"{_listed(scale_outs, rows, rule)}.",
             cases=tuple(cases),
             deciding=cases[0].label,
-            rows=rows_of([used]),
             codes={"unnamed-baseline"},
-            tables={"pairs": table},
+            **shown,
         )
     reason = (
         f"The sentence is an illustration that names no system, so no result can confirm or refute it. No "
@@ -203,11 +200,5 @@ def check_pairs(claim: Claim, data: Data):
             f"Pairs of different systems fit it: {_listed(context, rows, rule)}. They are different systems, often of "
             "different submitters and accelerators, not one system scaled out"
         )
-    return cannot_check(
-        claim,
-        reason,
-        tables={"pairs": table},
-        rows=rows_of([used]),
-        notes=notes,
-        codes={"unnamed-baseline"} | ({"different-size"} if context else set()),
-    )
+    codes = {"unnamed-baseline"} | ({"different-size"} if context else set())
+    return cannot_check(claim, reason, notes=notes, codes=codes, **shown)
