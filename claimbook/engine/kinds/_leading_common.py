@@ -15,6 +15,7 @@ from claimbook.engine.core import (
     CaseDetail,
     Data,
     Outcome,
+    best_row,
     cannot_check,
     chosen,
     finish,
@@ -292,6 +293,14 @@ def field_of(own: pd.Series, rivals: pd.DataFrame) -> str:
     return "other submitter"
 
 
+def lead(label: str, scenario: str, figure: tuple, evidence: tuple, detail: LeadCase, selected=()) -> Case:
+    """A case of a leadership claim: ``figure`` is (the measured lead, its unit, whether the
+    subject leads), the lead None where the case has nothing to judge; the claimed figure is set
+    where the claim states one (``with_figure``)."""
+    measured, unit, leads = figure
+    return Case(label, scenario, measured, None, unit, leads, evidence, selected=selected, detail=detail)
+
+
 def lead_case(
     label: str,
     scenario: str,
@@ -313,32 +322,24 @@ def lead_case(
     value, rival_value = value_of(own, measure), value_of(top, measure)
     higher = bool(own["higher_is_better"])
     leads = value > rival_value if higher else value < rival_value
-    units = own["units"] + (" per GPU" if measure == "per-gpu" else "")
-    used.append(pd.DataFrame([own, top]))
-    table.append(leaders_row(label, own, top, measure, leads))
-    return Case(
-        label,
-        scenario,
-        value / rival_value if higher else rival_value / value,
-        None,
-        "x",
-        leads,
-        (own["location"], top["location"]),
-        selected=chosen("subject", own) + chosen("rival", top) if selected else (),
-        detail=LeadCase(
-            leader=label_of(top) if not leads else label_of(own),
-            next=label_of(top),
-            subject=label_of(own),
-            subject_value=value,
-            next_value=rival_value,
-            units=units,
-            subject_per_gpu=value_of(own, "per-gpu"),
-            next_per_gpu=value_of(top, "per-gpu"),
-            field=field_of(own, rivals),
-            ahead=() if leads else _ahead(own, rivals, measure),
-            note=note,
-        ),
+    detail = LeadCase(
+        leader=label_of(top) if not leads else label_of(own),
+        next=label_of(top),
+        subject=label_of(own),
+        subject_value=value,
+        next_value=rival_value,
+        units=own["units"] + (" per GPU" if measure == "per-gpu" else ""),
+        subject_per_gpu=value_of(own, "per-gpu"),
+        next_per_gpu=value_of(top, "per-gpu"),
+        field=field_of(own, rivals),
+        ahead=() if leads else _ahead(own, rivals, measure),
+        note=note,
     )
+    used.append(pd.DataFrame([own, top]))
+    table.append(_leaders_row(label, detail, leads))
+    figure = (value / rival_value if higher else rival_value / value, "x", leads)
+    chose = chosen("subject", own) + chosen("rival", top) if selected else ()
+    return lead(label, scenario, figure, (own["location"], top["location"]), detail, chose)
 
 
 def _unranked_case(label: str, scenario: str, own: pd.Series, note: str | None, *, selected: bool) -> Case:
@@ -348,17 +349,8 @@ def _unranked_case(label: str, scenario: str, own: pd.Series, note: str | None, 
         detail = LeadCase(subject=label_of(own), note=no_per_gpu_figure(own.to_frame().T))
     else:
         detail = LeadCase(note=note or NO_RIVAL, uncontested=not note)
-    return Case(
-        label,
-        scenario,
-        None,
-        None,
-        "x",
-        None,
-        (own["location"],),
-        selected=chosen("subject", own) if selected else (),
-        detail=detail,
-    )
+    chose = chosen("subject", own) if selected else ()
+    return lead(label, scenario, (None, "x", None), (own["location"],), detail, chose)
 
 
 def _rankable(own: pd.Series, rivals: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, str | None]:
@@ -374,18 +366,18 @@ def _rankable(own: pd.Series, rivals: pd.DataFrame, measure: str) -> tuple[pd.Da
     return rivals[rivals["total_accelerators"] > 0], note
 
 
-def leaders_row(label: str, own: pd.Series, top: pd.Series, measure: str, leads: bool) -> dict:
+def _leaders_row(label: str, detail: LeadCase, leads: bool) -> dict:
     """A row of the leaders table: the subject's best and the best other, in the case's measure."""
     return {
         "case": label,
-        "subject": label_of(own),
-        "subject_value": value_of(own, measure),
-        "best_other": label_of(top),
-        "best_other_value": value_of(top, measure),
-        "units": own["units"] + (" per GPU" if measure == "per-gpu" else ""),
+        "subject": detail.subject,
+        "subject_value": detail.subject_value,
+        "best_other": detail.next,
+        "best_other_value": detail.next_value,
+        "units": detail.units,
         "leads": leads,
-        "subject_per_gpu": value_of(own, "per-gpu"),
-        "best_other_per_gpu": value_of(top, "per-gpu"),
+        "subject_per_gpu": detail.subject_per_gpu,
+        "best_other_per_gpu": detail.next_per_gpu,
     }
 
 
@@ -408,15 +400,10 @@ def best_of(rows: pd.DataFrame, measure: str) -> pd.Series:
     """The best of ``rows`` in a measure; per GPU, among systems with accelerators (the best
     whole system where none has any: the case then says it has no per-GPU figure)."""
     with_gpus = rows[rows["total_accelerators"] > 0]
-    ordered = (
-        with_gpus.sort_values("location", kind="stable")
-        if measure == "per-gpu" and not with_gpus.empty
-        else rows.sort_values("location", kind="stable")
-    )
-    measure = measure if not with_gpus.empty else "whole-system"
-    values = ordered["result"] / ordered["total_accelerators"] if measure == "per-gpu" else ordered["result"]
-    higher = bool(ordered["higher_is_better"].iloc[0])
-    return ordered.loc[values.idxmax() if higher else values.idxmin()]
+    if measure != "per-gpu" or with_gpus.empty:
+        return best_row(rows)
+    per_gpu = with_gpus.assign(result=with_gpus["result"] / with_gpus["total_accelerators"])
+    return with_gpus.loc[best_row(per_gpu).name]
 
 
 # -- scope history: the earlier rounds the book has ------------------------------------------

@@ -12,7 +12,7 @@ from claimbook.common import formatting
 from claimbook.engine import kinds
 from claimbook.engine.core import Case, Data, SelectionError, cannot_check, rows_of, several
 from claimbook.engine.efficiency import pair_label, scaling_pairs
-from claimbook.engine.kinds._leading_common import LeadCase, verdict_of
+from claimbook.engine.kinds._leading_common import LeadCase, lead, verdict_of
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
 
 
@@ -134,16 +134,7 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
     """The claim's pair against the most efficient of ``theirs`` (none: a case with no rival)."""
     theirs = theirs.sort_values(["efficiency", "large_location"], ascending=[False, True])
     if theirs.empty:
-        return Case(
-            label,
-            scenario,
-            None,
-            None,
-            "%",
-            None,
-            (mine["large_location"],),
-            detail=LeadCase(uncontested=True),
-        )
+        return lead(label, scenario, (None, "%", None), (mine["large_location"],), LeadCase(uncontested=True))
     top = theirs.iloc[0]
     leads = mine["efficiency_percent"] >= top["efficiency_percent"]
     # Every pair ahead, best first: a "behind" names them all (or their count and the best few).
@@ -151,25 +142,18 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
         f"{pair_label(pair)} at {formatting.quantity(pair['efficiency_percent'], '%')}"
         for _, pair in theirs[theirs["efficiency_percent"] > mine["efficiency_percent"]].iterrows()
     )
-    return Case(
-        label,
-        scenario,
-        float(mine["efficiency_percent"]),
-        None,
-        "%",
-        leads,
-        (mine["large_location"], mine["small_location"], top["large_location"]),
-        detail=LeadCase(
-            leader=pair_label(top) + f" at {formatting.quantity(top['efficiency_percent'], '%')}"
-            if not leads
-            else pair_label(mine),
-            ahead=ahead,
-            next=pair_label(top),
-            next_value=float(top["efficiency_percent"]),
-            subject_value=float(mine["efficiency_percent"]),
-            units="% efficiency",
-        ),
+    detail = LeadCase(
+        leader=pair_label(top) + f" at {formatting.quantity(top['efficiency_percent'], '%')}"
+        if not leads
+        else pair_label(mine),
+        ahead=ahead,
+        next=pair_label(top),
+        next_value=float(top["efficiency_percent"]),
+        subject_value=float(mine["efficiency_percent"]),
+        units="% efficiency",
     )
+    evidence = (mine["large_location"], mine["small_location"], top["large_location"])
+    return lead(label, scenario, (float(mine["efficiency_percent"]), "%", leads), evidence, detail)
 
 
 def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, codes: set, notes: list) -> None:

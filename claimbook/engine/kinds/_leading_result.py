@@ -31,6 +31,7 @@ from claimbook.engine.kinds._leading_common import (
     LeadCase,
     best_of,
     field_of,
+    lead,
     lead_case,
     rounds_note,
     verdict_of,
@@ -279,7 +280,7 @@ def _history(
     top = _earlier_best(data, earlier, current_round, "result", (tail, codes, notes))
     best_own = best_of(subject, "whole-system")
     if top is None:
-        return [Case("earlier rounds", "", None, None, "x", None, (best_own["location"],), detail=LeadCase())]
+        return [lead("earlier rounds", "", (None, "x", None), (best_own["location"],), LeadCase())]
     value, rival = float(best_own["result"]), float(top["result"])
     return [
         _lead_against(
@@ -368,23 +369,15 @@ def _lead_against(label: str, figures: tuple, names: tuple, evidence: tuple, wha
     values' units, what the other is); the subject leads where its value is the greater."""
     (measured, value, other_value), (own, other), (units, field) = figures, names, what
     leads = value > other_value
-    return Case(
-        label,
-        "",
-        measured,
-        None,
-        "x",
-        leads,
-        evidence,
-        detail=LeadCase(
-            leader=other if not leads else own,
-            next=other,
-            subject_value=value,
-            next_value=other_value,
-            units=units,
-            field=field,
-        ),
+    detail = LeadCase(
+        leader=other if not leads else own,
+        next=other,
+        subject_value=value,
+        next_value=other_value,
+        units=units,
+        field=field,
     )
+    return lead(label, "", (measured, "x", leads), evidence, detail)
 
 
 def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> dict[str, list[Case]]:
