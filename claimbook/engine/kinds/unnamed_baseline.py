@@ -119,12 +119,6 @@ def _measure(claim: Claim) -> str:
     return claim.get("measure") or "whole-system"
 
 
-def _ratio(mine: pd.Series, theirs: pd.Series, measure: str) -> float | None:
-    """The subject over a candidate, whole systems or per GPU; higher is better either way.
-    None per GPU where either has no per-GPU figure (``compare.per_gpu``: a latency)."""
-    return ratio_of(mine, theirs, measure)
-
-
 def _reproduces(claim: Claim, ratio: float) -> bool:
     """Whether a candidate gives the claim's figure: the figure itself for a precise word (a
     figure above it does not reproduce it), the bound for another."""
@@ -137,17 +131,26 @@ def audit(claim: Claim, data: Data) -> list[str]:
     """A subject and candidates of different sizes compared without saying how (``measure``)."""
     if claim.get("measure") is not None:
         return []
-    benchmark = benchmarks_of(claim)[0]
-    subject, missing = select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})
+    benchmark, subject, missing, rows = _sides(claim, data)
     if missing:
         return []
-    rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
     mine = sorted({int(gpus) for gpus in subject["total_accelerators"]})
     theirs = sorted({int(gpus) for gpus in rows["total_accelerators"]} - set(mine))
     if not theirs:
         return []
     sides = f"the subject {', '.join(map(str, mine))} GPUs, candidates of {', '.join(map(str, theirs))} GPUs"
     return [str(sizes_differ(claim, "measure", f"{benchmark} {claim.get('scenario')}", sides))]
+
+
+def _sides(claim: Claim, data: Data) -> tuple:
+    """The claim's benchmark, the subject's results on it (and what its selector looked for, where
+    it found none), and the candidates' results on it."""
+    benchmark = benchmarks_of(claim)[0]
+    subject, missing = select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})
+    if missing:
+        return benchmark, subject, missing, None
+    rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
+    return benchmark, subject, None, rows
 
 
 def _candidate(group: pd.DataFrame, announcement, siblings, own_rows: dict) -> dict:
@@ -175,7 +178,7 @@ def _candidate(group: pd.DataFrame, announcement, siblings, own_rows: dict) -> d
         theirs = best_row(group[group["scenario"] == scenario])
         ratio = None
         if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
-            ratio = _ratio(mine, theirs, _measure(sibling))
+            ratio = ratio_of(mine, theirs, _measure(sibling))
         record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
         record[f"{scenario} ratio"] = ratio
         record[f"{scenario} reproduces"] = None if ratio is None else _reproduces(sibling, ratio)
@@ -187,14 +190,10 @@ def candidates_table(claim: Claim, data: Data) -> tuple[pd.DataFrame, dict, list
     """Every candidate with its ratio in each scenario of the sentence, its class and whether it
     reproduces each figure; the subject's row per scenario; and what was missing."""
     siblings = data.registry.sentence(claim)
-    benchmark = benchmarks_of(claim)[0]
     announcement = data.announcement(claim)
-    subject, subject_missing = select_for(
-        data, claim, claim.get("subject"), "subject", {"benchmark": benchmark}
-    )
+    benchmark, subject, subject_missing, rows = _sides(claim, data)
     if subject_missing:
         return pd.DataFrame(), {}, [subject_missing]
-    rows, _ = select_for(data, claim, claim.get("candidates"), "candidates", {"benchmark": benchmark})
     rows = rows[
         ~rows["system"].isin(set(subject["system"]))
         | ~rows["organization"].isin(set(subject["organization"]))
@@ -367,7 +366,7 @@ def _against(claim: Claim, data: Data, mine: pd.Series, baseline: pd.Series, kla
         (mine["location"], location),
         selected=selected,
         detail=BaselineCase(
-            baseline=base_label, baseline_class=klass, per_gpu_ratio=_ratio(mine, base_row, "per-gpu")
+            baseline=base_label, baseline_class=klass, per_gpu_ratio=ratio_of(mine, base_row, "per-gpu")
         ),
     )
     used = data.results[data.results["location"].isin([mine["location"], location])]
@@ -434,7 +433,7 @@ def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> l
     notes = []
     if int(mine["total_accelerators"]) != int(base_row["total_accelerators"]):
         other = "per-gpu" if measure != "per-gpu" else "whole-system"
-        ratio = _ratio(mine, base_row, other)
+        ratio = ratio_of(mine, base_row, other)
         reading = "Per GPU" if other == "per-gpu" else "As whole systems"
         notes.append(
             f"{reading}, beside the claim's reading (the two differ in size): "
@@ -456,7 +455,7 @@ def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> l
     if top is not None and top["location"] != base_row["location"]:
         notes.append(
             f"Against the best {top['family']} result of {formatting.plural(int(top['total_accelerators']), 'GPU')} by any "
-            f"submitter, {label_of(top)}: {formatting.times(_ratio(mine, top, measure))}"
+            f"submitter, {label_of(top)}: {formatting.times(ratio_of(mine, top, measure))}"
         )
     return notes
 
@@ -499,14 +498,10 @@ def charts(check, data: Data) -> list:
     scenario = check.claim.get("scenario")
     if table is None or table.empty or f"{scenario} ratio" not in table:
         return []
-    direction = "higher" if scenario != "SingleStream" else "lower"
-    mine = (
-        check.rows[check.rows["scenario"] == scenario]
-        if check.rows is not None and not check.rows.empty
-        else None
-    )
-    if mine is not None and not mine.empty:
-        direction = "higher" if bool(mine["higher_is_better"].iloc[0]) else "lower"
+    rows = check.rows if check.rows is not None and not check.rows.empty else None
+    mine = rows[rows["scenario"] == scenario] if rows is not None else []
+    higher = bool(mine["higher_is_better"].iloc[0]) if len(mine) else scenario != "SingleStream"
+    direction = "higher" if higher else "lower"
     return [
         kinds.CandidateBars(
             table,
