@@ -16,13 +16,10 @@ are not compared.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from claimbook.claims.drafting import Drafting, Superlative
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds, quantifiers
-from claimbook.engine.core import Check, Data
+from claimbook.engine.core import Data
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._leading_common import LeadCase, lead_bars
 from claimbook.engine.kinds._leading_efficiency import (
@@ -37,27 +34,14 @@ from claimbook.engine.kinds._leading_result import (
     validate_result,
     validate_scope,
 )
+from claimbook.engine.kinds._modes import Mode, Modes
 from claimbook.engine.kinds.scaling import LARGE, SMALL, SUPERLINEAR_MARGIN
 
 # Fields every metric takes: the subject, where to look, and what a part inherits from its parent.
 SHARED = ("subject", "metric", "benchmark", "scenarios", "division")
 
 
-@dataclass(frozen=True)
-class Metric:
-    """What a leadership claim compares (its ``metric``): the fields it takes beyond ``SHARED``,
-    its own validation, the selectors that take one result per case, its check and its charts."""
-
-    name: str
-    meaning: str
-    fields: tuple[str, ...]
-    check: Callable[[Claim, Data], Check]
-    validate: Callable[[Claim], None]
-    one_per_case: Callable[[Claim], tuple[str, ...]]
-    charts: Callable[[Check, Data], list]
-
-
-def metric_of(claim: Claim) -> Metric | None:
+def metric_of(claim: Claim) -> Mode | None:
     """The claim's metric (None for one the table has not: ``validate`` refuses it)."""
     name = claim.get("metric")
     return METRICS.get(name) if isinstance(name, str) else None
@@ -69,11 +53,6 @@ def one_per_case(claim: Claim) -> tuple[str, ...]:
     takes the subject's best by definition."""
     metric = metric_of(claim)
     return metric.one_per_case(claim) if metric else ()
-
-
-def metrics_with(name: str) -> list[str]:
-    """The metrics that take a field."""
-    return [metric.name for metric in METRICS.values() if name in metric.fields]
 
 
 def validate(claim: Claim) -> None:
@@ -91,56 +70,42 @@ def validate(claim: Claim) -> None:
     metric.validate(claim)
 
 
-def check(claim: Claim, data: Data):
-    return metric_of(claim).check(claim, data)
-
-
 def audit(claim: Claim, data: Data) -> list[str]:
     """A lead against results of other sizes that does not say how it compares them."""
     return size_problems(claim, data) if metric_of(claim) is METRICS["result"] else []
 
 
-def charts(check, data: Data) -> list:
-    return metric_of(check.claim).charts(check, data)
-
-
-def _one_subject_per_case(claim: Claim) -> tuple[str, ...]:
-    return ("subject",) if claim.get("benchmark") else ()
-
-
 FIGURE = ("claimed", "unit", "quantifier", "cases", "within", "tolerance")
-METRICS = {
-    metric.name: metric
-    for metric in (
-        Metric(
-            "result",
-            "the subject's result against every other result of the field, as a whole system or per GPU",
-            ("field", "measures", "scope", "units", *FIGURE),
-            check_result,
-            validate_result,
-            _one_subject_per_case,
-            lead_bars,
-        ),
-        Metric(
-            "gpus",
-            "the size of the subject's largest system against every other system",
-            ("field", "scope", *FIGURE),
-            check_gpus,
-            validate_scope,
-            lambda claim: (),
-            lead_bars,
-        ),
-        Metric(
-            "efficiency",
-            "a scaling pair's efficiency against every other scaling pair, under each definition",
-            ("small", "large", "definitions", "superlinear_margin"),
-            check_efficiency,
-            validate_efficiency,
-            lambda claim: ("small", "large"),
-            efficiency_scatters,
-        ),
-    )
-}
+METRICS = Modes(
+    metric_of,
+    Mode(
+        "result",
+        "the subject's result against every other result of the field, as a whole system or per GPU",
+        ("field", "measures", "scope", "units", *FIGURE),
+        check_result,
+        validate_result,
+        lead_bars,
+        one_per_case=lambda claim: ("subject",) if claim.get("benchmark") else (),
+    ),
+    Mode(
+        "gpus",
+        "the size of the subject's largest system against every other system",
+        ("field", "scope", *FIGURE),
+        check_gpus,
+        validate_scope,
+        lead_bars,
+    ),
+    Mode(
+        "efficiency",
+        "a scaling pair's efficiency against every other scaling pair, under each definition",
+        ("small", "large", "definitions", "superlinear_margin"),
+        check_efficiency,
+        validate_efficiency,
+        efficiency_scatters,
+        one_per_case=lambda claim: ("small", "large"),
+    ),
+)
+check, charts = METRICS.check, METRICS.charts  # a claim's are its metric's
 
 
 def _of_metrics(item: kinds.Field) -> kinds.Field:
@@ -148,14 +113,8 @@ def _of_metrics(item: kinds.Field) -> kinds.Field:
     refuses it; a figure's quantifier fields only where the claim states a figure."""
     if item.name in SHARED:
         return item
-    needs = f"metric {' or '.join(metrics_with(item.name))}"
-
-    def used(claim) -> bool:
-        metric = metric_of(claim)
-        return metric is not None and item.name in metric.fields
-
     figure = "a claimed figure" if item.name in FIGURE and item.name != "claimed" else ""
-    return kinds.used_only_by(item, used, needs, figure)
+    return METRICS.field(item, f"metric {' or '.join(METRICS.taking(item.name))}", figure)
 
 
 # Proposed by ``draft`` for a superlative without a figure.

@@ -25,13 +25,10 @@ figure was measured (an *inferred* result is still a result).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from claimbook.claims.drafting import Drafting, Proposal, Superlative
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds, quantifiers
-from claimbook.engine.core import Check, Data
+from claimbook.engine.kinds._modes import Mode, Modes
 from claimbook.engine.kinds._presence_common import COUNTED, PresenceCase, count_bars, no_charts, result_dots
 from claimbook.engine.kinds._presence_counts import check_count, check_only, validate_counted
 from claimbook.engine.kinds._presence_items import check_items, check_rows, validate_items, validate_rows
@@ -41,21 +38,6 @@ from claimbook.engine.kinds._presence_pairs import check_pairs, validate_pairs
 SHARED = ("division",)
 # The fields that read a claimed count (mode count, with a claimed figure).
 FIGURE = ("quantifier", "cases", "within", "tolerance")
-
-
-@dataclass(frozen=True)
-class Mode:
-    """One reading of a presence claim, chosen by the field ``chosen_by`` (the mode without one
-    is the fallback): the fields it takes beyond ``SHARED``, its own validation, its check and its
-    charts."""
-
-    name: str
-    chosen_by: str | None
-    meaning: str
-    fields: tuple[str, ...]
-    check: Callable[[Claim, Data], Check]
-    validate: Callable[[Claim], None]
-    charts: Callable[[Check, Data], list]
 
 
 def mode_of(claim: Claim) -> Mode:
@@ -75,11 +57,6 @@ def _chosen(claim: Claim) -> list[Mode]:
     ]
 
 
-def modes_with(name: str) -> list[str]:
-    """The modes that take a field."""
-    return [mode.name for mode in MODES.values() if name in mode.fields]
-
-
 def validate(claim: Claim) -> None:
     chosen = _chosen(claim)
     if len(chosen) > 1:
@@ -96,65 +73,55 @@ def validate(claim: Claim) -> None:
     mode_of(claim).validate(claim)
 
 
-def check(claim: Claim, data: Data):
-    return mode_of(claim).check(claim, data)
-
-
-def charts(check, data: Data) -> list:
-    return mode_of(check.claim).charts(check, data)
-
-
-MODES = {
-    mode.name: mode
-    for mode in (
-        Mode(
-            "count",
-            "count",
-            "the distinct values of a field among the rows, against the claimed count and the names given",
-            ("count", "rows", "named", "claimed", "unit", "definitions", "detail", *FIGURE),
-            check_count,
-            validate_counted,
-            count_bars,
-        ),
-        Mode(
-            "only",
-            "only",
-            "the distinct values of a field (count, organization by default) are exactly those listed",
-            ("only", "count", "rows", "detail"),
-            check_only,
-            validate_counted,
-            count_bars,
-        ),
-        Mode(
-            "items",
-            "items",
-            "each item (a label and a selector) is present; with holds_if: any, one is enough",
-            ("items", "holds_if", "detail"),
-            check_items,
-            validate_items,
-            no_charts,
-        ),
-        Mode(
-            "pairs",
-            "pairs",
-            "pairs of results whose GPU counts and gain fit a description",
-            ("pairs", "rows"),
-            check_pairs,
-            validate_pairs,
-            no_charts,
-        ),
-        Mode(
-            "rows",
-            None,
-            "at least one such result exists; detail names what the claim says of them",
-            ("rows", "detail", "history"),
-            check_rows,
-            validate_rows,
-            result_dots,
-        ),
-    )
-}
+MODES = Modes(
+    mode_of,
+    Mode(
+        "count",
+        "the distinct values of a field among the rows, against the claimed count and the names given",
+        ("count", "rows", "named", "claimed", "unit", "definitions", "detail", *FIGURE),
+        check_count,
+        validate_counted,
+        count_bars,
+        chosen_by="count",
+    ),
+    Mode(
+        "only",
+        "the distinct values of a field (count, organization by default) are exactly those listed",
+        ("only", "count", "rows", "detail"),
+        check_only,
+        validate_counted,
+        count_bars,
+        chosen_by="only",
+    ),
+    Mode(
+        "items",
+        "each item (a label and a selector) is present; with holds_if: any, one is enough",
+        ("items", "holds_if", "detail"),
+        check_items,
+        validate_items,
+        no_charts,
+        chosen_by="items",
+    ),
+    Mode(
+        "pairs",
+        "pairs of results whose GPU counts and gain fit a description",
+        ("pairs", "rows"),
+        check_pairs,
+        validate_pairs,
+        no_charts,
+        chosen_by="pairs",
+    ),
+    Mode(
+        "rows",
+        "at least one such result exists; detail names what the claim says of them",
+        ("rows", "detail", "history"),
+        check_rows,
+        validate_rows,
+        result_dots,
+    ),
+)
 FALLBACK = MODES["rows"]
+check, charts = MODES.check, MODES.charts  # a claim's are its mode's
 
 
 def _of_modes(item: kinds.Field) -> kinds.Field:
@@ -162,13 +129,9 @@ def _of_modes(item: kinds.Field) -> kinds.Field:
     it; the quantifier fields only where the claim states a count."""
     if item.name in SHARED:
         return item
-    takes = modes_with(item.name)
-
-    def used(claim) -> bool:
-        return item.name in mode_of(claim).fields
-
+    takes = MODES.taking(item.name)
     needs = f"mode{'s' if len(takes) > 1 else ''} {', '.join(takes)}"
-    return kinds.used_only_by(item, used, needs, "a claimed count" if item.name in FIGURE else "")
+    return MODES.field(item, needs, "a claimed count" if item.name in FIGURE else "")
 
 
 _COUNTS = (
