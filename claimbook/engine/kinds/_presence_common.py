@@ -11,6 +11,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.engine import kinds
 from claimbook.engine.core import Case, CaseDetail, Check, Data, Outcome, cannot_check, finish, select_for
+from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
 # What each countable field (a column of the results) counts, in a word (the how-to page's field
 # reference).
@@ -85,6 +86,26 @@ def presence_check(claim: Claim, verdict: str, reason: str, **fields) -> Check:
     """A presence's check (``Outcome``'s fields by name): what was submitted is judged, so its
     rows imply only the caveats of a submission (``PRESENCE_ROW_CODES``)."""
     return finish(claim, Outcome(verdict, reason, row_codes=PRESENCE_ROW_CODES, **fields))
+
+
+def decided(
+    claim: Claim, case: Case, reason: str, rows: pd.DataFrame, codes: set, notes: list, **fields
+) -> Check:
+    """A presence judged on its one case: supported where it holds, not supported where it does
+    not, cannot be checked where the data cannot tell."""
+    holds = case.reaches
+    verdict = CANNOT_BE_CHECKED if holds is None else SUPPORTED if holds else NOT_SUPPORTED
+    return presence_check(
+        claim,
+        verdict,
+        reason,
+        cases=(case,),
+        deciding=case.label,
+        rows=rows,
+        codes=codes,
+        notes=notes,
+        **fields,
+    )
 
 
 def selected_rows(claim: Claim, data: Data) -> tuple[pd.DataFrame, Check | None]:

@@ -14,18 +14,17 @@ from claimbook.engine.core import Case, Data, rows_of, select_for
 from claimbook.engine.kinds._presence_common import (
     COUNTED,
     counted,
+    decided,
     detail_check,
     division_note,
     found_table,
     named_of,
-    presence_check,
     selected_rows,
     strongest,
     validate_detail,
     values_of,
     with_categories,
 )
-from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED
 
 
 def validate_counted(claim: Claim) -> None:
@@ -55,18 +54,14 @@ def check_only(claim: Claim, data: Data):
     submitters = sorted(set(rows["organization"]))
     besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
     none_on = f"; none on {', '.join(absent)}" if absent else ""
-    return presence_check(
-        claim,
-        SUPPORTED if holds else NOT_SUPPORTED,
+    reason = (
         f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(found) or 'none'} "
         f"(from {formatting.plural(len(submitters), 'submitter')}: {', '.join(submitters) or 'none'})"
-        f"{besides}{none_on}.",
-        cases=(case,),
-        deciding=field,
-        rows=rows_of([strongest(rows, field) if field != "category" else rows]),
-        codes=codes,
-        notes=notes,
-        tables={"found": found_table(data, rows, field)},
+        f"{besides}{none_on}."
+    )
+    evidence = rows_of([strongest(rows, field) if field != "category" else rows])
+    return decided(
+        claim, case, reason, evidence, codes, notes, tables={"found": found_table(data, rows, field)}
     )
 
 
@@ -116,7 +111,7 @@ def check_count(claim: Claim, data: Data):
         tally.holds,
         sorted(set(tally.kept["location"])),
     )
-    reason, holds = tally.reason, tally.holds
+    reason = tally.reason
     if tally.understates:
         codes.add("understated")
     readings = _definitions(claim, data, field, names)
@@ -124,21 +119,11 @@ def check_count(claim: Claim, data: Data):
         tables["definitions"] = pd.DataFrame(readings)
         if claimed is not None:
             reason, case = _reread(claim, readings, case, codes, notes)
-            holds = case.reaches
     detail_check(claim, tally.kept, codes, notes)
     if claimed is not None:
         notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
-    verdict = CANNOT_BE_CHECKED if holds is None else SUPPORTED if holds else NOT_SUPPORTED
-    return presence_check(
-        claim,
-        verdict,
-        reason,
-        cases=(case,),
-        deciding=case.label,
-        rows=rows_of([_evidence(data, tally.kept, field)]),
-        codes=codes,
-        notes=notes,
-        tables=tables,
+    return decided(
+        claim, case, reason, rows_of([_evidence(data, tally.kept, field)]), codes, notes, tables=tables
     )
 
 

@@ -22,6 +22,7 @@ from claimbook.engine.kinds._presence_common import (
     NAMED_DETAILS,
     ItemCase,
     counted,
+    decided,
     detail_check,
     division_note,
     matches,
@@ -192,16 +193,7 @@ def check_rows(claim: Claim, data: Data):
     if earlier_found:
         reason += " An earlier round the book has already has such a result."
     case = counted("results", len(rows), None, "results", not earlier_found, rows["location"])
-    return presence_check(
-        claim,
-        NOT_SUPPORTED if earlier_found else SUPPORTED,
-        reason,
-        cases=(case,),
-        deciding="results",
-        rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
-    )
+    return decided(claim, case, reason, rows_of([rows]), codes, notes)
 
 
 def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
