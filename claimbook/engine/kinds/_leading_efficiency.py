@@ -50,6 +50,7 @@ def check_efficiency(claim: Claim, data: Data):
         data.results if division == "any" else data.results[data.results["division"] == division]
     )
     pairs = pairs.assign(efficiency_percent=100 * pairs["efficiency"])
+    pairs = pairs.assign(superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]])
     own = pairs[
         pairs["small_location"].isin(set(small["location"]))
         & pairs["large_location"].isin(set(large["location"]))
@@ -58,7 +59,7 @@ def check_efficiency(claim: Claim, data: Data):
         return cannot_check(claim, "The two configurations do not form a scaling pair in the data.")
     # Other submissions only: the same racks measured from another starting size are not rivals.
     rivals = pairs[~pairs["large_location"].isin(set(large["location"]))]
-    flagged = rivals[[superlinear(value, margin) for value in rivals["efficiency_percent"]]]
+    flagged = rivals[rivals["superlinear"]]
     eligible = rivals.drop(flagged.index)
     named = list(claim.get("scenarios") or own["scenario"])
     readings, context, codes, notes = {}, [], {"derived-metric"}, []
@@ -73,12 +74,7 @@ def check_efficiency(claim: Claim, data: Data):
             large[large["location"].isin(set(own["large_location"]))],
         ]
     )
-    tables = {
-        "pairs": pairs.assign(
-            superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]],
-            own=pairs.index.isin(own.index),
-        )
-    }
+    tables = {"pairs": pairs.assign(own=pairs.index.isin(own.index))}
     return verdict_of(claim, readings, rows, codes, notes, tables, context)
 
 

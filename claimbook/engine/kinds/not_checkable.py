@@ -222,9 +222,10 @@ def between_sizes(data: Data, rows) -> tuple[str, ...]:
         if len(best) < 2:
             continue
         smallest = best.iloc[0]
+        base, higher = smallest.result, bool(smallest.higher_is_better)
         multiples = [
             f"{formatting.count(int(row.total_accelerators))} GPUs give "
-            f"{formatting.times(_multiple(row.result, smallest.result, bool(smallest.higher_is_better)))}"
+            f"{formatting.times(row.result / base if higher else base / row.result)}"
             for row in best.iloc[1:].itertuples()
         ]
         lines.append(
@@ -242,10 +243,6 @@ def _best_per_size(group: pd.DataFrame) -> pd.DataFrame:
         ["total_accelerators", "result", "location"], ascending=[True, not higher, True]
     )
     return ordered.drop_duplicates("total_accelerators").reset_index(drop=True)
-
-
-def _multiple(value: float, base: float, higher_is_better: bool) -> float:
-    return value / base if higher_is_better else base / value
 
 
 def with_notes(check: Check, notes) -> Check:
