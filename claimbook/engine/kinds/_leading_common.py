@@ -68,24 +68,18 @@ def with_figure(claim: Claim, readings: dict[str, list[Case]]) -> dict[str, list
     if claim.claimed is None:
         return readings
     reading, target, unit = quantifiers.read(claim), quantifiers.figure(claim.claimed), multiple_unit(claim)
-    judged = {}
-    for name, cases in readings.items():
-        judged[name] = []
-        for case in cases:
-            if case.reaches is None or case.measured is None:
-                judged[name].append(case)
-                continue
-            margin = case.measured if unit == "x" else 100.0 * (case.measured - 1.0)
-            judgment = quantifiers.judge(reading, margin, target, unit)
-            judged[name].append(
-                replace(
-                    case,
-                    claimed=target.value,
-                    reaches=bool(case.reaches and judgment.holds),
-                    detail=replace(case.detail, judgment=judgment),
-                )
-            )
-    return judged
+
+    def judged(case: Case) -> Case:
+        if case.reaches is None or case.measured is None:
+            return case
+        margin = case.measured if unit == "x" else 100.0 * (case.measured - 1.0)
+        judgment = quantifiers.judge(reading, margin, target, unit)
+        reaches = bool(case.reaches and judgment.holds)
+        return replace(
+            case, claimed=target.value, reaches=reaches, detail=replace(case.detail, judgment=judgment)
+        )
+
+    return {name: [judged(case) for case in cases] for name, cases in readings.items()}
 
 
 def verdict_of(
@@ -112,8 +106,8 @@ def verdict_of(
     alone = [case for found in readings.values() for case in found if case.reaches is None]
     notes.extend(_case_notes(readings, alone))
     verdict = _over_readings(judged, codes)
-    failing = [case for found in judged.values() for case in found if not case.reaches]
-    deciding = (failing or [case for found in judged.values() for case in found])[0].label
+    every = [case for found in judged.values() for case in found]
+    deciding = ([case for case in every if not case.reaches] or every)[0].label
     if claim.claimed is not None:
         context_notes = (
             quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), multiple_unit(claim)),
