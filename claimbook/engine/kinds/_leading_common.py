@@ -261,11 +261,12 @@ def ahead_text(detail: LeadCase) -> str:
     if not ahead:
         return "no rival ahead"
     if len(ahead) <= AHEAD_NAMED:
-        return f"{_join(list(ahead))} ahead"
-    return f"{formatting.plural(len(ahead), 'system')} ahead, the best {_join(list(ahead[:AHEAD_NAMED]))}"
+        return f"{joined(list(ahead))} ahead"
+    return f"{formatting.plural(len(ahead), 'system')} ahead, the best {joined(list(ahead[:AHEAD_NAMED]))}"
 
 
-def _join(items: list[str]) -> str:
+def joined(items: list[str]) -> str:
+    """Items as a sentence lists them ("a, b and c")."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 

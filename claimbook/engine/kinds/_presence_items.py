@@ -16,7 +16,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
 )
-from claimbook.engine.kinds._leading_common import earlier_rounds
+from claimbook.engine.kinds._leading_common import earlier_rounds, joined
 from claimbook.engine.kinds._presence_common import (
     DETAILS,
     NAMED_DETAILS,
@@ -162,7 +162,7 @@ def _where_each(rows: pd.DataFrame, display_name) -> str:
             f"{display_name(benchmark)} ({', '.join(sorted(set(group['scenario'])))})"
             for benchmark, group in sorted(part.groupby("benchmark"), key=lambda item: str(item[0]))
         ]
-        return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+        return joined(listed)
 
     each = {system: ran(rows[[label == system for label in labels]]) for system in systems}
     if len(set(each.values())) == 1:
@@ -200,12 +200,14 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
     """Result IDs an announcement cites, against the IDs the summary carries for those results."""
     carried = sorted(set(rows["result_id"].astype(str)) - {"", "nan"})
     divisions = sorted(set(rows["division"]))
-    notes.append(
-        f"The {len(rows)} results of those systems are all in the {' and '.join(d.capitalize() for d in divisions)} "
-        f"division{'s' if len(divisions) > 1 else ''}, as the citation says"
-        if divisions == ["closed"]
-        else f"The results of those systems are in the {' and '.join(divisions)} division{'s' if len(divisions) > 1 else ''}"
-    )
+    if divisions == ["closed"]:
+        notes.append(
+            f"The {len(rows)} results of those systems are all in the Closed division, as the citation says"
+        )
+    else:
+        notes.append(
+            f"The results of those systems are in the {' and '.join(divisions)} division{'s' if len(divisions) > 1 else ''}"
+        )
     if not carried:
         return cannot_check(
             claim,
