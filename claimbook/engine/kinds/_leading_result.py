@@ -120,9 +120,7 @@ def check_result(claim: Claim, data: Data):
         )
         for measure in measures
     }
-    codes, notes = set(), []
-    if "per-gpu" in (claim.get("measures") or []):
-        codes.add("derived-metric")
+    codes, notes = {"derived-metric"} if "per-gpu" in measures else set(), []
     if benchmarks == [None]:
         readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
     if "per-gpu" not in measures:
@@ -132,11 +130,10 @@ def check_result(claim: Claim, data: Data):
             codes.add("derived-metric")
         if benchmarks == [None]:  # a reading over several benchmarks: the note says why the other
             notes.append(SAME_MEASURE_NOTE)
-    history = (
-        _history(claim, data, subject, benchmarks, codes, notes) if claim.get("scope") == "history" else []
-    )
-    if history:
-        readings["against the earlier rounds the book has"] = history
+    if claim.get("scope") == "history":
+        readings["against the earlier rounds the book has"] = _history(
+            claim, data, subject, benchmarks, codes, notes
+        )
     return verdict_of(
         claim,
         readings,
@@ -180,23 +177,20 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
     scenario the claim names (or over all results, for a claim that names no benchmark); where
     the subject has no result in one, what its selector looked for (``absent``)."""
     (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
-    cases = []
+    cases, combine = [], (claim.get("subject") or {}).get("combine")
+
+    def looked_for(**wanted) -> str:  # what the subject's selector looked for where it found nothing
+        return select_for(data, claim, claim.get("subject"), "subject", wanted)[1]
+
     for benchmark in benchmarks:
         if benchmark is not None and where(subject, benchmark=benchmark).empty:
-            absent.append(
-                select_for(data, claim, claim.get("subject"), "subject", {"benchmark": benchmark})[1]
-            )
+            absent.append(looked_for(benchmark=benchmark))
         for scenario, own, rivals in _cells(claim, subject, field, benchmark):
             rivals = where(rivals, metric="throughput") if measure == "per-gpu" else rivals
             if own.empty:
-                wanted = {"benchmark": benchmark, "scenario": scenario}
-                absent.append(select_for(data, claim, claim.get("subject"), "subject", wanted)[1])
+                absent.append(looked_for(benchmark=benchmark, scenario=scenario))
                 continue
-            if (
-                benchmark is not None
-                and len(own) > 1
-                and (claim.get("subject") or {}).get("combine") not in ("best", "each")
-            ):
+            if benchmark is not None and len(own) > 1 and combine not in ("best", "each"):
                 raise SelectionError(several(claim, "subject", own, f"{benchmark} {scenario}"))
             best_own = best_of(own, measure)
             rivals = where(rivals, division=best_own["division"])  # a lead is judged within a division
@@ -205,7 +199,7 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
                 lead_case(label, scenario or "", best_own, rivals, measure, used, table, selected=True)
             )
             second = ambiguity.close_second(own, best_own) if measure == "whole-system" else None
-            if second is not None and (claim.get("subject") or {}).get("combine") == "best":
+            if second is not None and combine == "best":
                 context.append(
                     f"In {label} the best of the subject's results, {label_of(best_own)}, is within "
                     f"{formatting.percent(100.0 * (second[1] - 1.0))} of the next, {label_of(second[0])}"
