@@ -91,8 +91,7 @@ def _scale_outs(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
         systems.setdefault(
             (item["organization"], item["family"], item["benchmark"], item["scenario"]), []
         ).append(item)
-    for key in sorted(systems):
-        ordered = systems[key]
+    for _, ordered in sorted(systems.items()):
         for small in ordered:
             for large in ordered:
                 if large["total_accelerators"] > small["total_accelerators"] and rule.fits(small, large):
@@ -114,13 +113,13 @@ def _top_against_smaller(rows: pd.DataFrame, rule: _PairRule) -> list[dict]:
     return found
 
 
-def _listed(records, rows: pd.DataFrame | None = None, rule: _PairRule | None = None) -> str:
-    """Each pair with its figures and, given ``rows``, the same two systems in every other scenario
-    of the benchmark, fitting or not: a pair is never cited in one scenario where another disagrees."""
+def _listed(records, rows: pd.DataFrame, rule: _PairRule) -> str:
+    """Each pair with its figures and the same two systems in every other scenario of the
+    benchmark, fitting or not: a pair is never cited in one scenario where another disagrees."""
     return "; ".join(
         f"{item['larger']} against {item['smaller']} ({item['benchmark']} {item['scenario']}): "
         f"{formatting.times(item['gpu_ratio'])} the GPUs for {formatting.signed_percent(item['gain_percent'])}"
-        + ("" if rows is None else _same_pair_elsewhere(item, rows, rule))
+        + _same_pair_elsewhere(item, rows, rule)
         for item in records
     )
 
