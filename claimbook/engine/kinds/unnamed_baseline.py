@@ -220,15 +220,16 @@ def natural_baseline(claim: Claim, data: Data, table: pd.DataFrame) -> tuple[pd.
     most of its figures, else one on the claimant's accelerators; rivals never."""
     siblings = data.registry.sentence(claim)
     scenarios = [sibling.get("scenario") for sibling in siblings]
+    ratios, reproduces = (
+        [f"{scenario} {column}" for scenario in scenarios] for column in ("ratio", "reproduces")
+    )
     for klass in CLASSES[:2]:
         pool = table[table["class"] == klass]
-        pool = pool[pool[[f"{scenario} ratio" for scenario in scenarios]].notna().any(axis=1)]
+        pool = pool[pool[ratios].notna().any(axis=1)]
         if pool.empty:
             continue
-        score = (
-            pool[[f"{scenario} reproduces" for scenario in scenarios]].fillna(False).astype(bool).sum(axis=1)
-        )
-        complete = pool[[f"{scenario} ratio" for scenario in scenarios]].notna().sum(axis=1)
+        score = pool[reproduces].fillna(False).astype(bool).sum(axis=1)
+        complete = pool[ratios].notna().sum(axis=1)
         ranked = pool.assign(_score=score, _complete=complete).sort_values(
             ["_score", "_complete", "organization", "system"],
             ascending=[False, False, True, True],
