@@ -183,14 +183,12 @@ def uncontested_text(cases) -> str:
 
 
 def _over_readings(judged: dict[str, list[Case]], codes: set) -> str:
-    """Supported when every reading holds, with a caveat when only some do, else not supported."""
+    """Supported when every reading with a judged case holds, with a caveat when only some do,
+    else not supported."""
     holding = [name for name, found in judged.items() if found and all(case.reaches for case in found)]
-    if len(holding) == len([name for name in judged if judged[name]]):
-        return SUPPORTED
-    if holding:
+    if holding and len(holding) < sum(1 for found in judged.values() if found):
         codes.add("definition-dependent")
-        return SUPPORTED
-    return NOT_SUPPORTED
+    return SUPPORTED if holding else NOT_SUPPORTED
 
 
 def reading_text(name: str, found: list[Case]) -> str:
