@@ -90,8 +90,6 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
     the systems of the current round; otherwise for the same submitters on the same benchmark.
     Returns whether an earlier round has such a result."""
-    if rows.empty:
-        return False
     current = str(rows["round"].iloc[0])
     earlier = data.earlier
     if not earlier.empty:
@@ -131,7 +129,7 @@ def _earlier_families(data: Data, earlier: pd.DataFrame) -> pd.Series:
     holds that round in full, else from the current round's system of that name (None if none)."""
     current = dict(zip(data.results["system"], data.results["family"]))
     held = {}
-    for name in sorted(set(earlier.loc[earlier["source_type"] == "mlperf-summary", "round"])):
+    for name in earlier_rounds(earlier)[0]:
         if data.rounds is not None and name in data.rounds.names:
             table = data.rounds.table(name)
             held[name] = dict(zip(zip(table["organization"], table["system"]), table["family"]))
