@@ -10,7 +10,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds
-from claimbook.engine.core import Case, Data, SelectionError, cannot_check, rows_of, several
+from claimbook.engine.core import Case, Data, SelectionError, cannot_check, rows_of, several, where
 from claimbook.engine.efficiency import pair_label, scaling_pairs
 from claimbook.engine.kinds._leading_common import LeadCase, lead, verdict_of
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
@@ -46,9 +46,7 @@ def check_efficiency(claim: Claim, data: Data):
         return missing
     margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
     division = claim.get("division", "closed")
-    pairs = scaling_pairs(
-        data.results if division == "any" else data.results[data.results["division"] == division]
-    )
+    pairs = scaling_pairs(data.results if division == "any" else where(data.results, division=division))
     pairs = pairs.assign(efficiency_percent=100 * pairs["efficiency"])
     pairs = pairs.assign(superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]])
     own = pairs[
@@ -155,14 +153,12 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
 def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, codes: set, notes: list) -> None:
     """Pairs above linear (plus the margin), left out of the field: said, and a caveat where one
     would beat the claim's pair in a scenario it names."""
-    beaten_by_flagged = [
-        row
-        for _, row in flagged.iterrows()
-        if row["scenario"] in named
+    if any(
+        row["scenario"] in named
         and row["efficiency_percent"]
         > float(own[own["scenario"] == row["scenario"]]["efficiency_percent"].max())
-    ]
-    if beaten_by_flagged:
+        for _, row in flagged.iterrows()
+    ):
         codes.add("superlinear-baseline")
     if flagged.empty:
         return
