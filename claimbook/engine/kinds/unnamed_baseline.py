@@ -36,6 +36,7 @@ from claimbook.engine.core import (
     rows_of,
     select_for,
     sizes_differ,
+    where,
 )
 from claimbook.engine.kinds._ratio_context import no_per_gpu_reason, ratio_of
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
@@ -444,15 +445,8 @@ def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> l
                 else f"none, {no_per_gpu_reason(mine, base_row)}"
             )
         )
-    results = data.results
-    same = results[
-        (results["family"] == base_row["family"])
-        & (results["total_accelerators"] == base_row["total_accelerators"])
-        & (results["benchmark"] == base_row["benchmark"])
-        & (results["scenario"] == base_row["scenario"])
-        & (results["division"] == base_row["division"])
-    ]
-    top = best_row(same)
+    alike = ("family", "total_accelerators", "benchmark", "scenario", "division")
+    top = best_row(where(data.results, **{column: base_row[column] for column in alike}))
     if top is not None and top["location"] != base_row["location"]:
         notes.append(
             f"Against the best {top['family']} result of {formatting.plural(int(top['total_accelerators']), 'GPU')} by any "
