@@ -25,7 +25,6 @@ from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
 from claimbook.inputs.earlier import round_order
 
-MEASURES = ("whole-system", "per-gpu")
 MEASURE_NAMES = {"whole-system": "as a whole system", "per-gpu": "per GPU"}
 SAME_MEASURE_NOTE = (
     "Results of different benchmarks are not the same measure (a token of a small model costs less "

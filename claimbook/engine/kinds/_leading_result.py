@@ -26,7 +26,6 @@ from claimbook.engine.core import (
 )
 from claimbook.engine.kinds._leading_common import (
     MEASURE_NAMES,
-    MEASURES,
     SAME_MEASURE_NOTE,
     LeadCase,
     best_of,
@@ -47,10 +46,10 @@ def validate_scope(claim: Claim) -> None:
 def validate_result(claim: Claim) -> None:
     measures = claim.get("measures")
     if measures is not None and (not isinstance(measures, list) or not measures):
-        kinds.fail(claim, "measures", f"a list of the readings of the lead: {', '.join(MEASURES)}")
+        kinds.fail(claim, "measures", f"a list of the readings of the lead: {', '.join(kinds.MEASURES)}")
     for measure in measures or []:
-        if measure not in MEASURES:
-            kinds.fail(claim, "measures", f"unknown measure {measure!r}; use {', '.join(MEASURES)}")
+        if measure not in kinds.MEASURES:
+            kinds.fail(claim, "measures", f"unknown measure {measure!r}; use {', '.join(kinds.MEASURES)}")
     validate_scope(claim)
 
 
