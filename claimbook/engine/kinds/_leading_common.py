@@ -71,7 +71,7 @@ def with_figure(claim: Claim, readings: dict[str, list[Case]]) -> dict[str, list
     def judged(case: Case) -> Case:
         if case.reaches is None or case.measured is None:
             return case
-        margin = case.measured if unit == "x" else 100.0 * (case.measured - 1.0)
+        margin = kinds.in_unit(case.measured, unit)
         judgment = quantifiers.judge(reading, margin, target, unit)
         reaches = bool(case.reaches and judgment.holds)
         return replace(

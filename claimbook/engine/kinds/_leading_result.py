@@ -199,10 +199,7 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
             )
             second = ambiguity.close_second(own, best_own) if measure == "whole-system" else None
             if second is not None and combine == "best":
-                context.append(
-                    f"In {label} the best of the subject's results, {label_of(best_own)}, is within "
-                    f"{formatting.percent(100.0 * (second[1] - 1.0))} of the next, {label_of(second[0])}"
-                )
+                context.append(kinds.second_note(label, best_own, second[0], second[1]))
     return cases
 
 

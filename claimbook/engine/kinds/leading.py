@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from claimbook.claims.drafting import Drafting, Superlative
 from claimbook.claims.registry import Claim
-from claimbook.engine import kinds, quantifiers
+from claimbook.engine import kinds
 from claimbook.engine.core import Data
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._leading_common import LeadCase, lead_bars
@@ -60,9 +60,7 @@ def validate(claim: Claim) -> None:
     if metric is None:
         kinds.fail(claim, "metric", f"a leadership claim compares one of {', '.join(METRICS)}")
     if claim.claimed is not None:
-        problem = quantifiers.problem(claim)
-        if problem:
-            kinds.fail(claim, *problem)
+        kinds.check_figures(claim)
         if isinstance(claim.claimed, dict):
             kinds.fail(claim, "claimed", "the figure of the lead, one number (x, or % with unit: %)")
         if multiple_unit(claim) not in ("x", "%"):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from claimbook.claims.drafting import Drafting, Proposal, Superlative
 from claimbook.claims.registry import Claim
-from claimbook.engine import kinds, quantifiers
+from claimbook.engine import kinds
 from claimbook.engine.kinds._modes import Mode, Modes
 from claimbook.engine.kinds._presence_common import COUNTED, PresenceCase, count_bars, no_charts, result_dots
 from claimbook.engine.kinds._presence_counts import check_count, check_only, validate_counted
@@ -67,9 +67,7 @@ def validate(claim: Claim) -> None:
             f"{chosen[1].chosen_by} choose two ({chosen[0].name}, {chosen[1].name})",
         )
     if claim.claimed is not None:
-        problem = quantifiers.problem(claim)
-        if problem:
-            kinds.fail(claim, *problem)
+        kinds.check_figures(claim)
     mode_of(claim).validate(claim)
 
 

@@ -107,9 +107,7 @@ SPEC = kinds.KindSpec(
 def validate(claim: Claim) -> None:
     if claim.claimed is None or isinstance(claim.claimed, (dict, list)):
         kinds.fail(claim, "claimed", "the claimed ratio, a number")
-    problem = quantifiers.problem(claim)
-    if problem:
-        kinds.fail(claim, *problem)
+    kinds.check_figures(claim)
     if not isinstance(claim.get("scenario"), str):
         kinds.fail(claim, "scenario", "the scenario of the figure")
     if claim.get("measure") is not None and claim.get("measure") not in kinds.MEASURES:
