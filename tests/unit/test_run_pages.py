@@ -45,14 +45,28 @@ def _released_after(pages, name, seconds):
     threading.Timer(seconds, event.set).start()
 
 
+def _released_by(pages, name, callback):
+    """``callback`` that releases the page ``name`` once it has been called: the page still runs
+    when it is called, however slow the machine (a timer would race a loaded machine)."""
+    event = pages.release.setdefault(name, threading.Event())
+
+    def called(*args):
+        try:
+            return callback(*args)
+        finally:
+            event.set()
+
+    return called
+
+
 def test_the_book_is_assembled_while_the_pages_without_claims_still_run(pages):
     _released_after(pages, "claim", 0.05)
-    _released_after(pages, "every-claim", 0.6)
     seen = []
 
     def meanwhile(running):
         seen.append((running, ("end", "every-claim") in pages.log))
 
+    meanwhile = _released_by(pages, "every-claim", meanwhile)
     jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
     run_module.execute(jobs, 3, lambda line: None, None, meanwhile, frozenset({"every-claim"}))
     assert seen == [(frozenset({"every-claim"}), False)]  # once, before that page ended
@@ -69,11 +83,10 @@ def test_with_one_worker_the_book_is_assembled_once_every_page_ran(pages):
 
 
 def test_only_pages_without_claims_to_run_assemble_at_once(pages):
-    _released_after(pages, "every-claim", 0.3)
     seen = []
     jobs = [_job(pages, "every-claim"), _job(pages, "explorer")]
-    _released_after(pages, "explorer", 0.3)
-    run_module.execute(jobs, 3, lambda line: None, None, seen.append, frozenset({"every-claim", "explorer"}))
+    meanwhile = _released_by(pages, "explorer", _released_by(pages, "every-claim", seen.append))
+    run_module.execute(jobs, 3, lambda line: None, None, meanwhile, frozenset({"every-claim", "explorer"}))
     assert seen == [frozenset({"every-claim", "explorer"})]
 
 
@@ -94,12 +107,12 @@ def test_an_assembly_that_fails_stops_the_pages_still_running(pages):
 
 def test_a_page_that_fails_after_the_assembly_still_fails_the_build(pages):
     _released_after(pages, "claim", 0)
-    _released_after(pages, "every-claim", 0.2)
     pages.failing.add("every-claim")
     seen = []
+    meanwhile = _released_by(pages, "every-claim", seen.append)
     with pytest.raises(RuntimeError, match="every-claim failed"):
         jobs = [_job(pages, "every-claim"), _job(pages, "claim")]
-        run_module.execute(jobs, 3, lambda line: None, None, seen.append, frozenset({"every-claim"}))
+        run_module.execute(jobs, 3, lambda line: None, None, meanwhile, frozenset({"every-claim"}))
     assert seen == [frozenset({"every-claim"})] and ("abandon",) in pages.log
 
 
@@ -119,7 +132,6 @@ def test_a_late_page_that_recorded_rows_has_the_book_assembled_again(pages, monk
 
     pages.notebooks = {"every-claim": json.dumps(record) if late_page_records else "{}"}
     _released_after(pages, "claim", 0)
-    _released_after(pages, "every-claim", 0.3)
     monkeypatch.setattr(run_module, "_checked_now", lambda registry, staged, only: set())
     monkeypatch.setattr(run_module, "_checks", lambda data, checked: {"checked": True})
     staged = _staged(pages, ["claim"], ["every-claim"])
@@ -131,6 +143,7 @@ def test_a_late_page_that_recorded_rows_has_the_book_assembled_again(pages, monk
         assembled.append(running)
         return len(assembled)
 
+    assemble = _released_by(pages, "every-claim", assemble)
     checks, result = run_module.run_pages(
         request, staged, SimpleNamespace(registry=None), None, assemble=assemble
     )
