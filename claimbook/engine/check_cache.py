@@ -1,6 +1,7 @@
-"""Checks kept between processes, so that a page reading every claim (where the announcements
-meet) checks again only the claims whose inputs changed: a book's cost of one changed claim
-then follows the change, not the number of claims.
+"""What is made of each claim's check kept between processes (``kept``), so that a page reading
+every claim (where the announcements meet: what it reads of each check, ``crossref.seen``)
+checks again only the claims whose inputs changed: a book's cost of one changed claim then
+follows the change, not the number of claims. A build's audits are kept alike.
 
 A check is a function of the claim (its fields, parts, announcement and the other claims of its
 sentence, exactly as the registry gives them), of the bytes of every data file the book reads
@@ -41,14 +42,6 @@ KEY_FILE = "signing-key"
 SUFFIX = ".check"
 MAX_ENTRIES, KEPT_AFTER_PRUNING = 20_000, 15_000
 _SIGNATURE_BYTES = hashlib.sha256().digest_size
-
-
-def checks(claims, data) -> dict:
-    """``{claim id: check}`` of ``claims`` on ``data``: each from the cache where an entry holds
-    it for these very inputs, else checked (and kept)."""
-    from claimbook import engine
-
-    return kept(claims, data, "check", lambda claim: engine.check(claim, data))
 
 
 def kept(claims, data, what: str, compute) -> dict:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from claimbook.claims.registry import Claim
 from claimbook.engine import check_cache
 from claimbook.engine.core import label_of
 
@@ -17,8 +18,48 @@ class Meeting:
     benchmark: str
     scenario: str
     shared: pd.DataFrame  # the results of the benchmark and scenario the meeting claims use (``used_by``)
-    sides: dict  # announcement id -> list of (claim, check) that use them
+    sides: dict  # announcement id -> the ``Leaf`` of each claim that uses them
     left_out: pd.DataFrame  # the best results of the benchmark and scenario no side used
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """What this page reads of a check or of one of its parts: its claim, verdict and measured
+    figures, the results it rests on, and, where it sets a subject against a baseline case by
+    case, its cases and the rows it used (the comparisons and the citation show them)."""
+
+    claim: Claim
+    verdict: str
+    measured: str  # ``Check.measured_range()``
+    locations: tuple[str, ...]  # the Locations of the results it used, in the order it used them
+    cases: tuple = ()  # a sided leaf's cases
+    rows: pd.DataFrame | None = None  # a sided leaf's results
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What this page reads of one claim's check (``seen``): the parts whose figures rest on
+    particular results (``_leaves``), and those that set a subject against a baseline
+    (``_sides``), each in the check's order. Kept between builds instead of the whole check:
+    a reading page takes hundreds of them, and the pandas tables of a whole check took most of
+    the time of taking it (``check_cache``)."""
+
+    leaves: tuple[Leaf, ...]
+    sided: tuple[Leaf, ...]
+
+
+def seen(check) -> Seen:
+    """What this page reads of ``check``."""
+    parts = check.parts or (check,)
+    sided = {id(part): _leaf(part, sided=True) for part in parts if _sides(part)}
+    return Seen(tuple(sided.get(id(part)) or _leaf(part) for part in _leaves(check)), tuple(sided.values()))
+
+
+def _leaf(part, sided: bool = False) -> Leaf:
+    # (in the rows' order, never a set's: the meetings and their sides are listed in the order
+    # the claims use their results, the same in every process whatever its hashes)
+    figures = (part.claim, part.verdict, part.measured_range(), tuple(dict.fromkeys(part.rows["location"])))
+    return Leaf(*figures, tuple(part.cases), part.rows) if sided else Leaf(*figures)
 
 
 def _leaves(check):
@@ -50,7 +91,9 @@ def round_checks(data) -> dict:
         if data.registry.announcements[claim.announcement].round == data.round
     ]
     # Kept between builds: after one claim's edit, the others are taken from the cache.
-    return check_cache.checks(of_round, data)
+    from claimbook import engine
+
+    return check_cache.kept(of_round, data, "where they meet", lambda claim: seen(engine.check(claim, data)))
 
 
 def round_announcements(data) -> str:
@@ -80,8 +123,8 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
     """Every benchmark and scenario where claims of two or more announcements use a common result."""
     users: dict[str, dict] = {}
     for check in checks.values():
-        for leaf in _leaves(check):
-            for location in set(leaf.rows["location"]):
+        for leaf in check.leaves:
+            for location in leaf.locations:
                 users.setdefault(location, {}).setdefault(leaf.claim.announcement, []).append(leaf)
     shared = {location: sides for location, sides in users.items() if len(sides) > 1}
     results = data.results.set_index("location", drop=False)
@@ -109,7 +152,7 @@ def _meeting(benchmark: str, scenario: str, entry: dict, data, top: int) -> Meet
     claims use each), each side's claims, and the best results neither uses."""
     # each leaf's locations as a set, once (not once for every location it is asked about)
     locations_of = {
-        announcement: [set(leaf.rows["location"]) for leaf in leaves]
+        announcement: [frozenset(leaf.locations) for leaf in leaves]
         for announcement, leaves in entry["sides"].items()
     }
     used = set().union(*(leaf_set for sets in locations_of.values() for leaf_set in sets))
@@ -171,7 +214,7 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
                     "Claim": claim_title(leaf.claim, registry),
                     "Claim id": leaf.claim.id,
                     "Verdict": leaf.verdict,
-                    "Measured": leaf.measured_range() or "—",
+                    "Measured": leaf.measured or "—",
                 }
             )
     return pd.DataFrame(rows)
@@ -208,9 +251,7 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     # that its id names no other frame meanwhile)
     positions: dict[int, tuple] = {}
     for check in checks.values():
-        for leaf in check.parts or (check,):
-            if not _sides(leaf):
-                continue
+        for leaf in check.sided:
             announcement = data.registry.announcements[leaf.claim.announcement]
             results = data.for_claim(leaf.claim).results  # the results of the claim's own round
             if id(results) not in positions:
@@ -250,9 +291,7 @@ def shown_rows(meetings: list[Meeting], checks: dict) -> pd.DataFrame:
     results of the claims against a rival's systems), for its citation."""
     frames = [frame for meeting in meetings for frame in (meeting.shared, meeting.left_out)]
     for check in checks.values():
-        for leaf in check.parts or (check,):
-            if _sides(leaf):
-                frames.append(leaf.rows)
+        frames += [leaf.rows for leaf in check.sided]
     frames = [frame for frame in frames if frame is not None and not frame.empty]
     if not frames:
         return pd.DataFrame()

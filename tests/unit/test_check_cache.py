@@ -27,6 +27,11 @@ def cache(tmp_path, monkeypatch) -> Path:
     return tmp_path / "cache" / check_cache.FOLDER
 
 
+def _checks(claims, data) -> dict:
+    """``{claim id: check}``, each from the cache where an entry holds it, else checked and kept."""
+    return check_cache.kept(claims, data, "check", lambda claim: engine.check(claim, data))
+
+
 def _seen(check) -> tuple:
     """What a page shows of a check: its scorecard rows, reason, caveats, notes and context."""
     return (
@@ -44,14 +49,38 @@ def _seen(check) -> tuple:
 def test_every_claim_taken_from_the_cache_is_the_claim_checked_again(cache):
     data = book_data(ROOT)
     claims = list(data.registry.claims)
-    first = check_cache.checks(claims, data)  # checked, and kept
+    first = _checks(claims, data)  # checked, and kept
     assert len(list(cache.glob(f"*{check_cache.SUFFIX}"))) == len(
         {check_cache.entry_key(c, data) for c in claims}
     )
-    again = check_cache.checks(claims, book_data(ROOT))  # a new process's data: every one from the cache
+    again = _checks(claims, book_data(ROOT))  # a new process's data: every one from the cache
     for claim in claims:
         fresh = engine.check(claim, data)
         assert _seen(again[claim.id]) == _seen(fresh) == _seen(first[claim.id]), claim.id
+
+
+def test_what_the_meeting_page_takes_from_the_cache_is_what_checking_again_gives(cache):
+    from claimbook.engine import crossref
+
+    first = crossref.round_checks(book_data(ROOT))  # checked, and kept
+    assert len(list(cache.glob(f"*{check_cache.SUFFIX}"))) == len(first)
+    data = book_data(ROOT)
+    again = crossref.round_checks(data)  # a new process's data: every one from the cache
+    assert set(again) == set(first) and again
+    for claim_id, kept in again.items():
+        fresh = crossref.seen(engine.check(data.registry.claim(claim_id), data))
+        for taken, made in zip((*kept.leaves, *kept.sided), (*fresh.leaves, *fresh.sided), strict=True):
+            assert (taken.claim, taken.verdict, taken.measured, taken.locations) == (
+                made.claim,
+                made.verdict,
+                made.measured,
+                made.locations,
+            ), claim_id
+            assert taken.cases == made.cases, claim_id
+            assert (taken.rows is None) == (made.rows is None), claim_id
+            if made.rows is not None:
+                assert taken.rows.to_csv() == made.rows.to_csv(), claim_id
+                assert list(map(str, taken.rows.dtypes)) == list(map(str, made.rows.dtypes)), claim_id
 
 
 def test_an_entry_is_found_only_for_the_same_claim_and_the_same_bytes(cache, tmp_path):
@@ -78,7 +107,7 @@ def test_an_entry_is_found_only_for_the_same_claim_and_the_same_bytes(cache, tmp
 def test_an_entry_not_signed_with_this_users_key_is_never_unpickled(cache, tmp_path):
     data = book_data(ROOT)
     claim = data.registry.claims[0]
-    check_cache.checks([claim], data)
+    _checks([claim], data)
     entry = cache / f"{check_cache.entry_key(claim, data)}{check_cache.SUFFIX}"
     assert entry.is_file()
     marker = tmp_path / "ran"
@@ -90,7 +119,7 @@ def test_an_entry_not_signed_with_this_users_key_is_never_unpickled(cache, tmp_p
     planted = pickle.dumps(Payload())
     for blob in (planted, b"\0" * 32 + planted, entry.read_bytes()[:32] + planted):
         entry.write_bytes(blob)
-        found = check_cache.checks([claim], data)[claim.id]
+        found = _checks([claim], data)[claim.id]
         assert not marker.exists()
         assert _seen(found) == _seen(engine.check(claim, data))
         # ... and the entry is replaced by a signed one.
@@ -102,12 +131,12 @@ def test_a_folder_others_may_write_to_is_not_used(cache):
     claim = data.registry.claims[0]
     cache.mkdir(parents=True)
     os.chmod(cache, 0o777)
-    check_cache.checks([claim], data)
+    _checks([claim], data)
     assert list(cache.iterdir()) == []
     os.chmod(cache, 0o700)
     (cache / check_cache.KEY_FILE).write_bytes(b"k" * 32)
     os.chmod(cache / check_cache.KEY_FILE, 0o644)  # a key others can read signs nothing
-    check_cache.checks([claim], data)
+    _checks([claim], data)
     assert sorted(path.name for path in cache.iterdir()) == [check_cache.KEY_FILE]
 
 
@@ -115,12 +144,12 @@ def test_off_switch_and_data_read_from_no_files(cache, monkeypatch):
     data = book_data(ROOT)
     claim = data.registry.claims[0]
     monkeypatch.setenv(check_cache.SWITCH, "0")
-    check_cache.checks([claim], data)
+    _checks([claim], data)
     assert not cache.exists()
     monkeypatch.delenv(check_cache.SWITCH)
     in_memory = book_data(ROOT, table=data.results)  # a table given in memory: not the files'
     assert in_memory.inputs == ()
-    check_cache.checks([claim], in_memory)
+    _checks([claim], in_memory)
     assert not cache.exists()
 
 

@@ -1,0 +1,105 @@
+"""Where the announcements meet (claimbook.engine.crossref): what the page keeps of each check,
+and an order of meetings and sides that is the same in every process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from claimbook import engine
+from claimbook.engine import crossref
+from claimbook.engine.context import book_data
+from tests.helpers.project import ROOT
+
+
+@pytest.fixture(scope="module")
+def data():
+    return book_data(ROOT)
+
+
+def _of_round(data) -> list:
+    return [
+        claim
+        for claim in data.registry.claims
+        if data.registry.announcements[claim.announcement].round == data.round
+    ]
+
+
+def test_what_the_page_keeps_of_a_check_is_what_it_reads(data):
+    """Each part the page reads, its claim, verdict, figures and results in the check's own
+    order; the cases and rows only of the parts that set a subject against a baseline."""
+    sided_seen = 0
+    for claim in _of_round(data):
+        check = engine.check(claim, data)
+        seen = crossref.seen(check)
+        parts = check.parts or (check,)
+        with_rows = [part for part in parts if part.rows is not None and not part.rows.empty]
+        sided = [part for part in with_rows if any(case.detail.sides for case in part.cases)]
+        assert [leaf.claim for leaf in seen.sided] == [part.claim for part in sided]
+        for leaf, part in zip(seen.sided, sided):
+            assert leaf.cases == tuple(part.cases) and leaf.rows.equals(part.rows)
+            sided_seen += 1
+        assert {leaf.claim.id for leaf in seen.leaves} <= {part.claim.id for part in with_rows}
+        for leaf in seen.leaves:
+            part = next(part for part in parts if part.claim.id == leaf.claim.id)
+            assert (leaf.verdict, leaf.measured) == (part.verdict, part.measured_range())
+            assert leaf.locations == tuple(dict.fromkeys(part.rows["location"]))
+    assert sided_seen, "no claim of the round sets a subject against a baseline: nothing was compared"
+
+
+def _crossing_checks(data) -> dict:
+    """A claim of one announcement resting on four results of one benchmark and scenario, listed
+    last first, then four claims of another announcement resting on one of them each: the other
+    announcement's claims are listed in the order the first claim uses the results (a set of
+    Locations would list them in an order of the process's string hashes)."""
+    rows = data.results[data.results["division"] == "closed"]
+    benchmark, scenario = rows.groupby(["benchmark", "scenario"]).size().idxmax()
+    locations = list(rows[(rows["benchmark"] == benchmark) & (rows["scenario"] == scenario)]["location"])[:4]
+    by_announcement: dict = {}
+    for claim in _of_round(data):
+        by_announcement.setdefault(claim.announcement, []).append(claim)
+    first, other = list(by_announcement.values())[:2]
+    assert len(locations) == 4 and len(other) >= 4, (locations, other)
+
+    def seen(claim, used) -> crossref.Seen:
+        return crossref.Seen((crossref.Leaf(claim, "supported", "", tuple(used)),), ())
+
+    checks = {first[0].id: seen(first[0], reversed(locations))}
+    checks.update({claim.id: seen(claim, [location]) for claim, location in zip(other, locations)})
+    return checks
+
+
+def _sides_in_order() -> str:
+    data = book_data(ROOT)
+    meetings = crossref.meeting_points(_crossing_checks(data), data)
+    return "\n".join(crossref.sides_table(meeting, data.registry).to_csv() for meeting in meetings)
+
+
+def test_the_sides_of_a_meeting_are_listed_alike_whatever_the_process_s_hashes(data):
+    """The page lists the same meeting's claims in the same order in every kernel: three
+    processes with other string hashes give the same tables, the order the claims are checked in."""
+    listed = []
+    for seed in ("1", "2", "3"):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from tests.unit.test_where_they_meet import _sides_in_order as s; print(s())",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        listed.append(done.stdout)
+    assert listed[0] == listed[1] == listed[2]
+    here = crossref.meeting_points(_crossing_checks(data), data)
+    assert len(here) == 1
+    order = [leaf.claim.id for leaves in here[0].sides.values() for leaf in leaves]
+    first, *others = list(_crossing_checks(data))
+    assert order == [first, *reversed(others)], order
