@@ -1123,3 +1123,68 @@ def test_the_no_chart_sentence_follows_from_the_pages_evidence(tmp_path):
     assert (
         "no published result measures" not in sentence and "the 1 published result it rests on is" in sentence
     )
+
+
+def test_a_ratio_s_baselines_are_read_in_the_claim_s_order_and_the_first_error_is_said(tmp_path):
+    """A claim with two baselines, the first of another size (no ``measure``), the second matching
+    two results: the error is the first baseline's, as the claim reads; each baseline is selected
+    once the one before it was compared."""
+    from claimbook.engine.core import SelectionError, SizeError
+
+    rows = [
+        result("Acme", "new", "Offline", 300.0),
+        result("Acme", "big", "Offline", 100.0, gpus=16, nodes=2),
+        result("Other", "a", "Offline", 90.0),
+        result("Other", "b", "Offline", 80.0),
+    ]
+    baselines = [
+        {"label": "Big", "organization": "Acme", "system": "big"},
+        {
+            "label": "O",
+            "sum": [{"organization": "Other", "count": 1}],
+        },  # one of two: refused as it is selected
+    ]
+    claim = ratio_claim(form="lead", unit="%", baseline=baselines)
+    with pytest.raises(
+        SizeError, match=r"field measure: the two sides differ in size in gpt-oss-120b Offline"
+    ):
+        check(world(tmp_path, rows, [claim]), "fast")
+    (tmp_path / "other-first").mkdir()
+    second_first = ratio_claim(form="lead", unit="%", baseline=baselines[::-1])
+    with pytest.raises(SelectionError, match=r"field baseline.sum\[0\]: 2 results match"):
+        check(world(tmp_path / "other-first", rows, [second_first]), "fast")
+
+
+def test_a_lead_in_units_the_subject_has_no_result_in_cannot_be_checked(tmp_path):
+    """``units`` the subject's results are not in: "cannot be checked", saying which units it has;
+    ``units`` that are not text: a registry error naming the field."""
+    from claimbook.claims.registry import RegistryError
+    from claimbook.engine.verdict import CANNOT_BE_CHECKED
+
+    rows = [result("Acme", "new", "Offline", 300.0), result("Other", "a", "Offline", 90.0)]
+    claim = {
+        "id": "lead",
+        "statement": "Acme leads.",
+        "kind": "leading",
+        "metric": "result",
+        "measures": ["whole-system"],
+        "units": "Samples/s",
+        "subject": {
+            "organization": "Acme",
+            "system": "new",
+            "benchmark": "gpt-oss-120b",
+            "scenario": "Offline",
+        },
+        "field": {},
+    }
+    found = check(world(tmp_path, rows, [claim]), "lead")
+    assert found.verdict == CANNOT_BE_CHECKED
+    assert found.missing == ("no result of the subject is in Samples/s (its results: Tokens/s)",), (
+        found.missing
+    )
+    for index, units in enumerate((5, "", ["Tokens/s"])):
+        (tmp_path / str(index)).mkdir()
+        with pytest.raises(
+            RegistryError, match=r"claim lead: field units: the units of the results it compares"
+        ):
+            world(tmp_path / str(index), rows, [{**claim, "units": units}])

@@ -15,6 +15,7 @@ from claimbook.engine.core import (
     SelectionError,
     SizeError,
     benchmarks_of,
+    cannot_check,
     gpus_said,
     label_of,
     rows_of,
@@ -50,6 +51,11 @@ def validate_result(claim: Claim) -> None:
     for measure in measures or []:
         if measure not in kinds.MEASURES:
             kinds.fail(claim, "measures", f"unknown measure {measure!r}; use {', '.join(kinds.MEASURES)}")
+    units = claim.get("units")
+    if units is not None and (not isinstance(units, str) or not units.strip()):
+        kinds.fail(
+            claim, "units", "the units of the results it compares, as the results name them (Tokens/s)"
+        )
     validate_scope(claim)
 
 
@@ -85,9 +91,13 @@ def _subject_and_field(claim: Claim, data: Data):
     if refused:
         return None, None, refused
     field = _field(data, claim, subject)
-    if claim.get("units"):
-        subject = subject[subject["units"] == claim.get("units")]
-        field = field[field["units"] == claim.get("units")]
+    units = claim.get("units")
+    if units:
+        if not (subject["units"] == units).any():
+            said = f"no result of the subject is in {units} (its results: {', '.join(sorted(set(subject['units'])))})"
+            return None, None, cannot_check(claim, f"The data has no such result: {said}.", missing=[said])
+        subject = subject[subject["units"] == units]
+        field = field[field["units"] == units]
     return subject, field, None
 
 

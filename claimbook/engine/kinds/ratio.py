@@ -344,9 +344,9 @@ class Found(kinds.Findings):
     beside: list = field(default_factory=list)  # the notes on what the subject's selector leaves out
 
 
-def _baselines_in(claim: Claim, data: Data, found: Found) -> list[Baseline]:
-    """The claim's baselines in the data (one the data lack noted missing)."""
-    found_baselines = []
+def _baselines_in(claim: Claim, data: Data, found: Found):
+    """The claim's baselines in the data (one the data lack noted missing), each selected only
+    once the one before it was compared: a registry error is the first the claim's order meets."""
     for label, selector in _baselines(claim):
         base_rows, base_missing = select_for(data, claim, selector, f"baseline {label}")
         if base_missing:
@@ -356,13 +356,12 @@ def _baselines_in(claim: Claim, data: Data, found: Found) -> list[Baseline]:
         class_rows, _ = select_for(data, claim, class_selector, f"class of baseline {label}")
         vendor = data.announcement(claim).vendor
         rival = bool(set(base_rows["vendor"]) - {vendor})
-        found_baselines.append(
-            Baseline(label, selector, base_rows, class_rows, ratio_context.class_name(class_selector), rival)
+        yield Baseline(
+            label, selector, base_rows, class_rows, ratio_context.class_name(class_selector), rival
         )
-    return found_baselines
 
 
-def _each_pair(claim: Claim, subject: pd.DataFrame, baselines: list[Baseline], found: Found):
+def _each_pair(claim: Claim, subject: pd.DataFrame, baselines, found: Found):
     """Every pair of the claim, baseline by baseline, benchmark by benchmark and scenario by
     scenario: (baseline, benchmark, scenario, (subject result, baseline result, how chosen))."""
     for baseline in baselines:
@@ -559,14 +558,19 @@ class _Ratio(Comparing):
     absent = "The results the claim is about are not in the data"
 
     def gather(self, claim: Claim, data: Data, subject, found) -> None:
-        baselines = _baselines_in(claim, data, found)
-        _compare(claim, data, subject, baselines, found)
-        selector = claim.get("subject") or {}
-        for finder, named_by, what in kinds.LEFT_OUT:
-            rows = finder(data, claim, claim.get("subject"), {"benchmark": benchmarks_of(claim)})
-            figures = [figure for baseline in baselines for figure in _beside(claim, rows, baseline)]
+        where = {"benchmark": benchmarks_of(claim)}
+        left_out = [
+            (finder(data, claim, claim.get("subject"), where), named_by, what, [])
+            for finder, named_by, what in kinds.LEFT_OUT
+        ]
+        for baseline in _baselines_in(claim, data, found):  # each compared before the next is selected
+            _compare(claim, data, subject, [baseline], found)
+            for rows, _, _, figures in left_out:
+                figures += _beside(claim, rows, baseline)
+        for _, named_by, what, figures in left_out:
             if figures:
-                found.beside.append(kinds.left_out_note(selector, named_by, what, "; ".join(figures)))
+                note = kinds.left_out_note(claim.get("subject") or {}, named_by, what, "; ".join(figures))
+                found.beside.append(note)
 
     def tables(self, claim: Claim, found) -> dict:
         return {"comparisons": pd.DataFrame(found.table)}
