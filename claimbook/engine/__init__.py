@@ -89,6 +89,12 @@ def validate_claim(claim) -> None:
             "acknowledges",
             f"a list of caveat codes the claim itself states; unknown: {', '.join(map(str, unknown))}",
         )
+    benchmark = claim.fields.get("benchmark")
+    named = [benchmark] if isinstance(benchmark, str) else benchmark
+    if benchmark is not None and not (
+        isinstance(named, list) and named and all(isinstance(name, str) and name.strip() for name in named)
+    ):
+        fail("benchmark", "a benchmark as the book names it (gpt-oss-120b), or a list of them")
     tolerance = claim.fields.get("tolerance")
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 <= tolerance < 1):
         fail("tolerance", "a fraction of the claimed figure, at least 0 and below 1")

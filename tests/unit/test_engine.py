@@ -1188,3 +1188,90 @@ def test_a_lead_in_units_the_subject_has_no_result_in_cannot_be_checked(tmp_path
             RegistryError, match=r"claim lead: field units: the units of the results it compares"
         ):
             world(tmp_path / str(index), rows, [{**claim, "units": units}])
+
+
+# -- fields of the wrong shape are registry errors, never a crash in the check ---------------------
+_SAID = {"id": "c", "statement": "x", "benchmark": "gpt-oss-120b"}
+_PAIR = {
+    "subject": {"organization": "Acme", "system": "new"},
+    "baseline": {"organization": "Acme", "system": "old"},
+}
+_COUNTERPARTS = {
+    **_SAID,
+    "kind": "ratio",
+    "form": "counterparts",
+    "claimed": 1.0,
+    "quantifier": "within",
+    "within": 5,
+    "unit": "%",
+    "subject": {"organization": "Acme", "system": "new"},
+    "baseline": {"organization": "Acme"},
+}
+_COUNT = {
+    "id": "c",
+    "statement": "x",
+    "kind": "presence",
+    "count": "organization",
+    "rows": {"benchmark": "gpt-oss-120b"},
+}
+
+
+@pytest.mark.parametrize(
+    "claim, field",
+    [
+        ({**_SAID, **_PAIR, "kind": "ratio", "form": "lead", "unit": "%", "benchmark": 5}, "benchmark"),
+        ({**_SAID, **_PAIR, "kind": "ratio", "form": "lead", "unit": "%", "benchmark": []}, "benchmark"),
+        ({**_COUNTERPARTS, "match_on": {"family": 1}}, "match_on"),
+        ({**_COUNTERPARTS, "match_on": ["colour"]}, "match_on"),
+        ({**_COUNT, "claimed": 2, "definitions": "every submitter"}, "definitions"),
+        ({**_COUNT, "claimed": 2, "definitions": [{"scenario": "Offline"}]}, "definitions"),
+        (
+            {
+                **_SAID,
+                "kind": "round-gain",
+                "from_round": "v6.0",
+                "subject": {"organization": "Acme", "system": "new"},
+            }
+            | {"claimed": 1.5, "stated_current": [1, 2]},
+            "stated_current",
+        ),
+    ],
+)
+def test_a_field_of_the_wrong_shape_is_a_registry_error_naming_it(tmp_path, claim, field):
+    from claimbook.claims.registry import RegistryError
+
+    with pytest.raises(RegistryError, match=rf"claim c: field {field}: "):
+        world(tmp_path, two_systems(), [claim])
+
+
+def test_a_preferred_baseline_is_read_as_a_selector_and_an_empty_field_leaves_a_lead_unjudged(tmp_path):
+    """``prefer`` takes the selector's words (``gpus``, not a column of that name); a leadership
+    field that selects nothing leaves the lead uncontested: "cannot be checked", no crash."""
+    from claimbook.engine.verdict import CANNOT_BE_CHECKED
+
+    rows = [
+        result("Acme", "new", "Offline", 300.0),
+        result("Acme", "old", "Offline", 150.0, gpus=16, nodes=2),
+        result("Acme", "eight", "Offline", 100.0),
+    ]
+    claim = {**_SAID, "kind": "ratio", "form": "figure", "claimed": 3, "quantifier": "up-to"}
+    claim |= {"subject": {"organization": "Acme", "system": "new"}}
+    claim |= {"baseline": {"organization": "Acme", "system": ["old", "eight"]}}
+    preferred = check(
+        world(tmp_path, rows, [{**claim, "prefer": {"gpus": 8}, "measure": "whole-system"}]), "c"
+    )
+    assert preferred.cases[0].detail.baseline_chosen == "own" and preferred.cases[
+        0
+    ].measured == pytest.approx(3.0)
+    lead = {"id": "c", "statement": "x", "kind": "leading", "metric": "result", "measures": ["whole-system"]}
+    lead |= {
+        "subject": {
+            "organization": "Acme",
+            "system": "new",
+            "benchmark": "gpt-oss-120b",
+            "scenario": "Offline",
+        }
+    }
+    (tmp_path / "lead").mkdir()
+    found = check(world(tmp_path / "lead", rows, [{**lead, "field": {"organization": "Nobody"}}]), "c")
+    assert found.verdict == CANNOT_BE_CHECKED and "Uncontested" in found.reason, found.reason

@@ -80,6 +80,7 @@ def _field(data: Data, claim: Claim, subject: pd.DataFrame) -> pd.DataFrame:
             )
         ],
         index=field.index,
+        dtype=bool,  # (a field that selects nothing: an empty mask, never a list of columns)
     )
     return field[~mine]
 

@@ -34,6 +34,12 @@ def validate_counted(claim: Claim) -> None:
         kinds.fail(claim, "count", f"count one of {', '.join(COUNTED)}")
     if claim.get("only") is not None and not isinstance(claim.get("only"), list):
         kinds.fail(claim, "only", "the list of values the results must be on, exactly")
+    definitions = claim.get("definitions")
+    if definitions is not None and not (
+        isinstance(definitions, list)
+        and all(isinstance(item, dict) and item.get("label") for item in definitions)
+    ):
+        kinds.fail(claim, "definitions", "a list of the count's other readings, each a selector with a label")
     validate_detail(claim)
 
 

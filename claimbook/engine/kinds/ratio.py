@@ -24,6 +24,7 @@ import pandas as pd
 
 from claimbook.claims.drafting import Drafting, Proposal
 from claimbook.claims.registry import Claim
+from claimbook.claims.selectors import select
 from claimbook.claims.selectors import validate as validate_selector
 from claimbook.common import formatting
 from claimbook.engine import ambiguity, kinds, quantifiers
@@ -51,6 +52,7 @@ from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, target
 from claimbook.engine.kinds._skeleton import Comparing, missing_said
 from claimbook.engine.verdict import SUPPORTED
+from claimbook.inputs.schema import TIDY_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,24 @@ def validate(claim: Claim) -> None:
         validate_selector(dict(selector), f"{claim.where}: field baseline.{label}")
     if claim.get("prefer") is not None:
         validate_selector(claim.get("prefer"), f"{claim.where}: field prefer")
+    shared = claim.get("match_on")
+    if shared is not None and not (
+        isinstance(shared, list) and shared and set(map(str, shared)) <= MATCHABLE
+    ):
+        kinds.fail(
+            claim,
+            "match_on",
+            f"a list of what a result and its counterpart share: {', '.join(sorted(MATCHABLE))}",
+        )
+
+
+# What a counterpart may share with a subject result (``match_on``): a result's own columns, and
+# ``gpus`` (its accelerators in all).
+MATCHABLE = {*TIDY_COLUMNS, "family", "vendor", "form_factor", "benchmark", "gpus"} - {
+    "result",
+    "location",
+    "per_accelerator",
+}
 
 
 def _measure(claim: Claim) -> str:
@@ -282,7 +302,7 @@ def _choose(
     """The baseline result of a case, and how it was chosen: the claim's ``prefer`` rule (its own
     best, else the best partner's), or the one result its selector names."""
     if prefer:
-        own = where(rows, **prefer)
+        own = select(rows, prefer)  # (a selector, read as every selector is: gpus, family ...)
         if not own.empty:
             return best_row(own), "own"
         return best_row(rows.drop(own.index)), "best partner"

@@ -197,6 +197,16 @@ def validate(claim: Claim) -> None:
         for scenario, value in stated["figures"].items():
             if not isinstance(value, (int, float)) or value <= 0:
                 kinds.fail(claim, f"stated.figures.{scenario}", "a stated figure is a positive number")
+    current = claim.get("stated_current")
+    if current is not None and (
+        not isinstance(current, dict)
+        or not all(
+            isinstance(value, (int, float)) and not isinstance(value, bool) for value in current.values()
+        )
+    ):
+        kinds.fail(
+            claim, "stated_current", "the current round's figures the announcement states: {scenario: value}"
+        )
 
 
 def _earlier_rows(data: Data, claim: Claim, current: pd.Series, scenario: str) -> pd.DataFrame:
