@@ -11,6 +11,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.engine import check_cache
 from claimbook.engine.core import label_of
+from claimbook.inputs.schema import CITED_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Leaf:
     measured: str  # ``Check.measured_range()``
     locations: tuple[str, ...]  # the Locations of the results it used, in the order it used them
     cases: tuple = ()  # a sided leaf's cases
-    rows: pd.DataFrame | None = None  # a sided leaf's results
+    rows: pd.DataFrame | None = None  # a sided leaf's results, what a citation reads of them (``cited``)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,12 @@ def _leaf(part, sided: bool = False) -> Leaf:
     # (in the rows' order, never a set's: the meetings and their sides are listed in the order
     # the claims use their results, the same in every process whatever its hashes)
     figures = (part.claim, part.verdict, part.measured_range(), tuple(dict.fromkeys(part.rows["location"])))
-    return Leaf(*figures, tuple(part.cases), part.rows) if sided else Leaf(*figures)
+    return Leaf(*figures, tuple(part.cases), cited(part.rows)) if sided else Leaf(*figures)
+
+
+def cited(rows: pd.DataFrame) -> pd.DataFrame:
+    """What the page's citation reads of ``rows`` (``CITED_COLUMNS``, those the rows have)."""
+    return rows[[column for column in CITED_COLUMNS if column in rows.columns]]
 
 
 def _leaves(check):
@@ -288,11 +294,11 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
 
 def shown_rows(meetings: list[Meeting], checks: dict) -> pd.DataFrame:
     """Every published result the page shows (the shared results, those both leave out, and the
-    results of the claims against a rival's systems), for its citation."""
+    results of the claims against a rival's systems), what its citation reads of each."""
     frames = [frame for meeting in meetings for frame in (meeting.shared, meeting.left_out)]
     for check in checks.values():
         frames += [leaf.rows for leaf in check.sided]
-    frames = [frame for frame in frames if frame is not None and not frame.empty]
+    frames = [cited(frame) for frame in frames if frame is not None and not frame.empty]
     if not frames:
         return pd.DataFrame()
     return pd.concat(frames).drop_duplicates("location").sort_values("location", kind="stable")

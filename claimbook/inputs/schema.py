@@ -83,6 +83,20 @@ TIDY_COLUMNS = (
     "location",
 )
 
+# What a citation reads of the results it cites (``present.blocks.citation``: each round's
+# version, divisions, scenarios, benchmarks and result IDs), and ``location`` that tells two
+# results apart: a page that cites hundreds of results keeps only these of each.
+CITED_COLUMNS = (
+    "round",
+    "division",
+    "scenario",
+    "benchmark",
+    "result_id",
+    "organization",
+    "system",
+    "location",
+)
+
 # A result is identified by who ran what on which system: two rows with the same key are
 # the same result published twice.
 RESULT_KEY = ("organization", "division", "system", "model", "scenario")

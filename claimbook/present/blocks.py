@@ -556,17 +556,37 @@ def _table_part(frame: pd.DataFrame, columns: list, caption: str, style: _CellSt
 
 
 def table_text(frame: pd.DataFrame, caption: str) -> str:
-    frame = frame.rename(columns=heading)
+    return caption + "\n" + plain_table(frame.rename(columns=heading))
+
+
+def _plain_cell(value) -> str:
     return (
-        caption
-        + "\n"
-        + frame.map(
-            lambda value: (
-                formatting.table_number(value)
-                if isinstance(value, (int, float)) and not isinstance(value, bool)
-                else str(value)
-            )
-        ).to_string(index=False)
+        formatting.table_number(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        else str(value)
+    )
+
+
+# What pandas' plain text writes differently from the text itself (it escapes these).
+_ESCAPED_BY_PANDAS = re.compile(r"[\t\r\n]")
+
+
+def plain_table(frame: pd.DataFrame) -> str:
+    """The frame as plain text, each cell as ``_plain_cell`` writes it: what pandas'
+    ``to_string(index=False)`` writes of those texts (each column right-aligned to its widest
+    text or heading, one space between columns), without pandas' formatter, a tenth of the time
+    (a page reading every claim writes seventy tables). Anything else (no rows, headings that
+    are not text or not unique, text pandas escapes) is pandas' own."""
+    headings = list(frame.columns)
+    simple = len(frame) and headings and frame.columns.is_unique and all(isinstance(h, str) for h in headings)
+    columns = [[_plain_cell(value) for value in frame[name].tolist()] for name in headings] if simple else []
+    texts = [*headings, *(text for column in columns for text in column)]
+    if not simple or any(_ESCAPED_BY_PANDAS.search(text) for text in texts):
+        return frame.map(_plain_cell).to_string(index=False)
+    widths = [max(len(heading_), *map(len, column)) for heading_, column in zip(headings, columns)]
+    return "\n".join(
+        " ".join(text.rjust(width) for text, width in zip(line, widths))
+        for line in [headings, *zip(*columns)]
     )
 
 

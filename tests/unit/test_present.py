@@ -230,6 +230,54 @@ def test_a_table_of_many_columns_is_shown_in_parts_each_with_its_keys(count):
     assert markup.count("(continued)</caption>") == len(parts) - 1
 
 
+def _pandas_text(frame: pd.DataFrame) -> str:
+    """What a table's plain text was before ``plain_table``: pandas' own writer."""
+    return frame.map(blocks._plain_cell).to_string(index=False)
+
+
+_TEXTS = ["", "x", " lead", "trail ", "Offline", "GB300-NVL72", "ça va", "数据", "a b  c", "-", "<b>"]
+_NUMBERS = [0, 1, -3, 12345, 0.5, 2.0, 123.45, 1e-9, float("nan"), 3.7e12]
+
+
+def _random_frame(rng) -> pd.DataFrame:
+    columns = {}
+    for index in range(rng.randint(1, 6)):
+        name = rng.choice(["Claim", "Measured", "System", "a long heading", "x", "数"]) + str(index)
+        rows = rng.randint(1, 7) if index == 0 else len(next(iter(columns.values())))
+        kind = rng.choice(["text", "number", "int", "flag", "mixed", "long"])
+        if kind == "text":
+            values = [rng.choice(_TEXTS) for _ in range(rows)]
+        elif kind == "number":
+            values = [rng.choice(_NUMBERS) for _ in range(rows)]
+        elif kind == "int":
+            values = [rng.randint(-5, 10**7) for _ in range(rows)]
+        elif kind == "flag":
+            values = [rng.random() < 0.5 for _ in range(rows)]
+        elif kind == "long":
+            values = ["w" * rng.randint(0, 40) for _ in range(rows)]
+        else:
+            values = [rng.choice([None, "x", 1.5, 7, True, float("nan")]) for _ in range(rows)]
+        columns[name] = values
+    return pd.DataFrame(columns)
+
+
+def test_a_table_s_plain_text_is_what_pandas_writes_of_its_cells():
+    import random
+
+    rng = random.Random(44)
+    frames = [_random_frame(rng) for _ in range(400)]
+    frames += [
+        pd.DataFrame({"A": [], "B": []}),  # no rows
+        pd.DataFrame({"A": ["line\nbreak", "tab\there"], "B": ["x", "y"]}),  # pandas escapes these
+        pd.DataFrame([["a", "b"]], columns=["Same", "Same"]),  # headings not unique
+        pd.DataFrame([["a", "b"]], columns=[1, 2]),  # headings not text
+        pd.DataFrame({"A": pd.array(["x", None], dtype="string"), "B": pd.array([1, None], dtype="Int64")}),
+        pd.DataFrame({"When": pd.to_datetime(["2026-01-02", "2026-03-04"])}),
+    ]
+    for frame in frames:
+        assert blocks.plain_table(frame) == _pandas_text(frame), frame
+
+
 def test_long_names_break_at_their_joints_and_never_inside_short_words():
     assert blocks.text_cell("Offline") == "<td>Offline</td>"
     assert blocks.text_cell("SingleStream") == "<td>Single<wbr>Stream</td>"

@@ -12,6 +12,8 @@ import pytest
 from claimbook import engine
 from claimbook.engine import crossref
 from claimbook.engine.context import book_data
+from claimbook.inputs.schema import CITED_COLUMNS
+from claimbook.present import blocks
 from tests.helpers.project import ROOT
 
 
@@ -40,7 +42,8 @@ def test_what_the_page_keeps_of_a_check_is_what_it_reads(data):
         sided = [part for part in with_rows if any(case.detail.sides for case in part.cases)]
         assert [leaf.claim for leaf in seen.sided] == [part.claim for part in sided]
         for leaf, part in zip(seen.sided, sided):
-            assert leaf.cases == tuple(part.cases) and leaf.rows.equals(part.rows)
+            assert leaf.cases == tuple(part.cases)
+            assert leaf.rows.equals(part.rows[[name for name in CITED_COLUMNS if name in part.rows.columns]])
             sided_seen += 1
         assert {leaf.claim.id for leaf in seen.leaves} <= {part.claim.id for part in with_rows}
         for leaf in seen.leaves:
@@ -76,6 +79,26 @@ def _sides_in_order() -> str:
     data = book_data(ROOT)
     meetings = crossref.meeting_points(_crossing_checks(data), data)
     return "\n".join(crossref.sides_table(meeting, data.registry).to_csv() for meeting in meetings)
+
+
+def test_a_citation_of_the_cited_columns_is_the_citation_of_the_whole_rows(data):
+    """The page keeps only ``CITED_COLUMNS`` of the results it cites: the citation must read
+    nothing else (the round's results, each claim's, with and without result IDs)."""
+    frames = [data.results, *(engine.check(claim, data).rows for claim in _of_round(data))]
+    frames = [frame for frame in frames if frame is not None and not frame.empty]
+    assert len(frames) > 10
+    for frame in frames:
+        for result_ids in (data.result_ids, None):
+            whole = blocks.citation(frame, None, data.sources or {}, result_ids=result_ids)
+            assert (
+                blocks.citation(crossref.cited(frame), None, data.sources or {}, result_ids=result_ids)
+                == whole
+            )
+    # and a citation reads each of them: without one, some citation above would differ
+    for name in ("round", "division", "scenario", "benchmark", "organization", "system"):
+        narrower = [column for column in CITED_COLUMNS if column != name]
+        with pytest.raises(KeyError):
+            blocks.citation(data.results[narrower], None, data.sources or {}, result_ids=data.result_ids)
 
 
 def test_the_sides_of_a_meeting_are_listed_alike_whatever_the_process_s_hashes(data):
