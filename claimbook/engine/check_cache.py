@@ -28,6 +28,7 @@ import json
 import os
 import pickle
 import platform
+import re
 import secrets
 import stat
 import tempfile
@@ -52,14 +53,17 @@ def kept(claims, data, what: str, compute) -> dict:
         return {claim.id: compute(claim) for claim in claims}
     found = {}
     inputs = inputs_digest(data.inputs)
+    wrote = False
     for claim in claims:
         key = entry_key(claim, data, inputs, what)
         value = _read(folder, key, claim)
         if value is _ABSENT:
             value = compute(claim)
             _write(folder, key, claim, value)
+            wrote = True
         found[claim.id] = value
-    _prune(folder)
+    if wrote:  # (only a write adds an entry: a run that only read lists no folder of thousands)
+        _prune(folder)
     return found
 
 
@@ -221,8 +225,10 @@ def _prune(folder: Path) -> None:
 
 
 def _is_entry(name: str) -> bool:
-    stem = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else ""
-    return len(stem) == 64 and all(character in "0123456789abcdef" for character in stem)
+    return _ENTRY_NAME.fullmatch(name) is not None
+
+
+_ENTRY_NAME = re.compile("[0-9a-f]{64}" + re.escape(SUFFIX))
 
 
 CODE = _code_digest()

@@ -169,6 +169,33 @@ def test_pruning_removes_the_least_recently_used_entries_and_nothing_else(cache,
     )
 
 
+def test_only_a_run_that_wrote_an_entry_prunes(cache, monkeypatch):
+    data = book_data(ROOT)
+    claims = list(data.registry.claims[:3])
+    pruned = []
+    monkeypatch.setattr(check_cache, "_prune", pruned.append)
+    _checks(claims, data)  # each entry written
+    assert pruned == [cache]
+    _checks(claims, data)  # each entry read
+    assert len(pruned) == 1
+
+
+@pytest.mark.parametrize(
+    "name, entry",
+    [
+        ("ab" * 32 + ".check", True),
+        ("AB" * 32 + ".check", False),
+        ("ab" * 32 + ".check.tmp", False),
+        ("ab" * 31 + ".check", False),
+        ("xy" * 32 + ".check", False),
+        (".writing-abc.check", False),
+        ("ab" * 32 + ".checks", False),
+    ],
+)
+def test_an_entry_is_named_by_a_digest_and_the_suffix(name, entry):
+    assert check_cache._is_entry(name) is entry
+
+
 @pytest.mark.build
 def test_an_incremental_build_that_takes_the_other_claims_from_the_cache_is_a_cold_build(
     cache, tmp_path, monkeypatch
