@@ -1,7 +1,9 @@
 """The suite's fixtures and hooks, and nothing a test file imports: what the files share is in
 the package ``tests.helpers`` (``from tests.helpers.project import ROOT``, for example)."""
 
+import contextlib
 import csv
+import fcntl
 import os
 import shutil
 import signal
@@ -147,17 +149,41 @@ def hostile_book(tmp_path_factory, committed_results) -> Path:
     return build_book(folder / "out", "--results", summary, *only)
 
 
+@contextlib.contextmanager
+def made_once(tmp_path_factory, name: str):
+    """A folder of this test run's own, made once for every worker of the run: yields the folder
+    and whether it is still to be made (then the caller makes it; once the block ends without an
+    error it counts as made). The workers of ``pytest -n`` share their run's temporary folder (the
+    parent of each one's own); one makes the folder while the others wait on its lock, then they
+    find it made. Only for what the tests that use it read and never change."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's popen-gwN
+    folder, made = base / f"made-once-{name}", base / f"made-once-{name}.done"
+    with open(base / f"made-once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        if made.exists():
+            yield folder, False
+            return
+        shutil.rmtree(folder, ignore_errors=True)  # what a worker that failed to make it left
+        folder.mkdir()
+        yield folder, True
+        made.touch()
+
+
 @pytest.fixture(scope="session")
 def hostile_registry_book(tmp_path_factory) -> Path:
     """A book of one claim page built from a project copy with a registry whose every text
     field carries script, event handlers, ``javascript:`` links and Markdown/MyST markup (see
-    tests/helpers/registries.py); its ``--out`` folder (the site is in ``_build/html``)."""
+    tests/helpers/registries.py); its ``--out`` folder (the site is in ``_build/html``). Built
+    once for the whole run (``made_once``): its two files, on two workers, only read it."""
     from tests.helpers.registries import EVIL_CLAIM, EVIL_ID, evil_registry
 
-    folder = tmp_path_factory.mktemp("hostile-registry")
-    copy = project_copy(folder / "project")
-    (copy / "data" / "claims" / f"{EVIL_ID}.yaml").write_text(evil_registry(), encoding="utf-8")
-    out = folder / "out"
-    done = run_copy(copy, "build", "--out", out, "--only", EVIL_CLAIM)
-    assert done.returncode == 0, f"the hostile registry's book did not build:\n{done.stderr[-4000:]}"
+    with made_once(tmp_path_factory, "hostile-registry") as (folder, to_make):
+        out = folder / "out"
+        if to_make:
+            copy = project_copy(folder / "project")
+            (copy / "data" / "claims" / f"{EVIL_ID}.yaml").write_text(evil_registry(), encoding="utf-8")
+            done = run_copy(copy, "build", "--out", out, "--only", EVIL_CLAIM)
+            assert done.returncode == 0, f"the hostile registry's book did not build:\n{done.stderr[-4000:]}"
     return out
