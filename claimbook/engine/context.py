@@ -227,8 +227,18 @@ def preload() -> None:
         for name in rounds.names:
             rounds.table(name)
     # Each part kept under the bytes it was read from: a file that changed meanwhile loses it.
-    if not warned and not said.getvalue():
+    if not any(map(_shown_on_a_page, warned)) and not said.getvalue():
         preloaded.keep(recorded)
+
+
+# Warnings Python's default filters ignore (a kernel's too, but a deprecation its user's own code
+# sets off; a page's code calls the package, which reads): a page would show none of them. A file
+# left open by whatever ran before, closed as the read goes on, is no word of the read's.
+_IGNORED_BY_DEFAULT = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
+def _shown_on_a_page(warning) -> bool:
+    return not issubclass(warning.category, _IGNORED_BY_DEFAULT)
 
 
 def book_data(root: Path, table=None, overrides=None, registry_file=None) -> Data:
