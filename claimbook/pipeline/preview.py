@@ -127,7 +127,7 @@ class Preview:
         from claimbook.pipeline.cache import CACHE_NAME, read_cache
         from claimbook.pipeline.staging import seed_generated
 
-        seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated)
+        seed_generated(self.root / BOOK_DIR / GENERATED_DIR, self.generated, link=False)
         if (self.root / TOC_FILE).is_file():
             shutil.copy2(self.root / TOC_FILE, self.source / TOC_FILE)
         cache = self.generated / CACHE_NAME

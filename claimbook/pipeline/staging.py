@@ -5,6 +5,7 @@ earlier build executed seeded so unchanged ones are reused, and the list of page
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,12 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
         copy_named_files(root, folder, pages)
     generated = folder / BOOK_DIR / GENERATED_DIR
     previous = request.target / BOOK_DIR / GENERATED_DIR
-    seed_generated(previous if previous.is_dir() else root / BOOK_DIR / GENERATED_DIR, generated)
+    # (linked only to the target's own pages, which this build replaces: a first --out book's
+    # are copies, never second names of the project's own)
+    if previous.is_dir():
+        seed_generated(previous, generated)
+    else:
+        seed_generated(root / BOOK_DIR / GENERATED_DIR, generated, link=False)
     wanted = known_digests or page_digests(root, book_root, pages)
     to_run = pages_to_run(root, book_root, generated, pages, wanted, request.force)
     remove_stale(generated, {job.name for job in pages})
@@ -157,10 +163,19 @@ def copy_named_files(root: Path, staging: Path, pages) -> None:
                     copy_regular(source, staging / relative, relative)
 
 
-def seed_generated(previous: Path, staging_claims: Path) -> None:
+def seed_generated(previous: Path, staging_claims: Path, link: bool = True) -> None:
     """The pages an earlier build executed and their digests, so unchanged ones are reused
     (everything else there is written anew; a file of the user's is carried over at the end,
-    and never reaches the HTML)."""
+    and never reaches the HTML).
+
+    With ``link``, each page is a second name of the earlier build's file (a hard link, where
+    the file system allows one; else a copy): hundreds of pages are not copied, and once the
+    new book is in place, removing the old one frees no page still used (freeing them was most
+    of a rebuild's last second on a disk that discards what is freed). A build never writes a
+    staged page in place: a page it executes is removed first (``pages_to_run``) and written
+    anew, and the cache, which it rewrites, is always a copy; once the new pages are in place
+    the old names go, so no two books share a file. ``claimbook preview``, which keeps a page
+    until its new version replaces it, copies (``link`` False)."""
     staging_claims.mkdir(parents=True, exist_ok=True)
     if not previous.is_dir():
         return
@@ -168,7 +183,18 @@ def seed_generated(previous: Path, staging_claims: Path) -> None:
         if path.is_file() and not path.is_symlink():
             destination = staging_claims / path.relative_to(previous)
             destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, destination)
+            if not (link and path.name != CACHE_NAME and _linked(path, destination)):
+                shutil.copy2(path, destination)
+
+
+def _linked(path: Path, destination: Path) -> bool:
+    """Whether ``destination`` is now a hard link to ``path`` (not across file systems, nor
+    where the system refuses one: a file of another user's, a file system without links)."""
+    try:
+        os.link(path, destination)
+    except OSError:
+        return False
+    return True
 
 
 def remove_stale(generated: Path, names: set[str]) -> None:

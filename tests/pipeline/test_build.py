@@ -77,14 +77,28 @@ def out_book(tmp_path_factory):
 def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
     # (in this process, tests/helpers/clirun.py: the same code without a second of imports; the book
     # itself was built by the real command line)
-    before = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
+    generated = out_book / "book" / "generated"
+    before = {path.name: path.read_bytes() for path in generated.glob("*.ipynb")}
+    # a first --out book's pages are its own, never second names of the project's
+    assert not any((generated / name).samefile(ROOT / "book" / "generated" / name) for name in before)
+    # A second name for each page the book had: the build stages its pages as links to them, and
+    # must write none of them in place (an executed page is written anew, then put in place).
+    aside = out_book.parent / "aside"
+    aside.mkdir(exist_ok=True)
+    for name in [*before, CACHE_NAME]:
+        os.link(generated / name, aside / name)
+    cache_before = (generated / CACHE_NAME).read_bytes()
     done = in_process("build", "--no-html", "--out", out_book, "--param", "wan-latency-5.7s.claimed=5.8")
     assert done.returncode == 0, done.stderr
     # The claim's chapter, and the page that reads every claim (where the announcements meet).
     assert "2 executed" in done.stderr and "executed where_they_meet" in done.stderr, done.stderr
-    after = {path.name: path.read_bytes() for path in (out_book / "book" / "generated").glob("*.ipynb")}
+    after = {path.name: path.read_bytes() for path in generated.glob("*.ipynb")}
     changed = sorted(name for name in before if before[name] != after[name])
     assert changed == ["wan_video.ipynb", "where_they_meet.ipynb"]  # both show the claim as changed
+    assert {name: (aside / name).read_bytes() for name in before} == before  # (none written in place)
+    assert (aside / CACHE_NAME).read_bytes() == cache_before  # (rewritten: a copy, never the book's own)
+    reused = [name for name in before if name not in changed]
+    assert reused and all((generated / name).samefile(aside / name) for name in reused)  # linked, not copied
     latency = row(scorecard(out_book), "wan-latency-5.7s")
     assert (latency["claimed"], latency["verdict"]) == (
         5.8,
