@@ -35,11 +35,21 @@ def clean(value):
     return value
 
 
+def _cleaned(rows: list[dict], columns) -> list[dict]:
+    return [{name: clean(row.get(name)) for name in columns} for row in rows]
+
+
+def as_recorded(rows: list[dict], columns) -> list[dict]:
+    """``rows`` as ``publish`` records them and ``collect`` reads them back (JSON-safe, through
+    JSON): what a page that publishes them will have recorded."""
+    return json.loads(json.dumps(_cleaned(rows, columns)))
+
+
 def publish(kind: str, rows: list[dict], columns, summary_columns) -> None:
     """Record ``rows`` (already validated) with a plain-text summary of ``summary_columns``."""
     from IPython.display import display
 
-    cleaned = [{name: clean(row.get(name)) for name in columns} for row in rows]
+    cleaned = _cleaned(rows, columns)
     summary = pd.DataFrame(cleaned, columns=list(columns))[list(summary_columns)]
     display({mime_type(kind): cleaned, "text/plain": summary.to_string(index=False)}, raw=True)
 

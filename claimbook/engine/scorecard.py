@@ -232,6 +232,13 @@ def publish(checks, chapter: str):
     )
 
 
+def foretold(checks, chapter: str) -> list[dict]:
+    """The rows a page that publishes ``checks`` for ``chapter`` records, as ``collect`` reads
+    them back: what the build expects of a page still running (the page says, once it ran)."""
+    rows = normalise([row for check in checks for row in rows_for(check, chapter)])
+    return normalise(notebook_records.as_recorded(rows, COLUMNS))
+
+
 def collect(notebook_path: str | os.PathLike) -> list[dict]:
     """The scorecard rows an executed chapter recorded."""
     return normalise(notebook_records.collect(notebook_path, KIND))

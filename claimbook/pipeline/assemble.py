@@ -29,17 +29,31 @@ class Assembled(NamedTuple):
 
 
 def assemble(
-    request: BuildRequest, staged: Staged, loaded: Loaded, checks: dict, running: frozenset = frozenset()
+    request: BuildRequest,
+    staged: Staged,
+    loaded: Loaded,
+    checks: dict,
+    running: frozenset = frozenset(),
+    foretold: dict | None = None,
 ) -> Assembled:
     """Write the staged book's scorecard, generated pages, costs and cache. A disagreement or (under --strict, or a subject switched) a
     drift stops the build before anything is put in place. The notebooks of the pages
-    ``running`` (still executing, with no claim of their own) are not read."""
+    ``running`` (still executing) are not read: a page of ``foretold`` counts with the rows
+    given for it (``{page: rows}``, the build checks them once it ran), the others record none."""
     from claimbook.engine import drift, notebook_records, scorecard
 
+    foretold = foretold or {}
     data, generated = loaded.data, staged.generated
     included, text_only = shown_claims(data.registry, staged.pages, request.only)
     notebooks = [generated / f"{job.name}.ipynb" for job in staged.pages if job.name not in running]
-    rows = [row for path in notebooks for row in scorecard.collect(path)]
+    rows = [
+        row
+        for job in staged.pages
+        if job.name in foretold or job.name not in running
+        for row in (
+            foretold[job.name] if job.name in foretold else scorecard.collect(generated / f"{job.name}.ipynb")
+        )
+    ]
     rows += [
         row
         for claim in text_only

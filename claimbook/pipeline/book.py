@@ -212,13 +212,14 @@ def _assembler(request: BuildRequest, staged: Staged, loaded: Loaded):
     lines are then said once, not twice); said at once where the assembly fails."""
     said: list[str] = []
 
-    def assemble_now(checks: dict, running: frozenset):
+    def assemble_now(checks: dict, running: frozenset, foretold: dict | None = None):
         lines: list[str] = []
         try:
-            made = assemble(request.with_report(lines.append), staged, loaded, checks, running)
+            made = assemble(request.with_report(lines.append), staged, loaded, checks, running, foretold)
         except BaseException:
-            for line in lines:
-                request.report(line)
+            if foretold is None:  # (an assembly ahead of its pages says nothing: the build assembles again)
+                for line in lines:
+                    request.report(line)
             raise
         said[:] = lines
         return made

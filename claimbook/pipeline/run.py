@@ -6,6 +6,7 @@ book shows (the ledger reads them, and every executed page must agree with them)
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -252,8 +253,17 @@ def run_pages(
     reused_notebooks = [
         inside(staged.generated, f"{job.name}.ipynb") for job in staged.pages if job.name not in executed
     ]
+    ahead = _Ahead(staged, data.registry, frozenset(executed), later) if assemble is not None else None
     checks, assembled = _execute_while_checking(
-        to_run, workers, report, server, lambda: _checks(data, checked), assemble, later, reused_notebooks
+        to_run,
+        workers,
+        report,
+        server,
+        lambda: _checks(data, checked),
+        assemble,
+        later,
+        reused_notebooks,
+        ahead,
     )
     if server is not None and not keep_server:
         server.stop()  # its memory is the HTML's now
@@ -291,6 +301,7 @@ def _execute_while_checking(
     assemble=None,
     later=frozenset(),
     reused_notebooks=(),
+    ahead: _Ahead | None = None,
 ) -> tuple[dict, tuple]:
     """Execute the pages, and meanwhile ``check_all`` in a thread: the checks, and what
     ``assemble`` made with them once only pages ``later`` ran, with the names of those then
@@ -300,12 +311,14 @@ def _execute_while_checking(
     process waiting anyway. What executing a page imports is imported first: sharing the
     interpreter with the checks, those imports would hold back every kernel's start. So are the
     records of the pages not executed now (``reused_notebooks``, unchanged meanwhile) read: the
-    assembly then finds them read (a tenth of a second at three hundred pages)."""
+    assembly then finds them read (a tenth of a second at three hundred pages). Where the
+    checks foretell what every page of claims still running will record (``ahead``), the book
+    is assembled in that thread too, while the pages run; it stands if they recorded that."""
     import papermill  # noqa: F401
 
     import claimbook.pipeline.execute  # noqa: F401
 
-    def check_all_and_import() -> dict:
+    def check_all_and_import() -> tuple[dict, object]:
         checks = check_all()
         # What assembling the book then needs, imported while this process waits for the
         # kernels rather than after them.
@@ -314,18 +327,78 @@ def _execute_while_checking(
         from claimbook.engine.notebook_records import read_ahead
 
         read_ahead(reused_notebooks)
-        return checks
+        return checks, None if ahead is None else ahead.assemble(checks, assemble)
 
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks")
     pending = checker.submit(check_all_and_import)
     assembled: list = [None, frozenset()]
 
     def meanwhile(running: frozenset) -> None:
-        assembled[:] = [assemble(pending.result(), running), running]
+        checks, made = pending.result()
+        if made is not None and ahead.as_foretold():
+            assembled[:] = [made, ahead.not_read]
+        else:
+            assembled[:] = [assemble(checks, running), running]
 
     try:
         execute(to_run, workers, report, server, None if assemble is None else meanwhile, later)
-        return pending.result(), tuple(assembled)
+        return pending.result()[0], tuple(assembled)
     finally:
-        # A failed or interrupted build does not wait for the checks: the thread ends by itself.
+        # A failed or interrupted build does not wait for the checks: the thread ends by itself,
+        # but for an assembly under way, which writes in the staging folder (about to go).
+        if ahead is not None:
+            ahead.stop()
         checker.shutdown(wait=False, cancel_futures=True)
+
+
+class _Ahead:
+    """The book assembled ahead of the pages of claims still running, from the rows the engine's
+    checks foretell each will record (``scorecard.foretold``): only where every such page is a
+    claim's own page (a narrative chapter adds to its claims' checks). Once the pages ran, the
+    assembly stands if each recorded exactly those rows and no costs (``as_foretold``); else the
+    book is assembled again from what they recorded."""
+
+    def __init__(self, staged: Staged, registry, executed: frozenset, later: frozenset):
+        from claimbook.common.paths import CLAIM_TEMPLATE
+
+        self.generated = staged.generated
+        pages = [job for job in staged.pages if job.name in executed and job.claims]
+        self.claims = {job.name: job.claims[0] for job in pages}
+        self.possible = all(job.template == CLAIM_TEMPLATE and len(job.claims) == 1 for job in pages)
+        self.executed, self.not_read = executed, executed & later
+        self.foretold: dict | None = None
+        self._lock, self._stopped = threading.Lock(), False
+        self.registry = registry
+
+    def assemble(self, checks: dict, assemble: Callable):
+        """The book assembled with the rows foretold (None where it cannot be, or failed)."""
+        from claimbook.engine import scorecard
+
+        if not self.possible or not self.claims:
+            return None
+        with self._lock:
+            if self._stopped:
+                return None
+            try:
+                self.foretold = {
+                    name: scorecard.foretold([checks[claim]], self.registry.claim(claim).announcement)
+                    for name, claim in self.claims.items()
+                }
+                return assemble(checks, self.executed, self.foretold)
+            except Exception:  # noqa: BLE001 -- assembled again from the pages, which says why
+                return None
+
+    def as_foretold(self) -> bool:
+        """Whether every page foretold recorded the rows foretold, and no costs."""
+        from claimbook.engine import notebook_records, scorecard
+
+        for name, rows in (self.foretold or {}).items():
+            path = inside(self.generated, f"{name}.ipynb")
+            if scorecard.collect(path) != rows or notebook_records.collect(path, "costs"):
+                return False
+        return self.foretold is not None
+
+    def stop(self) -> None:
+        """No assembly from now on; one under way is waited for."""
+        with self._lock:
+            self._stopped = True

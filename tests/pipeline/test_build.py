@@ -123,6 +123,26 @@ def test_one_changed_claim_re_executes_only_the_pages_that_show_it(out_book):
             assert (out_book / name).read_bytes() == (ROOT / name).read_bytes(), name
 
 
+def test_a_claim_s_own_page_is_foretold_by_its_check_and_the_book_assembled_ahead_of_it(
+    out_book, monkeypatch
+):
+    """The book is assembled while a claim's page runs, from the rows its check foretells; the
+    page then records exactly those (were it not so, the book would be assembled again, slower)."""
+    from claimbook.pipeline import run
+
+    foretold, as_foretold = [], run._Ahead.as_foretold
+    monkeypatch.setattr(
+        run._Ahead, "as_foretold", lambda ahead: foretold.append(as_foretold(ahead)) or foretold[-1]
+    )
+    done = in_process("build", "--no-html", "--out", out_book, "--param", "amd51-mxfp4-vs-fp8.claimed=2.8")
+    assert done.returncode == 0 and "executed amd-v5.1/amd51-mxfp4-vs-fp8" in done.stderr, done.stderr
+    assert foretold == [True]
+    assert {item["claimed"] for item in scorecard(out_book) if item["claim"] == "amd51-mxfp4-vs-fp8"} == {2.8}
+    restored = in_process("build", "--no-html", "--out", out_book)
+    assert restored.returncode == 0 and foretold == [True, True], restored.stderr
+    assert scorecard(out_book) == scorecard(ROOT)
+
+
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from types import SimpleNamespace
 

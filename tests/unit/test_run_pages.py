@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from claimbook.pipeline import run as run_module
+from tests.helpers.project import ROOT
 
 
 @pytest.fixture
@@ -202,7 +203,7 @@ def test_what_an_assembly_says_is_said_once_and_at_once_when_it_fails(monkeypatc
 
     said, calls = [], []
 
-    def assemble(request, staged, loaded, checks, running):
+    def assemble(request, staged, loaded, checks, running, foretold=None):
         calls.append(running)
         request.report(f"wrote the scorecard ({len(calls)})")
         if checks.get("fail"):
@@ -217,6 +218,91 @@ def test_what_an_assembly_says_is_said_once_and_at_once_when_it_fails(monkeypatc
     with pytest.raises(ValueError):
         assemble_now({"fail": True}, frozenset())
     assert said == ["wrote the scorecard (3)"]
+    # an assembly ahead of its pages says nothing when it fails: the build assembles again
+    with pytest.raises(ValueError):
+        assemble_now({"fail": True}, frozenset({"claim"}), {"claim": []})
+    assert said == ["wrote the scorecard (3)"]
+
+
+def _recorded(rows) -> str:
+    """A stand-in page's notebook that recorded ``rows`` for the scorecard."""
+    import json
+
+    return json.dumps(
+        {"cells": [{"outputs": [{"data": {"application/vnd.claimbook.scorecard+json": rows}}]}]}
+    )
+
+
+@pytest.mark.parametrize("as_foretold", [True, False])
+def test_the_book_is_assembled_ahead_of_a_claim_s_page_and_again_if_it_records_otherwise(
+    pages, monkeypatch, as_foretold
+):
+    """The checks foretell what a claim's own page records: the book is assembled while it runs
+    (as the page that reads every claim does too), and stands if the page recorded that; if it
+    recorded anything else, the book is assembled again from what it recorded."""
+    import json
+
+    from claimbook.common.paths import CLAIM_TEMPLATE
+    from claimbook.engine import scorecard
+
+    row = json.loads((ROOT / "book" / "generated" / "scorecard.json").read_text())[0]
+    other = {**row, "measured": 1.0 if row["measured"] != 1.0 else 2.0}
+    pages.notebooks = {"claim": _recorded([row] if as_foretold else [other]), "every-claim": "{}"}
+    jobs = [
+        SimpleNamespace(name="claim", claims=("c1",), template=CLAIM_TEMPLATE),
+        SimpleNamespace(name="every-claim", claims=(), template="notebooks/where_they_meet.ipynb"),
+    ]
+    to_run = [_job(pages, job.name, notebook=pages.notebooks[job.name]) for job in jobs]
+    staged = SimpleNamespace(
+        pages=jobs, to_run=to_run, generated=pages.folder, executed=("claim", "every-claim")
+    )
+    registry = SimpleNamespace(claim=lambda claim_id: SimpleNamespace(announcement="nvidia-v6.1"))
+    monkeypatch.setattr(run_module, "_checked_now", lambda registry, staged, only: {"c1"})
+    monkeypatch.setattr(run_module, "_checks", lambda data, checked: {"c1": "check of c1"})
+    foretelling = []
+    monkeypatch.setattr(
+        scorecard, "foretold", lambda checks, chapter: foretelling.append((checks, chapter)) or [row]
+    )
+    assembled = []
+
+    def assemble(checks, running, foretold=None):
+        assembled.append((running, foretold, ("end", "claim") in pages.log))
+        # the claim's page ends once the book was assembled ahead of it; the page that reads
+        # every claim, once it was assembled again (or soon, where it need not be)
+        pages.release.setdefault("claim" if len(assembled) == 1 else "every-claim", threading.Event()).set()
+        return len(assembled)
+
+    if as_foretold:
+        _released_after(pages, "every-claim", 0.2)
+    request = SimpleNamespace(report=lambda line: None, workers=3, only=())
+    _, result = run_module.run_pages(
+        request, staged, SimpleNamespace(registry=registry), None, assemble=assemble
+    )
+    assert foretelling == [(["check of c1"], "nvidia-v6.1")]
+    ahead = (frozenset({"claim", "every-claim"}), {"claim": [row]}, False)  # while the claim's page ran
+    if as_foretold:
+        assert assembled == [ahead] and result == 1
+    else:
+        assert assembled == [ahead, (frozenset({"every-claim"}), None, True)] and result == 2
+
+
+def test_no_book_is_assembled_ahead_of_a_narrative_chapter_or_once_the_build_stopped(pages):
+    from claimbook.common.paths import CLAIM_TEMPLATE
+
+    chapter = SimpleNamespace(name="wan_video", claims=("c1", "c2"), template="notebooks/wan_video.ipynb")
+    claim = SimpleNamespace(name="claim", claims=("c3",), template=CLAIM_TEMPLATE)
+    registry = SimpleNamespace(claim=lambda claim_id: SimpleNamespace(announcement="nvidia-v6.1"))
+    calls = []
+
+    def assemble(checks, running, foretold=None):
+        calls.append(foretold)
+
+    staged = SimpleNamespace(pages=[chapter, claim], generated=pages.folder)
+    both = run_module._Ahead(staged, registry, frozenset({"wan_video", "claim"}), frozenset())
+    assert both.assemble({"c1": 1, "c2": 2, "c3": 3}, assemble) is None and calls == []
+    alone = run_module._Ahead(staged, registry, frozenset({"claim"}), frozenset())
+    alone.stop()
+    assert alone.assemble({"c3": 3}, assemble) is None and calls == []
 
 
 def test_the_records_of_the_pages_not_executed_are_read_while_the_pages_run(pages, monkeypatch):
