@@ -347,11 +347,14 @@ def copy_site(
     if isinstance(since, int) and current is not None and not current.is_symlink():
         real_current = os.path.realpath(current)
     mode = 0o666 & ~current_umask()
+    left_out = _theme_catalogs(html)
     try:
         target.mkdir()
         for path in sorted(html.rglob("*")):  # a folder before what it holds
             relative = path.relative_to(html)
             copy = target / relative
+            if left_out is not None and relative.is_relative_to(left_out):
+                continue
             if path.is_dir():
                 copy.mkdir()
             elif real_current is None or not _linked(path, real_current, relative, copy, since, mode):
@@ -362,6 +365,27 @@ def copy_site(
         if exc.errno not in _SYSTEM_ERRNOS:
             raise
         raise _system_failure(exc, work_root / WORK_DIR) from None
+
+
+# The theme's translations of its own words: Sphinx copies the theme's static folder whole, but a
+# page is translated as it is written, and no page or script of the site reads them.
+THEME_CATALOGS = Path("_static", "locales")
+
+
+def _theme_catalogs(html: Path) -> Path | None:
+    """``THEME_CATALOGS``, left out of the published site where every file Sphinx put there is
+    one of the installed theme's catalogs (93 folders a copy would make and a rebuild remove);
+    None where the folder holds anything else (a book's own static file there is published)."""
+    import importlib.util
+
+    folder = html / THEME_CATALOGS
+    spec = importlib.util.find_spec("sphinx_book_theme")
+    if not folder.is_dir() or spec is None or spec.origin is None:
+        return None
+    theme = Path(spec.origin).parent / "theme" / "sphinx_book_theme" / "static" / "locales"
+    made = {path.relative_to(folder) for path in folder.rglob("*") if not path.is_dir()}
+    ours = all((theme / relative).is_file() and not (folder / relative).is_symlink() for relative in made)
+    return THEME_CATALOGS if made and ours else None
 
 
 def _linked(made: Path, current: str, relative: Path, copy: Path, since: int, mode: int) -> bool:
