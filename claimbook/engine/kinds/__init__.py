@@ -151,6 +151,12 @@ def selected_subject(claim, data, absent: str):
     return subject, None
 
 
+def looked_for(data, claim, role: str, **where) -> str | None:
+    """What the selector of the claim's field ``role`` looked for in ``where`` (a benchmark, a
+    scenario) where it found nothing (None where it found results)."""
+    return select_for(data, claim, claim.get(role), role, where)[1]
+
+
 # The unit of a claim that compares two figures (a ratio, a gain, a lead) where it writes none:
 # a multiple ("2.5x"); "%" is its other unit.
 MULTIPLE = "x"
@@ -164,6 +170,11 @@ def multiple_unit(claim) -> str:
 def in_unit(ratio: float, unit: str) -> float:
     """A ratio in a comparing claim's unit: the multiple itself, or the lead in percent."""
     return ratio if unit == MULTIPLE else 100.0 * (ratio - 1.0)
+
+
+def as_ratio(figure: float, unit: str) -> float:
+    """A figure in a comparing claim's unit as the ratio it stands for (``in_unit`` undone)."""
+    return figure if unit == MULTIPLE else 1.0 + figure / 100.0
 
 
 def unmeasured(label: str, scenario: str, claimed, unit: str, detail: CaseDetail) -> Case:
@@ -319,6 +330,17 @@ MEASURE = Field(
     {"whole-system": "the systems' results as published", "per-gpu": "the results per GPU"},
 )
 MEASURES = ("whole-system", "per-gpu")
+
+
+def measure_of(claim) -> str:
+    """How a claim compares two sides of different sizes: its ``measure``, whole systems by default."""
+    return claim.get("measure") or "whole-system"
+
+
+def check_measure(claim) -> None:
+    """A claim's ``measure``, where it writes one, is one of ``MEASURES``."""
+    if claim.get("measure") is not None and claim.get("measure") not in MEASURES:
+        fail(claim, "measure", f"how the two sides are compared: {' or '.join(MEASURES)}")
 
 
 def used_only_by(item: Field, used, needs: str, with_figure: str = "") -> Field:

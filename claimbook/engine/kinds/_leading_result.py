@@ -20,7 +20,6 @@ from claimbook.engine.core import (
     label_of,
     rows_of,
     scenarios_of,
-    select_for,
     several,
     sizes_differ,
     where,
@@ -188,17 +187,15 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
     the subject has no result in one, what its selector looked for (``absent``)."""
     (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
     cases, combine = [], (claim.get("subject") or {}).get("combine")
-
-    def looked_for(**wanted) -> str:  # what the subject's selector looked for where it found nothing
-        return select_for(data, claim, claim.get("subject"), "subject", wanted)[1]
-
     for benchmark in benchmarks:
         if benchmark is not None and where(subject, benchmark=benchmark).empty:
-            absent.append(looked_for(benchmark=benchmark))
+            absent.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark))
         for scenario, own, rivals in _cells(claim, subject, field, benchmark):
             rivals = where(rivals, metric="throughput") if measure == "per-gpu" else rivals
             if own.empty:
-                absent.append(looked_for(benchmark=benchmark, scenario=scenario))
+                absent.append(
+                    kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario)
+                )
                 continue
             if benchmark is not None and len(own) > 1 and combine not in ("best", "each"):
                 raise SelectionError(several(claim, "subject", own, f"{benchmark} {scenario}"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 
 from claimbook.common import formatting
+from claimbook.engine import kinds
 from claimbook.engine.compare import per_gpu, per_watt, speedup
-from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, select_for, where
-from claimbook.engine.kinds import in_unit
+from claimbook.engine.core import Case, Data, benchmarks_of, best_row, label_of, where
 
 
 def value(row: pd.Series, measure: str) -> float | None:
@@ -68,10 +68,6 @@ def per_watt_ratio(subject: pd.Series, base: pd.Series) -> float | None:
     return mine / theirs if mine and theirs else None
 
 
-def _ratio_in(case: Case, unit: str) -> float:
-    return case.measured if unit == "x" else 1.0 + case.measured / 100.0
-
-
 def _inferred_note(cases: list[Case]) -> list[str]:
     by_side: dict[str, list[str]] = {}
     for case in cases:
@@ -99,7 +95,7 @@ def context_notes(cases: list[Case], unit: str, measure: str = "whole-system") -
         notes.append(
             "Per GPU, beside the whole systems (they differ in size): "
             + "; ".join(
-                f"{case.label} {formatting.case_figure(in_unit(case.detail.per_gpu_ratio, unit), unit)}"
+                f"{case.label} {formatting.case_figure(kinds.in_unit(case.detail.per_gpu_ratio, unit), unit)}"
                 for case in sized
             )
         )
@@ -108,7 +104,7 @@ def context_notes(cases: list[Case], unit: str, measure: str = "whole-system") -
         notes.append(
             "On a lower-is-better metric the gain is a speedup and a fall of the metric: "
             + "; ".join(
-                f"{case.label} {formatting.gain(_ratio_in(case, unit), case.detail.metric_change, case.detail.metric, False)}"
+                f"{case.label} {formatting.gain(kinds.as_ratio(case.measured, unit), case.detail.metric_change, case.detail.metric, False)}"
                 f" ({formatting.result(case.detail.subject_result, case.detail.units)} against "
                 f"{formatting.result(case.detail.baseline_result, case.detail.units)})"
                 for case in lower
@@ -252,9 +248,7 @@ def _absent_subject(claim, data: Data, found) -> list[str]:
         and case.scenario in named
     ]
     texts = [
-        select_for(
-            data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
-        )[1]
+        kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario)
         for scenario in absent
         for benchmark in benchmarks_of(claim)
     ]

@@ -213,10 +213,8 @@ def _describe_lead(claim: Claim, case: Case, unit: str) -> str:
 
 
 def _describe_outcome(claim: Claim, case: Case, unit: str) -> str:
-    ratio = case.measured if unit == "x" else 1.0 + case.measured / 100.0
-    return (
-        f"{_describe_lead(claim, case, unit)}: {outcome(ratio, _tie(claim))}, claimed {case.detail.expected}"
-    )
+    said = outcome(kinds.as_ratio(case.measured, unit), _tie(claim))
+    return f"{_describe_lead(claim, case, unit)}: {said}, claimed {case.detail.expected}"
 
 
 # -- the chart's line ------------------------------------------------------------------------------

@@ -27,7 +27,6 @@ from claimbook.engine.core import (
     chosen,
     each_label,
     label_of,
-    select_for,
     where,
 )
 from claimbook.engine.kinds._skeleton import Measuring, missing_said
@@ -164,10 +163,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     rows = where(subject, benchmark=benchmark, scenario=scenario)
     picked = kinds.subject_results(claim, rows, f"{benchmark} {scenario}")
     if len(picked) == 1 and picked[0] is None and claimed is not None:
-        _, why = select_for(
-            data, claim, claim.get("subject"), "subject", {"benchmark": benchmark, "scenario": scenario}
-        )
-        found.missing.append(why)
+        found.missing.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario))
     for row in picked:
         label = each_label(scenario, row, rows) if each else scenario
         _figure_case(claim, data, (benchmark, scenario, label), claimed, row, found)

@@ -251,8 +251,7 @@ def validate(claim: Claim) -> None:
     form.check(claim)
     if multiple_unit(claim) not in ("x", "%"):
         kinds.fail(claim, "unit", "a ratio is in x (times) or % (lead in percent)")
-    if claim.get("measure") is not None and claim.get("measure") not in kinds.MEASURES:
-        kinds.fail(claim, "measure", f"how the two sides are compared: {' or '.join(kinds.MEASURES)}")
+    kinds.check_measure(claim)
     for label, selector in _baselines(claim):
         validate_selector(dict(selector), f"{claim.where}: field baseline.{label}")
     if claim.get("prefer") is not None:
@@ -275,10 +274,6 @@ MATCHABLE = {*TIDY_COLUMNS, "family", "vendor", "form_factor", "benchmark", "gpu
     "location",
     "per_accelerator",
 }
-
-
-def _measure(claim: Claim) -> str:
-    return claim.get("measure") or "whole-system"
 
 
 def _baselines(claim: Claim) -> list[tuple[str, dict]]:
@@ -461,7 +456,7 @@ def _beside(claim: Claim, joint: pd.DataFrame, baseline: Baseline) -> list[str]:
             base_row, _ = _choose(chosen_base, claim.get("prefer"))
             if _not_measured(claim, row, base_row):
                 continue
-            ratio = ratio_context.ratio_of(row, base_row, _measure(claim))
+            ratio = ratio_context.ratio_of(row, base_row, kinds.measure_of(claim))
             measured = kinds.in_unit(ratio, unit)
             _, holds, _ = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
             found.append(
@@ -481,7 +476,7 @@ def _not_measured(claim: Claim, subject_row, base_row) -> str:
         return _ONE_SIDE
     if subject_row["units"] != base_row["units"]:
         return f"different units ({subject_row['units']} and {base_row['units']})"
-    if ratio_context.ratio_of(subject_row, base_row, _measure(claim)) is None:
+    if ratio_context.ratio_of(subject_row, base_row, kinds.measure_of(claim)) is None:
         return "a result without GPUs: no per-GPU figure"
     return ""
 
@@ -494,7 +489,7 @@ def _measure_case(
     the figures a reader expects beside it."""
     subject_row, base_row, how = pair
     unit = multiple_unit(claim)
-    ratio = ratio_context.ratio_of(subject_row, base_row, _measure(claim))
+    ratio = ratio_context.ratio_of(subject_row, base_row, kinds.measure_of(claim))
     measured = kinds.in_unit(ratio, unit)
     claimed, holds, judgment = form_of(claim).judge(claim, measured, ratio, baseline.label, scenario)
     crossed = across_divisions(subject_row["division"], base_row["division"])
@@ -563,7 +558,7 @@ def _best_of_class(claim: Claim, baseline: Baseline, label: str, scenario: str, 
     best_any = best_row(rows[(rows["location"] != subject_row["location"]).to_numpy(dtype=bool)])
     if best_any is None:
         return None, None
-    best_ratio = ratio_context.ratio_of(subject_row, best_any, _measure(claim))
+    best_ratio = ratio_context.ratio_of(subject_row, best_any, kinds.measure_of(claim))
     if best_ratio is None:  # the best of the class has no GPUs to count per GPU
         return best_any, None
     against_best = kinds.in_unit(best_ratio, multiple_unit(claim))
@@ -622,7 +617,7 @@ class _Ratio(Comparing):
         left_out = ratio_context.left_out_note(found.left_out, list(claim.get("match_on") or []))
         return [
             *_read_sentence(claim, judged, unit),
-            *ratio_context.context_notes(judged, unit, _measure(claim)),
+            *ratio_context.context_notes(judged, unit, kinds.measure_of(claim)),
             *found.context,
             *([left_out] if left_out else []),
             *found.beside,

@@ -32,7 +32,6 @@ from claimbook.engine.core import (
     chosen,
     pick,
     scenarios_of,
-    select_for,
     where,
 )
 from claimbook.engine.kinds import multiple_unit
@@ -279,8 +278,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     in_scenario = subject[subject["scenario"] == scenario]
     current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
     if current is None:
-        where = {"benchmark": benchmark, "scenario": scenario}
-        found.missing.append(select_for(data, claim, claim.get("subject"), "subject", where)[1])
+        found.missing.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario))
         earlier = f"no {scenario} result now"
     else:
         earlier = _earlier(claim, data, current, scenario, found)

@@ -229,9 +229,7 @@ def _pair_case(
     if little is None or big is None:
         note = f"no {'smaller' if little is None else 'larger'} configuration in {scenario}"
         role = "small" if little is None else "large"
-        _, why = select_for(
-            data, claim, claim.get(role), role, {"benchmark": benchmark, "scenario": scenario}
-        )
+        why = kinds.looked_for(data, claim, role, benchmark=benchmark, scenario=scenario)
         if why and named:
             found.missing.append(why)
     else:

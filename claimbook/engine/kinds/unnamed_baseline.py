@@ -110,12 +110,7 @@ def validate(claim: Claim) -> None:
     kinds.check_figures(claim)
     if not isinstance(claim.get("scenario"), str):
         kinds.fail(claim, "scenario", "the scenario of the figure")
-    if claim.get("measure") is not None and claim.get("measure") not in kinds.MEASURES:
-        kinds.fail(claim, "measure", f"how the two sides are compared: {' or '.join(kinds.MEASURES)}")
-
-
-def _measure(claim: Claim) -> str:
-    return claim.get("measure") or "whole-system"
+    kinds.check_measure(claim)
 
 
 def _reproduces(claim: Claim, ratio: float) -> bool:
@@ -177,7 +172,7 @@ def _candidate(group: pd.DataFrame, announcement, siblings, own_rows: dict) -> d
         theirs = best_row(group[group["scenario"] == scenario])
         ratio = None
         if mine is not None and theirs is not None and mine["units"] == theirs["units"]:
-            ratio = ratio_of(mine, theirs, _measure(sibling))
+            ratio = ratio_of(mine, theirs, kinds.measure_of(sibling))
         record[f"{scenario} result"] = None if theirs is None else float(theirs["result"])
         record[f"{scenario} ratio"] = ratio
         record[f"{scenario} reproduces"] = None if ratio is None else _reproduces(sibling, ratio)
@@ -257,9 +252,7 @@ def check(claim: Claim, data: Data):
     mine = own_rows.get(scenario)
     tables = {"candidates": table}
     if mine is None:
-        benchmark = benchmarks_of(claim)[0]
-        where = {"benchmark": benchmark, "scenario": scenario}
-        why = select_for(data, claim, claim.get("subject"), "subject", where)[1]
+        why = kinds.looked_for(data, claim, "subject", benchmark=benchmarks_of(claim)[0], scenario=scenario)
         return cannot_check(
             claim, f"The system has no published {scenario} result: {why}.", tables=tables, missing=[why]
         )
@@ -429,7 +422,7 @@ def _beside(claim: Claim, data: Data, mine: pd.Series, base_row: pd.Series) -> l
     """What a buyer reads beside the figure: the other reading of two sizes (per GPU beside whole
     systems, or whole systems beside per GPU), and the ratio against the best result of the
     natural baseline's class (its accelerator and size) by any submitter."""
-    measure = _measure(claim)
+    measure = kinds.measure_of(claim)
     notes = []
     if int(mine["total_accelerators"]) != int(base_row["total_accelerators"]):
         other = "per-gpu" if measure != "per-gpu" else "whole-system"
