@@ -20,6 +20,7 @@ from claimbook.engine.core import (
     chosen,
     finish,
     label_of,
+    rows_of,
 )
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.verdict import NOT_SUPPORTED, SUPPORTED
@@ -82,21 +83,21 @@ def with_figure(claim: Claim, readings: dict[str, list[Case]]) -> dict[str, list
 
 
 def verdict_of(
-    claim: Claim,
-    readings: dict[str, list[Case]],
-    rows,
-    codes: set,
-    notes: list,
-    tables: dict,
-    context=(),
-    context_notes=(),
-    missing=(),
+    claim: Claim, readings: dict[str, list[Case]], found: kinds.Findings, tables: dict, context=()
 ):
     """Judge each reading (all of its cases with a rival must lead, and reach the lead's figure
-    where the claim states one), then the claim."""
+    where the claim states one), then the claim; ``found``: the results the cases used, what the
+    subject's selector missed, the caveats and the card's context gathered on the way, and
+    ``context`` the cases shown beside the readings."""
     readings = with_figure(claim, readings)
     judged = {name: [case for case in cases if case.reaches is not None] for name, cases in readings.items()}
     cases = [case for cases in readings.values() for case in cases] + list(context)
+    rows, missing, codes, notes = (
+        rows_of(found.used),
+        tuple(dict.fromkeys(found.missing)),
+        found.codes,
+        found.notes,
+    )
     if not any(judged.values()):
         return _no_reading(claim, cases, missing, rows, tables, codes)
     if missing:
@@ -107,6 +108,7 @@ def verdict_of(
     verdict = _over_readings(judged, codes)
     every = [case for found in judged.values() for case in found]
     deciding = ([case for case in every if not case.reaches] or every)[0].label
+    context_notes = tuple(dict.fromkeys(found.context))
     if claim.claimed is not None:
         context_notes = (
             quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), multiple_unit(claim)),
@@ -299,14 +301,14 @@ def lead_case(
     own: pd.Series,
     rivals: pd.DataFrame,
     measure: str,
-    used: list,
-    table: list,
+    found: kinds.Findings,
     *,
     selected: bool,
 ) -> Case:
     """The subject's best result against the best of ``rivals`` (none: a case with no rival),
-    its pair added to ``used`` and its row to the leaders ``table``. ``selected``: the case
-    records the results it stands on (a reading of the claim, not the context one)."""
+    its pair added to the results ``found`` used and its row to their leaders table.
+    ``selected``: the case records the results it stands on (a reading of the claim, not the
+    context one)."""
     rivals, note = _rankable(own, rivals, measure)
     if note is None or rivals.empty:  # no figure of the subject's, or no rival to set it against
         return _unranked_case(label, scenario, own, note, selected=selected)
@@ -327,8 +329,8 @@ def lead_case(
         ahead=() if leads else _ahead(own, rivals, measure),
         note=note,
     )
-    used.append(pd.DataFrame([own, top]))
-    table.append(_leaders_row(label, detail, leads))
+    found.used.append(pd.DataFrame([own, top]))
+    found.table.append(_leaders_row(label, detail, leads))
     figure = (value / rival_value if higher else rival_value / value, "x", leads)
     chose = chosen("subject", own) + chosen("rival", top) if selected else ()
     return lead(label, scenario, figure, (own["location"], top["location"]), detail, chose)

@@ -10,7 +10,7 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds
-from claimbook.engine.core import Case, Data, SelectionError, cannot_check, rows_of, several, where
+from claimbook.engine.core import Case, Data, SelectionError, cannot_check, several, where
 from claimbook.engine.efficiency import pair_label, scaling_pairs
 from claimbook.engine.kinds._leading_common import LeadCase, lead, verdict_of
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
@@ -60,20 +60,21 @@ def check_efficiency(claim: Claim, data: Data):
     flagged = rivals[rivals["superlinear"]]
     eligible = rivals.drop(flagged.index)
     named = list(claim.get("scenarios") or own["scenario"])
-    readings, context, codes, notes = {}, [], {"derived-metric"}, []
-    for definition in claim.get("definitions"):
-        readings[definition["label"]] = _definition_cases(
-            claim, definition, eligible, own, (small, large), named, context, codes, notes
-        )
-    _flagged(flagged, own, named, margin, codes, notes)
-    rows = rows_of(
-        [
+    found = kinds.Findings(
+        codes={"derived-metric"},
+        used=[
             small[small["location"].isin(set(own["small_location"]))],
             large[large["location"].isin(set(own["large_location"]))],
-        ]
+        ],
     )
+    readings, context = {}, []
+    for definition in claim.get("definitions"):
+        readings[definition["label"]] = _definition_cases(
+            claim, definition, eligible, own, (small, large), named, context, found
+        )
+    _flagged(flagged, own, named, margin, found)
     tables = {"pairs": pairs.assign(own=pairs.index.isin(own.index))}
-    return verdict_of(claim, readings, rows, codes, notes, tables, context)
+    return verdict_of(claim, readings, found, tables, context)
 
 
 def _definition_cases(
@@ -84,11 +85,11 @@ def _definition_cases(
     configurations,
     named,
     context: list,
-    codes: set,
-    notes: list,
+    found: kinds.Findings,
 ) -> list[Case]:
     """One definition's cases: the claim's pair against the best eligible pair of each scenario;
-    a scenario the claim does not name goes to ``context`` (a caveat where the pair trails there)."""
+    a scenario the claim does not name goes to ``context`` (a caveat in ``found`` where the pair
+    trails there)."""
     if "beyond_gpus" in definition:
         field = eligible[eligible["large_gpus"] > int(definition["beyond_gpus"])]
     else:
@@ -109,8 +110,8 @@ def _definition_cases(
             continue
         context.append(replace(case, reaches=None))
         if case.reaches is False:
-            codes.add("other-scenarios")
-            notes.append(
+            found.codes.add("other-scenarios")
+            found.notes.append(
                 f"In {scenario}, which the claim does not name, {case.detail.leader} leads under "
                 f'"{definition["label"]}" ({pair_label(mine)} at {formatting.quantity(case.measured, "%")})'
             )
@@ -150,7 +151,7 @@ def _efficiency_case(label: str, scenario: str, mine: pd.Series, theirs: pd.Data
     return lead(label, scenario, (float(mine["efficiency_percent"]), "%", leads), evidence, detail)
 
 
-def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, codes: set, notes: list) -> None:
+def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, found: kinds.Findings) -> None:
     """Pairs above linear (plus the margin), left out of the field: said, and a caveat where one
     would beat the claim's pair in a scenario it names."""
     if any(
@@ -159,11 +160,11 @@ def _flagged(flagged: pd.DataFrame, own: pd.DataFrame, named, margin: float, cod
         > float(own[own["scenario"] == row["scenario"]]["efficiency_percent"].max())
         for _, row in flagged.iterrows()
     ):
-        codes.add("superlinear-baseline")
+        found.codes.add("superlinear-baseline")
     if flagged.empty:
         return
     highest = flagged.sort_values("efficiency_percent", ascending=False, kind="stable").head(3)
-    notes.append(
+    found.notes.append(
         f"{formatting.plural(len(flagged), 'pair')} above {formatting.stated(100 + margin, '%')} efficiency {'is' if len(flagged) == 1 else 'are'} "
         "shown but left out of the field"
         + (f"; the highest {len(highest)}: " if len(flagged) > len(highest) else ": ")

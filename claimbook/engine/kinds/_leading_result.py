@@ -18,7 +18,6 @@ from claimbook.engine.core import (
     cannot_check,
     gpus_said,
     label_of,
-    rows_of,
     scenarios_of,
     several,
     sizes_differ,
@@ -122,37 +121,25 @@ def check_result(claim: Claim, data: Data):
         return missing
     benchmarks = benchmarks_of(claim) or [None]
     measures = claim.get("measures") or ["whole-system"]
-    used, table, absent, context = [], [], [], []
+    found = kinds.Findings(codes={"derived-metric"} if "per-gpu" in measures else set())
     readings = {
-        MEASURE_NAMES[measure]: _measure_cases(
-            claim, data, (subject, field), (benchmarks, measure), (used, table, absent, context)
-        )
+        MEASURE_NAMES[measure]: _measure_cases(claim, data, (subject, field), (benchmarks, measure), found)
         for measure in measures
     }
-    codes, notes = {"derived-metric"} if "per-gpu" in measures else set(), []
     if benchmarks == [None]:
-        readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, used, table)
+        readings["within its own benchmark and scenario"] = _own_benchmark(data, subject, field, found)
     if "per-gpu" not in measures:
         beside = per_gpu_context(readings)
         if beside:
-            context.insert(0, beside)
-            codes.add("derived-metric")
+            found.context.insert(0, beside)
+            found.codes.add("derived-metric")
         if benchmarks == [None]:  # a reading over several benchmarks: the note says why the other
-            notes.append(SAME_MEASURE_NOTE)
+            found.notes.append(SAME_MEASURE_NOTE)
     if claim.get("scope") == "history":
         readings["against the earlier rounds the book has"] = _history(
-            claim, data, subject, benchmarks, codes, notes
+            claim, data, subject, benchmarks, found
         )
-    return verdict_of(
-        claim,
-        readings,
-        rows_of(used),
-        codes,
-        notes,
-        {"leaders": pd.DataFrame(table)},
-        context_notes=tuple(dict.fromkeys(context)),
-        missing=tuple(dict.fromkeys(absent)),
-    )
+    return verdict_of(claim, readings, found, {"leaders": pd.DataFrame(found.table)})
 
 
 def size_problems(claim: Claim, data: Data) -> list[str]:
@@ -181,19 +168,19 @@ def size_problems(claim: Claim, data: Data) -> list[str]:
     return []
 
 
-def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: tuple) -> list[Case]:
+def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: kinds.Findings) -> list[Case]:
     """One measure's cases: the subject's best against the field's best in each benchmark and
     scenario the claim names (or over all results, for a claim that names no benchmark); where
-    the subject has no result in one, what its selector looked for (``absent``)."""
-    (subject, field), (benchmarks, measure), (used, table, absent, context) = sides, what, found
+    the subject has no result in one, what its selector looked for (``found.missing``)."""
+    (subject, field), (benchmarks, measure) = sides, what
     cases, combine = [], (claim.get("subject") or {}).get("combine")
     for benchmark in benchmarks:
         if benchmark is not None and where(subject, benchmark=benchmark).empty:
-            absent.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark))
+            found.missing.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark))
         for scenario, own, rivals in _cells(claim, subject, field, benchmark):
             rivals = where(rivals, metric="throughput") if measure == "per-gpu" else rivals
             if own.empty:
-                absent.append(
+                found.missing.append(
                     kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario)
                 )
                 continue
@@ -202,12 +189,10 @@ def _measure_cases(claim: Claim, data: Data, sides: tuple, what: tuple, found: t
             best_own = best_of(own, measure)
             rivals = where(rivals, division=best_own["division"])  # a lead is judged within a division
             label = _case_label(claim, data, measure, benchmark, scenario, benchmarks)
-            cases.append(
-                lead_case(label, scenario or "", best_own, rivals, measure, used, table, selected=True)
-            )
+            cases.append(lead_case(label, scenario or "", best_own, rivals, measure, found, selected=True))
             second = ambiguity.close_second(own, best_own) if measure == "whole-system" else None
             if second is not None and combine == "best":
-                context.append(kinds.second_note(label, best_own, second[0], second[1]))
+                found.context.append(kinds.second_note(label, best_own, second[0], second[1]))
     return cases
 
 
@@ -223,7 +208,7 @@ def _case_label(claim: Claim, data: Data, measure: str, benchmark, scenario, ben
 
 
 def _own_benchmark(
-    data: Data, subject: pd.DataFrame, field: pd.DataFrame, used: list, table: list
+    data: Data, subject: pd.DataFrame, field: pd.DataFrame, found: kinds.Findings
 ) -> list[Case]:
     """The subject's best result against the best other result of its own benchmark and scenario."""
     best_own = best_of(subject, "whole-system")
@@ -233,9 +218,7 @@ def _own_benchmark(
         & (field["division"] == best_own["division"])
     ]
     label = f"{data.reference.display_name(best_own['benchmark'])} · {best_own['scenario']}"
-    return [
-        lead_case(label, best_own["scenario"], best_own, rivals, "whole-system", used, table, selected=False)
-    ]
+    return [lead_case(label, best_own["scenario"], best_own, rivals, "whole-system", found, selected=False)]
 
 
 def per_gpu_context(readings: dict[str, list[Case]]) -> str:
@@ -264,7 +247,7 @@ def _published(earlier: pd.Series) -> tuple[str, ...]:
 
 
 def _history(
-    claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, codes: set, notes: list
+    claim: Claim, data: Data, subject: pd.DataFrame, benchmarks, found: kinds.Findings
 ) -> list[Case]:
     """The subject against the best earlier-round figure the book has of the same kind."""
     earlier = data.earlier
@@ -275,7 +258,7 @@ def _history(
     if benchmarks and benchmarks[0] is not None:
         earlier = earlier[earlier["model"].map(data.reference.benchmark).isin(benchmarks)]
     tail = '; earlier rounds are not in the book, so "ever" is checked only that far'
-    top = _earlier_best(data, earlier, current_round, "result", (tail, codes, notes))
+    top = _earlier_best(data, earlier, current_round, "result", (tail, found))
     best_own = best_of(subject, "whole-system")
     if top is None:
         return [lead("earlier rounds", "", (None, "x", None), (best_own["location"],), LeadCase())]
@@ -293,17 +276,17 @@ def _history(
 
 def _earlier_best(data: Data, earlier: pd.DataFrame, current_round: str, column: str, said: tuple):
     """The best figure in ``column`` of the earlier rounds the book has (None: it has none),
-    with what ``said`` gathers (the note's tail, the codes, the notes): how far back the book
-    checks, and where the figure is only a vendor's."""
-    tail, codes, notes = said
-    codes.add("incomplete-data")
-    notes.append(rounds_note(data, current_round, tail))
+    with what ``said`` gathers (the note's tail, the findings): how far back the book checks,
+    and where the figure is only a vendor's."""
+    tail, found = said
+    found.codes.add("incomplete-data")
+    found.notes.append(rounds_note(data, current_round, tail))
     if earlier.empty:
         return None
     lower = column == "result" and not bool(earlier["higher_is_better"].iloc[0])
     top = earlier.sort_values(column, ascending=lower, kind="stable").iloc[0]
     if top["source_type"] == "vendor-announcement":
-        codes.add("vendor-source")
+        found.codes.add("vendor-source")
     return top
 
 
@@ -324,7 +307,7 @@ def check_gpus(claim: Claim, data: Data):
     others = field[
         ~field["organization"].eq(biggest["organization"]) | ~field["system"].eq(biggest["system"])
     ]
-    codes, notes = set(), []
+    found = kinds.Findings(used=[subject[subject["location"] == biggest["location"]]])
     cases = []
     if not others.empty:
         top = others.sort_values(["total_accelerators", "location"], ascending=[False, True]).iloc[0]
@@ -340,15 +323,14 @@ def check_gpus(claim: Claim, data: Data):
         )
     readings = {"this round": cases}
     if claim.get("scope") == "history":
-        readings.update(_gpus_history(data, biggest, codes, notes))
-    rows = rows_of([subject[subject["location"] == biggest["location"]]])
+        readings.update(_gpus_history(data, biggest, found))
     sizes = (
         field.groupby(["organization", "system"], as_index=False)["total_accelerators"]
         .max()
         .sort_values("total_accelerators", ascending=False)
         .head(10)
     )
-    return verdict_of(claim, readings, rows, codes, notes, {"largest_systems": sizes})
+    return verdict_of(claim, readings, found, {"largest_systems": sizes})
 
 
 def _size_case(
@@ -378,13 +360,13 @@ def _lead_against(label: str, figures: tuple, names: tuple, evidence: tuple, wha
     return lead(label, "", (measured, "x", leads), evidence, detail)
 
 
-def _gpus_history(data: Data, biggest: pd.Series, codes: set, notes: list) -> dict[str, list[Case]]:
+def _gpus_history(data: Data, biggest: pd.Series, found: kinds.Findings) -> dict[str, list[Case]]:
     """The subject's largest system against the largest the earlier rounds the book has."""
     earlier = data.earlier[
         (data.earlier["round"] != biggest["round"]) & data.earlier["total_accelerators"].notna()
     ]
     tail = '; "history" is checked only that far'
-    top = _earlier_best(data, earlier, biggest["round"], "total_accelerators", (tail, codes, notes))
+    top = _earlier_best(data, earlier, biggest["round"], "total_accelerators", (tail, found))
     if top is None:
         return {}
     return {
