@@ -89,7 +89,7 @@ def presence_check(claim: Claim, verdict: str, reason: str, **fields) -> Check:
 
 
 def decided(
-    claim: Claim, case: Case, reason: str, rows: pd.DataFrame, codes: set, notes: list, **fields
+    claim: Claim, case: Case, reason: str, rows: pd.DataFrame, found: kinds.Findings, **fields
 ) -> Check:
     """A presence judged on its one case: supported where it holds, not supported where it does
     not, cannot be checked where the data cannot tell."""
@@ -102,8 +102,8 @@ def decided(
         cases=(case,),
         deciding=case.label,
         rows=rows,
-        codes=codes,
-        notes=notes,
+        codes=found.codes,
+        notes=found.notes,
         **fields,
     )
 
@@ -166,7 +166,7 @@ def found_table(data: Data, rows: pd.DataFrame, field: str) -> pd.DataFrame:
     return grouped.reset_index()
 
 
-def detail_check(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> None:
+def detail_check(claim: Claim, rows: pd.DataFrame, found: kinds.Findings) -> None:
     """What the claim says about the results (software, number format, size) against the data."""
     detail = claim.get("detail") or {}
     for name, column in DETAILS.items():
@@ -175,16 +175,16 @@ def detail_check(claim: Claim, rows: pd.DataFrame, codes: set, notes: list) -> N
             continue
         values = states(rows, column)
         if not matches(pattern, values):
-            codes.add("detail-mismatch")
-            notes.append(
+            found.codes.add("detail-mismatch")
+            found.notes.append(
                 f"The claim names {detail.get(name + '_name', pattern)} as the {name}; the results state "
                 f"{'; '.join(values) or 'nothing'}"
             )
     if "gpus" in detail and not rows.empty:
         sizes = sorted({int(value) for value in rows["total_accelerators"]})
         if sizes != [int(detail["gpus"])]:
-            codes.add("different-size")
-            notes.append(
+            found.codes.add("different-size")
+            found.notes.append(
                 f"The claim implies {detail['gpus']} GPUs ({detail.get('gpus_name', 'the named system')}); "
                 f"the results are of {', '.join(map(str, sizes))} GPUs"
             )

@@ -49,26 +49,23 @@ def check_only(claim: Claim, data: Data):
     if refused:
         return refused
     field = claim.get("count") or "organization"
-    found = values_of(data, rows, field)
-    codes, notes = set(), []
+    values, found = values_of(data, rows, field), kinds.Findings()
     only = [str(value) for value in claim.get("only")]
-    extra = [value for value in found if value not in only]
-    absent = [value for value in only if value not in found]
+    extra = [value for value in values if value not in only]
+    absent = [value for value in only if value not in values]
     holds = not extra and not absent
-    case = counted(field, len(found), float(len(only)), field, holds, rows["location"])
-    detail_check(claim, rows, codes, notes)
+    case = counted(field, len(values), float(len(only)), field, holds, rows["location"])
+    detail_check(claim, rows, found)
     submitters = sorted(set(rows["organization"]))
     besides = f"; besides {', '.join(only)} there is {', '.join(extra)}" if extra else ""
     none_on = f"; none on {', '.join(absent)}" if absent else ""
     reason = (
-        f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(found) or 'none'} "
+        f"All {len(rows)} such results{division_note(rows)} are on {field} {', '.join(values) or 'none'} "
         f"(from {formatting.plural(len(submitters), 'submitter')}: {', '.join(submitters) or 'none'})"
         f"{besides}{none_on}."
     )
     evidence = rows_of([strongest(rows, field) if field != "category" else rows])
-    return decided(
-        claim, case, reason, evidence, codes, notes, tables={"found": found_table(data, rows, field)}
-    )
+    return decided(claim, case, reason, evidence, found, tables={"found": found_table(data, rows, field)})
 
 
 @dataclass(frozen=True)
@@ -104,11 +101,10 @@ def check_count(claim: Claim, data: Data):
     if refused:
         return refused
     field = claim.get("count")
-    codes, notes = set(), []
-    tables = {"found": found_table(data, rows, field)}
+    found, tables = kinds.Findings(), {"found": found_table(data, rows, field)}
     names = named_of(claim)
     claimed = None if claim.claimed is None else quantifiers.figure(claim.claimed).value
-    tally = _tally(claim, data, rows, field, names, notes, tables)
+    tally = _tally(claim, data, rows, field, names, found.notes, tables)
     case = counted(
         f"{field} count",
         tally.measured,
@@ -119,18 +115,16 @@ def check_count(claim: Claim, data: Data):
     )
     reason = tally.reason
     if tally.understates:
-        codes.add("understated")
+        found.codes.add("understated")
     readings = _definitions(claim, data, field, names)
     if readings:
         tables["definitions"] = pd.DataFrame(readings)
         if claimed is not None:
-            reason, case = _reread(claim, readings, case, codes, notes)
-    detail_check(claim, tally.kept, codes, notes)
+            reason, case = _reread(claim, readings, case, found)
+    detail_check(claim, tally.kept, found)
     if claimed is not None:
-        notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
-    return decided(
-        claim, case, reason, rows_of([_evidence(data, tally.kept, field)]), codes, notes, tables=tables
-    )
+        found.notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
+    return decided(claim, case, reason, rows_of([_evidence(data, tally.kept, field)]), found, tables=tables)
 
 
 def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
@@ -201,7 +195,7 @@ def _absent_reason(data: Data, field: str, absent: dict[str, list[str]]) -> str:
     return text
 
 
-def _reread(claim: Claim, readings: list[dict], case: Case, codes: set, notes: list) -> tuple[str, Case]:
+def _reread(claim: Claim, readings: list[dict], case: Case, found: kinds.Findings) -> tuple[str, Case]:
     """A count with several definitions: judged on the first, the others shown (and a caveat
     where the verdict would depend on which one a reader takes)."""
     claimed = quantifiers.figure(claim.claimed)
@@ -211,9 +205,9 @@ def _reread(claim: Claim, readings: list[dict], case: Case, codes: set, notes: l
     matching = [reading["definition"] for reading in other if holding[reading["definition"]]]
     differ = [reading for reading in other if holding[reading["definition"]] != holding[first["definition"]]]
     if (not holding[first["definition"]] and matching) or (holding[first["definition"]] and differ):
-        codes.add("definition-dependent")
+        found.codes.add("definition-dependent")
     if not holding[first["definition"]] and matching:
-        notes.append(f"The count is {claimed.text()} only if one counts {' or '.join(matching)}")
+        found.notes.append(f"The count is {claimed.text()} only if one counts {' or '.join(matching)}")
     described = "; ".join(f"{reading['definition']}: {reading['count']}" for reading in other)
     reason = (
         f"Counted as {first['definition']}: {first['count']} "

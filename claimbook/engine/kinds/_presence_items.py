@@ -85,7 +85,7 @@ def _earlier_of_benchmarks(data: Data, earlier: pd.DataFrame, rows: pd.DataFrame
     return same[same["organization"].isin(set(rows["organization"]))], said
 
 
-def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list) -> bool:
+def _first(claim: Claim, data: Data, rows: pd.DataFrame, found: kinds.Findings) -> bool:
     """A claim of being first: earlier rounds the book has should have no such result. A claim
     about an accelerator family (its ``rows`` name one) looks for that family's systems, placed by
     the systems of the current round; otherwise for the same submitters on the same benchmark.
@@ -94,18 +94,18 @@ def _first(claim: Claim, data: Data, rows: pd.DataFrame, codes: set, notes: list
     earlier = data.earlier
     if not earlier.empty:
         earlier = earlier[earlier["round"].map(round_order) < round_order(current)]
-    codes.add("incomplete-data")
+    found.codes.add("incomplete-data")
     if earlier.empty:
         # Nothing earlier to search: the first holds on what the book has, and says how far back.
-        notes.append(
+        found.notes.append(
             f"The book holds no result of a round before {current}, so it cannot search further back"
         )
         return False
     by = _earlier_of_families if "family" in (claim.get("rows") or {}) else _earlier_of_benchmarks
     same, said = by(data, earlier, rows)
-    notes.append(f"{_earlier_rounds_said(earlier)}{said}; rounds the book lacks cannot be searched")
+    found.notes.append(f"{_earlier_rounds_said(earlier)}{said}; rounds the book lacks cannot be searched")
     if not same.empty:
-        notes.append(
+        found.notes.append(
             "An earlier round has such a result: "
             + "; ".join(f"{row.organization} {row.system} {row.round}" for row in same.itertuples())
         )
@@ -175,12 +175,12 @@ def check_rows(claim: Claim, data: Data):
     rows, refused = selected_rows(claim, data)
     if refused:
         return refused
-    codes, notes = set(), []
-    detail_check(claim, rows, codes, notes)
-    earlier_found = bool(claim.get("history")) and _first(claim, data, rows, codes, notes)
+    found = kinds.Findings()
+    detail_check(claim, rows, found)
+    earlier_found = bool(claim.get("history")) and _first(claim, data, rows, found)
     ids = (claim.get("detail") or {}).get("result_id")
     if ids is not None:
-        return _result_ids(claim, rows, [str(item) for item in ids], codes, notes)
+        return _result_ids(claim, rows, [str(item) for item in ids], found)
     organizations = sorted(set(rows["organization"]))
     reason = (
         f"The data has {formatting.plural(len(rows), 'such result')}{division_note(rows)}: "
@@ -191,19 +191,19 @@ def check_rows(claim: Claim, data: Data):
     if earlier_found:
         reason += " An earlier round the book has already has such a result."
     case = counted("results", len(rows), None, "results", not earlier_found, rows["location"])
-    return decided(claim, case, reason, rows_of([rows]), codes, notes)
+    return decided(claim, case, reason, rows_of([rows]), found)
 
 
-def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, notes: list):
+def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], found: kinds.Findings):
     """Result IDs an announcement cites, against the IDs the summary carries for those results."""
     carried = sorted(set(rows["result_id"].astype(str)) - {"", "nan"})
     divisions = sorted(set(rows["division"]))
     if divisions == ["closed"]:
-        notes.append(
+        found.notes.append(
             f"The {len(rows)} results of those systems are all in the Closed division, as the citation says"
         )
     else:
-        notes.append(
+        found.notes.append(
             f"The results of those systems are in the {' and '.join(divisions)} division{'s' if len(divisions) > 1 else ''}"
         )
     if not carried:
@@ -213,8 +213,8 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
             f"empty), so it cannot tie {', '.join(ids)} to them; which system each ID is rests on the "
             "announcement (see the result ID table).",
             rows=rows_of([rows]),
-            codes=codes,
-            notes=notes,
+            codes=found.codes,
+            notes=found.notes,
         )
     absent = [item for item in ids if item not in carried]
     holds = not absent
@@ -228,22 +228,19 @@ def _result_ids(claim: Claim, rows: pd.DataFrame, ids: list[str], codes: set, no
         SUPPORTED if holds else NOT_SUPPORTED,
         reason,
         rows=rows_of([rows]),
-        codes=codes,
-        notes=notes,
+        codes=found.codes,
+        notes=found.notes,
     )
 
 
 def check_items(claim: Claim, data: Data):
     """Each item (a label and a selector, optionally a pattern its results must state) must be
     present; with ``holds_if: any`` one that holds is enough."""
-    cases, used, codes, notes, missing_texts = [], [], set(), [], []
+    found = kinds.Findings()
     for item in claim.get("items"):
-        case, rows, why = _item(claim, data, item, codes, notes)
-        if why:
-            missing_texts.append(why)
-        cases.append(case)
-        used.append(rows)
-    _shared_field(cases, codes, notes)
+        _item(claim, data, item, found)
+    _shared_field(found)
+    cases = found.cases
     failing = [case for case in cases if case.reaches is False]
     unfound = [case for case in cases if case.reaches is None]
     listed = "; ".join(
@@ -256,50 +253,54 @@ def check_items(claim: Claim, data: Data):
         for case in cases
     )
     reason = f"{len(cases) - len(failing)} of {len(cases)} hold: {listed}."
-    detail_check(claim, rows_of(used), codes, notes)
+    detail_check(claim, rows_of(found.used), found)
     verdict = NOT_SUPPORTED if failing else CANNOT_BE_CHECKED if unfound else SUPPORTED
     if claim.get("holds_if") == "any" and (failing or unfound) and any(case.reaches for case in cases):
         verdict, failing, unfound = SUPPORTED, [], []
         reason += " The claim names none of them, so one that holds is enough; the others are shown, not held against it."
     if not any(case.measured for case in cases):
-        return cannot_check(claim, reason, missing=missing_texts)
+        return cannot_check(claim, reason, missing=found.missing)
     return presence_check(
         claim,
         verdict,
         reason,
         cases=tuple(cases),
         deciding=(failing or unfound or cases)[0].label,
-        rows=rows_of(used),
-        codes=codes,
-        notes=notes,
-        missing=missing_texts,
+        rows=rows_of(found.used),
+        codes=found.codes,
+        notes=found.notes,
+        missing=found.missing,
     )
 
 
-def _item(claim: Claim, data: Data, item: dict, codes: set, notes: list):
-    """One item's case, its results, and what its selector looked for when it found none."""
+def _item(claim: Claim, data: Data, item: dict, found: kinds.Findings) -> None:
+    """One item's case and its results, and what its selector looked for when it found none."""
     selector = {
         k: v
         for k, v in item.items()
         if k not in ("label", "framework", "weights", "framework_name", "weights_name", *NAMED_DETAILS)
     }
     rows, why = select_for(data, claim, selector, f"item {item['label']}")
-    stated, detail_ok = _item_details(item, rows, codes, notes)
+    stated, detail_ok = _item_details(item, rows, found)
     holds = detail_ok if not rows.empty else None  # an item that finds no result cannot be checked
-    case = Case(
-        str(item["label"]),
-        "",
-        float(len(rows)),
-        None,
-        "results",
-        holds,
-        tuple(rows["location"]),
-        detail=ItemCase(note=why or "", stated=stated),
+    found.cases.append(
+        Case(
+            str(item["label"]),
+            "",
+            float(len(rows)),
+            None,
+            "results",
+            holds,
+            tuple(rows["location"]),
+            detail=ItemCase(note=why or "", stated=stated),
+        )
     )
-    return case, rows, why
+    found.used.append(rows)
+    if why:
+        found.missing.append(why)
 
 
-def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tuple[dict, bool]:
+def _item_details(item: dict, rows: pd.DataFrame, found: kinds.Findings) -> tuple[dict, bool]:
     """What an item's results state of each detail it names, and whether every pattern holds (a
     ``*_named`` pattern that does not only qualifies, as a caveat)."""
     detail_ok = True
@@ -311,7 +312,7 @@ def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tu
         values = stated[name] = states(rows, column)
         if not matches(pattern, values):
             detail_ok = False
-            notes.append(
+            found.notes.append(
                 f"{item['label']}: the claim says {item.get(name + '_name', pattern)}; the results state "
                 f"{'; '.join(values)}"
             )
@@ -319,22 +320,24 @@ def _item_details(item: dict, rows: pd.DataFrame, codes: set, notes: list) -> tu
         if detail_ok and named and not matches(named, values):
             # The pattern holds: the results are of that kind, but the summary does not record the
             # finer name the claim gives ("fp4", not "NVFP4"): not recorded, never "differs".
-            codes.add("not-recorded")
-            notes.append(
+            found.codes.add("not-recorded")
+            found.notes.append(
                 f"{item['label']}: the results state {'; '.join(values)}; the summary does not record whether "
                 f"that is {item.get(name + '_name', named)}"
             )
     return stated, detail_ok
 
 
-def _shared_field(cases: list[Case], codes: set, notes: list) -> None:
+def _shared_field(found: kinds.Findings) -> None:
     """Items of different benchmarks whose results state the very same framework (or weights):
     the field describes the system, so it cannot say which item used what."""
     for name in DETAILS:
-        stated = [tuple(case.detail.stated.get(name, ())) for case in cases if case.detail.stated.get(name)]
+        stated = [
+            tuple(case.detail.stated.get(name, ())) for case in found.cases if case.detail.stated.get(name)
+        ]
         if len(stated) > 1 and len(set(stated)) == 1:
-            codes.add("incomplete-data")
-            notes.append(
+            found.codes.add("incomplete-data")
+            found.notes.append(
                 f"Every item's results state the same {name} ({'; '.join(stated[0])}): the field describes the "
                 "whole system, so the summary cannot say which item used which"
             )
