@@ -43,7 +43,7 @@ Rules of the house:
   decision and chart line), never if-chains on the mode spread over functions; or it is one kind
   per mode. A field only some modes use says so (``Field.applies``, ``Field.needs``).
 - Every figure is read through ``claimbook.engine.quantifiers`` (the claim's ``quantifier``,
-  ``cases`` and ``within``; ``figure_fields`` declares them), never by a kind's own rule.
+  ``cases`` and ``within``; ``FIGURE_FIELDS`` declares them), never by a kind's own rule.
 - The fields every claim may have (id, title, statement, note, acknowledges ...) are
   ``claimbook.claims.fields.COMMON``; a kind lists only its own. Fields and case-table columns
   several kinds share are here (``BENCHMARK``, ``SUBJECT``, ``TOLERANCE`` ..., ``CASE_COLUMNS``).
@@ -362,21 +362,8 @@ def used_only_by(item: Field, used, needs: str, with_figure: str = "") -> Field:
     )
 
 
-def figure_fields(applies=None, needs: str = "") -> tuple[Field, ...]:
-    """The quantifier fields of a kind that judges figures: the word, the cases, within and the
-    tolerance, each used only where ``applies`` (the claims that state figures) says."""
-    if applies is None:
-        return (QUANTIFIER, CASES, WITHIN, TOLERANCE)
-
-    def both(other):
-        return lambda claim: applies(claim) and other(claim)
-
-    return (
-        replace(QUANTIFIER, applies=applies, needs=needs),
-        replace(CASES, applies=applies, needs=needs),
-        replace(WITHIN, applies=both(quantifiers.applies_within), needs=f"{needs}, quantifier: within"),
-        replace(TOLERANCE, applies=both(quantifiers.applies_tolerance), needs=f"{needs}, {TOLERANCE.needs}"),
-    )
+# The quantifier fields of a kind that judges figures: the word, the cases, within and the tolerance.
+FIGURE_FIELDS = (QUANTIFIER, CASES, WITHIN, TOLERANCE)
 
 
 CASE_COLUMNS = (

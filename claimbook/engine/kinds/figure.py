@@ -61,7 +61,7 @@ SPEC = kinds.KindSpec(
     ),
     optional=(
         kinds.Field("unit", "the unit the figure is stated in, as the claim words it"),
-        *kinds.figure_fields(),
+        *kinds.FIGURE_FIELDS,
         kinds.DIVISION,
         kinds.Field("scale", 'the claimed figure\'s unit in result units, e.g. 1000000 for "million"'),
     ),

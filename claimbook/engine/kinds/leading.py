@@ -167,7 +167,7 @@ SPEC = kinds.KindSpec(
                 "how the lead is stated",
                 {"x": "times the next best (the default)", "%": "ahead by, in percent"},
             ),
-            *kinds.figure_fields(),
+            *kinds.FIGURE_FIELDS,
         )
     ),
     example={

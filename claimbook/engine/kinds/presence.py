@@ -175,7 +175,7 @@ SPEC = kinds.KindSpec(
                 "claimed", "the claimed count, read by the claim's quantifier (exactly unless it says)"
             ),
             kinds.Field("unit", "the noun of the count, as the claim words it (partners)"),
-            *kinds.figure_fields(),
+            *kinds.FIGURE_FIELDS,
             kinds.Field("only", "the values the results must be on, exactly"),
             kinds.Field(
                 "items",

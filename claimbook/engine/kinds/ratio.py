@@ -169,7 +169,7 @@ SPEC = kinds.KindSpec(
                 "or {baseline label: {scenario: number}}",
             )
         ),
-        *(_form_field(item) for item in kinds.figure_fields()),
+        *(_form_field(item) for item in kinds.FIGURE_FIELDS),
         kinds.Field(
             "unit", "how the ratio is stated", {"x": "times (the default)", "%": "a lead in percent"}
         ),

@@ -117,7 +117,7 @@ SPEC = kinds.KindSpec(
         ),
     ),
     optional=(
-        *kinds.figure_fields(),
+        *kinds.FIGURE_FIELDS,
         kinds.SCENARIOS,
         kinds.Field(
             "unit", "how the gain is stated", {"x": "times (the default)", "%": "an improvement in percent"}

@@ -91,7 +91,7 @@ SPEC = kinds.KindSpec(
     ),
     optional=(
         kinds.Field("unit", "the unit of the claimed figure, as the claim words it (%)"),
-        *kinds.figure_fields(),
+        *kinds.FIGURE_FIELDS,
         kinds.DIVISION,
         SUPERLINEAR_MARGIN,
     ),

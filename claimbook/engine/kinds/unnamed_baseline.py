@@ -71,7 +71,7 @@ SPEC = kinds.KindSpec(
     ),
     optional=(
         kinds.Field("unit", "how the ratio is stated (x)"),
-        *kinds.figure_fields(),
+        *kinds.FIGURE_FIELDS,
         kinds.MEASURE,
         kinds.DIVISION,
     ),
