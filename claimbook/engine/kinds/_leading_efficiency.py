@@ -10,10 +10,10 @@ import pandas as pd
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
 from claimbook.engine import kinds
-from claimbook.engine.core import Case, Data, SelectionError, cannot_check, several, where
+from claimbook.engine.core import Case, Data, SelectionError, cannot_check, several
 from claimbook.engine.efficiency import pair_label, scaling_pairs
 from claimbook.engine.kinds._leading_common import LeadCase, lead, verdict_of
-from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN, configurations, superlinear
+from claimbook.engine.kinds.scaling import configurations, in_division, margin_of, superlinear
 
 
 def validate_efficiency(claim: Claim) -> None:
@@ -44,9 +44,8 @@ def check_efficiency(claim: Claim, data: Data):
     small, large, missing = configurations(claim, data)
     if missing is not None:
         return missing
-    margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
-    division = claim.get("division", "closed")
-    pairs = scaling_pairs(data.results if division == "any" else where(data.results, division=division))
+    margin = margin_of(claim)
+    pairs = scaling_pairs(in_division(claim, data))
     pairs = pairs.assign(efficiency_percent=100 * pairs["efficiency"])
     pairs = pairs.assign(superlinear=[superlinear(value, margin) for value in pairs["efficiency_percent"]])
     own = pairs[

@@ -135,6 +135,11 @@ def superlinear(efficiency_percent: float, margin: float = DEFAULT_SUPERLINEAR_M
     return efficiency_percent > 100.0 + margin
 
 
+def margin_of(claim: Claim) -> float:
+    """The points above 100% efficiency a claim still counts as linear (``superlinear_margin``)."""
+    return float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
+
+
 # The two configurations of a pair: the claim's field, and what it is in words.
 SIDES = (("small", "smaller configuration"), ("large", "larger configuration"))
 
@@ -159,7 +164,7 @@ def _picked(claim: Claim, sides: tuple, scenario: str, case: str) -> tuple:
     )
 
 
-def _in_division(claim: Claim, data: Data) -> pd.DataFrame:
+def in_division(claim: Claim, data: Data) -> pd.DataFrame:
     """The results of the claim's division (every result for ``division: any``)."""
     division = claim.get("division", "closed")
     return data.results if division == "any" else data.results[data.results["division"] == division]
@@ -181,7 +186,7 @@ class _Scaling(Measuring):
         small, large, missing = configurations(claim, data)
         if missing is not None:
             return missing
-        margin = float(claim.get("superlinear_margin", DEFAULT_SUPERLINEAR_MARGIN))
+        margin = margin_of(claim)
         named = list(claim.get("scenarios"))
         present = [name for name in SCENARIOS if name in set(small["scenario"]) & set(large["scenario"])]
         for scenario in named + [name for name in present if name not in named]:
@@ -315,7 +320,7 @@ def _other_scenarios(claim: Claim, data: Data, findings: _Findings) -> set[str]:
     ]
     if short:
         findings.codes.add("other-scenarios")
-    results = _in_division(claim, data)
+    results = in_division(claim, data)
     for case in short:
         own = next(pair for pair in findings.pairs if pair["scenario"] == case.scenario)
         sizes = {"small_gpus": own["small_gpus"], "large_gpus": own["large_gpus"]}
@@ -369,7 +374,7 @@ def _own_pairs(claim: Claim, data: Data) -> list[dict]:
 def charts(check, data: Data) -> list:
     """Every scaling pair's efficiency in each scenario the claim states a figure for, the
     claim's own pair drawn large (a pair of summed results too, its counts in its systems)."""
-    pairs = scaling_pairs(_in_division(check.claim, data))
+    pairs = scaling_pairs(in_division(check.claim, data))
     own = _own_pairs(check.claim, data)
     known = set(zip(pairs["small_location"], pairs["large_location"]))
     added = [pair for pair in own if (pair["small_location"], pair["large_location"]) not in known]
