@@ -224,19 +224,24 @@ def normalise(rows: list[dict]) -> list[dict]:
     return cleaned
 
 
+def _published(checks, chapter: str) -> list[dict]:
+    return normalise([row for check in checks for row in rows_for(check, chapter)])
+
+
 def publish(checks, chapter: str):
     """Record a chapter's checks for the build (in a cell tagged ``remove-cell``)."""
-    rows = normalise([row for check in checks for row in rows_for(check, chapter)])
     notebook_records.publish(
-        KIND, rows, COLUMNS, ("claim", "scenario", "claimed", "measured", "unit", "verdict")
+        KIND,
+        _published(checks, chapter),
+        COLUMNS,
+        ("claim", "scenario", "claimed", "measured", "unit", "verdict"),
     )
 
 
 def foretold(checks, chapter: str) -> list[dict]:
     """The rows a page that publishes ``checks`` for ``chapter`` records, as ``collect`` reads
     them back: what the build expects of a page still running (the page says, once it ran)."""
-    rows = normalise([row for check in checks for row in rows_for(check, chapter)])
-    return normalise(notebook_records.as_recorded(rows, COLUMNS))
+    return normalise(notebook_records.as_recorded(_published(checks, chapter), COLUMNS))
 
 
 def collect(notebook_path: str | os.PathLike) -> list[dict]:

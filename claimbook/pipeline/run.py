@@ -361,14 +361,13 @@ class _Ahead:
     def __init__(self, staged: Staged, registry, executed: frozenset, later: frozenset):
         from claimbook.common.paths import CLAIM_TEMPLATE
 
-        self.generated = staged.generated
+        self.generated, self.registry = staged.generated, registry
         pages = [job for job in staged.pages if job.name in executed and job.claims]
         self.claims = {job.name: job.claims[0] for job in pages}
         self.possible = all(job.template == CLAIM_TEMPLATE and len(job.claims) == 1 for job in pages)
         self.executed, self.not_read = executed, executed & later
         self.foretold: dict | None = None
         self._lock, self._stopped = threading.Lock(), False
-        self.registry = registry
 
     def assemble(self, checks: dict, assemble: Callable):
         """The book assembled with the rows foretold (None where it cannot be, or failed)."""
