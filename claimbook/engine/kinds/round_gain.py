@@ -19,21 +19,9 @@ import pandas as pd
 from claimbook.claims.drafting import Drafting, Proposal
 from claimbook.claims.registry import Claim
 from claimbook.common import formatting
-from claimbook.engine import kinds, quantifiers
+from claimbook.engine import core, kinds, quantifiers
 from claimbook.engine.compare import metric_change
-from claimbook.engine.core import (
-    Case,
-    CaseDetail,
-    Data,
-    across_divisions,
-    benchmarks_of,
-    best_row,
-    cannot_check,
-    chosen,
-    pick,
-    scenarios_of,
-    where,
-)
+from claimbook.engine.core import Case, CaseDetail, Data, where
 from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._skeleton import Comparing
 from claimbook.engine.verdict import CANNOT_BE_CHECKED, NOT_SUPPORTED, SUPPORTED, matches
@@ -230,9 +218,9 @@ class _RoundGain(Comparing):
     findings = Found
 
     def gather(self, claim: Claim, data: Data, subject, found) -> None:
-        benchmark = benchmarks_of(claim)[0]
+        benchmark = core.benchmarks_of(claim)[0]
         subject = subject[subject["benchmark"] == benchmark]
-        for scenario in scenarios_of(claim, subject["scenario"]):
+        for scenario in core.scenarios_of(claim, subject["scenario"]):
             _scenario(claim, data, subject, (benchmark, scenario), found)
         _check_stated_current(claim, subject, found.codes, found.notes)
 
@@ -276,7 +264,7 @@ def _scenario(claim: Claim, data: Data, subject, at: tuple, found) -> None:
     benchmark, scenario = at
     claimed = quantifiers.figure_for(claim, scenario)
     in_scenario = subject[subject["scenario"] == scenario]
-    current = pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
+    current = core.pick(in_scenario, claim.get("subject"), "subject", claim, f"{benchmark} {scenario}")
     if current is None:
         found.missing.append(kinds.looked_for(data, claim, "subject", benchmark=benchmark, scenario=scenario))
         earlier = f"no {scenario} result now"
@@ -354,7 +342,7 @@ def _measure(claim: Claim, scenario: str, claimed, current: pd.Series, earlier: 
     gain = current["result"] / earlier["result"] if higher else earlier["result"] / current["result"]
     unit = multiple_unit(claim)
     measured = kinds.in_unit(gain, unit)
-    crossed = across_divisions(earlier["division"], current["division"])
+    crossed = core.across_divisions(earlier["division"], current["division"])
     judgment = (
         None if claimed is None or crossed else quantifiers.judge(quantifiers.read(claim), measured, claimed)
     )
@@ -373,7 +361,7 @@ def _measure(claim: Claim, scenario: str, claimed, current: pd.Series, earlier: 
         cross_division=crossed,
         judgment=judgment,
     )
-    evidence, selected = (current["location"],), chosen("subject", current)
+    evidence, selected = (current["location"],), core.chosen("subject", current)
     value, holds = getattr(claimed, "value", None), getattr(judgment, "holds", None)
     found.cases.append(Case(scenario, scenario, measured, value, unit, holds, evidence, selected, detail))
     found.used.append(pd.DataFrame([current]))
@@ -435,7 +423,7 @@ def _no_earlier(claim: Claim, found: Found, tables: dict):
             f"({listed}); they cannot be set against the result of a named system."
         )
         found.codes.add("no-system-size")
-    return cannot_check(claim, reason, tables=tables, codes=found.codes, missing=found.missing)
+    return core.cannot_check(claim, reason, tables=tables, codes=found.codes, missing=found.missing)
 
 
 def charts(check, data: Data) -> list:
@@ -458,7 +446,7 @@ def _check_stated_current(claim: Claim, subject: pd.DataFrame, codes: set, notes
     stated = claim.get("stated_current") or {}
     wrong = []
     for scenario, value in stated.items():
-        row = best_row(subject[subject["scenario"] == scenario])
+        row = core.best_row(subject[subject["scenario"] == scenario])
         if row is not None and not matches(float(row["result"]), float(value)):
             wrong.append(
                 f"{scenario}: stated {formatting.quantity(float(value))}, published {formatting.quantity(float(row['result']))}"
