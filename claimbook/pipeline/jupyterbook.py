@@ -494,8 +494,13 @@ def _system_line(where, cause: str) -> HtmlError:
     return HtmlError(f"jupyter-book could not write the HTML: {where}: {cause}")
 
 
-def site_digest(book: Path) -> str:
-    """What the HTML is made from: every staged source file (the cache file aside)."""
+# The book's own Sphinx extensions (``claimbook/*/sphinx_*.py``): what they write is part of the site.
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def site_digest(book: Path, package: Path = PACKAGE) -> str:
+    """What the HTML is made from: every staged source file (the cache file aside), and the code
+    of the book's Sphinx extensions in ``package`` (a site made by other code is made again)."""
     import hashlib
 
     digest = hashlib.sha256()
@@ -503,6 +508,9 @@ def site_digest(book: Path) -> str:
         if relative.name != "cache.json":
             digest.update(relative.as_posix().encode())
             digest.update((book / relative).read_bytes())
+    for extension in sorted(package.glob("*/sphinx_*.py")):
+        digest.update(b"\0" + extension.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(extension.read_bytes())
     return digest.hexdigest()
 
 

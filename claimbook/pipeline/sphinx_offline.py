@@ -63,6 +63,8 @@ def setup(app):
     app.connect("builder-inited", _keep_compiled_templates)
     # Page titles from the registries are text in the theme's templates too (claimbook.present.sphinx_text).
     app.setup_extension("claimbook.present.sphinx_text")
+    # The front page's ledger is left out of the search index (claimbook.present.sphinx_unindexed).
+    app.setup_extension("claimbook.present.sphinx_unindexed")
     # A rebuild's site is the site a build from nothing makes (claimbook.pipeline.sphinx_same_site).
     app.setup_extension("claimbook.pipeline.sphinx_same_site")
     app.connect("build-finished", _ship_vega)

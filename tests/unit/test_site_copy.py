@@ -4,12 +4,15 @@ everything but the theme's translation catalogs, which no page or script reads."
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from claimbook.pipeline import jupyterbook
+from tests.helpers.project import ROOT
 
 THEME = (
     Path(importlib.util.find_spec("sphinx_book_theme").origin).parent
@@ -50,3 +53,38 @@ def test_a_book_s_own_file_among_them_keeps_the_folder_published(site, tmp_path)
     assert "_static/locales/own.txt" in published
     theirs = sorted(path.relative_to(THEME.parent).as_posix() for path in THEME.rglob("*"))
     assert set(theirs) <= {name.removeprefix("_static/") for name in published}
+
+
+def test_the_site_is_made_again_when_the_book_s_sphinx_extensions_change(tmp_path):
+    """The site's stamp covers the staged sources and the code of the book's Sphinx extensions
+    (``*/sphinx_*.py`` of the package), and nothing else of the package."""
+    book = tmp_path / "book"
+    (book / "book").mkdir(parents=True)
+    for name, text in (
+        ("_config.yml", "title: t\n"),
+        ("_toc.yml", "root: book/index\n"),
+        ("book/index.md", "# i\n"),
+    ):
+        (book / name).write_text(text)
+    package = tmp_path / "package"
+    (package / "present").mkdir(parents=True)
+    extension, other = package / "present" / "sphinx_thing.py", package / "present" / "blocks.py"
+    extension.write_text("A = 1\n")
+    other.write_text("B = 1\n")
+    first = jupyterbook.site_digest(book, package)
+    other.write_text("B = 2\n")
+    assert jupyterbook.site_digest(book, package) == first
+    extension.write_text("A = 2\n")
+    second = jupyterbook.site_digest(book, package)
+    assert second != first
+    (book / "book" / "index.md").write_text("# j\n")
+    assert jupyterbook.site_digest(book, package) not in (first, second)
+    # Every extension of the package the book's configuration loads, and those it sets up, is one.
+    found = {
+        path.relative_to(jupyterbook.PACKAGE.parent).with_suffix("").as_posix().replace("/", ".")
+        for path in jupyterbook.PACKAGE.glob("*/sphinx_*.py")
+    }
+    configured = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["extra_extensions"]
+    offline = (jupyterbook.PACKAGE / "pipeline" / "sphinx_offline.py").read_text()
+    loaded = {*configured, *re.findall(r'setup_extension\("(claimbook\.[\w.]+)"\)', offline)}
+    assert len(loaded) >= 4 and loaded <= found, sorted(loaded - found)
