@@ -37,11 +37,21 @@ def _without_emptied_words(app):
     every page is indexed and before the index is written); no page of its own."""
     indexer = getattr(app.builder, "indexer", None)
     if indexer is not None and app.env is not None:
+        prune_with_a_set(indexer)
         indexer.prune(app.env.all_docs)  # (as Sphinx does before writing it: pages gone, gone)
         for mapping in (getattr(indexer, "_mapping", {}), getattr(indexer, "_title_mapping", {})):
             for word in [word for word, pages in mapping.items() if not pages]:
                 del mapping[word]
     return []
+
+
+def prune_with_a_set(indexer) -> None:
+    """``indexer.prune(pages)`` with the pages as a set, this call and Sphinx's own before it
+    writes the index: Sphinx gives its dict of documents, and a word's pages intersected with a
+    dict walk the whole dict, once per word (0.06 s of a build at 366 claims); with a set, the
+    word's own pages. The same pages are kept."""
+    prune = type(indexer).prune
+    indexer.prune = lambda pages: prune(indexer, pages if isinstance(pages, (set, frozenset)) else set(pages))
 
 
 def setup(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,59 @@ def test_the_book_s_front_page_is_indexed_by_its_prose_not_its_ledger(built_book
     assert indexed <= stems, f"indexed from the ledger: {sorted(indexed - stems)[:20]}"
     ledger_words = {word for ledger in ledgers for word in language.split(re.sub(r"<[^<]+?>", " ", ledger))}
     assert {language.stem(word).lower() for word in ledger_words} - stems, "no word of the ledger's own"
+
+
+def test_a_page_gone_leaves_the_index_as_a_build_from_nothing_makes_it(tmp_path):
+    """The book's pruning of the index (``sphinx_same_site``: emptied words gone, pages as a set): once a page is
+    removed, a rebuild's index is the index of a build from nothing."""
+    extensions = ["claimbook.pipeline.sphinx_same_site"]
+    source = tmp_path / "rebuilt" / "source"
+    source.mkdir(parents=True)
+    (source / "conf.py").write_text(f"extensions = {['myst_parser', *extensions]!r}\n")
+    pages = {
+        "index": "# Home\n\nwombatry\n\n```{toctree}\ngone\nkept\n```\n",
+        "gone": "# Gone\n\nplatypodes wombatry\n",
+        "kept": "# Kept\n\nechidnas\n",
+    }
+    for name, text in pages.items():
+        (source / f"{name}.md").write_text(text)
+    site = tmp_path / "rebuilt" / "html"
+    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source), str(site)]
+    assert subprocess.run(command, capture_output=True, check=False).returncode == 0
+    assert "gone" in searchindex(site)["docnames"]
+    (source / "gone.md").unlink()
+    (source / "index.md").write_text(pages["index"].replace("gone\n", ""))
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rebuilt = searchindex(site)
+    fresh = tmp_path / "fresh" / "source"
+    shutil.copytree(source, fresh)
+    fresh_site = tmp_path / "fresh" / "html"
+    fresh_command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(fresh), str(fresh_site)]
+    assert subprocess.run(fresh_command, capture_output=True, check=False).returncode == 0
+    assert "gone" not in rebuilt["docnames"] and not any(
+        term.startswith("platypod") for term in rebuilt["terms"]
+    )
+    assert rebuilt == searchindex(fresh_site)
+
+
+class _Indexer:
+    """An index that records what ``prune`` was given."""
+
+    def __init__(self):
+        self.given = []
+
+    def prune(self, pages):
+        self.given.append(pages)
+
+
+def test_the_index_is_pruned_with_a_set_of_pages():
+    from claimbook.pipeline.sphinx_same_site import prune_with_a_set
+
+    indexer = _Indexer()
+    prune_with_a_set(indexer)
+    indexer.prune({"a": 1.0, "b": 2.0})  # (Sphinx's documents: a dict)
+    kept = frozenset({"a"})
+    indexer.prune(kept)
+    assert indexer.given == [{"a", "b"}, kept] and isinstance(indexer.given[0], set)
+    assert indexer.given[1] is kept
