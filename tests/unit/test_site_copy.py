@@ -88,3 +88,32 @@ def test_the_site_is_made_again_when_the_book_s_sphinx_extensions_change(tmp_pat
     offline = (jupyterbook.PACKAGE / "pipeline" / "sphinx_offline.py").read_text()
     loaded = {*configured, *re.findall(r'setup_extension\("(claimbook\.[\w.]+)"\)', offline)}
     assert len(loaded) >= 4 and loaded <= found, sorted(loaded - found)
+
+
+def test_the_site_stamp_names_the_versions_of_what_writes_the_site(tmp_path, monkeypatch):
+    """``site_software`` gives the version importlib.metadata gives of each distribution listed;
+    every Sphinx extension jupyter-book loads for the book's configuration is listed (or the
+    book's own); another version makes another stamp."""
+    from importlib import metadata
+
+    from jupyter_book.config import get_final_config
+
+    said = dict(item.split("==") for item in jupyterbook.site_software().split()[1:])
+    expected = {
+        re.sub(r"[-_.]+", "_", name).lower(): metadata.version(name)
+        for name in jupyterbook.SITE_DISTRIBUTIONS
+    }
+    assert said == expected
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    final, _ = get_final_config(user_yaml=config, cli_config={"latex_individualpages": False}, sourcedir=ROOT)
+    providers = metadata.packages_distributions()
+    listed = {name.lower().replace("_", "-") for name in jupyterbook.SITE_DISTRIBUTIONS}
+    for extension in final["extensions"]:
+        names = {name.lower().replace("_", "-") for name in providers.get(extension.split(".")[0], [])}
+        assert names & (listed | {"claimbook"}), f"{extension} ({names}) is not in SITE_DISTRIBUTIONS"
+    book = tmp_path / "book"
+    (book / "book").mkdir(parents=True)
+    (book / "book" / "index.md").write_text("# i\n")
+    first = jupyterbook.site_digest(book)
+    monkeypatch.setattr(jupyterbook, "site_software", lambda: "3.11.7 sphinx==0.0")
+    assert jupyterbook.site_digest(book) != first
