@@ -46,7 +46,8 @@ UNTRACKED_DATA = ("raw",)
 def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
     """Everything a book is made of besides its pages: the package code (the ledger, the
     scorecard, the generated pages are made in the build), the registries, the data, the book's
-    hand-written sources, the pins."""
+    hand-written sources, the pins, and the versions of what writes the site as installed
+    (``jupyterbook.site_software``: a site made by other software is made again)."""
     inputs = {
         "pages": page_digests_,
         "overrides": overrides,
@@ -54,6 +55,7 @@ def assembly_digest(root: Path, page_digests_: dict, overrides: dict) -> str:
         "config": digests.file_digest(root / CONFIG_FILE),
         "data": digests.folder_digest(root / "data", skip=UNTRACKED_DATA),
         "environment": digests.environment_digest(),
+        "site": jupyterbook.site_software(),
         "book": {
             path.relative_to(root / BOOK_DIR).as_posix(): digests.file_digest(path)
             for path in sorted((root / BOOK_DIR).rglob("*"))

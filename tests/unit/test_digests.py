@@ -84,6 +84,21 @@ def test_a_fetched_file_in_the_ignored_raw_folder_leaves_the_assembly_digest_as_
     assert assembly_digest(tmp_path, {}, {}) != before
 
 
+def test_another_version_of_what_writes_the_site_changes_the_assembly_digest(tmp_path, monkeypatch):
+    """A plain rebuild answers "nothing changed" only for the very book: Sphinx, the theme or
+    another part of the site's software installed at another version is not that book."""
+    from claimbook.pipeline import jupyterbook
+    from claimbook.pipeline.cache import assembly_digest
+
+    (tmp_path / "_config.yml").write_text("title: x\n", encoding="utf-8")
+    (tmp_path / "book").mkdir()
+    before = assembly_digest(tmp_path, {}, {})
+    assert assembly_digest(tmp_path, {}, {}) == before
+    software = jupyterbook.site_software()
+    monkeypatch.setattr(jupyterbook, "site_software", lambda: software.replace("sphinx==", "sphinx==0."))
+    assert assembly_digest(tmp_path, {}, {}) != before
+
+
 def test_a_page_depends_on_the_html_templates_its_modules_write_with(tmp_path, monkeypatch):
     """The templates of ``claimbook.present.templating`` are read as a page runs: an edit of one
     changes the digest of every page whose code writes HTML with them."""
