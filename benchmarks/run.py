@@ -324,6 +324,13 @@ def only_scale(args) -> None:
             f"{entry['claims']:>6}  {entry['pages']:>5}  {entry['cold_s']:6.1f}  {entry['cold_cpu_s']:10.1f}"
             f"  {entry['cold_peak_rss_mib']:17.0f}  {entry['noop_s']:6.2f}  {entry['one_claim_change_s']:18.2f}"
         )
+    paired = measured["one_claim_change_paired"]
+    if paired:
+        print(
+            f"one claim changed, {paired['rounds']} rounds alternating: median {paired['small_median_s']:.2f} s"
+            f" at {measured['sizes'][0]['claims']} claims, {paired['large_median_s']:.2f} s at "
+            f"{measured['sizes'][1]['claims']} (ratio {paired['ratio']:.2f}; goal <= 1.5)"
+        )
     print(f"one more claim page: +{measured['cold_s_per_added_page']:.2f} s cold (goal <= 0.25)")
     for entry in measured["sizes"]:
         if "preview" in entry:
@@ -424,13 +431,51 @@ def book_at_scale(
             # The analyst's other loop at this size: the preview, a claim's figure edited.
             sizes[-1]["preview"] = preview_measure(copy, environment, max(repeat, 3))
     small, large = sizes
+    # (the goal's ratio is the one-round book's; a book of several rounds is measured for its size)
+    paired = (
+        paired_changes(folder / "scale-small", (copy, environment), PAIRED_ROUNDS) if rounds == 1 else None
+    )
     return {
         "rounds": rounds,
         "sizes": sizes,
+        "one_claim_change_paired": paired,
         "cold_s_per_added_page": (large["cold_s"] - small["cold_s"]) / (large["pages"] - small["pages"]),
         "cold_cpu_s_per_added_page": (large["cold_cpu_s"] - small["cold_cpu_s"])
         / (large["pages"] - small["pages"]),
         "cold_s_per_page": [entry["cold_s"] / entry["pages"] for entry in sizes],
+    }
+
+
+PAIRED_ROUNDS = 7
+
+
+def paired_changes(folder: Path, large: tuple[Path, dict], rounds: int) -> dict:
+    """One claim changed in the real book (a copy of its own in ``folder``, built first) and in
+    the ``large`` book, one after the other ``rounds`` times: the machine's load meanwhile
+    weighs on both sizes alike, which the best of a few runs of each, minutes apart, does not
+    (it moved the ratio by a tenth from one run to the next). Each size's times and median, and
+    the ratio of the medians. A first round warms both and is not counted."""
+    import statistics
+
+    small = fresh_copy(folder)
+    give_vega_bundle(small[0])
+    claimbook = [PYTHON, "-m", "claimbook", "build"]
+    run(claimbook + ["--force"], small[0], small[1])
+    times: dict[str, list[float]] = {"small": [], "large": []}
+    for index in range(rounds + 1):
+        for name, (copy, environment) in (("small", small), ("large", large)):
+            change_one_claim(copy, name == "large", index)
+            seconds = run(claimbook, copy, environment)[0]
+            if index:
+                times[name].append(round(seconds, 3))
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    return {
+        "rounds": rounds,
+        "small_s": times["small"],
+        "large_s": times["large"],
+        "small_median_s": medians["small"],
+        "large_median_s": medians["large"],
+        "ratio": medians["large"] / medians["small"],
     }
 
 
