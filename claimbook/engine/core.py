@@ -94,7 +94,11 @@ class Data:
 
     def for_claim(self, claim: Claim) -> Data:
         """The data a claim is judged on: its announcement's round's results, never another's."""
-        announcement = self.registry.announcements.get(claim.announcement)
+        return self.for_announcement(claim.announcement)
+
+    def for_announcement(self, name: str) -> Data:
+        """The data the claims of announcement ``name`` are judged on: its round's results."""
+        announcement = self.registry.announcements.get(name)
         wanted = announcement.round if announcement is not None else None
         if wanted is None or self.rounds is None:
             return self

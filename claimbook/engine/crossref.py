@@ -4,12 +4,14 @@ neither side mentions."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from dataclasses import dataclass
 
 import pandas as pd
 
-from claimbook.claims.registry import Claim
-from claimbook.engine import check_cache
+from claimbook.engine import check_cache, notebook_records
 from claimbook.engine.core import label_of
 from claimbook.inputs.schema import CITED_COLUMNS
 
@@ -25,16 +27,47 @@ class Meeting:
 
 @dataclass(frozen=True)
 class Leaf:
-    """What this page reads of a check or of one of its parts: its claim, verdict and measured
-    figures, the results it rests on, and, where it sets a subject against a baseline case by
-    case, its cases and the rows it used (the comparisons and the citation show them)."""
+    """What this page reads of a check or of one of its parts: its claim (by id, announcement and
+    the title a table gives it, never the claim itself: ``reading``'s digest must hold all the
+    page reads), verdict and measured figures, the results it rests on, and, where it sets a
+    subject against a baseline case by case, its cases and the rows it used (the comparisons and
+    the citation show them)."""
 
-    claim: Claim
+    claim_id: str
+    announcement: str
+    title: str  # ``claim_title``
     verdict: str
     measured: str  # ``Check.measured_range()``
     locations: tuple[str, ...]  # the Locations of the results it used, in the order it used them
-    cases: tuple = ()  # a sided leaf's cases
+    cases: tuple[SidedCase, ...] = ()  # a sided leaf's cases
     rows: pd.DataFrame | None = None  # a sided leaf's results, what a citation reads of them (``cited``)
+
+
+@dataclass(frozen=True)
+class SidedCase:
+    """What the comparisons read of a case that sets a subject against a baseline (never the
+    claimed figure, which no table of this page shows)."""
+
+    label: str
+    measured: float | None
+    unit: str
+    evidence: tuple[str, ...]
+    best_rival: object
+    best_rival_family: object
+    vs_best_rival: object
+
+    @classmethod
+    def of(cls, case) -> SidedCase:
+        detail = case.detail
+        return cls(
+            case.label,
+            case.measured,
+            case.unit,
+            tuple(case.evidence),
+            detail.best_rival,
+            detail.best_rival_family,
+            detail.vs_best_rival,
+        )
 
 
 @dataclass(frozen=True)
@@ -49,18 +82,28 @@ class Seen:
     sided: tuple[Leaf, ...]
 
 
-def seen(check) -> Seen:
-    """What this page reads of ``check``."""
+def seen(check, registry) -> Seen:
+    """What this page reads of ``check`` (``registry``: where a part's title comes from)."""
     parts = check.parts or (check,)
-    sided = {id(part): _leaf(part, sided=True) for part in parts if _sides(part)}
-    return Seen(tuple(sided.get(id(part)) or _leaf(part) for part in _leaves(check)), tuple(sided.values()))
+    sided = {id(part): _leaf(part, registry, sided=True) for part in parts if _sides(part)}
+    return Seen(
+        tuple(sided.get(id(part)) or _leaf(part, registry) for part in _leaves(check)), tuple(sided.values())
+    )
 
 
-def _leaf(part, sided: bool = False) -> Leaf:
+def _leaf(part, registry, sided: bool = False) -> Leaf:
     # (in the rows' order, never a set's: the meetings and their sides are listed in the order
     # the claims use their results, the same in every process whatever its hashes)
-    figures = (part.claim, part.verdict, part.measured_range(), tuple(dict.fromkeys(part.rows["location"])))
-    return Leaf(*figures, tuple(part.cases), cited(part.rows)) if sided else Leaf(*figures)
+    claim = part.claim
+    figures = (
+        claim.id,
+        claim.announcement,
+        claim_title(claim, registry),
+        part.verdict,
+        part.measured_range(),
+        tuple(dict.fromkeys(part.rows["location"])),
+    )
+    return Leaf(*figures, tuple(map(SidedCase.of, part.cases)), cited(part.rows)) if sided else Leaf(*figures)
 
 
 def cited(rows: pd.DataFrame) -> pd.DataFrame:
@@ -99,7 +142,60 @@ def round_checks(data) -> dict:
     # Kept between builds: after one claim's edit, the others are taken from the cache.
     from claimbook import engine
 
-    return check_cache.kept(of_round, data, "where they meet", lambda claim: seen(engine.check(claim, data)))
+    return check_cache.kept(
+        of_round, data, "where they meet", lambda claim: seen(engine.check(claim, data), data.registry)
+    )
+
+
+# The record this page leaves for the build (``notebook_records``): what it read of each claim.
+READINGS = "readings"
+READING_COLUMNS = ("claim", "reading")
+
+
+def reading(seen_: Seen) -> str:
+    """The digest of all this page reads of one claim's check (its ``Seen``, whole): a claim
+    whose digest is the one the page recorded changes nothing of the page, whatever else of it
+    changed (its claimed figure, where no verdict or measured figure moved)."""
+    text = json.dumps(_plain(seen_), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def readings(checks: dict) -> list[dict]:
+    """What the page read of each claim of ``checks`` (``{claim id: Seen}``), in its order."""
+    return [{"claim": claim_id, "reading": reading(seen_)} for claim_id, seen_ in checks.items()]
+
+
+def record_readings(checks: dict) -> None:
+    """Leave ``readings`` in the executed page: a build then runs the page again only where a
+    claim's reading changed (``claimbook.pipeline.rereading``)."""
+    notebook_records.publish(READINGS, readings(checks), READING_COLUMNS, ("claim",))
+
+
+def _plain(value):
+    """``value`` as JSON, all of it: a kind of value this cannot hold whole is an error, never a
+    digest of part of it."""
+    if isinstance(value, pd.DataFrame):
+        return {
+            "columns": [str(name) for name in value.columns],
+            "dtypes": [str(kind) for kind in value.dtypes],
+            "rows": value.to_csv(index=False, lineterminator="\n"),
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        return {"type": f"{type(value).__module__}.{type(value).__qualname__}", **fields}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if hasattr(value, "item") and not isinstance(value, str):  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float):
+        return repr(value)  # (NaN and infinities too, which JSON has not)
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    raise TypeError(
+        f"what the meeting page reads holds a {type(value).__name__}, which its digest cannot hold"
+    )
 
 
 def round_announcements(data) -> str:
@@ -131,7 +227,7 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
     for check in checks.values():
         for leaf in check.leaves:
             for location in leaf.locations:
-                users.setdefault(location, {}).setdefault(leaf.claim.announcement, []).append(leaf)
+                users.setdefault(location, {}).setdefault(leaf.announcement, []).append(leaf)
     shared = {location: sides for location, sides in users.items() if len(sides) > 1}
     results = data.results.set_index("location", drop=False)
     meetings: dict[tuple, dict] = {}
@@ -143,7 +239,7 @@ def meeting_points(checks: dict, data, top: int = 3) -> list[Meeting]:
         for announcement, leaves in sides.items():
             for leaf in leaves:
                 if all(
-                    existing.claim.id != leaf.claim.id
+                    existing.claim_id != leaf.claim_id
                     for existing in entry["sides"].setdefault(announcement, [])
                 ):
                     entry["sides"][announcement].append(leaf)
@@ -217,8 +313,8 @@ def sides_table(meeting: Meeting, registry) -> pd.DataFrame:
             rows.append(
                 {
                     "Announcement": publisher_and_round(registry.announcements[announcement]),
-                    "Claim": claim_title(leaf.claim, registry),
-                    "Claim id": leaf.claim.id,
+                    "Claim": leaf.title,
+                    "Claim id": leaf.claim_id,
                     "Verdict": leaf.verdict,
                     "Measured": leaf.measured or "—",
                 }
@@ -258,8 +354,8 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
     positions: dict[int, tuple] = {}
     for check in checks.values():
         for leaf in check.sided:
-            announcement = data.registry.announcements[leaf.claim.announcement]
-            results = data.for_claim(leaf.claim).results  # the results of the claim's own round
+            announcement = data.registry.announcements[leaf.announcement]
+            results = data.for_announcement(leaf.announcement).results  # the results of the claim's own round
             if id(results) not in positions:
                 first: dict = {}
                 for position, location in enumerate(results["location"]):
@@ -273,11 +369,11 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                 rival = results.iloc[at[case.evidence[1]]]
                 if rival["vendor"] == announcement.vendor:
                     continue
-                best = case.detail.best_rival
+                best = case.best_rival
                 rows.append(
                     {
                         "Announcement": publisher_and_round(announcement),
-                        "Claim id": leaf.claim.id,
+                        "Claim id": leaf.claim_id,
                         "Case": case.label,
                         "Claimant's result": label_of(subject),
                         "Compared with": label_of(rival),
@@ -285,8 +381,8 @@ def rival_comparisons(checks: dict, data) -> pd.DataFrame:
                         "Unit": case.unit,
                         "Best result of another vendor at that size": "—"
                         if best is None
-                        else f"{best}, {case.detail.best_rival_family}",
-                        "Claimant against it (%)": case.detail.vs_best_rival,
+                        else f"{best}, {case.best_rival_family}",
+                        "Claimant against it (%)": case.vs_best_rival,
                     }
                 )
     return pd.DataFrame(rows)

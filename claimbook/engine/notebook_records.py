@@ -65,11 +65,17 @@ def collect(notebook_path: str | os.PathLike, kind: str) -> list[dict]:
     return [] if kept is None else json.loads(kept)  # the caller's own rows, read from the text kept
 
 
+# The records the book's assembly reads: the scorecard's rows and the costs (a page's other
+# records, what the meeting page read of each claim, tell the build about the page alone).
+ASSEMBLED = ("scorecard", "costs")
+
+
 def recorded(notebook_path: str | os.PathLike) -> bool:
-    """Whether an executed notebook recorded anything for the build (rows of any kind)."""
+    """Whether an executed notebook recorded anything the book's assembly reads (``ASSEMBLED``)."""
     info = os.stat(notebook_path)
     key = (os.path.abspath(notebook_path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
-    return any(kept != "[]" for kept in _records(*key).values())
+    kept = _records(*key)
+    return any(kept.get(mime_type(kind), "[]") != "[]" for kind in ASSEMBLED)
 
 
 def read_ahead(notebook_paths) -> None:

@@ -82,7 +82,7 @@ def assemble(
     )
     request.report(f"wrote the scorecard ({len(rows)} rows), the ledger and the announcement pages")
     assembly = book_assembly(request, staged, loaded)
-    write_cache(generated, staged.digests, assembly, staged.folder / TOC_FILE)
+    write_cache(generated, staged.digests, assembly, staged.folder / TOC_FILE, staged.reading_bases)
     return Assembled(rows, warnings, assembly, found)
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from claimbook.claims.todos import todo_text
 from claimbook.common.errors import BuildError
 from claimbook.common.interrupts import as_interrupts
-from claimbook.pipeline import jupyterbook, kernelfolders, outputs, verify
+from claimbook.pipeline import jupyterbook, kernelfolders, outputs, rereading, verify
 from claimbook.pipeline.assemble import assemble
 from claimbook.pipeline.cache import unchanged_answer
 from claimbook.pipeline.limits import ensure_address_space, ensure_open_files
@@ -178,6 +178,7 @@ def _build_marked(request: BuildRequest, loaded: Loaded, server: BuildServer, pl
 def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: BuildServer) -> BuildResult:
     """The build proper, in its staging folder: execute, assemble, compile, publish; then say
     what was built (and fail a --strict build whose claims found no result)."""
+    staged, checks = rereading.settle(request, staged, loaded)
     if staged.to_run:
         server = servers.start()  # (started already where the request foretold it)
     else:
@@ -191,7 +192,7 @@ def _build_in(request: BuildRequest, staged: Staged, loaded: Loaded, servers: Bu
     try:
         # (assembled while the pages with no claim of their own still run: ``run_pages``)
         assemble_now, said = _assembler(request, staged, loaded)
-        _, assembled = run_pages(request, staged, loaded.data, server, assemble=assemble_now)
+        _, assembled = run_pages(request, staged, loaded.data, server, assemble=assemble_now, checks=checks)
         for line in said:  # what the book's last assembly said, once
             request.report(line)
         html_folder = None

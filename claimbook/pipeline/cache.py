@@ -13,6 +13,7 @@ from claimbook.pipeline import digests, jupyterbook
 from claimbook.pipeline.request import BuildRequest, BuildResult
 
 CACHE_NAME = "cache.json"
+READINGS = "readings"  # {page: its reading base} (``claimbook.pipeline.rereading``)
 
 
 def read_cache(path: Path) -> dict:
@@ -27,10 +28,23 @@ def read_cache(path: Path) -> dict:
     return cache
 
 
-def write_cache(generated: Path, pages: dict, assembly: str | None, toc: Path) -> None:
-    """What this build made: its pages' digests, its assembly digest, its table of contents'."""
+def write_cache(
+    generated: Path, pages: dict, assembly: str | None, toc: Path, readings: dict | None = None
+) -> None:
+    """What this build made: its pages' digests, its assembly digest, its table of contents',
+    and the reading bases of its pages that read every claim (``claimbook.pipeline.rereading``)."""
     cache = {"pages": pages, "assembly": assembly, "toc": digests.file_digest(toc)}
+    if readings:
+        cache[READINGS] = readings
     (generated / CACHE_NAME).write_text(json.dumps(cache, indent=2, sort_keys=True) + "\n")
+
+
+def reading_bases_of(cache: dict) -> dict[str, str]:
+    """The reading bases ``cache`` holds, ``{page: digest}`` (none where it holds anything else)."""
+    bases = cache.get(READINGS)
+    if not isinstance(bases, dict) or not all(isinstance(digest, str) for digest in bases.values()):
+        return {}
+    return bases
 
 
 def written_toc(target: Path) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR
@@ -44,6 +44,9 @@ class Job:
     title: str | None
     claims: tuple[str, ...]
     digest_claims: list = field(default_factory=list)
+    # A page that reads every claim: what its digest takes from the registry besides the claims
+    # (``reading_bases``); None for any other page.
+    reading_base: list | None = None
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,14 @@ def claim_payload(claim, registry) -> dict:
             "parts": [claim_payload(part, registry)["claim"] for part in claim.parts],
             "result_ids": list(claim.result_ids),
         },
-        # Not where the registry file is: the same book must hash the same in every clone.
-        "announcement": {key: value for key, value in announcement.__dict__.items() if key != "path"},
+        "announcement": _announcement_payload(announcement),
         "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
     }
+
+
+def _announcement_payload(announcement) -> dict:
+    # Not where the registry file is: the same book must hash the same in every clone.
+    return {key: value for key, value in announcement.__dict__.items() if key != "path"}
 
 
 def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RESULTS) -> list[Job]:
@@ -103,8 +110,7 @@ def _on_own_round(job: Job, registry, results_path: str) -> Job:
     default_round = Path(results_path).stem
     if own is None or own == default_round:
         return job
-    parameters = {**job.parameters, "results_path": round_results_path(own)}
-    return Job(job.name, job.template, parameters, job.title, job.claims, job.digest_claims)
+    return replace(job, parameters={**job.parameters, "results_path": round_results_path(own)})
 
 
 def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
@@ -122,7 +128,11 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
             if every_claim is None:
                 every_claim = [claim_payload(claim, registry) for claim in registry.claims]
             overrides, digest_claims = dict(changes.claims), every_claim
+            reading_base = [
+                {"announcements": [_announcement_payload(item) for item in registry.announcements.values()]}
+            ]
         else:
+            reading_base = None
             overrides = {
                 key: value
                 for key, value in changes.claims.items()
@@ -137,7 +147,7 @@ def _chapter_jobs(registry, common: dict, changes: Changes) -> list[Job]:
         # A page of the round (standalone) has no claims of its own, and its template no claim_ids.
         claim_ids = {} if chapter.parameters.get("standalone") else {"claim_ids": list(ids)}
         parameters = {**claim_ids, **own, **common, "overrides": overrides}
-        jobs.append(Job(name, chapter.template, parameters, None, ids, digest_claims))
+        jobs.append(Job(name, chapter.template, parameters, None, ids, digest_claims, reading_base))
     return jobs
 
 
@@ -267,13 +277,28 @@ def page_digests(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str
     """What each page's executed notebook depends on (see ``claimbook.pipeline.digests``), once
     every page is known to be given only parameters its template declares."""
     check_declared(root, pages)
+    return _digested(root, book_root, pages, lambda job: job.digest_claims)
+
+
+def reading_bases(root: Path, book_root: Path, pages: list[Job]) -> dict[str, str]:
+    """For each page that reads every claim, the digest of what it depends on but the claims:
+    its template, parameters (the ``--param`` changes of claims among them: the page shows
+    them) and files as ``page_digests`` takes them, and every announcement. Where only the
+    claims changed, the build runs it again only once what it read of one of them changed
+    (``claimbook.pipeline.rereading``)."""
+    reading = [job for job in pages if job.reading_base is not None]
+    return _digested(root, book_root, reading, lambda job: job.reading_base)
+
+
+def _digested(root: Path, book_root: Path, pages: list[Job], registry_part) -> dict[str, str]:
+    """Each page's digest, with what ``registry_part(job)`` takes of the registry."""
     memo: dict = {}  # the pages name the same data files and templates: each digested once
     return {
         job.name: digests.chapter_digest(
             root / job.template,
             job.parameters,
             book_root,
-            job.digest_claims + _rounds_read(book_root, job),
+            registry_part(job) + _rounds_read(book_root, job),
             NOT_DIGESTED,
             memo,
         )

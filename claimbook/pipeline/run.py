@@ -228,6 +228,7 @@ def run_pages(
     server,
     keep_server: bool = False,
     assemble: Callable[[dict, frozenset], object] | None = None,
+    checks: dict | None = None,
 ) -> tuple[dict, object]:
     """Execute the staged pages that must run, and the engine's checks: ``{claim id: check}``;
     the server is stopped once they ran unless it is kept (``claimbook preview`` keeps it).
@@ -237,14 +238,20 @@ def run_pages(
     their own (where the announcements meet, the explorer: they record no verdict) still run,
     so that a one-claim rebuild does not wait for the page that reads every claim before it
     assembles; ``running`` names the pages still running, whose notebooks it must not read. A
-    page of those that recorded something after all has the book assembled again, whole."""
+    page of those that recorded something after all has the book assembled again, whole.
+    ``checks``: the engine's checks the build made already (``rereading.settle``)."""
     report, to_run = request.report, staged.to_run
     reused = len(staged.pages) - len(to_run)
     if reused:
         report(f"reusing {reused} page(s) whose inputs did not change")
-    checked = _checked_now(data.registry, staged, request.only)
+    checked = checked_now(data.registry, staged, request.only)
+    made = checks
+
+    def check_all() -> dict:
+        return engine_checks(data, checked, made)
+
     if not to_run:
-        checks = _checks(data, checked)
+        checks = check_all()
         return checks, None if assemble is None else assemble(checks, frozenset())
     workers = request.workers
     report(f"executing {len(to_run)} page(s) on up to {min(workers, len(to_run))} worker(s)")
@@ -259,7 +266,7 @@ def run_pages(
         workers,
         report,
         server,
-        lambda: _checks(data, checked),
+        check_all,
         assemble,
         later,
         reused_notebooks,
@@ -275,7 +282,7 @@ def run_pages(
     return checks, None if assemble is None else assembled[0]
 
 
-def _checked_now(registry, staged: Staged, only) -> set[str]:
+def checked_now(registry, staged: Staged, only) -> set[str]:
     """The claims the engine checks now: those of the pages executed now (their pages must agree
     with it) and the claims with no page (the ledger shows its check); a reused page was checked
     by the build that made it, from inputs its digest proves unchanged."""
@@ -285,11 +292,17 @@ def _checked_now(registry, staged: Staged, only) -> set[str]:
     return included & (executed_claims | {claim.id for claim in text_only})
 
 
-def _checks(data, checked: set[str]) -> dict:
-    """The engine's checks of the claims ``checked``, in the registry's order."""
+def engine_checks(data, checked: set[str], made: dict | None = None) -> dict:
+    """The engine's checks of the claims ``checked``, in the registry's order (those ``made``
+    already taken from it)."""
     from claimbook.pipeline.load import judged
 
-    return {claim.id: judged(claim, data) for claim in data.registry.claims if claim.id in checked}
+    made = made or {}
+    return {
+        claim.id: made[claim.id] if claim.id in made else judged(claim, data)
+        for claim in data.registry.claims
+        if claim.id in checked
+    }
 
 
 def _execute_while_checking(

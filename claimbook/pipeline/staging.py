@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from claimbook.common.files import copy_regular, copy_regular_tree
@@ -23,10 +23,10 @@ from claimbook.common.paths import (
     is_path_parameter,
     round_results_path,
 )
-from claimbook.pipeline import outputs
+from claimbook.pipeline import outputs, rereading
 from claimbook.pipeline.cache import CACHE_NAME, read_cache
 from claimbook.pipeline.load import Loaded
-from claimbook.pipeline.plan import Job, page_digests, plan
+from claimbook.pipeline.plan import Job, page_digests, plan, reading_bases
 from claimbook.pipeline.request import BuildRequest
 
 PRICES = "data/prices/gpu_hour_prices.csv"
@@ -43,6 +43,10 @@ class Staged:
     pages: list[Job]
     digests: dict[str, str]
     to_run: list[tuple]
+    # The pages that read every claim, run only if what they read changed
+    # (``claimbook.pipeline.rereading``), and the reading bases the cache keeps for them.
+    rereadable: frozenset = frozenset()
+    reading_bases: dict = field(default_factory=dict)
 
     @property
     def generated(self) -> Path:
@@ -81,9 +85,11 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
     else:
         seed_generated(root / BOOK_DIR / GENERATED_DIR, generated, link=False)
     wanted = known_digests or page_digests(root, book_root, pages)
-    to_run = pages_to_run(root, book_root, generated, pages, wanted, request.force)
+    bases = reading_bases(root, book_root, pages)
+    rereadable = rereading.rereadable(request, loaded, generated, pages, wanted, bases)
+    to_run = pages_to_run(root, book_root, generated, pages, wanted, request.force, kept=rereadable)
     remove_stale(generated, {job.name for job in pages})
-    return Staged(folder, book_root, results_path, pages, wanted, to_run)
+    return Staged(folder, book_root, results_path, pages, wanted, to_run, rereadable, bases)
 
 
 def pages_to_run(
@@ -94,16 +100,18 @@ def pages_to_run(
     wanted: dict,
     force: bool = False,
     keep_old: bool = False,
+    kept: frozenset = frozenset(),
 ) -> list[tuple]:
     """The pages whose digest differs from the one ``generated``'s cache records (all of them
     with ``force``), each as ``execute_chapter`` takes it; their old executed notebooks removed
-    (kept with ``keep_old``: ``claimbook preview`` shows them until the new ones replace them)."""
+    (kept with ``keep_old``: ``claimbook preview`` shows them until the new ones replace them;
+    and those of the pages ``kept``, which may yet be reused: ``rereading``)."""
     cache, to_run = read_cache(generated / CACHE_NAME)["pages"], []
     for job in pages:
         output = inside(generated, f"{job.name}.ipynb")
         if not force and cache.get(job.name) == wanted[job.name] and output.is_file():
             continue
-        if not keep_old:
+        if not keep_old and job.name not in kept:
             output.unlink(missing_ok=True)
         to_run.append(
             (job.name, root / job.template, output, job.parameters, book_root, job.template, job.title)

@@ -143,6 +143,59 @@ def test_a_claim_s_own_page_is_foretold_by_its_check_and_the_book_assembled_ahea
     assert scorecard(out_book) == scorecard(ROOT)
 
 
+def _a_claim_the_meeting_page_does_not_read_all_of() -> tuple:
+    """A claim of the round whose check the meeting page reads, and a claimed figure for it (a
+    thousandth higher) that changes nothing the page reads of it: its verdict and measured
+    figures stay (found by checking, never named)."""
+    from claimbook.engine import check, crossref
+    from claimbook.engine.context import book_data
+
+    data = book_data(ROOT)
+    for claim in (data.registry.claim(name) for name in crossref.round_checks(data)):
+        claimed = claim.fields.get("claimed")
+        seen = crossref.seen(check(claim, data), data.registry)
+        if not isinstance(claimed, int | float) or isinstance(claimed, bool) or not seen.leaves:
+            continue
+        figure = float(f"{claimed * 1.001:.6g}")
+        edited = book_data(ROOT, overrides={claim.id: {"claimed": figure}})
+        if crossref.reading(
+            crossref.seen(check(edited.registry.claim(claim.id), edited), edited.registry)
+        ) == (crossref.reading(seen)):
+            return claim, figure
+    raise AssertionError("no claim of the round keeps what the page reads of it with its figure changed")
+
+
+def test_a_claim_s_edit_the_meeting_page_does_not_read_reuses_that_page(tmp_path):
+    """Where the announcements meet reads every claim, but only part of each check: a registry
+    edit that changes nothing of that part does not run it again; the page is byte for byte the
+    one a build that runs it makes, with no check taken from the cache."""
+    import yaml
+
+    from tests.helpers.clirun import in_copy
+
+    claim, figure = _a_claim_the_meeting_page_does_not_read_all_of()
+    copy = project_copy(tmp_path / "project")
+    announcement = load_registry(ROOT / "data" / "claims").announcements[claim.announcement]
+    registry = copy / Path(announcement.path).relative_to(ROOT)
+    document = yaml.safe_load(registry.read_text(encoding="utf-8"))
+    next(item for item in document["claims"] if item["id"] == claim.id)["claimed"] = figure
+    registry.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    done = in_copy(copy, "build", "--no-html")
+    assert done.returncode == 0, done.stderr
+    assert "reusing where_they_meet: what it reads of each claim did not change" in done.stderr, done.stderr
+    assert "executed where_they_meet" not in done.stderr and "1 executed" in done.stderr, done.stderr
+    page = Path("book", "generated", "where_they_meet.ipynb")
+    assert (copy / page).read_bytes() == (ROOT / page).read_bytes()
+    cold = tmp_path / "cold"
+    fresh = in_copy(
+        copy,
+        *("build", "--no-html", "--force", "--only", "where_they_meet", "--out", cold),
+        environment={**os.environ, "CLAIMBOOK_CHECK_CACHE": "0"},
+    )
+    assert fresh.returncode == 0 and "executed where_they_meet" in fresh.stderr, fresh.stderr
+    assert (cold / page).read_bytes() == (copy / page).read_bytes()
+
+
 def test_a_page_that_disagrees_with_the_engine_stops_the_build():
     from types import SimpleNamespace
 

@@ -68,10 +68,19 @@ def test_what_the_meeting_page_takes_from_the_cache_is_what_checking_again_gives
     again = crossref.round_checks(data)  # a new process's data: every one from the cache
     assert set(again) == set(first) and again
     for claim_id, kept in again.items():
-        fresh = crossref.seen(engine.check(data.registry.claim(claim_id), data))
+        fresh = crossref.seen(engine.check(data.registry.claim(claim_id), data), data.registry)
         for taken, made in zip((*kept.leaves, *kept.sided), (*fresh.leaves, *fresh.sided), strict=True):
-            assert (taken.claim, taken.verdict, taken.measured, taken.locations) == (
-                made.claim,
+            assert (
+                taken.claim_id,
+                taken.announcement,
+                taken.title,
+                taken.verdict,
+                taken.measured,
+                taken.locations,
+            ) == (
+                made.claim_id,
+                made.announcement,
+                made.title,
                 made.verdict,
                 made.measured,
                 made.locations,
@@ -81,6 +90,7 @@ def test_what_the_meeting_page_takes_from_the_cache_is_what_checking_again_gives
             if made.rows is not None:
                 assert taken.rows.to_csv() == made.rows.to_csv(), claim_id
                 assert list(map(str, taken.rows.dtypes)) == list(map(str, made.rows.dtypes)), claim_id
+        assert crossref.reading(kept) == crossref.reading(fresh), claim_id  # what the page records of it
 
 
 def test_an_entry_is_found_only_for_the_same_claim_and_the_same_bytes(cache, tmp_path):

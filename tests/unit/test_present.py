@@ -524,7 +524,7 @@ def test_every_caveat_label_and_term_on_a_page_links_to_its_definition():
 def test_tables_that_put_announcements_side_by_side_name_each_one_s_publisher_and_round(data, checks):
     from claimbook.engine import crossref
 
-    checks = {claim_id: crossref.seen(check) for claim_id, check in checks.items()}
+    checks = {claim_id: crossref.seen(check, data.registry) for claim_id, check in checks.items()}
     table = crossref.rival_comparisons(checks, data)
     assert not table.empty
     for row in table.itertuples():

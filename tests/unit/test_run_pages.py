@@ -133,8 +133,8 @@ def test_a_late_page_that_recorded_rows_has_the_book_assembled_again(pages, monk
 
     pages.notebooks = {"every-claim": json.dumps(record) if late_page_records else "{}"}
     _released_after(pages, "claim", 0)
-    monkeypatch.setattr(run_module, "_checked_now", lambda registry, staged, only: set())
-    monkeypatch.setattr(run_module, "_checks", lambda data, checked: {"checked": True})
+    monkeypatch.setattr(run_module, "checked_now", lambda registry, staged, only: set())
+    monkeypatch.setattr(run_module, "engine_checks", lambda data, checked, made=None: {"checked": True})
     staged = _staged(pages, ["claim"], ["every-claim"])
     request = SimpleNamespace(report=lambda line: None, workers=3, only=())
     assembled = []
@@ -257,8 +257,8 @@ def test_the_book_is_assembled_ahead_of_a_claim_s_page_and_again_if_it_records_o
         pages=jobs, to_run=to_run, generated=pages.folder, executed=("claim", "every-claim")
     )
     registry = SimpleNamespace(claim=lambda claim_id: SimpleNamespace(announcement="nvidia-v6.1"))
-    monkeypatch.setattr(run_module, "_checked_now", lambda registry, staged, only: {"c1"})
-    monkeypatch.setattr(run_module, "_checks", lambda data, checked: {"c1": "check of c1"})
+    monkeypatch.setattr(run_module, "checked_now", lambda registry, staged, only: {"c1"})
+    monkeypatch.setattr(run_module, "engine_checks", lambda data, checked, made=None: {"c1": "check of c1"})
     foretelling = []
     monkeypatch.setattr(
         scorecard, "foretold", lambda checks, chapter: foretelling.append((checks, chapter)) or [row]

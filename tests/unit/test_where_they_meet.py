@@ -36,18 +36,22 @@ def test_what_the_page_keeps_of_a_check_is_what_it_reads(data):
     sided_seen = 0
     for claim in _of_round(data):
         check = engine.check(claim, data)
-        seen = crossref.seen(check)
+        seen = crossref.seen(check, data.registry)
         parts = check.parts or (check,)
         with_rows = [part for part in parts if part.rows is not None and not part.rows.empty]
         sided = [part for part in with_rows if any(case.detail.sides for case in part.cases)]
-        assert [leaf.claim for leaf in seen.sided] == [part.claim for part in sided]
+        assert [leaf.claim_id for leaf in seen.sided] == [part.claim.id for part in sided]
         for leaf, part in zip(seen.sided, sided):
-            assert leaf.cases == tuple(part.cases)
+            assert leaf.cases == tuple(crossref.SidedCase.of(case) for case in part.cases)
             assert leaf.rows.equals(part.rows[[name for name in CITED_COLUMNS if name in part.rows.columns]])
             sided_seen += 1
-        assert {leaf.claim.id for leaf in seen.leaves} <= {part.claim.id for part in with_rows}
-        for leaf in seen.leaves:
-            part = next(part for part in parts if part.claim.id == leaf.claim.id)
+        assert {leaf.claim_id for leaf in seen.leaves} <= {part.claim.id for part in with_rows}
+        for leaf in (*seen.leaves, *seen.sided):
+            part = next(part for part in parts if part.claim.id == leaf.claim_id)
+            assert (leaf.announcement, leaf.title) == (
+                part.claim.announcement,
+                crossref.claim_title(part.claim, data.registry),
+            )
             assert (leaf.verdict, leaf.measured) == (part.verdict, part.measured_range())
             assert leaf.locations == tuple(dict.fromkeys(part.rows["location"]))
     assert sided_seen, "no claim of the round sets a subject against a baseline: nothing was compared"
@@ -68,7 +72,8 @@ def _crossing_checks(data) -> dict:
     assert len(locations) == 4 and len(other) >= 4, (locations, other)
 
     def seen(claim, used) -> crossref.Seen:
-        return crossref.Seen((crossref.Leaf(claim, "supported", "", tuple(used)),), ())
+        leaf = crossref.Leaf(claim.id, claim.announcement, claim.statement, "supported", "", tuple(used))
+        return crossref.Seen((leaf,), ())
 
     checks = {first[0].id: seen(first[0], reversed(locations))}
     checks.update({claim.id: seen(claim, [location]) for claim, location in zip(other, locations)})
@@ -76,9 +81,12 @@ def _crossing_checks(data) -> dict:
 
 
 def _sides_in_order() -> str:
+    """The sides of the crossing meeting, and what the page records of each claim it reads."""
     data = book_data(ROOT)
     meetings = crossref.meeting_points(_crossing_checks(data), data)
-    return "\n".join(crossref.sides_table(meeting, data.registry).to_csv() for meeting in meetings)
+    sides = "\n".join(crossref.sides_table(meeting, data.registry).to_csv() for meeting in meetings)
+    checks = {claim.id: crossref.seen(engine.check(claim, data), data.registry) for claim in _of_round(data)}
+    return sides + "\n" + repr(crossref.readings(checks))
 
 
 def test_a_citation_of_the_cited_columns_is_the_citation_of_the_whole_rows(data):
@@ -103,7 +111,8 @@ def test_a_citation_of_the_cited_columns_is_the_citation_of_the_whole_rows(data)
 
 def test_the_sides_of_a_meeting_are_listed_alike_whatever_the_process_s_hashes(data):
     """The page lists the same meeting's claims in the same order in every kernel: three
-    processes with other string hashes give the same tables, the order the claims are checked in."""
+    processes with other string hashes give the same tables, the order the claims are checked in;
+    and record the same reading of each claim (the build compares it with its own)."""
     listed = []
     for seed in ("1", "2", "3"):
         done = subprocess.run(
@@ -123,6 +132,62 @@ def test_the_sides_of_a_meeting_are_listed_alike_whatever_the_process_s_hashes(d
     assert listed[0] == listed[1] == listed[2]
     here = crossref.meeting_points(_crossing_checks(data), data)
     assert len(here) == 1
-    order = [leaf.claim.id for leaves in here[0].sides.values() for leaf in leaves]
+    order = [leaf.claim_id for leaves in here[0].sides.values() for leaf in leaves]
     first, *others = list(_crossing_checks(data))
     assert order == [first, *reversed(others)], order
+
+
+def _changed(value):
+    """Another value of the same kind as ``value`` (a string, a number, a tuple, a table)."""
+    if isinstance(value, str):
+        return value + " (changed)"
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, tuple):
+        return (*value, "changed")
+    if hasattr(value, "iloc"):  # a table: one row fewer
+        return value.iloc[:-1]
+    return "changed"  # (None, or a figure the kind computes)
+
+
+def test_a_reading_holds_everything_the_page_reads_of_a_claim(data):
+    """The digest the page records of a claim changes with any field of any leaf it reads, and
+    of any case it compares; it is the same for the same reading."""
+    import dataclasses
+
+    sided = changed = 0
+    for claim in _of_round(data):
+        seen = crossref.seen(engine.check(claim, data), data.registry)
+        assert crossref.reading(seen) == crossref.reading(
+            crossref.seen(engine.check(claim, data), data.registry)
+        )
+        for group in ("leaves", "sided"):
+            for index, leaf in enumerate(getattr(seen, group)):
+                variants = [
+                    dataclasses.replace(leaf, **{field.name: _changed(getattr(leaf, field.name))})
+                    for field in dataclasses.fields(leaf)
+                    if field.name not in ("cases", "rows") or group == "sided"
+                ]
+                for case_index, case in enumerate(leaf.cases):
+                    sided += 1
+                    for field in dataclasses.fields(case):
+                        cases = list(leaf.cases)
+                        cases[case_index] = dataclasses.replace(
+                            case, **{field.name: _changed(getattr(case, field.name))}
+                        )
+                        variants.append(dataclasses.replace(leaf, cases=tuple(cases)))
+                for variant in variants:
+                    leaves = list(getattr(seen, group))
+                    leaves[index] = variant
+                    other = dataclasses.replace(seen, **{group: tuple(leaves)})
+                    assert crossref.reading(other) != crossref.reading(seen), (claim.id, variant)
+                    changed += 1
+    assert sided and changed > 100
+
+
+def test_a_reading_refuses_a_value_it_cannot_hold_whole():
+    leaf = crossref.Leaf("a", "acme", "A claim", "supported", "", frozenset({"x", "y"}))
+    with pytest.raises(TypeError, match="frozenset"):
+        crossref.reading(crossref.Seen((leaf,), ()))
