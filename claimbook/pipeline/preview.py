@@ -218,8 +218,7 @@ class Preview:
         from claimbook.pipeline.assemble import assemble
         from claimbook.pipeline.load import read_registry
         from claimbook.pipeline.plan import page_digests, plan
-        from claimbook.pipeline.run import run_pages
-        from claimbook.pipeline.staging import Staged, pages_to_run, remove_stale
+        from claimbook.pipeline.staging import pages_to_run, remove_stale
 
         self._warn_if_code_changed()
         with self._project_lock():
@@ -235,16 +234,36 @@ class Preview:
             loaded = self._run_own(own, registry, changes, first)
             if self._newer_change():
                 return None
-            staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run)
-            # Then those that read every claim, and the engine's checks of the claims with no page.
-            kept = dataclasses.replace(staged, to_run=wide)
-            checks, _ = run_pages(self.request, kept, loaded.data, self.server, keep_server=True)
-            checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
+            staged, checks = self._run_wide(pages, wanted, to_run, wide, loaded)
             if self._newer_change():
                 return None
             assemble(self.request, staged, loaded, checks)
         self._publish(first)
         return staged.executed
+
+    def _run_wide(self, pages: list, wanted: dict, to_run: list, wide: list, loaded):
+        """Once the pages a change made ran: those that read every claim (each only where what
+        it reads of a claim changed, as a build runs it: ``rereading``), and the engine's checks
+        of the claims with no page and of the pages run; the book as staged, and the checks."""
+        from claimbook.pipeline import rereading
+        from claimbook.pipeline.plan import reading_bases
+        from claimbook.pipeline.run import run_pages
+        from claimbook.pipeline.staging import Staged
+
+        bases = reading_bases(self.root, self.root, pages)
+        rereadable = rereading.rereadable(loaded, self.generated, pages, wanted, bases)  # (every page)
+        staged = Staged(self.source, self.root, RESULTS, pages, wanted, to_run, rereadable, bases)
+        staged, made = rereading.settle(self.request, staged, loaded, keep_old=True)
+        own = [job for job in to_run if job not in wide]
+        ran = {job[0] for job in own}
+        kept = dataclasses.replace(
+            staged,
+            pages=[job for job in pages if job.name not in ran],  # (those that ran are not "reused")
+            to_run=[job for job in wide if job in staged.to_run],
+        )
+        checks, _ = run_pages(self.request, kept, loaded.data, self.server, keep_server=True, checks=made)
+        checks |= _checks(own, pages, loaded.data)  # the own pages' verdicts are checked too
+        return staged, checks
 
     def _run_own(self, own: list, registry, changes, first: bool):
         """Execute the pages the change made while this process reads and checks the data

@@ -28,12 +28,14 @@ from claimbook.pipeline.request import BuildRequest
 
 
 def rereadable(
-    request: BuildRequest, loaded: Loaded, generated: Path, pages: list[Job], wanted: dict, bases: dict
+    loaded: Loaded, generated: Path, pages: list[Job], wanted: dict, bases: dict
 ) -> frozenset[str]:
     """The pages that read every claim whose claims alone changed since they ran (their digest
     differs, their reading base does not), and whose last run is there to be reused: each is
-    run only if what it reads of a claim changed (``settle``)."""
-    if request.force or request.only or loaded.table is not None or not bases:
+    run only if what it reads of a claim changed (``settle``). (A book of every page: a build
+    with ``--only`` checks only the claims of the pages it builds, and one with ``--force`` runs
+    every page.)"""
+    if loaded.table is not None or not bases:
         return frozenset()
     cache = read_cache(generated / CACHE_NAME)
     pages_cache, bases_cache = cache["pages"], reading_bases_of(cache)
@@ -55,10 +57,11 @@ def _reads_the_builds_data(job: Job, loaded: Loaded) -> bool:
     return all(job.parameters.get(name) == value for name, value in read.items())
 
 
-def settle(request: BuildRequest, staged, loaded: Loaded) -> tuple[object, dict]:
+def settle(request: BuildRequest, staged, loaded: Loaded, keep_old: bool = False) -> tuple[object, dict]:
     """The staged book with its rereadable pages settled: those that would read what they
     recorded are not run (their last run stays, said in one line), the others are (their last
-    run removed, as for any page that runs); and the engine's checks made on the way, which the
+    run removed, as for any page that runs, but with ``keep_old``: ``claimbook preview`` shows
+    it until the new one replaces it); and the engine's checks made on the way, which the
     build then takes rather than checking again. The claims are checked one by one, in the
     page's order, up to the first that it would read otherwise: the page runs, and the build
     checks the others while the pages run, as it does for any page."""
@@ -91,7 +94,7 @@ def settle(request: BuildRequest, staged, loaded: Loaded) -> tuple[object, dict]
         if _reads_the_same(notebook_records.collect(output, crossref.READINGS), of_round, reading_of):
             reused.add(name)
             request.report(f"reusing {name}: what it reads of each claim did not change")
-        else:
+        elif not keep_old:
             output.unlink(missing_ok=True)  # (a page that runs is written anew, never in place)
     to_run = [job for job in staged.to_run if job[0] not in reused]
     return replace(staged, to_run=to_run, rereadable=frozenset()), checks

@@ -86,7 +86,9 @@ def stage(request: BuildRequest, folder: Path, loaded: Loaded, known_digests=Non
         seed_generated(root / BOOK_DIR / GENERATED_DIR, generated, link=False)
     wanted = known_digests or page_digests(root, book_root, pages)
     bases = reading_bases(root, book_root, pages)
-    rereadable = rereading.rereadable(request, loaded, generated, pages, wanted, bases)
+    rereadable = frozenset()
+    if not request.force and not request.only:
+        rereadable = rereading.rereadable(loaded, generated, pages, wanted, bases)
     to_run = pages_to_run(root, book_root, generated, pages, wanted, request.force, kept=rereadable)
     remove_stale(generated, {job.name for job in pages})
     return Staged(folder, book_root, results_path, pages, wanted, to_run, rereadable, bases)

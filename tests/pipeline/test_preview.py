@@ -159,7 +159,10 @@ def test_an_edited_figure_is_served_and_reloaded_and_ctrl_c_ends_everything(copy
         while "claimed 24.5%" not in fetch(url):
             assert time.monotonic() < deadline, "the mended registry's figure was never shown"
             time.sleep(0.2)
-        preview.wait_for(r"preview up to date \(2 page\(s\) executed", 300, count=2)
+        # The claim's verdict and measured figures stay: the page that reads every claim reads
+        # the same of it, and is not run again.
+        preview.wait_for(r"preview up to date \(1 page\(s\) executed", 300)
+        assert "reusing where_they_meet: what it reads of each claim did not change" in preview.lines
         # Its own writes (all in _build/preview) set off nothing more: one step per edit.
         time.sleep(3)
         assert sum("changed:" in line for line in preview.lines) == 3, preview.lines
@@ -441,7 +444,9 @@ def test_a_preview_ended_by_any_signal_leaves_no_kernel_key_and_serves_the_whole
         assert not _kernel_folders(tmp, preview.process.pid)
         killed = Preview(copy, TMPDIR=str(tmp))
         try:
-            _signal_while_executing(killed, copy, "Offline: 24.5", signal.SIGKILL)
+            # (a figure whose verdict is not the last one's: the page that reads every claim runs
+            # too, and the signal comes while it runs)
+            _signal_while_executing(killed, copy, "Offline: 18", signal.SIGKILL)
         finally:
             if killed.process.poll() is None:
                 killed.process.kill()
