@@ -324,7 +324,7 @@ def only_scale(args) -> None:
             f"{entry['claims']:>6}  {entry['pages']:>5}  {entry['cold_s']:6.1f}  {entry['cold_cpu_s']:10.1f}"
             f"  {entry['cold_peak_rss_mib']:17.0f}  {entry['noop_s']:6.2f}  {entry['one_claim_change_s']:18.2f}"
         )
-    for what, key in (("a figure", "one_claim_change_paired"), ("a title", "one_claim_retitled_paired")):
+    for what, key in (("figure", "one_claim_change_paired"), ("title", "one_claim_retitled_paired")):
         paired = measured.get(key)
         if paired:
             print(
