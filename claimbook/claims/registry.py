@@ -455,6 +455,20 @@ def _keep_written_figures(document, text: str):
     the text it is written with: the zeros are the figure's precision, which YAML drops."""
     if "claimed" not in text or not re.search(r"\d\.\d*0\b", text):
         return document  # (most registries: nothing to keep, and no second parse)
+    for path, value in _written_figures(text):
+        holder = document
+        for step in path[:-1]:
+            holder = holder[step] if isinstance(holder, (dict, list)) else None
+        if isinstance(holder, dict) and path[-1] in holder:
+            holder[path[-1]] = value
+    return document
+
+
+@functools.lru_cache(maxsize=64)
+def _written_figures(text: str) -> tuple:
+    """Where ``text`` writes a claimed figure with trailing zeros, and how: ``(path, text)``
+    pairs. Found once per text in a process (a build reads each registry twice: to compare
+    digests, then checked), by a second parse of the text's nodes."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     written = {}
 
@@ -472,14 +486,8 @@ def _keep_written_figures(document, text: str):
     try:
         walk(yaml.compose(text, Loader=loader), (), False)
     except yaml.YAMLError:
-        return document
-    for path, value in written.items():
-        holder = document
-        for step in path[:-1]:
-            holder = holder[step] if isinstance(holder, (dict, list)) else None
-        if isinstance(holder, dict) and path[-1] in holder:
-            holder[path[-1]] = value
-    return document
+        return ()
+    return tuple(written.items())
 
 
 def read_registry_file(
