@@ -200,6 +200,38 @@ class Registry:
     def _page_claim_ids(self) -> dict[str, Claim]:
         return {claim.id: claim for claim in self._page_claims}
 
+    def card_page(self, claim: Claim) -> str:
+        """The page that shows ``claim``'s card (its name under the generated pages): its own
+        page, its narrative chapter, or its announcement's page (a claim with nothing to
+        compute); a part's card is its parent's."""
+        if claim.parent:
+            claim = self.claim(claim.parent)
+        if claim.chapter:
+            return claim.chapter
+        if self.has_page(claim):
+            return f"{claim.announcement}/{claim.id}"
+        return claim.announcement
+
+    def announced(self) -> list[dict]:
+        """What the claims state of earlier rounds (each ``stated`` block, with what
+        ``inputs.earlier.announced_figures`` reads beside it): a table every check that looks
+        back on earlier rounds reads, whichever claim states it."""
+        found = []
+        for claim in self.all_claims():
+            stated = claim.get("stated")
+            if stated:
+                announcement = self.announcements[claim.announcement]
+                found.append(
+                    {
+                        "stated": stated,
+                        "subject": claim.get("subject") or {},
+                        "benchmark": claim.get("benchmark"),
+                        "claimant": announcement.claimant,
+                        "source": f"{announcement.title} ({announcement.date})",
+                    }
+                )
+        return found
+
     def sentence(self, claim: Claim) -> tuple[Claim, ...]:
         """The claims that share ``claim``'s sentence (judged against one baseline), itself included."""
         group = claim.get("sentence")

@@ -37,6 +37,7 @@ class Leaf:
     claim_id: str
     announcement: str
     title: str  # ``claim_title``
+    card: str  # the page its card is on, which the tables link (``Registry.card_page``)
     verdict: str
     measured: str  # ``Check.measured_range()``
     locations: tuple[str, ...]  # the Locations of the results it used, in the order it used them
@@ -107,6 +108,7 @@ def _leaf(part, registry, sided: bool = False) -> Leaf:
         claim.id,
         claim.announcement,
         claim_title(claim, registry),
+        registry.card_page(claim),
         part.verdict,
         part.measured_range(),
         tuple(dict.fromkeys(part.rows["location"])),

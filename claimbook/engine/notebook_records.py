@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from claimbook.common.errors import BuildError
+from claimbook.common.paths import BOOK_DIR, GENERATED_DIR
+
 
 def mime_type(kind: str) -> str:
     return f"application/vnd.claimbook.{kind}+json"
@@ -92,11 +95,28 @@ def read_ahead(notebook_paths) -> None:
 def _records(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> dict[str, str]:
     """Each kind's rows in the notebook, as JSON text: each ``collect`` reads its own copy from
     it (faster than a deep copy of the rows, and nothing a caller does reaches the cache)."""
-    notebook = json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        notebook = json.loads(Path(path).read_text(encoding="utf-8"))
+        cells = notebook.get("cells", [])
+        outputs = [output for cell in cells for output in cell.get("outputs", [])]
+        data = [(mime, rows) for output in outputs for mime, rows in output.get("data", {}).items()]
+    except (ValueError, AttributeError, TypeError, RecursionError) as exc:  # (a file no build wrote)
+        raise BuildError(
+            f"{_as_the_book_names_it(path)}: not a page the build executed ({type(exc).__name__}); "
+            "claimbook build --force makes every page again"
+        ) from None
     found: dict[str, list] = {}
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            for mime, rows in output.get("data", {}).items():
-                if mime.startswith("application/vnd.claimbook.") and isinstance(rows, list):
-                    found.setdefault(mime, []).extend(rows)
+    for mime, rows in data:
+        if mime.startswith("application/vnd.claimbook.") and isinstance(rows, list):
+            found.setdefault(mime, []).extend(rows)
     return {mime: json.dumps(rows, ensure_ascii=False) for mime, rows in found.items()}
+
+
+def _as_the_book_names_it(path: str) -> str:
+    """A page by its place in the book (``book/generated/...``), not in a build's staging folder,
+    which is gone once the build stops; any other path as it is."""
+    parts = Path(path).parts
+    for index in range(len(parts) - 1):
+        if (parts[index], parts[index + 1]) == (BOOK_DIR, GENERATED_DIR):
+            return Path(*parts[index:]).as_posix()
+    return path

@@ -205,20 +205,16 @@ def announced_figures(registry) -> pd.DataFrame:
     """The earlier-round figures announcements state (a round-gain claim's ``stated`` block),
     as rows of the cross-round table with the vendor's announcement as their source."""
     rows = []
-    for claim in registry.all_claims():
-        stated = claim.get("stated")
-        if not stated:
-            continue
-        announcement = registry.announcements[claim.announcement]
-        subject = claim.get("subject") or {}
+    for item in registry.announced():  # (what it reads of the registry: ``Registry.announced``)
+        stated, subject = item["stated"], item["subject"]
         units = stated.get("units", "Tokens/s")
         for scenario, value in (stated.get("figures") or {}).items():
             rows.append(
                 {
                     "round": str(stated["round"]),
-                    "organization": subject.get("organization", announcement.claimant),
+                    "organization": subject.get("organization", item["claimant"]),
                     "system": stated.get("system") or subject.get("system") or UNSPECIFIED_SYSTEM,
-                    "model": claim.get("benchmark"),
+                    "model": item["benchmark"],
                     "scenario": scenario,
                     "result": float(value),
                     "units": units,
@@ -227,7 +223,7 @@ def announced_figures(registry) -> pd.DataFrame:
                     "division": str(stated.get("division") or ""),
                     "result_id": str(stated.get("result_id") or ""),
                     "source_type": "vendor-announcement",
-                    "source": f"{announcement.title} ({announcement.date})",
+                    "source": item["source"],
                 }
             )
     frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))

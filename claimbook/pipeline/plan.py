@@ -72,6 +72,7 @@ def claim_payload(claim, registry) -> dict:
             "fields": claim.fields,
             "parts": [claim_payload(part, registry)["claim"] for part in claim.parts],
             "result_ids": list(claim.result_ids),
+            "chapter": claim.chapter,  # where its card is (a page that links it links there)
         },
         "announcement": _announcement_payload(announcement),
         "sentence": [other.fields for other in registry.sentence(claim) if other.id != claim.id],
@@ -90,8 +91,19 @@ def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RE
     (a page of the round, a chapter whose claims span rounds)."""
     common = {"results_path": results_path, **DATA_INPUTS}
     jobs = _chapter_jobs(registry, common, changes) + _claim_jobs(registry, common, changes.claims)
-    jobs = [_on_own_round(job, registry, results_path) for job in jobs]
+    jobs = [_on_own_round(_with_announced(job, registry), registry, results_path) for job in jobs]
     return _chosen(jobs, only, registry) if only else jobs
+
+
+def _with_announced(job: Job, registry) -> Job:
+    """A page's digest with what the claims state of earlier rounds (``Registry.announced``): the
+    book's data joins them to the earlier rounds' results, which a check that looks back reads,
+    whichever claim states them."""
+    announced = registry.announced()
+    if not announced:
+        return job
+    base = None if job.reading_base is None else [*job.reading_base, {"announced": announced}]
+    return replace(job, digest_claims=[*job.digest_claims, {"announced": announced}], reading_base=base)
 
 
 def page_round(registry, claim_ids) -> str | None:

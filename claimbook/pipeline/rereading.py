@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from claimbook.common.errors import BuildError
 from claimbook.common.paths import DATA_INPUTS, RESULTS, inside
 from claimbook.pipeline.cache import CACHE_NAME, read_cache, reading_bases_of
 from claimbook.pipeline.load import Loaded
@@ -91,7 +92,11 @@ def settle(request: BuildRequest, staged, loaded: Loaded, keep_old: bool = False
     reused = set()
     for name in sorted(staged.rereadable):
         output = inside(staged.generated, f"{name}.ipynb")
-        if _reads_the_same(notebook_records.collect(output, crossref.READINGS), of_round, reading_of):
+        try:
+            recorded = notebook_records.collect(output, crossref.READINGS)
+        except (OSError, BuildError):  # (not a page a build wrote: it runs, and is written anew)
+            recorded = None
+        if recorded is not None and _reads_the_same(recorded, of_round, reading_of):
             reused.add(name)
             request.report(f"reusing {name}: what it reads of each claim did not change")
         elif not keep_old:

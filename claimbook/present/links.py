@@ -45,13 +45,8 @@ def card_anchor(claim_id: str) -> str:
 def claim(claim, registry, root: str = "") -> str:
     """Where a claim's card is: its own page, its narrative chapter, or its announcement's page
     (a claim with nothing to compute); a part's card is its parent's."""
-    if claim.parent:
-        claim = registry.claim(claim.parent)
-    if claim.chapter:
-        return generated(claim.chapter, root, card_anchor(claim.id))
-    if registry.has_page(claim):
-        return generated(f"{claim.announcement}/{claim.id}", root, card_anchor(claim.id))
-    return generated(claim.announcement, root, card_anchor(claim.id))
+    shown = registry.claim(claim.parent) if claim.parent else claim
+    return generated(registry.card_page(claim), root, card_anchor(shown.id))
 
 
 class Page:

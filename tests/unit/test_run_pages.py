@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from claimbook.common.errors import BuildError
 from claimbook.pipeline import run as run_module
 from tests.helpers.project import ROOT
 
@@ -353,8 +354,16 @@ def test_records_read_ahead_are_the_records_collected_and_a_bad_notebook_is_left
     before = notebook_records._records.cache_info()
     assert notebook_records.collect(good, "scorecard") == rows
     assert notebook_records._records.cache_info().hits == before.hits + 1  # read ahead, not again
-    with pytest.raises(ValueError):
-        notebook_records.collect(broken, "scorecard")
+    # a file no build wrote (not JSON, or not a notebook): one line naming it, never a traceback
+    for bad in (broken, listed):
+        with pytest.raises(BuildError, match=f"^{bad}: not a page the build executed"):
+            notebook_records.collect(bad, "scorecard")
+    # named by its place in the book, not in the build's staging folder (gone once it stops)
+    staged = tmp_path / "_build" / ".claimbook-staging-1" / "book" / "generated" / "acme" / "a.ipynb"
+    staged.parent.mkdir(parents=True)
+    staged.write_text("{}}")
+    with pytest.raises(BuildError, match="^book/generated/acme/a.ipynb: not a page the build executed"):
+        notebook_records.collect(staged, "scorecard")
     with pytest.raises(OSError):
         notebook_records.collect(tmp_path / "missing.ipynb", "scorecard")
 

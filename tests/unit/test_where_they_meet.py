@@ -48,9 +48,10 @@ def test_what_the_page_keeps_of_a_check_is_what_it_reads(data):
         assert {leaf.claim_id for leaf in seen.leaves} <= {part.claim.id for part in with_rows}
         for leaf in (*seen.leaves, *seen.sided):
             part = next(part for part in parts if part.claim.id == leaf.claim_id)
-            assert (leaf.announcement, leaf.title) == (
+            assert (leaf.announcement, leaf.title, leaf.card) == (
                 part.claim.announcement,
                 crossref.claim_title(part.claim, data.registry),
+                data.registry.card_page(part.claim),
             )
             assert (leaf.verdict, leaf.measured) == (part.verdict, part.measured_range())
             assert leaf.locations == tuple(dict.fromkeys(part.rows["location"]))
@@ -72,7 +73,9 @@ def _crossing_checks(data) -> dict:
     assert len(locations) == 4 and len(other) >= 4, (locations, other)
 
     def seen(claim, used) -> crossref.Seen:
-        leaf = crossref.Leaf(claim.id, claim.announcement, claim.statement, "supported", "", tuple(used))
+        leaf = crossref.Leaf(
+            claim.id, claim.announcement, claim.statement, "card", "supported", "", tuple(used)
+        )
         return crossref.Seen((leaf,), ())
 
     checks = {first[0].id: seen(first[0], reversed(locations))}
@@ -188,6 +191,6 @@ def test_a_reading_holds_everything_the_page_reads_of_a_claim(data):
 
 
 def test_a_reading_refuses_a_value_it_cannot_hold_whole():
-    leaf = crossref.Leaf("a", "acme", "A claim", "supported", "", frozenset({"x", "y"}))
+    leaf = crossref.Leaf("a", "acme", "A claim", "acme/a", "supported", "", frozenset({"x", "y"}))
     with pytest.raises(TypeError, match="frozenset"):
         crossref.reading(crossref.Seen((leaf,), ()))
