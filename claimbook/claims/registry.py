@@ -12,6 +12,8 @@ claim id and the field.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 import os
 import re
@@ -212,10 +214,21 @@ class Registry:
             return f"{claim.announcement}/{claim.id}"
         return claim.announcement
 
-    def announced(self) -> list[dict]:
+    def announced(self) -> tuple[dict, ...]:
         """What the claims state of earlier rounds (each ``stated`` block, with what
         ``inputs.earlier.announced_figures`` reads beside it): a table every check that looks
         back on earlier rounds reads, whichever claim states it."""
+        return self._announced
+
+    @functools.cached_property
+    def announced_digest(self) -> str:
+        """The digest of ``announced()``, made once: every page's digest and every check's cache
+        key take it."""
+        text = json.dumps(self._announced, sort_keys=True, default=repr)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @functools.cached_property
+    def _announced(self) -> tuple[dict, ...]:
         found = []
         for claim in self.all_claims():
             stated = claim.get("stated")
@@ -230,7 +243,7 @@ class Registry:
                         "source": f"{announcement.title} ({announcement.date})",
                     }
                 )
-        return found
+        return tuple(found)
 
     def sentence(self, claim: Claim) -> tuple[Claim, ...]:
         """The claims that share ``claim``'s sentence (judged against one baseline), itself included."""

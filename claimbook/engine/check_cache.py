@@ -78,7 +78,7 @@ def entry_key(claim, data, inputs: str | None = None, what: str = "check") -> st
         "announcement": None if announcement is None else announcement.__dict__,
         "sentence": [_claim_material(other) for other in registry.sentence(claim)],
         # (joined to the earlier rounds' results, which a check that looks back reads)
-        "announced": registry.announced(),
+        "announced": registry.announced_digest,
         "inputs": inputs or inputs_digest(data.inputs),
         "code": CODE,
     }

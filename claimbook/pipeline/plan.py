@@ -91,19 +91,20 @@ def plan(registry, changes: Changes = Changes(), only=(), results_path: str = RE
     (a page of the round, a chapter whose claims span rounds)."""
     common = {"results_path": results_path, **DATA_INPUTS}
     jobs = _chapter_jobs(registry, common, changes) + _claim_jobs(registry, common, changes.claims)
-    jobs = [_on_own_round(_with_announced(job, registry), registry, results_path) for job in jobs]
+    announced = [{"announced": registry.announced_digest}] if registry.announced() else []
+    jobs = [_on_own_round(_with_announced(job, announced), registry, results_path) for job in jobs]
     return _chosen(jobs, only, registry) if only else jobs
 
 
-def _with_announced(job: Job, registry) -> Job:
-    """A page's digest with what the claims state of earlier rounds (``Registry.announced``): the
+def _with_announced(job: Job, announced: list) -> Job:
+    """A page's digest with what the claims state of earlier rounds (``announced``: the digest of
+    ``Registry.announced``, where they state any): the
     book's data joins them to the earlier rounds' results, which a check that looks back reads,
     whichever claim states them."""
-    announced = registry.announced()
     if not announced:
         return job
-    base = None if job.reading_base is None else [*job.reading_base, {"announced": announced}]
-    return replace(job, digest_claims=[*job.digest_claims, {"announced": announced}], reading_base=base)
+    base = None if job.reading_base is None else [*job.reading_base, *announced]
+    return replace(job, digest_claims=[*job.digest_claims, *announced], reading_base=base)
 
 
 def page_round(registry, claim_ids) -> str | None:
