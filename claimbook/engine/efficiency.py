@@ -1,6 +1,6 @@
 """Scaling efficiency: how much of the added hardware shows up as added throughput, and every
-scaling pair of a round (the same submitter, benchmark, scenario, accelerator and division at
-two GPU counts)."""
+scaling pair of a round (the same submitter, benchmark, scenario, accelerator, division and suite
+at two GPU counts)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ import pandas as pd
 # A scaling pair: the same submitter running the same benchmark and scenario on the same
 # accelerator, in the same division, at two different GPU counts.
 PAIR_KEY = ("organization", "division", "family", "benchmark", "scenario")
+# ... and in the same suite: MLPerf's datacenter and edge suites are separate benchmarks with
+# their own rules, so a datacenter result set against an edge one is no scaling of either (v5.1
+# has one submitter's pairs of that sort at 1,151%).
+SAME_SUITE = "system_type"
 PAIR_COLUMNS = (
     *PAIR_KEY,
     "model",
@@ -46,12 +50,13 @@ def scaling_pairs(results: pd.DataFrame) -> pd.DataFrame:
     """Every scaling pair in an annotated results table (with ``family`` and ``benchmark``),
     smaller configuration first.
 
-    Only throughput results on at least one accelerator count, the two in one unit; an empty
-    frame (with the columns) when the table has no pair.
+    Only throughput results on at least one accelerator count, of one suite, the two in one unit;
+    an empty frame (with the columns) when the table has no pair.
     """
     eligible = results[(results["metric"] == "throughput") & (results["total_accelerators"] > 0)]
     pairs = []
-    for key, group in eligible.groupby(list(PAIR_KEY), sort=True):
+    for key, group in eligible.groupby([*PAIR_KEY, SAME_SUITE], sort=True):
+        key = key[: len(PAIR_KEY)]
         if group["total_accelerators"].nunique() < 2:
             continue
         ordered = group.sort_values(["total_accelerators", "location"])

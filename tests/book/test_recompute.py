@@ -112,6 +112,7 @@ def load(source: str) -> pd.DataFrame:
                 "organization": raw["Organization"],
                 "division": raw["Division"],
                 "availability": raw["Availability"],
+                "suite": raw["SystemType"],
                 "system": raw["Location"].str.extract(r"results/([^/]+)/", expand=False),
                 "accelerator": raw["accelerator_model_name"],
                 "nodes": raw["number_of_nodes"].astype(int),
@@ -135,6 +136,7 @@ def load(source: str) -> pd.DataFrame:
                 "organization": tidy["organization"],
                 "division": tidy["division"],
                 "availability": tidy["availability"],
+                "suite": tidy["system_type"],
                 "system": tidy["system"],
                 "accelerator": tidy["accelerator"],
                 "nodes": tidy["nodes"].astype(int),
@@ -311,11 +313,12 @@ def exp_rubin_more_tokens(d, e, reg):
 
 
 def scaling_pairs(d: pd.DataFrame) -> pd.DataFrame:
-    """Every pair of one submitter's results on one accelerator family, benchmark and scenario at two
-    GPU counts (Closed division, throughput)."""
+    """Every pair of one submitter's results on one accelerator family, benchmark, scenario and
+    suite (datacenter or edge) at two GPU counts (Closed division, throughput)."""
     rows = pick(d, division="closed")
     rows = rows[rows["higher"] & (rows["gpus"] > 0)]
-    pairs = rows.merge(rows, on=["organization", "family", "benchmark", "scenario"], suffixes=("_s", "_l"))
+    on = ["organization", "family", "benchmark", "scenario", "suite"]
+    pairs = rows.merge(rows, on=on, suffixes=("_s", "_l"))
     pairs = pairs[pairs["gpus_l"] > pairs["gpus_s"]].copy()
     pairs["efficiency"] = 100 * (pairs["result_l"] / pairs["result_s"]) / (pairs["gpus_l"] / pairs["gpus_s"])
     return pairs

@@ -244,6 +244,21 @@ def test_a_scaling_claim_flags_its_own_pair_above_linear(tmp_path):
     assert "superlinear-baseline" in result_.caveats and result_.verdict == SUPPORTED_WITH_CAVEATS
 
 
+def test_a_scaling_pair_is_of_one_suite(tmp_path):
+    """MLPerf's datacenter and edge suites are separate benchmarks: one submitter's edge result on
+    one GPU and datacenter results on two and four GPUs make one pair, of the datacenter ones."""
+    from claimbook.engine.efficiency import scaling_pairs
+
+    rows = [
+        result("Acme", "desk", "Offline", 10.0, gpus=1, SystemType="edge"),
+        result("Acme", "pair", "Offline", 150.0, gpus=2, SystemType="datacenter"),
+        result("Acme", "quad", "Offline", 290.0, gpus=4, SystemType="datacenter"),
+    ]
+    pairs = scaling_pairs(world(tmp_path, rows, [_pair_claim()]).results)
+    assert list(zip(pairs["small_system"], pairs["large_system"])) == [("pair", "quad")]
+    assert pairs["efficiency"].tolist() == [pytest.approx(290.0 / 150.0 / 2)]
+
+
 @pytest.mark.parametrize(
     "small_units, large_units, said",
     [

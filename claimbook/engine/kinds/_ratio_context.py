@@ -195,7 +195,7 @@ def against_rivals(rivals: list, measured_cases: list[Case], unit: str, codes: s
         + (
             ""
             if case.claimed is None
-            else f", short of the claimed {formatting.case_figure(case.claimed, unit)}"
+            else f", short of the claimed {case.detail.claimed_text or formatting.stated(case.claimed, unit)}"
         )
         for case, best in failing
     )

@@ -66,7 +66,7 @@ def _decide_gain(claim: Claim, unit: str, cases: list[Case], codes: set, spread:
     listed = ", ".join(
         f"{case.label} {formatting.case_figure(case.measured, unit)}"
         + ("" if case.detail.higher_is_better else f", that is {_speedup_text(case)}")
-        + f" (claimed {formatting.case_figure(case.claimed, unit)})"
+        + f" (claimed {quantifiers.figure_for(claim, case.scenario).text(unit)})"
         for case in judged
     )
     lead = (
