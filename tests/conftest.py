@@ -127,11 +127,18 @@ def committed_results():
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory) -> Path:
-    """The whole book, built once per test session from the committed data; its HTML folder.
-    CLAIMBOOK_TEST_BOOK=DIR builds into DIR instead (a folder an earlier --out made is rebuilt
-    incrementally, so a second session takes seconds)."""
+    """The whole book, built once for the whole run from the committed data (``made_once``: the
+    files that use it, on any worker, only read it); its HTML folder. CLAIMBOOK_TEST_BOOK=DIR
+    builds into DIR instead (a folder an earlier --out made is rebuilt incrementally, so a second
+    session takes seconds)."""
     out = os.environ.get("CLAIMBOOK_TEST_BOOK")
-    return build_book(Path(out) if out else tmp_path_factory.mktemp("book") / "out")
+    if out:
+        return build_book(Path(out))
+    with made_once(tmp_path_factory, "book") as (folder, to_make):
+        site = folder / "out" / "_build" / "html"
+        if to_make:
+            site = build_book(folder / "out")
+    return site
 
 
 @pytest.fixture(scope="session")
