@@ -373,7 +373,8 @@ def case_chart(
     own (``cases["claimed"]``).
 
     ``cases`` has ``case``, ``measured``, ``outcome`` (holds / does not hold / not the best case /
-    for context), ``detail`` (tooltip text) and, where the cases state them, ``claimed``."""
+    for context), ``detail`` (tooltip text) and, where the cases state them, ``claimed`` (with
+    ``claimed_text``, the figure as the claim writes it, where a case has it)."""
     data = cases.assign(
         value_text=[
             formatting.case_figure(value, unit) + f" {OUTCOME_MARKS[outcome]}"
@@ -424,8 +425,12 @@ def _claimed_marks(data: pd.DataFrame, order: list, unit: str, line: float | Non
         return marks, f"Dashed line: the {label} figure"
     if "claimed" not in data.columns or not data["claimed"].notna().any():
         return None, None
-    claimed = data[data["claimed"].notna()].assign(
-        claimed_text=lambda frame: [formatting.case_figure(value, unit) for value in frame["claimed"]]
+    claimed = data[data["claimed"].notna()]
+    written = claimed["claimed_text"] if "claimed_text" in claimed.columns else [""] * len(claimed)
+    claimed = claimed.assign(  # as the claim writes it where the case says, else in the case's unit
+        claimed_text=[
+            text or formatting.case_figure(value, unit) for text, value in zip(written, claimed["claimed"])
+        ]
     )
     marks = (
         alt.Chart(claimed)

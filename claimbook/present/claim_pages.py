@@ -273,8 +273,9 @@ def outcome(bar, check=None) -> str:
 
 
 def bars_frame(bars, check=None) -> pd.DataFrame:
-    """The bars of a ``CaseBars`` chart as ``charts.case_chart`` reads them."""
-    return pd.DataFrame(
+    """The bars of a ``CaseBars`` chart as ``charts.case_chart`` reads them; ``claimed_text``
+    where a bar says its claimed figure as the claim writes it."""
+    frame = pd.DataFrame(
         [
             {
                 "case": bar.case,
@@ -287,6 +288,9 @@ def bars_frame(bars, check=None) -> pd.DataFrame:
         ],
         columns=["case", "measured", "claimed", "outcome", "detail"],
     )
+    if any(bar.claimed_text for bar in bars):
+        frame["claimed_text"] = [bar.claimed_text for bar in bars]
+    return frame
 
 
 # How each chart a kind may ask for is drawn (the vocabulary of claimbook.engine.kinds).

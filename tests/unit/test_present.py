@@ -409,6 +409,23 @@ def test_a_chart_s_data_table_shows_what_its_tooltips_show():
     assert re.findall(r"<th scope=\"col\">([^<]+)</th>", table) == ["Case", "Measured", "Results compared"]
 
 
+def test_a_case_s_claimed_figure_is_said_as_the_claim_writes_it_where_the_case_has_it():
+    """The tick's tooltip: "18%" as a claim writes it, not "+18.0%"; a case with no written figure
+    gives its claimed figure in the case's unit."""
+    from claimbook.engine.kinds import Bar
+
+    charts.use_book_style()
+    bars = [Bar("Offline", 17.6, 18.0, True, "a", "18%"), Bar("Server", 7.3, 7.0, True, "b")]
+    spec = charts.case_chart(claim_pages.bars_frame(bars), "Title", "A description.", "%").to_dict()
+    said = {
+        row["case"]: row["claimed_text"]
+        for rows in spec["datasets"].values()
+        for row in rows
+        if "claimed_text" in row
+    }
+    assert said == {"Offline": "18%", "Server": "+7.0%"}
+
+
 # -- the explorer -----------------------------------------------------------------------------------
 def test_the_explorer_s_controls_title_and_axis_follow_the_data(data):
     charts.use_book_style()

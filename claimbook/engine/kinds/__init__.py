@@ -412,6 +412,7 @@ class Bar:
     claimed: float | None
     reaches: bool | None
     detail: str = ""
+    claimed_text: str = ""  # the claimed figure as the claim writes it ("18%"); "" : from ``claimed``
 
 
 @dataclass(frozen=True, eq=False)

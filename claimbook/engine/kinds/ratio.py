@@ -639,7 +639,14 @@ check = _Ratio().check
 def charts(check, data: Data) -> list:
     """A bar per measured case, a dashed line where the claim's form puts its figure."""
     bars = tuple(
-        kinds.Bar(case.label, case.measured, case.claimed, case.reaches, str(case.detail.compared))
+        kinds.Bar(
+            case.label,
+            case.measured,
+            case.claimed,
+            case.reaches,
+            str(case.detail.compared),
+            case.detail.claimed_text,
+        )
         for case in check.cases
         if case.measured is not None
     )
