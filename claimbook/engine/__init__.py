@@ -31,6 +31,7 @@ from claimbook.engine.verdict import (
     SUPPORTED_WITH_CAVEATS,
     weakest,
 )
+from claimbook.inputs.schema import SCENARIOS as SCENARIO_NAMES
 
 KINDS = kinds_package.discover()  # every kind module of engine/kinds, by its kind's name
 SPECS: dict[str, KindSpec] = {name: spec_of(module) for name, module in KINDS.items()}
@@ -83,12 +84,13 @@ def validate_claim(claim) -> None:
     for name, selector in role_selectors(claim):
         _check_combining(claim.kind, spec, name, selector, fail)
     acknowledged = claim.fields.get("acknowledges") or []
-    unknown = [code for code in acknowledged if code not in CODES]
+    unknown = [code for code in acknowledged if code not in CODES] if isinstance(acknowledged, list) else []
     if not isinstance(acknowledged, list) or unknown:
         fail(
             "acknowledges",
             f"a list of caveat codes the claim itself states; unknown: {', '.join(map(str, unknown))}",
         )
+    _check_common_shapes(claim, fail)
     benchmark = claim.fields.get("benchmark")
     named = [benchmark] if isinstance(benchmark, str) else benchmark
     if benchmark is not None and not (
@@ -103,6 +105,31 @@ def validate_claim(claim) -> None:
     except SelectorError as exc:
         raise ClaimSpecError(str(exc)) from None
     _check_fields_used(claim, spec, fail)
+
+
+# What the fields several kinds share must be: a word where the engine reads one, a list where it
+# reads a list (a name where a list is read would be read letter by letter), a known scenario.
+DIVISION_WORDS = ("closed", "open", "any")
+
+
+def _check_common_shapes(claim, fail) -> None:
+    scenarios = claim.fields.get("scenarios")
+    if scenarios is not None and not (
+        isinstance(scenarios, list) and scenarios and all(name in SCENARIO_NAMES for name in scenarios)
+    ):
+        fail("scenarios", f"a list of scenarios, each one of {', '.join(SCENARIO_NAMES)}, not {scenarios!r}")
+    scenario = claim.fields.get("scenario")
+    if scenario is not None and scenario not in SCENARIO_NAMES:
+        fail("scenario", f"one of {', '.join(SCENARIO_NAMES)}, not {scenario!r}")
+    division = claim.fields.get("division")
+    if division is not None and division not in DIVISION_WORDS:
+        fail("division", f"one of {', '.join(DIVISION_WORDS)}, not {division!r}")
+    unit = claim.fields.get("unit")
+    if unit is not None and not (isinstance(unit, str) and unit.strip()):
+        fail("unit", f"the unit of the claimed figure, as text (x, %, tokens/s), not {unit!r}")
+    history = claim.fields.get("history")
+    if history is not None and not isinstance(history, bool):
+        fail("history", f"true or false, not {history!r}")
 
 
 def _check_fields_used(claim, spec: KindSpec, fail) -> None:

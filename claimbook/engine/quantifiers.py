@@ -404,11 +404,11 @@ def problem(
     ``figures``: the claim states figures the quantifier reads; ``parity_allowed``: a claim
     without a figure is judged against parity (a comparison with counterparts)."""
     word = claim.get("quantifier")
-    if word is not None and word not in RULES:
+    if word is not None and (not isinstance(word, str) or word not in RULES):
         return "quantifier", f"unknown quantifier {word!r}; the book reads {', '.join(WORDS)}"
     rule = RULES[word or default]
     cases = claim.get("cases")
-    if cases is not None and cases not in CASES:
+    if cases is not None and (not isinstance(cases, str) or cases not in CASES):
         return "cases", f"best (the best case must hold) or every (every case must hold), not {cases!r}"
     if cases == EVERY and rule.word == UP_TO:
         return "cases", '"up to" names the best case; say another quantifier for a figure every case reaches'

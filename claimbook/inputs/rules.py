@@ -340,11 +340,52 @@ def _gpu_watts(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
     )
 
 
+# The segments of a Location that name what its row says (their place among the segments): a
+# Location is the result's own folder, never another result's (MLCommons' are, letter case aside).
+LOCATION_NAMES = (("division", 0), ("organization", 1), ("model", 4), ("scenario", 5))
+
+
+def _location_agrees(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    segments = table["location"].astype(str).str.removeprefix("./").str.split("/")
+    problems = []
+    for column, place in LOCATION_NAMES:
+        said = segments.str[place].str.lower()
+        problems.append(
+            (
+                said.notna() & (said != table[column].astype(str).str.lower()),
+                lambda row, column=column, place=place: (
+                    f"{names.get('location', 'location')} {str(row['location'])[:200]!r} is the folder of "
+                    f"{column} {str(row['location']).removeprefix('./').split('/')[place]!r}, not of the "
+                    f"row's {names.get(column, column)} {row[column]!r}; a Location names the result's own folder"
+                ),
+            )
+        )
+    return _earliest(table, problems)
+
+
+def _one_unit(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
+    """Every result of one model and scenario in one unit: a figure in another unit would be set
+    against them (a ratio, a rank) as if it were in theirs."""
+    first = table.groupby(["model", "scenario"], sort=False)["units"].transform("first")
+    position = _first(table["units"].astype(str) != first.astype(str))
+    if position is None:
+        return None
+    row = table.iloc[position]
+    same = (table["model"] == row["model"]) & (table["scenario"] == row["scenario"])
+    said = (
+        f"{names.get('units', 'units')} {row['units']!r}, where the result of {row['model']} "
+        f"{row['scenario']} at {{other}} is in {first.iloc[position]!r}; one model's scenario is measured in one unit"
+    )
+    return position, said, _first(same)
+
+
 _CHECKS = (
     _text,
     _required,
     _location,
+    _location_agrees,
     _vocabulary,
+    _one_unit,
     _result,
     _counts,
     _per_accelerator,

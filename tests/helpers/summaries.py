@@ -70,7 +70,7 @@ def summary_row(**values) -> dict:
         "accelerator_model_name": "NVIDIA GB300",
         "accelerators_per_node": "4",
         "total_accelerators": "72",
-        "Location": f"./closed/{organization}/results/{system}/{model}/{scenario}/performance/run_1",
+        "Location": f"./{values.get('Division', 'closed')}/{organization}/results/{system}/{model}/{scenario}/performance/run_1",
         "framework": "TensorRT",
         "operating_system": "Linux",
         "notes": "1400W TGP Per GPU",

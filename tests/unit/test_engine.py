@@ -84,6 +84,42 @@ def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp
     assert "1.9% below it, in the claimant's favour" in result_.reason
 
 
+@pytest.mark.parametrize(
+    "unit, units, holds",
+    [
+        ("s", "Latency (s)", True),
+        ("videos/s", "Samples/s", True),  # a claim words its rate as it likes
+        ("ms", "Latency (s)", False),  # a thousandth of the figure
+        ("ms", "Tokens/s", False),  # a duration against a throughput
+        ("tokens/s", "Latency (s)", False),  # a rate against a latency
+    ],
+)
+def test_a_stated_figure_in_a_unit_its_result_cannot_be_in_is_not_measured(tmp_path, unit, units, holds):
+    """The figure and the result agree in every case; only the claim's unit differs, and a unit
+    that cannot be the result's leaves the case unmeasured, saying both units."""
+    rows = [result("Acme", "rack", "SingleStream", 5.7, model="wan-2.2-t2v-a14b", units=units)]
+    claim = {
+        "id": "figure",
+        "statement": "5.7 per video.",
+        "kind": "figure",
+        "benchmark": "wan-2.2-t2v-a14b",
+        "subject": {"organization": "Acme", "system": "rack"},
+        "scenarios": ["SingleStream"],
+        "claimed": 5.7,
+        "unit": unit,
+    }
+    result_ = check(world(tmp_path, rows, [claim]), "figure")
+    if holds:
+        assert result_.verdict == SUPPORTED
+    else:
+        assert result_.verdict == CANNOT_BE_CHECKED and result_.cases[0].measured is None
+        said = f"the claim states its figure in {unit}, the published result is in {units}"
+        assert (
+            said in result_.cases[0].detail.note
+            and f"No case is measured: SingleStream: {said}." in result_.reason
+        )
+
+
 def test_a_tolerance_decides_the_verdict_and_every_case_alike(tmp_path):
     from claimbook.engine import scorecard
 
@@ -260,24 +296,47 @@ def test_a_scaling_pair_is_of_one_suite(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "small_units, large_units, said",
+    "models, small_units, large_units, said",
     [
-        ("Tokens/s", "Samples/s", "different units (Tokens/s and Samples/s)"),
-        ("Latency (ms)", "Latency (ms)", "a latency (Latency (ms)), not a throughput"),
+        # Two units of one model and scenario are refused as the results are read; two spellings
+        # of one benchmark's model are not one model, so each may be in a unit of its own.
+        (("llama3.1-8b", "llama3_1-8b"), "Tokens/s", "Samples/s", "different units (Tokens/s and Samples/s)"),
+        (("gpt-oss-120b",) * 2, "Latency (ms)", "Latency (ms)", "a latency (Latency (ms)), not a throughput"),
     ],
 )
-def test_a_scaling_pair_of_unlike_results_gives_no_efficiency(tmp_path, small_units, large_units, said):
+def test_a_scaling_pair_of_unlike_results_gives_no_efficiency(
+    tmp_path, models, small_units, large_units, said
+):
     """An efficiency is of two throughputs in one unit: a pair whose results are not (a results
     file edited, or a latency) is unmeasured and says why, never "supported" on the figures."""
+    small, large = models
     rows = [
-        result("Acme", "small", "Offline", 10.0, gpus=8, accelerator="NVIDIA GB300", units=small_units),
         result(
-            "Acme", "big", "Offline", 90.0, gpus=72, nodes=9, accelerator="NVIDIA GB300", units=large_units
+            "Acme",
+            "small",
+            "Offline",
+            10.0,
+            gpus=8,
+            accelerator="NVIDIA GB300",
+            units=small_units,
+            model=small,
+        ),
+        result(
+            "Acme",
+            "big",
+            "Offline",
+            90.0,
+            gpus=72,
+            nodes=9,
+            accelerator="NVIDIA GB300",
+            units=large_units,
+            model=large,
         ),
     ]
     from claimbook.engine.efficiency import scaling_pairs
 
-    data = world(tmp_path, rows, [_pair_claim(quantifier="up-to")])
+    benchmark = "llama3.1-8b" if small.startswith("llama") else small
+    data = world(tmp_path, rows, [_pair_claim(quantifier="up-to", benchmark=benchmark)])
     result_ = check(data, "scaling")
     assert result_.verdict == CANNOT_BE_CHECKED
     assert said in result_.reason and result_.reason.startswith("In Offline the ")
@@ -389,7 +448,10 @@ def test_a_compound_claim_is_as_strong_as_its_weakest_part(tmp_path):
 # -- caveats come from the rows used, never typed ---------------------------------------------------
 def test_caveats_are_computed_from_the_rows_used(tmp_path):
     rows = two_systems(new=(300.0, 300.0, 300.0), Availability="preview", Division="open", inferred="1")
-    rows = [{**row, "Division": "open"} for row in rows]  # both sides Open: a comparison within one division
+    rows = [  # both sides Open: a comparison within one division (each Location an Open folder)
+        {**row, "Division": "open", "Location": row["Location"].replace("./closed/", "./open/", 1)}
+        for row in rows
+    ]
     result_ = check(
         world(tmp_path, rows, [ratio_claim(form="figure", quantifier="up-to", claimed=3, division="any")]),
         "fast",
@@ -1250,6 +1312,40 @@ _COUNT = {
             | {"claimed": 1.5, "stated_current": [1, 2]},
             "stated_current",
         ),
+        # a name where a list is read (it was read letter by letter), a count that is no count
+        ({**_COUNT, "claimed": 2, "named": "Acme"}, "named"),
+        ({**_COUNT, "claimed": 2, "named": 12}, "named"),
+        ({**_COUNT, "claimed": 2, "named": {"Acme": {"a": 1}}}, "named"),
+        ({**_COUNT, "claimed": {"Offline": 7}}, "claimed"),
+        ({**_COUNT, "claimed": -7}, "claimed"),
+        ({**_COUNT, "claimed": 2.5}, "claimed"),
+        ({**_COUNT, "claimed": True}, "claimed"),
+        ({**_COUNT, "claimed": 2, "detail": 12}, "detail"),
+        ({**_COUNT, "claimed": 2, "acknowledges": 12}, "acknowledges"),
+        ({**_COUNT, "claimed": 2, "division": 12}, "division"),
+        ({**_COUNT, "claimed": 2, "unit": {"x": [1]}}, "unit"),
+        ({**_COUNTERPARTS, "quantifier": []}, "quantifier"),
+        ({**_COUNTERPARTS, "cases": ["every"]}, "cases"),
+        # a claimed figure no case would ever read, a scenario the data never names
+        ({**_SAID, **_PAIR, "kind": "ratio", "form": "figure", "claimed": {"Ofline": 2}}, "claimed"),
+        (
+            {**_SAID, **_PAIR, "kind": "ratio", "form": "figure", "scenarios": ["Offline"]}
+            | {"claimed": {"Offline": 2, "Server": 3}},
+            "claimed",
+        ),
+        (
+            {
+                **_SAID,
+                **_PAIR,
+                "kind": "ratio",
+                "form": "figure",
+                "claimed": 2,
+                "scenarios": ["Singlestream"],
+            },
+            "scenarios",
+        ),
+        ({**_SAID, **_PAIR, "kind": "ratio", "form": "lead", "unit": "%", "tie_within": True}, "tie_within"),
+        ({**_SAID, **_PAIR, "kind": "ratio", "form": "lead", "unit": "%", "tie_within": "3%"}, "tie_within"),
     ],
 )
 def test_a_field_of_the_wrong_shape_is_a_registry_error_naming_it(tmp_path, claim, field):

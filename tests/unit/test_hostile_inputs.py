@@ -48,12 +48,20 @@ def _two_rows(**second) -> list[dict]:
 
 
 INGEST_REFUSES = {
-    "a Location shared by two results": (
-        {"Location": summary_row()["Location"]},
+    "a Location shared by two results": (  # (another result only by its organization's letter case)
+        {"Organization": "ACME", "Scenario": "Offline", "Location": summary_row()["Location"]},
         (
             "Location './closed/Acme/results/GB300-NVL72_GB300-288GB_aarch64x72_TRT/deepseek-r1/Offline/"
             "performance/run_1' is also that of line 2; a Location names one result"
         ),
+    ),
+    "two units for one model and scenario": (
+        {"Scenario": "Offline", "system": "other", "Units": "Samples/s"},
+        "Units 'Samples/s', where the result of deepseek-r1 Offline at line 2 is in 'Tokens/s'",
+    ),
+    "a Location of another organization": (
+        {"Location": summary_row()["Location"].replace("/Acme/", "/Rival/")},
+        "is the folder of organization 'Rival', not of the row's Organization 'Acme'",
     ),
     "no node": ({"number_of_nodes": "0", "total_accelerators": "0"}, "number_of_nodes is 0"),
     "a huge result": ({"Result": "1e30"}, "Result is 1e+30; a result must be a finite number from"),
@@ -148,16 +156,32 @@ def _flip_direction(table):
     )
 
 
-def _repeat(column):
-    def how(table):
-        table.loc[table.index[4], column] = table[column].iloc[3]
-
-    return how
-
-
 def _repeat_key(table):
-    for column in ("organization", "division", "system", "model", "scenario"):
-        table.loc[table.index[4], column] = table[column].iloc[3]
+    """The row before, again (the same key, the same Location)."""
+    table.iloc[4] = table.iloc[3]
+
+
+def _repeat_location(table):
+    """Another system's result with the Location of the row before (the folder it names agrees
+    with the row's division, organization, model and scenario; only its system differs)."""
+    table.iloc[4] = table.iloc[3]
+    table.loc[table.index[4], "system"] = table["system"].iloc[3] + "-other"
+
+
+# The first row of the committed table whose model and scenario an earlier row has too.
+_SECOND_OF_A_KIND = int(
+    pd.read_csv(COMMITTED, keep_default_na=False, dtype=str)
+    .duplicated(["model", "scenario"])
+    .to_numpy()
+    .nonzero()[0][0]
+)
+
+
+def _another_unit(table):
+    """That row's figure in another unit of the same metric (the direction and metric agree)."""
+    unit = table["units"].iloc[_SECOND_OF_A_KIND]
+    others = ("Latency (ms)", "Latency (s)") if unit.startswith("Latency") else ("Queries/s", "Samples/s")
+    table.loc[table.index[_SECOND_OF_A_KIND], "units"] = next(other for other in others if other != unit)
 
 
 TIDY_REFUSES = {
@@ -185,7 +209,17 @@ TIDY_REFUSES = {
         "higher_is_better is False but Samples/s is better higher",
     ),
     "a repeated key": (_repeat_key, 6, "duplicate result for"),
-    "a repeated Location": (_repeat("location"), 6, "is also that of line 5; a Location names one result"),
+    "a repeated Location": (_repeat_location, 6, "is also that of line 5; a Location names one result"),
+    "a Location of another scenario": (
+        _set("scenario", "Server", slice(4, 5)),
+        6,
+        "not of the row's scenario 'Server'; a Location names the result's own folder",
+    ),
+    "two units for one model and scenario": (
+        _another_unit,
+        _SECOND_OF_A_KIND + 2,
+        "; one model's scenario is measured in one unit",
+    ),
     "an ESC sequence": (_set("organization", "AMD\x1b[31m"), 5, "organization holds the character \\x1b"),
     "a Location with '..' segments": (
         _set(

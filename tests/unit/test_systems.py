@@ -127,6 +127,9 @@ def test_systems_searches_the_newest_round_the_book_holds_and_names_it(tmp_path)
     table = pd.read_csv(copy / "data" / "mlperf" / "v6.1.csv", dtype=str, keep_default_na=False)
     table["round"] = "v9.9"
     table.loc[0, "organization"] = "Newco"
+    table.loc[0, "location"] = table.loc[0, "location"].replace(
+        f"/{table.loc[1, 'organization']}/", "/Newco/", 1
+    )  # (a Location names its organization's folder)
     table.to_csv(copy / "data" / "mlperf" / "v9.9.csv", index=False)
     found = in_copy(copy, "systems", "--organization", "Newco")
     assert found.returncode == 0 and "Newco" in found.stdout, found.stderr

@@ -55,6 +55,8 @@ class PairCase(PresenceCase):
 
 
 def validate_detail(claim: Claim) -> None:
+    if claim.get("detail") is not None and not isinstance(claim.get("detail"), dict):
+        kinds.fail(claim, "detail", f"the details the results must show, {{{': ..., '.join(DETAILS)}: ...}}")
     for name in DETAILS:
         pattern = (claim.get("detail") or {}).get(name)
         if pattern is not None:

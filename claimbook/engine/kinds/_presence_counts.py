@@ -34,6 +34,12 @@ def validate_counted(claim: Claim) -> None:
         kinds.fail(claim, "count", f"count one of {', '.join(COUNTED)}")
     if claim.get("only") is not None and not isinstance(claim.get("only"), list):
         kinds.fail(claim, "only", "the list of values the results must be on, exactly")
+    named = claim.get("named")
+    if named is not None and not _names(named):  # (a name alone would be read letter by letter)
+        kinds.fail(claim, "named", "a list of names, or {announcement's name: data's value or values}")
+    claimed = claim.claimed
+    if claim.get("only") is None and claimed is not None and not _a_count(claimed):
+        kinds.fail(claim, "claimed", f"a count is a whole number, at least 0, not {claimed!r}")
     definitions = claim.get("definitions")
     if definitions is not None and not (
         isinstance(definitions, list)
@@ -41,6 +47,29 @@ def validate_counted(claim: Claim) -> None:
     ):
         kinds.fail(claim, "definitions", "a list of the count's other readings, each a selector with a label")
     validate_detail(claim)
+
+
+def _names(named) -> bool:
+    """Whether a claim's ``named`` is a list of names or {name: value or list of values}."""
+
+    def name(value) -> bool:
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+    if isinstance(named, dict):
+        values = [
+            item for value in named.values() for item in (value if isinstance(value, list) else [value])
+        ]
+        return all(map(name, named)) and all(map(name, values))
+    return isinstance(named, list) and all(map(name, named))
+
+
+def _a_count(written) -> bool:
+    """Whether a registry's claimed count is a whole number, at least 0 ("7", 7 or 7.0)."""
+    try:
+        value = quantifiers.figure(written).value
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(written, bool) and value >= 0 and float(value).is_integer()
 
 
 def check_only(claim: Claim, data: Data):

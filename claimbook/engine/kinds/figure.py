@@ -147,6 +147,10 @@ class _Figure(Measuring):
         return {"same_figure": pd.concat(found.same) if found.same else pd.DataFrame()}
 
     def unmeasured(self, claim: Claim, data: Data, found, tables: dict):
+        conflicts = [f"{case.label}: {case.detail.note}" for case in found.cases if _in_other_unit(case)]
+        if conflicts:
+            reason = f"No case is measured: {'; '.join(conflicts)}."
+            return cannot_check(claim, reason, cases=tuple(found.cases), tables=tables, missing=found.missing)
         scenarios = "scenario" if len(found.cases) == 1 else "scenarios"
         reason = f"The system has no published result in the {scenarios} the claim names"
         return cannot_check(claim, reason + missing_said(found) + ".", tables=tables, missing=found.missing)
@@ -308,12 +312,41 @@ def same_vendor_match(claim: Claim, row: pd.Series, scenario: str, claimed, matc
     )
 
 
+# A claim's unit words a figure as it likes ("videos/s" of a result in Samples/s), but a rate is
+# never a latency's figure, nor a duration a throughput's, nor seconds milliseconds: the unit of
+# a latency result each duration word stands for.
+DURATIONS = {"s": "Latency (s)", "sec": "Latency (s)", "seconds": "Latency (s)", "ms": "Latency (ms)"}
+DURATIONS |= {"milliseconds": "Latency (ms)"}
+
+
+def unit_conflict(claim: Claim, row) -> str:
+    """Why the claim's unit cannot be the unit of ``row``'s result ("" where it can): a rate
+    against a latency, a duration against a throughput or another duration; a claim that gives
+    its ``scale`` says how its unit relates to the result's, and is taken at its word."""
+    unit = str(claim.unit or "").strip()
+    if not unit or claim.get("scale") is not None:
+        return ""
+    said, units = unit.lower(), str(row["units"])
+    duration = DURATIONS.get(said)
+    if (duration and duration != units) or (said.endswith("/s") and units.startswith("Latency")):
+        return f"{IN_OTHER_UNIT} {unit}, the published result is in {units}"
+    return ""
+
+
+IN_OTHER_UNIT = "the claim states its figure in"
+
+
+def _in_other_unit(case) -> bool:
+    return case.detail.note.startswith(IN_OTHER_UNIT)
+
+
 def _figure_case(claim: Claim, data: Data, at: tuple, claimed, row, found: Found) -> None:
     """One case of a figure claim, at (benchmark, scenario, label): the published result against
     the claimed figure, read by the claim's quantifier."""
     benchmark, scenario, label = at
-    if row is None or claimed is None:
-        note = f"no published {scenario} result of the system"
+    conflict = unit_conflict(claim, row) if row is not None else ""
+    if row is None or claimed is None or conflict:
+        note = conflict or f"no published {scenario} result of the system"
         found.cases.append(kinds.unmeasured(label, scenario, claimed, claim.unit, FigureCase(note=note)))
         return
     measured = _scaled(claim, row)

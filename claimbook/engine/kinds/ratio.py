@@ -52,6 +52,7 @@ from claimbook.engine.kinds import multiple_unit
 from claimbook.engine.kinds._ratio_forms import FORMS, RENAMED, form_of, target
 from claimbook.engine.kinds._skeleton import Comparing, missing_said
 from claimbook.engine.verdict import SUPPORTED
+from claimbook.inputs.schema import SCENARIOS as SCENARIO_NAMES
 from claimbook.inputs.schema import TIDY_COLUMNS
 
 
@@ -251,6 +252,10 @@ def validate(claim: Claim) -> None:
     form.check(claim)
     if multiple_unit(claim) not in ("x", "%"):
         kinds.fail(claim, "unit", "a ratio is in x (times) or % (lead in percent)")
+    tie = claim.get("tie_within")
+    if tie is not None and (isinstance(tie, bool) or not isinstance(tie, (int, float)) or not tie >= 0):
+        kinds.fail(claim, "tie_within", f"the gap that is still a tie, a number of percent, not {tie!r}")
+    _check_claimed_keys(claim)
     kinds.check_measure(claim)
     for label, selector in _baselines(claim):
         validate_selector(dict(selector), f"{claim.where}: field baseline.{label}")
@@ -265,6 +270,31 @@ def validate(claim: Claim) -> None:
             "match_on",
             f"a list of what a result and its counterpart share: {', '.join(sorted(MATCHABLE))}",
         )
+
+
+def _check_claimed_keys(claim: Claim) -> None:
+    """A ``claimed`` mapping's keys are the scenarios the claim names (any scenario where it names
+    none) or its baselines' labels, each label's own mapping of scenarios: a figure under another
+    key ("Ofline") would never be read, and the claim judged without it."""
+    claimed = claim.claimed
+    if not isinstance(claimed, dict):
+        return
+    scenarios = claim.get("scenarios") or SCENARIO_NAMES
+    labels = {label for label, _ in _baselines(claim)} - {"baseline"}
+    for key, value in claimed.items():
+        if key in labels and isinstance(value, dict):
+            unknown = [str(name) for name in value if name not in scenarios]
+            where = f"claimed.{key}"
+        else:
+            unknown = [] if key in scenarios or key in labels else [str(key)]
+            where = "claimed"
+        if unknown:
+            kinds.fail(
+                claim,
+                where,
+                f"a figure for {', '.join(unknown)}, which is not a scenario the claim names"
+                f" ({', '.join(scenarios)}){' or a baseline of it' if labels else ''}",
+            )
 
 
 # What a counterpart may share with a subject result (``match_on``): a result's own columns, and
