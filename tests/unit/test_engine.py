@@ -67,19 +67,23 @@ def test_up_to_figures_match_at_their_precision(tmp_path, measured, claimed, ver
     assert check(data, "fast").verdict == verdict
 
 
-def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp_path):
-    rows = [result("Acme", "rack", "SingleStream", 5.81, model="wan-2.2-t2v-a14b", units="Latency (s)")]
-    claim = {
-        "id": "latency",
-        "statement": "5.7 s per video.",
+def _video_figure(unit: str) -> dict:
+    """Acme's rack at 5.7 (in ``unit``) per video, WAN 2.2 SingleStream: a figure claim."""
+    return {
+        "id": "figure",
+        "statement": f"5.7 {unit} per video.",
         "kind": "figure",
         "benchmark": "wan-2.2-t2v-a14b",
         "subject": {"organization": "Acme", "system": "rack"},
         "scenarios": ["SingleStream"],
         "claimed": 5.7,
-        "unit": "s",
+        "unit": unit,
     }
-    result_ = check(world(tmp_path, rows, [claim]), "latency")
+
+
+def test_a_stated_figure_off_by_more_than_its_precision_gives_the_signed_gap(tmp_path):
+    rows = [result("Acme", "rack", "SingleStream", 5.81, model="wan-2.2-t2v-a14b", units="Latency (s)")]
+    result_ = check(world(tmp_path, rows, [_video_figure("s")]), "figure")
     assert result_.verdict == NOT_SUPPORTED
     assert "1.9% below it, in the claimant's favour" in result_.reason
 
@@ -98,17 +102,7 @@ def test_a_stated_figure_in_a_unit_its_result_cannot_be_in_is_not_measured(tmp_p
     """The figure and the result agree in every case; only the claim's unit differs, and a unit
     that cannot be the result's leaves the case unmeasured, saying both units."""
     rows = [result("Acme", "rack", "SingleStream", 5.7, model="wan-2.2-t2v-a14b", units=units)]
-    claim = {
-        "id": "figure",
-        "statement": "5.7 per video.",
-        "kind": "figure",
-        "benchmark": "wan-2.2-t2v-a14b",
-        "subject": {"organization": "Acme", "system": "rack"},
-        "scenarios": ["SingleStream"],
-        "claimed": 5.7,
-        "unit": unit,
-    }
-    result_ = check(world(tmp_path, rows, [claim]), "figure")
+    result_ = check(world(tmp_path, rows, [_video_figure(unit)]), "figure")
     if holds:
         assert result_.verdict == SUPPORTED
     else:
