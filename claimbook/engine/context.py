@@ -20,7 +20,15 @@ from typing import NamedTuple
 from claimbook.claims.mappings import set_path
 from claimbook.claims.registry import CHAPTERS_FILE, CLAIMS_DIR, Registry, RegistryError, check_common_fields
 from claimbook.common.errors import UsageError
-from claimbook.common.paths import BOOK_INPUTS, DATA_INPUTS, PROJECT_ROOT, RESULTS, book_root, held_rounds
+from claimbook.common.paths import (
+    BOOK_INPUTS,
+    DATA_INPUTS,
+    MLPERF_DIR,
+    PROJECT_ROOT,
+    RESULTS,
+    book_root,
+    held_rounds,
+)
 from claimbook.engine import load_registry, preloaded, validate_claim
 from claimbook.engine.core import Data, RoundTables
 from claimbook.engine.page_call import PageParameterError
@@ -337,7 +345,9 @@ def check_systems(data: Data) -> None:
     """A selector naming a system no data the book knows has is a registry mistake (a typo),
     not a missing result: a UsageError naming the file, the claim, the field and the closest real
     names. A system may be named by the book's id, its SystemName or its result folder, in any
-    case, spacing and punctuation (``claimbook.claims.selectors``)."""
+    case, spacing and punctuation (``claimbook.claims.selectors``). One the book's own table of
+    the round has, missing from results given in its place, is a missing result (the claim's
+    check says so), not a typo."""
     committed = PROJECT_ROOT / RESULTS
     extra = [load_results(committed)] if committed.is_file() else []
     names_of: dict = {}  # per round: the names its systems go by, and their ids
@@ -351,13 +361,23 @@ def check_systems(data: Data) -> None:
         known, ids = names_of[round_name]
         for name, value in claim.fields.items():
             for system in _named_systems(value):
-                if squash(system) not in known:
+                if squash(system) not in known and not _in_committed_round(round_name, system, names_of):
                     near = closest(system, ids)
                     raise UsageError(
                         f"{claim.where}: field {name}: unknown system {system!r}; no results file the "
                         "book has names it (as its id, SystemName or result folder)"
                         + (f"; closest: {', '.join(near)}" if near else "")
                     )
+
+
+def _in_committed_round(round_name: str, system: str, names_of: dict) -> bool:
+    """Whether the book's own table of the round names ``system``: results given in its place
+    (``--results``) that lack it miss a result, which the claim's check says; no typo."""
+    key = ("committed", round_name)
+    if key not in names_of:
+        path = held_rounds(PROJECT_ROOT / MLPERF_DIR).get(round_name)
+        names_of[key] = _known_system_names([load_results(path)]) if path else set()
+    return squash(system) in names_of[key]
 
 
 def page_parameters(given: dict) -> dict:
