@@ -151,10 +151,24 @@ def read_announcement(path: str | Path, label: str | None = None) -> str:
     return text
 
 
+# Numbers Unicode writes as one character: a vulgar fraction ("2½x" is 2.5x), and superscript
+# digits, which after a figure or a word are its footnote's mark ("964,468² tokens/s"). Their
+# compatibility forms would glue their digits to the figure before them ("21⁄2", "964,4682").
+_FRACTION = re.compile(r"(\d*)([\u00bc-\u00be\u2150-\u215e])")
+_MARK = re.compile(r"(?<=\w)[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+")
+
+
+def _fraction(match: re.Match) -> str:
+    whole = int(match.group(1)) if match.group(1) else 0
+    return f"{whole + unicodedata.numeric(match.group(2)):.3f}".rstrip("0").rstrip(".")
+
+
 def plain(line: str) -> str:
     """A line of text or Markdown as plain words: control characters, HTML tags, emphasis, link
-    targets and table rules out, Unicode in its composed form."""
-    line = unicodedata.normalize("NFKC", _CONTROL.sub(" ", line))
+    targets and table rules out, a vulgar fraction as its decimal, a footnote's superscript mark
+    after a word or figure out, Unicode in its composed form."""
+    line = _MARK.sub("", _FRACTION.sub(_fraction, _CONTROL.sub(" ", line)))
+    line = unicodedata.normalize("NFKC", line)
     line = _LINK.sub(r"\1", _TAG.sub(" ", line))
     line = _EMPHASIS.sub("", line)
     if re.fullmatch(r"\s*\|?[\s:|-]*-[\s:|-]*\|?\s*", line):

@@ -81,6 +81,26 @@ def test_each_unit_and_precision(sentence, value, unit, decimals):
     assert (figure.value, figure.unit, figure.decimals) == (value, unit, decimals)
 
 
+@pytest.mark.parametrize(
+    ("line", "said", "value", "unit"),
+    [
+        ("Acme MI355X is 2½x faster than B200.", "Acme MI355X is 2.5x faster than B200.", 2.5, "x"),
+        ("It is ¾x the cost.", "It is 0.75x the cost.", 0.75, "x"),
+        ("It reached 964,468² tokens/s.", "It reached 964,468 tokens/s.", 964468, "tokens/s"),
+        ("Acme¹ reached 99% scaling.", "Acme reached 99% scaling.", 99, "%"),
+    ],
+)
+def test_a_fraction_in_one_character_or_a_footnote_mark_is_read_as_the_figure_written(
+    line, said, value, unit
+):
+    """Unicode's compatibility forms glued "2½" into 21⁄2 and "964,468²" into 964,4682: a figure
+    the text does not state, in the draft and in the sentence it quotes."""
+    (sentence,) = sentences(line)
+    assert sentence.text == said
+    (figure,) = figures(sentence.text)
+    assert (figure.value, figure.unit) == (value, unit)
+
+
 def test_ids_versions_names_and_dates_are_not_figures():
     assert figures("Entry 6.1-0106 of v6.1 ran gpt-oss-120b on NVL72 on Sep 16, 2026 at 720p.") == []
     # A model's name is no count: "Llama 2 70B ... result" is not "2 results".
