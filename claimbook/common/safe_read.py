@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import functools
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -28,8 +29,26 @@ class _TextLoader(_BASE):
     the string "2026-09-19"): a registry's dates are shown and compared as text."""
 
 
+# Numbers only in decimal, as a registry's reader means them: YAML 1.1 also reads "2:1" as
+# sexagesimal (121), "017" as octal (15), "0x1F" and "0b11" as hexadecimal and binary; such a
+# value stays the text it is written as (a figure of text is read, or refused, by its field).
+_NUMBERS = {
+    "tag:yaml.org,2002:int": re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
+    "tag:yaml.org,2002:float": re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.VERBOSE,
+    ),
+}
+
 _TextLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [
+        (tag, _NUMBERS.get(tag, pattern))
+        for tag, pattern in resolvers
+        if tag != "tag:yaml.org,2002:timestamp"
+    ]
     for first, resolvers in _BASE.yaml_implicit_resolvers.items()
 }
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from sentencex import segment
 from text_to_num import alpha2digit
 
+from claimbook.common import formatting
 from claimbook.common.safe_read import InputError, read_text
 
 MAX_BYTES = 2 * 1024 * 1024  # a post is tens of kB; a saved web page with its scripts is not a post
@@ -160,7 +161,7 @@ _MARK = re.compile(r"(?<=\w)[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+")
 
 def _fraction(match: re.Match) -> str:
     whole = int(match.group(1)) if match.group(1) else 0
-    return f"{whole + unicodedata.numeric(match.group(2)):.3f}".rstrip("0").rstrip(".")
+    return formatting.stated(whole + unicodedata.numeric(match.group(2)))
 
 
 def plain(line: str) -> str:

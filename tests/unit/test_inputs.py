@@ -382,6 +382,22 @@ def test_a_hostile_registry_is_one_line(tmp_path, case):
     one_registry_error(folder, chapters, phrase)
 
 
+@pytest.mark.parametrize("written", ["2:1", "0:7", "0x7", "0b111"])
+def test_a_number_yaml_1_1_reads_in_another_base_is_the_text_it_is(tmp_path, written):
+    """YAML 1.1 reads "2:1" as sexagesimal (121), "0x7" and "0b111" as hexadecimal and binary:
+    a claimed count so written is refused naming its field, never judged as that number; "010"
+    is the text it is, which a figure reads as ten (YAML 1.1 read eight)."""
+    from claimbook.common.safe_read import load_yaml
+    from claimbook.engine import quantifiers
+
+    text = _swap("        claimed: 7\n", f"        claimed: {written}\n")(AMD.read_text(encoding="utf-8"))
+    folder, chapters = registry_folder(tmp_path, text)
+    one_registry_error(folder, chapters, "field claimed: ")
+    loaded = load_yaml(f"a: {written}\nb: 010\nc: 1_000\nd: -2.50\n", "test")
+    assert loaded == {"a": written, "b": "010", "c": 1000, "d": -2.5}
+    assert quantifiers.figure(loaded["b"]).value == 10
+
+
 def test_an_unquoted_date_is_read_as_the_text_it_is(tmp_path):
     text = _swap('  date: "2026-09-17"\n', "  date: 2026-09-17\n")(AMD.read_text(encoding="utf-8"))
     text = _swap('  results_retrieved: "2026-09-16"\n', "  results_retrieved: 2026-09-16\n")(text)
