@@ -622,6 +622,8 @@ def _chapters(path: Path, label: str) -> dict[str, Chapter]:
     for name, entry in document.items():
         if not isinstance(entry, dict) or not entry.get("title") or not entry.get("template"):
             raise RegistryError(f"{label}: chapter {name}: needs a title and a template")
+        if not isinstance(entry["title"], str):  # (a list would be its page's title as written)
+            raise RegistryError(f"{label}: chapter {name}: field title: the page's title, as text")
         if not TEMPLATE.fullmatch(str(entry["template"])):
             # A template is code the build runs: only the project's own notebooks.
             raise RegistryError(

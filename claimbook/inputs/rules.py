@@ -140,6 +140,8 @@ def _result(table: pd.DataFrame, names: dict) -> tuple[int, str] | None:
         return None
     value = float(values.iloc[position])
     shown = repr(value) if not math.isfinite(value) else data_value(value)
+    if MAX_RESULT < value < 1e18:  # in whole digits: 1e+10 would read as the bound itself
+        shown = count(int(value))
     return position, (
         f"{names.get('result', 'result')} is {shown}; a result must be a finite number from "
         f"{significant(MIN_RESULT, 1)} to {count(int(MAX_RESULT))}"

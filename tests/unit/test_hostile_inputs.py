@@ -65,6 +65,10 @@ INGEST_REFUSES = {
     ),
     "no node": ({"number_of_nodes": "0", "total_accelerators": "0"}, "number_of_nodes is 0"),
     "a huge result": ({"Result": "1e30"}, "Result is 1e+30; a result must be a finite number from"),
+    "a result just past the largest": (
+        {"Result": "10000000001"},
+        "Result is 10,000,000,001; a result must be a finite number from 0.0001 to 10,000,000,000",
+    ),
     "a tiny result": ({"Result": "1e-30"}, "Result is 1e-30; a result must be a finite number from"),
     "a denormal result": ({"Result": "5e-324"}, "Result is 4.94066e-324"),
     "an ESC sequence in a name": ({"Organization": "Acme\x1b[2J"}, "Organization holds the character \\x1b"),
@@ -481,6 +485,9 @@ def test_a_chapter_s_path_in_the_registry_is_relative(tmp_path):
             {"assumed_prices": [1]},
             "field parameters.assumed_prices: assumed_prices: a mapping of accelerator",
         ),
+        ({"new_system": None}, "field parameters.new_system: a system, {organization: ..., system: ...}"),
+        ({"baseline_system": {"organization": "NVIDIA"}}, "field parameters.baseline_system: a system"),
+        ({"pricing_kind": None}, "field parameters.pricing_kind: the pricing of the price table to use"),
     ],
 )
 def test_a_chapter_s_prices_in_the_registry_are_prices(tmp_path, parameters, said):
@@ -492,6 +499,13 @@ def test_a_chapter_s_prices_in_the_registry_are_prices(tmp_path, parameters, sai
     with pytest.raises(RegistryError) as raised:
         _registry(tmp_path, chapters=chapters)
     assert "chapter economics: " in str(raised.value) and said in str(raised.value), str(raised.value)
+
+
+@pytest.mark.parametrize("title", [[1, 2], {"a": 1}, 12])
+def test_a_chapter_s_title_is_text(tmp_path, title):
+    chapters = {"economics": {"title": title, "template": "notebooks/economics.ipynb"}}
+    with pytest.raises(RegistryError, match="chapter economics: field title: the page's title, as text"):
+        _registry(tmp_path, chapters=chapters)
 
 
 def test_an_error_never_quotes_a_refused_file(tmp_path):
