@@ -92,7 +92,7 @@ def _from_file(path: Path) -> dict[str, str]:
     except InputError as exc:
         raise UsageError(str(exc)) from None
     except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: {yaml_problem(exc)}") from None
+        raise UsageError(f"{path}{yaml_problem(exc)}") from None
     if not isinstance(document, dict) or not all(
         isinstance(key, str) and isinstance(value, str) for key, value in document.items()
     ):

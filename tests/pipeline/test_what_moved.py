@@ -184,6 +184,10 @@ def test_renames_are_read_from_the_command_line_or_a_yaml_file(tmp_path):
     for bad in (["A=A"], ["A=B", "A=C"], ["nothing"], ["A=x/y"]):
         done = in_process("diff", "x.csv", "y.csv", *[item for text in bad for item in ("--rename", text)])
         one_error_line(done, code=2, starts="error: --rename")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("A: B\nC: [D\n", encoding="utf-8")
+    with pytest.raises(Exception, match=rf"^{re.escape(str(broken))}, line \d+: not valid YAML \("):
+        parse([str(broken)])
 
 
 def test_a_rename_no_claim_names_is_refused_by_check_and_build(tmp_path):
