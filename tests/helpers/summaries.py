@@ -169,7 +169,8 @@ def hostile_rows() -> list[dict]:
     """Rows whose text fields carry markup, script, links, bidi and zero-width characters and a
     very long name; they form a scaling pair, a WAN 2.2 single node and priced token results,
     so they reach the tables and charts of every chapter."""
-    organization = f"{IMAGE}{RIGHT_TO_LEFT}"
+    # (its Location's organization folder is the same text: a Location names its row's own folder)
+    organization = f"{JAVASCRIPT_LINK}{IMAGE}{RIGHT_TO_LEFT}"
     common = {
         "Organization": organization,
         "accelerator_model_name": "NVIDIA B200-SXM-180GB",
@@ -207,6 +208,4 @@ def hostile_rows() -> list[dict]:
                 **common,
             )
         )
-    for row in rows:
-        row["Location"] = row["Location"].replace(f"./closed/{organization}/", f"./closed/{JAVASCRIPT_LINK}/")
     return rows
