@@ -121,3 +121,38 @@ def test_the_page_shows_the_claim_its_verdict_and_cites_every_result_used(claim_
         assert re.search(rf"MLPerf® Inference v{round_number}, (Closed|Open)", page), (
             "no citation of the round"
         )
+
+
+def _tidy_by_location() -> dict[str, dict[str, dict]]:
+    """Each round's results by Location (one Location may name a result in two rounds)."""
+    import csv
+
+    found = {}
+    for path in sorted((ROOT / "data" / "mlperf").glob("v*.csv")):
+        with open(path, newline="", encoding="utf-8") as stream:
+            found[path.stem] = {row["location"]: row for row in csv.DictReader(stream)}
+    return found
+
+
+TIDY = _tidy_by_location()
+
+
+def _cited(location: str, round_name: str) -> dict | None:
+    """The result a row cites: of the claim's own round, else of the one other round that has it."""
+    if location in TIDY.get(round_name, {}):
+        return TIDY[round_name][location]
+    others = [rows[location] for rows in TIDY.values() if location in rows]
+    return others[0] if len(others) == 1 else None
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_a_row_s_division_and_availability_describe_every_result_it_cites(claim_id):
+    """The scorecard says of each row the divisions and availabilities of its results: of every
+    result its evidence lists, none left out (a count cited a preview result while its row said
+    "available" only)."""
+    round_name = REGISTRY.announcements[REGISTRY.claim(claim_id).announcement].round
+    for row in rows_of(claim_id):
+        locations = [location for text in (row["evidence"] or "").split("; ") for location in text.split(" + ")]
+        cited = [result for location in locations if (result := _cited(location, round_name))]
+        assert {result["division"] for result in cited} <= set(row["division"]), row["scenario"]
+        assert {result["availability"] for result in cited} <= set(row["availability"]), row["scenario"]

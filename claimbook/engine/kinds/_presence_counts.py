@@ -134,13 +134,14 @@ def check_count(claim: Claim, data: Data):
     names = named_of(claim)
     claimed = None if claim.claimed is None else quantifiers.figure(claim.claimed).value
     tally = _tally(claim, data, rows, field, names, found.notes, tables)
+    evidence = _evidence(data, tally.kept, field)  # (the case's results are the ones the page cites)
     case = counted(
         f"{field} count",
         tally.measured,
         claimed,
         claim.unit or field,
         tally.holds,
-        sorted(set(tally.kept["location"])),
+        sorted(set(evidence["location"])),
     )
     reason = tally.reason
     if tally.understates:
@@ -153,7 +154,7 @@ def check_count(claim: Claim, data: Data):
     detail_check(claim, tally.kept, found)
     if claimed is not None:
         found.notes.append(quantifiers.read(claim).sentence(quantifiers.figure(claim.claimed), claim.unit))
-    return decided(claim, case, reason, rows_of([_evidence(data, tally.kept, field)]), found, tables=tables)
+    return decided(claim, case, reason, rows_of([evidence]), found, tables=tables)
 
 
 def _tally(claim, data, rows, field, names, notes, tables) -> _Tally:
