@@ -147,3 +147,23 @@ def known_claims(registry, claim_ids, parameter: str) -> None:
             raise PageParameterError(
                 f"page parameter {parameter}: no claim {claim_id!r} in the registry{hint}"
             )
+
+
+def known_benchmarks(data, parameters: dict) -> None:
+    """A chapter's parameter that names a benchmark (``context_benchmark``) names one of a result
+    the book holds, this round's or an earlier one's; else one line naming the close ones (a
+    misspelt one showed an empty history, unsaid)."""
+    named = {name: value for name, value in parameters.items() if name.endswith("benchmark")}
+    if not named:
+        return
+    known = set(data.results["benchmark"].astype(str))
+    for round_name in data.rounds.names if data.rounds is not None else ():
+        known |= set(data.rounds.table(round_name)["benchmark"].astype(str))
+    known |= {data.reference.benchmark(str(model)) for model in set(data.earlier.get("model", ()))}
+    for name, value in named.items():
+        if str(value) not in known:
+            close = close_names(str(value), sorted(known))
+            hint = f"; close benchmarks: {', '.join(close)}" if close else ""
+            raise PageParameterError(
+                f"page parameter {name}: no result of the benchmark {str(value)[:80]!r} in the rounds the book holds{hint}"
+            )

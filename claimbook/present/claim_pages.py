@@ -19,7 +19,7 @@ from claimbook.engine.context import chapter_context, page_data, page_parameters
 from claimbook.engine.core import Check, Data
 from claimbook.engine.kinds.not_checkable import with_notes
 from claimbook.engine.kinds.scaling import DEFAULT_SUPERLINEAR_MARGIN
-from claimbook.engine.page_call import checked_call, known_claims, read_inputs
+from claimbook.engine.page_call import checked_call, known_benchmarks, known_claims, read_inputs
 from claimbook.inputs.reference import annotate  # noqa: F401  (re-exported for templates)
 from claimbook.present import blocks, links
 from claimbook.present.templating import macros, trusted
@@ -352,6 +352,7 @@ def open_chapter(name: str, **parameters) -> Chapter:
     charts.use_book_style()
     data = read_inputs(page_data, parameters)
     known_claims(data.registry, parameters.get("claim_ids", ()), "claim_ids")
+    known_benchmarks(data, parameters)
     links.use_page(data.registry, CHAPTER_ROOT)
     checks = {}
     for claim_id in parameters.get("claim_ids", ()):

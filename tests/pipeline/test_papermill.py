@@ -161,6 +161,14 @@ BAD_PARAMETERS = {
         ["-p", "claim_id", "amd-wan-vs-b300", "-p", "results_path", "absent/v6.1.csv"],
         "absent/v6.1.csv: no such file (a tidy results table",
     ),
+    "a misspelt benchmark of a chapter (its history was shown empty, unsaid)": (
+        "software_gains",
+        ["-p", "context_benchmark", "deepsek-r1"],
+        (
+            "page parameter context_benchmark: no result of the benchmark 'deepsek-r1' in the rounds the "
+            "book holds; close benchmarks: deepseek-r1"
+        ),
+    ),
     "typo'd claim id of a chapter": (
         "scaling",
         ["-y", "claim_ids: [nvidia-scaling-288x]"],
