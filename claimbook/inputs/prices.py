@@ -64,6 +64,7 @@ def choose_prices(
     "NVIDIA Vera Rubin" prices every name Rubin is published under ("NVIDIA VR200" included).
     """
     by_family = _assumed_by_family(assumed, reference)
+    _refuse_unknown(by_family, {*reference.families()["family"], *families})
     listed = prices.assign(family=[reference.family(name).name for name in prices["accelerator"]])
     chosen = []
     for family in sorted(set(families)):
@@ -109,6 +110,20 @@ def _assumed_by_family(assumed: dict[str, float] | None, reference) -> dict[str,
             )
         by_family[family], named[family] = float(value), str(name)
     return by_family
+
+
+def _refuse_unknown(by_family: dict, known: set) -> None:
+    """An assumed price names a family the reviewed table lists or the results have: another
+    name (a typo) would price nothing, unsaid."""
+    from claimbook.inputs.names import closest
+
+    for family in by_family:
+        if family not in known:
+            near = closest(family, sorted(map(str, known)))
+            raise ValueError(
+                f"the assumed price for {family[:80]!r} names no accelerator family the book knows"
+                + (f"; closest: {', '.join(near)}" if near else "")
+            )
 
 
 def _lowest_price(family: str, candidates: pd.DataFrame, pricing: str) -> dict:

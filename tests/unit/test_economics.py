@@ -93,6 +93,14 @@ def test_prices_are_chosen_per_family(tmp_path):
         choose_prices(
             prices, ["NVIDIA GB300"], "on-demand", {"NVIDIA VR200": 15.0, "Vera Rubin": 3.0}, REFERENCE
         )
+    # A name no reviewed family has and no result is on: a typo that would price nothing, unsaid.
+    with pytest.raises(
+        ValueError, match=r"'Nvidia Gb300x' names no accelerator family the book knows; closest: NVIDIA GB300"
+    ):
+        choose_prices(prices, ["NVIDIA GB300"], "on-demand", {"Nvidia Gb300x": 12.0}, REFERENCE)
+    # One the results are on, reviewed or not (a new round's accelerator), is a family.
+    newcomer = choose_prices(prices, ["Acme X1"], "on-demand", {"Acme X1": 4.0}, REFERENCE)
+    assert newcomer.set_index("family").loc["Acme X1", "usd_per_gpu_hour"] == 4.0
 
 
 def test_every_vera_rubin_result_is_priced_by_one_assumption(committed_results):
